@@ -1,0 +1,56 @@
+import { createLocalJWKSet, jwtVerify, SignJWT, type JWTVerifyGetKey } from "jose";
+import type { Db } from "../db/database";
+import { UnauthorizedError } from "../http/errors";
+import { ALGORITHM, loadOrCreateSigningKey, publicJwks, type SigningKey } from "./signing-keys";
+
+export const ISSUER = "urn:photodrop";
+export const AUDIENCE = "photodrop-api";
+
+export interface TokenService {
+  /** A signed access token for the user; roles are not carried: every call reads them fresh. */
+  signAccessToken(uid: string): Promise<string>;
+  /** The user id of a valid token from a trusted issuer; throws UnauthorizedError otherwise. */
+  verifyAccessToken(token: string): Promise<string>;
+  accessTokenTtl: number;
+}
+
+export async function createTokenService(db: Db, accessTokenTtl: number): Promise<TokenService> {
+  const key: SigningKey = await loadOrCreateSigningKey(db);
+  let keySet: JWTVerifyGetKey = createLocalJWKSet(await publicJwks(db));
+
+  return {
+    accessTokenTtl,
+    async signAccessToken(uid) {
+      return new SignJWT({})
+        .setProtectedHeader({ alg: ALGORITHM, kid: key.kid, typ: "JWT" })
+        .setSubject(uid)
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime(`${accessTokenTtl}s`)
+        .sign(key.privateKey);
+    },
+    async verifyAccessToken(token) {
+      return verify(token, true);
+    },
+  };
+
+  async function verify(token: string, mayReload: boolean): Promise<string> {
+      try {
+        const { payload } = await jwtVerify(token, keySet, {
+          issuer: ISSUER,
+          audience: AUDIENCE,
+          algorithms: [ALGORITHM],
+          requiredClaims: ["sub", "exp", "iat"],
+        });
+        return payload.sub as string;
+      } catch (err) {
+        // A key added by another process since start: reload the set once.
+        if (mayReload && (err as { code?: string }).code === "ERR_JWKS_NO_MATCHING_KEY") {
+          keySet = createLocalJWKSet(await publicJwks(db));
+          return verify(token, false);
+        }
+        throw new UnauthorizedError("Invalid or expired token");
+      }
+  }
+}

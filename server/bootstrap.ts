@@ -1,0 +1,33 @@
+import fs from "node:fs";
+import type { Config } from "./config";
+import type { AppContext } from "./context";
+import { migrate, openDatabase } from "./db/database";
+import { EventBus } from "./events/bus";
+import { createLogger, type Logger } from "./logger";
+import { createTokenService } from "./auth/tokens";
+
+export class StartupError extends Error {}
+
+function ensureWritableDir(dir: string, name: string) {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch (err) {
+    throw new StartupError(`Cannot use ${name} ${dir}: ${(err as Error).message}`);
+  }
+}
+
+/** Opens the database, runs migrations and builds the shared services. */
+export async function createContext(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<AppContext> {
+  ensureWritableDir(config.uploadsDir, "UPLOADS_DIR");
+  ensureWritableDir(config.publishedDir, "PUBLISHED_DIR");
+  const db = openDatabase(config.databaseUrl);
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.destroy();
+    throw new StartupError(`Cannot open database ${config.databaseUrl}: ${(err as Error).message}`);
+  }
+  const tokens = await createTokenService(db, config.accessTokenTtl);
+  return { config, db, logger, events: new EventBus(), tokens };
+}

@@ -1,0 +1,109 @@
+import path from "node:path";
+import { z } from "zod";
+
+const flag = (fallback: boolean) =>
+  z
+    .enum(["1", "0", "true", "false", "yes", "no", ""])
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? fallback : ["1", "true", "yes"].includes(v)));
+
+const int = (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: "custom", message: `must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+
+const optionalUrl = optionalText.refine((v) => v === undefined || URL.canParse(v), "must be an absolute URL");
+
+const envSchema = z.object({
+  PORT: int(3000, 0, 65535),
+  HOST: optionalText.transform((v) => v ?? "127.0.0.1"),
+  DATABASE_URL: optionalText.transform((v) => v ?? "./photodrop.sqlite3"),
+  UPLOADS_DIR: optionalText.transform((v) => path.resolve(v ?? "./uploads")),
+  PUBLISHED_DIR: optionalText.transform((v) => path.resolve(v ?? "./published")),
+  MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1),
+  PUBLIC_URL: optionalUrl.transform((v) => v?.replace(/\/+$/, "")),
+  ADMIN_EMAIL: optionalText.refine((v) => v === undefined || v.includes("@"), "must be an e-mail address"),
+  ADMIN_PASSWORD: z.string().optional().transform((v) => (v === "" ? undefined : v)),
+  SEED_DEMO: flag(true),
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: optionalText.transform((v) => v ?? "Photodrop <no-reply@photodrop.local>"),
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_JWKS_URL: optionalUrl.transform((v) => v ?? "https://www.googleapis.com/oauth2/v3/certs"),
+  GOOGLE_ISSUER: optionalText.transform((v) => v ?? "https://accounts.google.com"),
+  PASSWORD_MIN_LENGTH: int(6, 1, 4096),
+  PASSWORD_MAX_LENGTH: int(0, 0, 4096),
+  PASSWORD_REQUIRE_UPPER: flag(false),
+  PASSWORD_REQUIRE_LOWER: flag(false),
+  PASSWORD_REQUIRE_NUMBER: flag(false),
+  PASSWORD_REQUIRE_SYMBOL: flag(false),
+  ACCESS_TOKEN_TTL: int(3600, 30),
+  REFRESH_TOKEN_TTL: int(2592000, 60),
+  PUBLISH_CONCURRENCY: int(2, 1, 64),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
+});
+
+export type Config = ReturnType<typeof toConfig>;
+
+function toConfig(env: z.infer<typeof envSchema>) {
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    databaseUrl: env.DATABASE_URL,
+    uploadsDir: env.UPLOADS_DIR,
+    publishedDir: env.PUBLISHED_DIR,
+    maxUploadBytes: env.MAX_UPLOAD_BYTES,
+    publicUrl: env.PUBLIC_URL,
+    admin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL.toLowerCase(), password: env.ADMIN_PASSWORD } : undefined,
+    seedDemo: env.SEED_DEMO,
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    google: env.GOOGLE_CLIENT_ID
+      ? { clientId: env.GOOGLE_CLIENT_ID, jwksUrl: env.GOOGLE_JWKS_URL, issuer: env.GOOGLE_ISSUER }
+      : undefined,
+    passwordPolicy: {
+      minLength: env.PASSWORD_MIN_LENGTH,
+      maxLength: env.PASSWORD_MAX_LENGTH || null,
+      requireUppercase: env.PASSWORD_REQUIRE_UPPER,
+      requireLowercase: env.PASSWORD_REQUIRE_LOWER,
+      requireNumeric: env.PASSWORD_REQUIRE_NUMBER,
+      requireNonAlphanumeric: env.PASSWORD_REQUIRE_SYMBOL,
+    },
+    accessTokenTtl: env.ACCESS_TOKEN_TTL,
+    refreshTokenTtl: env.REFRESH_TOKEN_TTL,
+    publishConcurrency: env.PUBLISH_CONCURRENCY,
+    logLevel: env.LOG_LEVEL,
+  };
+}
+
+export class ConfigError extends Error {}
+
+/** Reads every setting from the environment once; a bad value throws a ConfigError naming it. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const config = toConfig(parsed.data);
+  const { minLength, maxLength } = config.passwordPolicy;
+  if (maxLength !== null && maxLength < minLength) {
+    throw new ConfigError("Invalid configuration:\n  PASSWORD_MAX_LENGTH: must not be below PASSWORD_MIN_LENGTH");
+  }
+  if (Boolean(env.ADMIN_EMAIL?.trim()) !== Boolean(env.ADMIN_PASSWORD)) {
+    throw new ConfigError("Invalid configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD must be set together");
+  }
+  return config;
+}

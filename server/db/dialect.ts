@@ -1,0 +1,45 @@
+import type { Knex } from "knex";
+
+/**
+ * The only place that knows which database is underneath. Everything sqlite-specific
+ * (connection pragmas, file paths) lives here, so PostgreSQL is a change of DATABASE_URL.
+ */
+export function knexConfigFor(databaseUrl: string): Knex.Config {
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    return { client: "pg", connection: databaseUrl, pool: { min: 0, max: 10 } };
+  }
+  const filename = databaseUrl.replace(/^sqlite:(\/\/)?/, "");
+  return {
+    client: "sqlite3",
+    connection: { filename },
+    useNullAsDefault: true,
+    pool: {
+      min: 1,
+      max: 1,
+      // sqlite turns these off for every new connection, so each one is set per connection.
+      afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
+        conn.serialize(() => {
+          conn.run("PRAGMA foreign_keys = ON");
+          conn.run("PRAGMA journal_mode = WAL");
+          conn.run("PRAGMA synchronous = NORMAL");
+          conn.run("PRAGMA busy_timeout = 5000", (err) => done(err, conn));
+        });
+      },
+    },
+  };
+}
+
+interface SqliteConnection {
+  serialize(fn: () => void): void;
+  run(sql: string, cb?: (err: Error | null) => void): void;
+}
+
+export function isSqlite(db: Knex): boolean {
+  return db.client.config.client === "sqlite3";
+}
+
+/** True when an error is a unique-constraint violation, whatever the database. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; errno?: number; message?: string };
+  return e?.code === "23505" || (e?.code === "SQLITE_CONSTRAINT" && /UNIQUE/.test(e.message ?? ""));
+}

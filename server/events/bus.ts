@@ -1,0 +1,40 @@
+import { EventEmitter } from "node:events";
+
+export type ResourceName = "clients" | "contacts" | "projects" | "attachments" | "users";
+
+export interface ResourceChange {
+  resource: ResourceName;
+  type: "created" | "updated" | "deleted";
+  ids: Array<number | string>;
+}
+
+export type PublishEventType = "publish_started" | "publish_progress" | "publish_completed" | "publish_failed";
+
+export interface PublishEvent {
+  projectId: number;
+  type: PublishEventType;
+  data: { progress?: number; error?: string };
+}
+
+/** In-process fan-out: services announce changes here; the WebSocket hub relays them. */
+export class EventBus {
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
+
+  resourceChanged(change: ResourceChange): void {
+    if (change.ids.length > 0) this.emitter.emit("resource", change);
+  }
+
+  onResourceChanged(listener: (change: ResourceChange) => void): () => void {
+    this.emitter.on("resource", listener);
+    return () => this.emitter.off("resource", listener);
+  }
+
+  publishEvent(event: PublishEvent): void {
+    this.emitter.emit("publish", event);
+  }
+
+  onPublishEvent(listener: (event: PublishEvent) => void): () => void {
+    this.emitter.on("publish", listener);
+    return () => this.emitter.off("publish", listener);
+  }
+}

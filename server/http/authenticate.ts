@@ -1,0 +1,49 @@
+import type { Request, RequestHandler } from "express";
+import type { AppContext } from "../context";
+import { findUserRow, toUser, type User } from "../users/users.repository";
+import { ForbiddenError, UnauthorizedError } from "./errors";
+
+declare module "express-serve-static-core" {
+  interface Request {
+    user?: User;
+  }
+}
+
+export function bearerToken(req: Request): string | undefined {
+  const header = req.get("authorization");
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1];
+}
+
+/** Resolves a token to the user as stored now, so approval, revocation and role changes apply on the next call. */
+export async function userForToken(ctx: AppContext, token: string): Promise<User> {
+  const uid = await ctx.tokens.verifyAccessToken(token);
+  const row = await findUserRow(ctx.db, uid);
+  if (!row) throw new UnauthorizedError("Invalid or expired token");
+  return toUser(row);
+}
+
+export function authenticate(ctx: AppContext): RequestHandler {
+  return async (req, _res, next) => {
+    const token = bearerToken(req);
+    if (!token) throw new UnauthorizedError();
+    req.user = await userForToken(ctx, token);
+    next();
+  };
+}
+
+export const requireApproved: RequestHandler = (req, _res, next) => {
+  if (!req.user?.hasAccess) throw new ForbiddenError("Access not approved");
+  next();
+};
+
+export const requireAdmin: RequestHandler = (req, _res, next) => {
+  if (req.user?.role !== "admin" || !req.user.hasAccess) throw new ForbiddenError("Admin access required");
+  next();
+};
+
+/** The signed-in user of a route behind `authenticate`. */
+export function currentUser(req: Request): User {
+  if (!req.user) throw new UnauthorizedError();
+  return req.user;
+}

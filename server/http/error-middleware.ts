@@ -1,0 +1,40 @@
+import type { ErrorRequestHandler, RequestHandler } from "express";
+import type { Logger } from "pino";
+import { HttpError, NotFoundError } from "./errors";
+
+/** Body-parser and similar middleware signal client errors with these fields. */
+interface ParserError {
+  type?: string;
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+}
+
+function fromParserError(err: ParserError): HttpError | undefined {
+  if (err.type === "entity.parse.failed") return new HttpError(400, "Malformed JSON in request body");
+  if (err.type === "entity.too.large") return new HttpError(413, "Request body too large");
+  if (err.type === "encoding.unsupported" || err.type === "charset.unsupported")
+    return new HttpError(415, "Unsupported request encoding");
+  const status = err.status ?? err.statusCode;
+  if (err.expose && status && status >= 400 && status < 500) return new HttpError(status, "Bad request");
+  return undefined;
+}
+
+export function errorMiddleware(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) return next(err);
+    const known = err instanceof HttpError ? err : fromParserError(err as ParserError);
+    if (!known) {
+      logger.error({ err, method: req.method, url: req.path }, "unhandled error");
+    }
+    const answer = known ?? new HttpError(500, "Internal server error");
+    if (answer.headers) res.set(answer.headers);
+    res.status(answer.statusCode).json({
+      statusCode: answer.statusCode,
+      message: answer.message,
+      ...(answer.errors ? { errors: answer.errors } : {}),
+    });
+  };
+}
+
+export const apiNotFound: RequestHandler = (req, _res, next) => next(new NotFoundError(`No route for ${req.method} ${req.baseUrl}${req.path}`));

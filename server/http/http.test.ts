@@ -1,0 +1,54 @@
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
+
+let t: TestApp;
+let approved: TestUser;
+let pending: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  approved = await createUser(t.ctx);
+  pending = await createUser(t.ctx, { hasAccess: false });
+});
+afterAll(() => t.close());
+
+describe("the API's shared HTTP behaviour", () => {
+  it("refuses a call without a bearer token with 401 JSON", async () => {
+    const res = await request(t.app).get("/api/clients");
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ statusCode: 401, message: "Authentication required" });
+  });
+
+  it("refuses a garbage token with 401", async () => {
+    const res = await request(t.app).get("/api/clients").set("Authorization", "Bearer not.a.jwt");
+    expect(res.status).toBe(401);
+  });
+
+  it("gives a signed-in user without approval 403 outside /api/users/me", async () => {
+    const res = await request(t.app).get("/api/clients").set(pending.auth);
+    expect(res.status).toBe(403);
+    expect(res.body.statusCode).toBe(403);
+  });
+
+  it("answers an unknown API route with 404 JSON", async () => {
+    const res = await request(t.app).get("/api/nothing-here").set(approved.auth);
+    expect(res.status).toBe(404);
+    expect(res.body.statusCode).toBe(404);
+  });
+
+  it("answers malformed JSON with 400 and no stack trace", async () => {
+    const res = await request(t.app)
+      .post("/api/auth/login")
+      .set("Content-Type", "application/json")
+      .send('{"email": ');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ statusCode: 400, message: "Malformed JSON in request body" });
+  });
+
+  it("sets security headers", async () => {
+    const res = await request(t.app).get("/api/clients");
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["content-security-policy"]).toContain("default-src 'self'");
+  });
+});

@@ -1,0 +1,142 @@
+import type { Knex } from "knex";
+import { ValidationError } from "./errors";
+
+/**
+ * The list parameters `@refinedev/simple-rest` sends: `_start`, `_end`, `_sort`, `_order`, `q`,
+ * and field filters (`field=v`, `field_ne`, `field_gte`, `field_lte`, `field_like`; a repeated
+ * `field` means "any of"). A resource declares which fields it sorts and filters by, mapped to
+ * SQL; anything else is a 400 rather than silently ignored.
+ */
+export interface ListSpec {
+  /** API field name → SQL column or select alias to order by. */
+  sortable: Record<string, string>;
+  /** API field name → SQL column and how to read its value. */
+  filterable: Record<string, { column: string; type: "int" | "text" | "bool" }>;
+  /** Column that `q` searches (case-insensitive substring). */
+  searchColumn?: string;
+  /** Tie-breaking order applied after the requested one. */
+  defaultSort: Array<{ column: string; order: "asc" | "desc" }>;
+}
+
+type Operator = "eq" | "ne" | "gte" | "lte" | "like";
+
+export interface Filter {
+  column: string;
+  operator: Operator;
+  values: Array<string | number | boolean>;
+}
+
+export interface ListQuery {
+  range?: { offset: number; limit: number };
+  sort: Array<{ column: string; order: "asc" | "desc" }>;
+  search?: string;
+  filters: Filter[];
+}
+
+const OPERATORS: Operator[] = ["ne", "gte", "lte", "like"];
+
+function single(name: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") throw new ValidationError(`Query parameter ${name} must be given once`);
+  return value;
+}
+
+function nonNegativeInt(name: string, value: string): number {
+  if (!/^\d{1,15}$/.test(value)) throw new ValidationError(`Query parameter ${name} must be a non-negative integer`);
+  return Number(value);
+}
+
+function readValue(field: string, raw: string, type: "int" | "text" | "bool", operator: Operator) {
+  if (operator === "like" || type === "text") return raw;
+  if (type === "bool") {
+    if (raw === "true" || raw === "1") return true;
+    if (raw === "false" || raw === "0") return false;
+    throw new ValidationError(`Filter ${field} must be true or false`);
+  }
+  if (!/^-?\d{1,15}$/.test(raw)) throw new ValidationError(`Filter ${field} must be an integer`);
+  return Number(raw);
+}
+
+function parseRange(start?: string, end?: string): ListQuery["range"] {
+  if (start === undefined && end === undefined) return undefined;
+  const offset = start === undefined ? 0 : nonNegativeInt("_start", start);
+  if (end === undefined) return { offset, limit: -1 };
+  const stop = nonNegativeInt("_end", end);
+  if (stop < offset) throw new ValidationError("Query parameter _end must not be below _start");
+  return { offset, limit: stop - offset };
+}
+
+function parseSort(spec: ListSpec, sortParam?: string, orderParam?: string): ListQuery["sort"] {
+  const fields = sortParam ? sortParam.split(",").map((s) => s.trim()) : [];
+  const orders = orderParam ? orderParam.split(",").map((s) => s.trim().toLowerCase()) : [];
+  const sort = fields.map((field, i) => {
+    const column = spec.sortable[field];
+    if (!column) throw new ValidationError(`Cannot sort by ${field || "an empty field"}`);
+    const order = orders[i] ?? "asc";
+    if (order !== "asc" && order !== "desc") throw new ValidationError("Query parameter _order must be asc or desc");
+    return { column, order: order as "asc" | "desc" };
+  });
+  const chosen = new Set(sort.map((s) => s.column));
+  return [...sort, ...spec.defaultSort.filter((s) => !chosen.has(s.column))];
+}
+
+export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): ListQuery {
+  const filters: Filter[] = [];
+  let search: string | undefined;
+  for (const [key, raw] of Object.entries(query)) {
+    if (["_start", "_end", "_sort", "_order"].includes(key)) continue;
+    if (key === "q") {
+      search = single(key, raw)?.trim() || undefined;
+      continue;
+    }
+    const operator = OPERATORS.find((op) => key.endsWith(`_${op}`)) ?? "eq";
+    const field = operator === "eq" ? key : key.slice(0, -(operator.length + 1));
+    const def = spec.filterable[field];
+    if (!def) throw new ValidationError(`Cannot filter by ${key}`);
+    const rawValues = (Array.isArray(raw) ? raw : [raw]).map(String);
+    if (operator !== "eq" && rawValues.length > 1) throw new ValidationError(`Query parameter ${key} must be given once`);
+    filters.push({ column: def.column, operator, values: rawValues.map((v) => readValue(key, v, def.type, operator)) });
+  }
+  if (search !== undefined && !spec.searchColumn) throw new ValidationError("This list cannot be searched");
+  return {
+    range: parseRange(single("_start", query._start), single("_end", query._end)),
+    sort: parseSort(spec, single("_sort", query._sort), single("_order", query._order)),
+    search,
+    filters,
+  };
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Portable case-insensitive substring match (no ILIKE, no sqlite-only COLLATE). */
+function whereContains(qb: Knex.QueryBuilder, column: string, text: string) {
+  qb.whereRaw("lower(??) like ? escape '\\'", [column, `%${escapeLike(text.toLowerCase())}%`]);
+}
+
+/** Adds the search and filters: used for both the page and its total count. */
+export function applyFilters(qb: Knex.QueryBuilder, list: ListQuery, spec: ListSpec): Knex.QueryBuilder {
+  if (list.search && spec.searchColumn) whereContains(qb, spec.searchColumn, list.search);
+  for (const f of list.filters) {
+    const [first] = f.values;
+    if (f.operator === "eq") {
+      if (f.values.length > 1) qb.whereIn(f.column, f.values as string[]);
+      else qb.where(f.column, first);
+    } else if (f.operator === "ne") qb.whereNot(f.column, first);
+    else if (f.operator === "gte") qb.where(f.column, ">=", first);
+    else if (f.operator === "lte") qb.where(f.column, "<=", first);
+    else whereContains(qb, f.column, String(first));
+  }
+  return qb;
+}
+
+/** Adds ordering and the page window. */
+export function applyPage(qb: Knex.QueryBuilder, list: ListQuery): Knex.QueryBuilder {
+  for (const s of list.sort) qb.orderBy(s.column, s.order);
+  if (list.range) {
+    if (list.range.limit >= 0) qb.limit(list.range.limit);
+    if (list.range.offset > 0) qb.offset(list.range.offset);
+  }
+  return qb;
+}

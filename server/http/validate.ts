@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { ValidationError, type FieldErrors } from "./errors";
+
+/** Parses input with a zod schema; failures become a 400 with a message per field. */
+export function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const errors: FieldErrors = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path.join(".") || "body";
+    errors[field] ??= issue.message;
+  }
+  const first = Object.values(errors)[0] ?? "Invalid request";
+  throw new ValidationError(first, errors);
+}
+
+/** A request body must be a JSON object before any field is looked at. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw new ValidationError("Request body must be a JSON object");
+  }
+  return parse(schema, body);
+}
+
+/** Route ids are positive integers that fit a JavaScript number exactly. */
+export function parseId(raw: unknown, label = "id"): number {
+  const text = String(raw ?? "");
+  if (!/^[1-9]\d{0,15}$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new ValidationError(`Invalid ${label}: must be a positive integer`);
+  }
+  return Number(text);
+}
+
+/** A required, trimmed name with the spec's message. */
+export const requiredName = (max = 200) =>
+  z
+    .string({ error: (i) => (i.input === undefined || i.input === null ? "Name is required" : "Name must be text") })
+    .trim()
+    .min(1, "Name is required")
+    .max(max, `Name must be at most ${max} characters`);
+
+/** Optional free text: blank or absent becomes null. */
+export const optionalText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .nullish()
+    .transform((v) => (v ? v : null));

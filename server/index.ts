@@ -1,0 +1,57 @@
+import http from "node:http";
+import { loadConfig, ConfigError } from "./config";
+import { createContext, StartupError } from "./bootstrap";
+import { createApp } from "./app";
+import { runStartupTasks } from "./startup";
+import { attachEventsServer } from "./events/events-server";
+
+async function main() {
+  const config = loadConfig();
+  const ctx = await createContext(config);
+  const report = await runStartupTasks(ctx);
+  const app = createApp(ctx);
+  const server = http.createServer(app);
+  const events = attachEventsServer(server, ctx);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const url = config.publicUrl ?? `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+  ctx.logger.info({ url }, "Photodrop is listening");
+  // Printed straight to the terminal, once, so the password never reaches a log file.
+  console.log(`\nPhotodrop is running at ${url}`);
+  if (report.demoAdmin) {
+    console.log(`Sign in as ${report.demoAdmin.email} with password ${report.demoAdmin.password}`);
+    console.log("(this password is shown only once; change it after signing in)\n");
+  } else if (config.admin) {
+    console.log(`Sign in as ${config.admin.email} with ADMIN_PASSWORD\n`);
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    ctx.logger.info({ signal }, "shutting down");
+    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    await events.close();
+    server.closeIdleConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await ctx.db.destroy();
+    clearTimeout(force);
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError || err instanceof StartupError) {
+    console.error(err.message);
+  } else {
+    console.error("Photodrop failed to start:", err);
+  }
+  process.exit(1);
+});

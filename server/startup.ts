@@ -1,0 +1,21 @@
+import type { AppContext } from "./context";
+import { ensureAdminAccount } from "./users/admin-bootstrap";
+import { seedDemoData, isDatabaseEmpty } from "./seeds/demo";
+import { recoverInterruptedPublishes } from "./publish/recovery";
+
+export interface StartupReport {
+  /** Set when the demo seed created the local admin: printed once, never logged again. */
+  demoAdmin?: { email: string; password: string };
+}
+
+/** One-off work at every start, in order: bootstrap admin, demo data on an empty database, crash recovery. */
+export async function runStartupTasks(ctx: AppContext): Promise<StartupReport> {
+  const empty = await isDatabaseEmpty(ctx.db);
+  await ensureAdminAccount(ctx);
+  const report: StartupReport = {};
+  if (empty && ctx.config.seedDemo) {
+    report.demoAdmin = await seedDemoData(ctx, { createAdmin: !ctx.config.admin });
+  }
+  await recoverInterruptedPublishes(ctx);
+  return report;
+}

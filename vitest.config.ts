@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["server/**/*.test.ts", "admin/src/**/*.test.{ts,tsx}"],
+    pool: "forks",
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+});
