@@ -18,19 +18,18 @@ export function knexConfigFor(databaseUrl: string): Knex.Config {
       max: 1,
       // sqlite turns these off for every new connection, so each one is set per connection.
       afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
-        conn.serialize(() => {
-          conn.run("PRAGMA foreign_keys = ON");
-          conn.run("PRAGMA journal_mode = WAL");
-          conn.run("PRAGMA synchronous = NORMAL");
-          conn.run("PRAGMA busy_timeout = 5000", (err) => done(err, conn));
-        });
+        const pragmas = ["foreign_keys = ON", "journal_mode = WAL", "synchronous = NORMAL", "busy_timeout = 5000"];
+        const next = (i: number) => {
+          if (i === pragmas.length) return done(null, conn);
+          conn.run(`PRAGMA ${pragmas[i]}`, (err) => (err ? done(err, conn) : next(i + 1)));
+        };
+        next(0);
       },
     },
   };
 }
 
 interface SqliteConnection {
-  serialize(fn: () => void): void;
   run(sql: string, cb?: (err: Error | null) => void): void;
 }
 
