@@ -53,6 +53,9 @@ const envSchema = z.object({
   ACCESS_TOKEN_TTL: int(3600, 30),
   REFRESH_TOKEN_TTL: int(2592000, 60),
   PUBLISH_CONCURRENCY: int(2, 1, 64),
+  RATE_LIMIT_WINDOW: int(60, 1, 86400),
+  RATE_LIMIT_PER_IP: int(30, 1),
+  RATE_LIMIT_PER_ACCOUNT: int(10, 1),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
 });
 
@@ -84,6 +87,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     accessTokenTtl: env.ACCESS_TOKEN_TTL,
     refreshTokenTtl: env.REFRESH_TOKEN_TTL,
     publishConcurrency: env.PUBLISH_CONCURRENCY,
+    // Sign-in, sign-up, refresh and reset attempts per window (seconds), per client IP and per e-mail.
+    rateLimit: { windowSeconds: env.RATE_LIMIT_WINDOW, perIp: env.RATE_LIMIT_PER_IP, perAccount: env.RATE_LIMIT_PER_ACCOUNT },
     logLevel: env.LOG_LEVEL,
   };
 }
