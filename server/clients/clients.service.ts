@@ -1,0 +1,41 @@
+import type { AppContext } from "../context";
+import { nowIso } from "../db/database";
+import { NotFoundError } from "../http/errors";
+import type { ListQuery } from "../http/list-query";
+import { contactsOfClient } from "../contacts/contacts.repository";
+import { projectsOfClient } from "../projects/projects.repository";
+import type { CreateClientInput, UpdateClientInput } from "./clients.schema";
+import * as repo from "./clients.repository";
+
+export const CLIENT_NOT_FOUND = "Client not found";
+
+export function listClients(ctx: AppContext, list: ListQuery) {
+  return repo.listClients(ctx.db, list);
+}
+
+export async function getClient(ctx: AppContext, id: number) {
+  const client = await repo.findClient(ctx.db, id);
+  if (!client) throw new NotFoundError(CLIENT_NOT_FOUND);
+  const [contacts, projects] = await Promise.all([contactsOfClient(ctx.db, id), projectsOfClient(ctx.db, id)]);
+  return { ...client, contacts, projects };
+}
+
+export async function createClient(ctx: AppContext, input: CreateClientInput) {
+  const id = await repo.insertClient(ctx.db, { name: input.name, now: nowIso() });
+  ctx.events.resourceChanged({ resource: "clients", type: "created", ids: [id] });
+  return (await repo.findClient(ctx.db, id))!;
+}
+
+export async function updateClient(ctx: AppContext, id: number, input: UpdateClientInput) {
+  if (!(await repo.updateClient(ctx.db, id, { name: input.name, now: nowIso() }))) throw new NotFoundError(CLIENT_NOT_FOUND);
+  ctx.events.resourceChanged({ resource: "clients", type: "updated", ids: [id] });
+  return (await repo.findClient(ctx.db, id))!;
+}
+
+export async function deleteClient(ctx: AppContext, id: number) {
+  const removed = await repo.deleteClient(ctx.db, id);
+  if (!removed) throw new NotFoundError(CLIENT_NOT_FOUND);
+  ctx.events.resourceChanged({ resource: "clients", type: "deleted", ids: [id] });
+  ctx.events.resourceChanged({ resource: "contacts", type: "deleted", ids: removed.contactIds });
+  ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: removed.projectIds });
+}

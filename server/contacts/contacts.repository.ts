@@ -1,0 +1,89 @@
+import type { Db } from "../db/database";
+import { toIso } from "../db/database";
+import { applyFilters, applyPage, type ListQuery, type ListSpec } from "../http/list-query";
+
+export interface Contact {
+  id: number;
+  clientId: number;
+  name: string;
+  email: string | null;
+  phoneNumber: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface ContactRow {
+  id: number;
+  client_id: number;
+  name: string;
+  email: string | null;
+  phone_number: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContactValues {
+  clientId: number;
+  name: string;
+  email: string | null;
+  phoneNumber: string | null;
+}
+
+export const contactListSpec: ListSpec = {
+  sortable: { id: "id", name: "name", email: "email", createdAt: "created_at", updatedAt: "updated_at" },
+  filterable: { id: { column: "id", type: "int" }, clientId: { column: "client_id", type: "int" } },
+  searchColumn: "name",
+  defaultSort: [{ column: "id", order: "asc" }],
+};
+
+function toContact(row: ContactRow): Contact {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    name: row.name,
+    email: row.email ?? null,
+    phoneNumber: row.phone_number ?? null,
+    createdAt: toIso(row.created_at)!,
+    updatedAt: toIso(row.updated_at)!,
+  };
+}
+
+function toRow(values: Partial<ContactValues>): Partial<ContactRow> {
+  const row: Partial<ContactRow> = {};
+  if (values.clientId !== undefined) row.client_id = values.clientId;
+  if (values.name !== undefined) row.name = values.name;
+  if (values.email !== undefined) row.email = values.email;
+  if (values.phoneNumber !== undefined) row.phone_number = values.phoneNumber;
+  return row;
+}
+
+export async function listContacts(db: Db, list: ListQuery): Promise<{ rows: Contact[]; total: number }> {
+  const [total, rows] = await Promise.all([
+    applyFilters(db("contacts").count({ n: "*" }), list, contactListSpec).first(),
+    applyPage(applyFilters(db("contacts").select("*"), list, contactListSpec), list) as Promise<ContactRow[]>,
+  ]);
+  return { rows: rows.map(toContact), total: Number(total?.n ?? 0) };
+}
+
+export async function contactsOfClient(db: Db, clientId: number): Promise<Contact[]> {
+  const rows: ContactRow[] = await db("contacts").where({ client_id: clientId }).orderBy("id");
+  return rows.map(toContact);
+}
+
+export async function findContact(db: Db, id: number): Promise<Contact | undefined> {
+  const row: ContactRow | undefined = await db("contacts").where({ id }).first();
+  return row && toContact(row);
+}
+
+export async function insertContact(db: Db, values: ContactValues, now: string): Promise<number> {
+  const [row] = await db("contacts").insert({ ...toRow(values), created_at: now, updated_at: now }, ["id"]);
+  return typeof row === "object" ? row.id : row;
+}
+
+export async function updateContact(db: Db, id: number, values: Partial<ContactValues>, now: string): Promise<boolean> {
+  return (await db("contacts").where({ id }).update({ ...toRow(values), updated_at: now })) > 0;
+}
+
+export async function deleteContact(db: Db, id: number): Promise<boolean> {
+  return (await db("contacts").where({ id }).delete()) > 0;
+}

@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { optionalText, requiredName } from "../http/validate";
+import { clientReference } from "../clients/clients.schema";
+
+const email = optionalText("Email", 320).refine((v) => v === null || v.includes("@"), "Invalid email format");
+const phoneNumber = optionalText("Phone number", 50);
+
+export const createContactSchema = z.object({
+  name: requiredName(),
+  email: email.optional(),
+  phoneNumber: phoneNumber.optional(),
+  clientId: clientReference,
+});
+
+export const updateContactSchema = z.object({
+  name: requiredName().optional(),
+  email: email.optional(),
+  phoneNumber: phoneNumber.optional(),
+  clientId: clientReference.optional(),
+});
+
+export type CreateContactInput = z.infer<typeof createContactSchema>;
+export type UpdateContactInput = z.infer<typeof updateContactSchema>;

@@ -1,0 +1,49 @@
+import type { AppContext } from "../context";
+import { nowIso, type Db } from "../db/database";
+import { NotFoundError, ValidationError } from "../http/errors";
+import type { ListQuery } from "../http/list-query";
+import { clientExists } from "../clients/clients.repository";
+import type { CreateContactInput, UpdateContactInput } from "./contacts.schema";
+import * as repo from "./contacts.repository";
+
+const CONTACT_NOT_FOUND = "Contact not found";
+
+async function requireClient(db: Db, clientId: number) {
+  if (!(await clientExists(db, clientId))) throw new ValidationError("Client not found", { clientId: "Client not found" });
+}
+
+export function listContacts(ctx: AppContext, list: ListQuery) {
+  return repo.listContacts(ctx.db, list);
+}
+
+export async function getContact(ctx: AppContext, id: number) {
+  const contact = await repo.findContact(ctx.db, id);
+  if (!contact) throw new NotFoundError(CONTACT_NOT_FOUND);
+  return contact;
+}
+
+export async function createContact(ctx: AppContext, input: CreateContactInput) {
+  const values = { clientId: input.clientId, name: input.name, email: input.email ?? null, phoneNumber: input.phoneNumber ?? null };
+  // The check and the write share a transaction so a client deleted in between cannot break the foreign key.
+  const id = await ctx.db.transaction(async (trx) => {
+    await requireClient(trx, input.clientId);
+    return repo.insertContact(trx, values, nowIso());
+  });
+  ctx.events.resourceChanged({ resource: "contacts", type: "created", ids: [id] });
+  return (await repo.findContact(ctx.db, id))!;
+}
+
+export async function updateContact(ctx: AppContext, id: number, input: UpdateContactInput) {
+  await ctx.db.transaction(async (trx) => {
+    if (!(await repo.findContact(trx, id))) throw new NotFoundError(CONTACT_NOT_FOUND);
+    if (input.clientId !== undefined) await requireClient(trx, input.clientId);
+    await repo.updateContact(trx, id, input, nowIso());
+  });
+  ctx.events.resourceChanged({ resource: "contacts", type: "updated", ids: [id] });
+  return (await repo.findContact(ctx.db, id))!;
+}
+
+export async function deleteContact(ctx: AppContext, id: number) {
+  if (!(await repo.deleteContact(ctx.db, id))) throw new NotFoundError(CONTACT_NOT_FOUND);
+  ctx.events.resourceChanged({ resource: "contacts", type: "deleted", ids: [id] });
+}

@@ -1,0 +1,183 @@
+import type { Knex } from "knex";
+import type { Db } from "../db/database";
+import { toIso } from "../db/database";
+import { applyFilters, applyPage, type ListQuery, type ListSpec } from "../http/list-query";
+
+export type PublishStatus = "draft" | "publishing" | "published" | "failed";
+
+export interface Project {
+  id: number;
+  name: string;
+  description: string | null;
+  clientId: number | null;
+  client: { id: number; name: string } | null;
+  publishStatus: PublishStatus;
+  publishedAt: string | null;
+  publishedZipPath: string | null;
+  downloadUrl: string | null;
+  attachmentCount: number;
+  totalFileSize: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface ProjectRow {
+  id: number;
+  name: string;
+  description: string | null;
+  client_id: number | null;
+  client_name: string | null;
+  publish_status: PublishStatus;
+  published_at: string | null;
+  published_zip_path: string | null;
+  created_at: string;
+  updated_at: string;
+  attachment_count: number | string;
+  total_file_size: number | string;
+}
+
+export interface ProjectValues {
+  name: string;
+  description: string | null;
+  clientId: number | null;
+}
+
+export const projectListSpec: ListSpec = {
+  sortable: {
+    id: "p.id",
+    name: "p.name",
+    createdAt: "p.created_at",
+    updatedAt: "p.updated_at",
+    publishedAt: "p.published_at",
+    attachmentCount: "attachment_count",
+    totalFileSize: "total_file_size",
+    clientName: "c.name",
+  },
+  filterable: {
+    id: { column: "p.id", type: "int" },
+    clientId: { column: "p.client_id", type: "int" },
+    publishStatus: { column: "p.publish_status", type: "text" },
+  },
+  searchColumn: "p.name",
+  defaultSort: [{ column: "p.id", order: "asc" }],
+};
+
+const attachmentCount = (db: Db) => db("attachments as a").count("*").where("a.project_id", db.ref("p.id")).as("attachment_count");
+const totalFileSize = (db: Db) =>
+  db("attachments as a").select(db.raw("coalesce(sum(a.size), 0)")).where("a.project_id", db.ref("p.id")).as("total_file_size");
+
+function fromProjects(db: Db): Knex.QueryBuilder {
+  return db("projects as p").leftJoin("clients as c", "c.id", "p.client_id");
+}
+
+function selectProjects(db: Db): Knex.QueryBuilder {
+  return fromProjects(db).select(
+    "p.id",
+    "p.name",
+    "p.description",
+    "p.client_id",
+    "c.name as client_name",
+    "p.publish_status",
+    "p.published_at",
+    "p.published_zip_path",
+    "p.created_at",
+    "p.updated_at",
+    attachmentCount(db),
+    totalFileSize(db),
+  );
+}
+
+function basename(zipPath: string): string {
+  return zipPath.slice(zipPath.lastIndexOf("/") + 1);
+}
+
+export function toProject(row: ProjectRow): Project {
+  const published = row.publish_status === "published" && row.published_zip_path;
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description ?? null,
+    clientId: row.client_id ?? null,
+    client: row.client_id != null && row.client_name != null ? { id: row.client_id, name: row.client_name } : null,
+    publishStatus: row.publish_status,
+    publishedAt: toIso(row.published_at),
+    publishedZipPath: row.published_zip_path ?? null,
+    downloadUrl: published ? `/published/${basename(row.published_zip_path!)}` : null,
+    attachmentCount: Number(row.attachment_count),
+    totalFileSize: Number(row.total_file_size),
+    createdAt: toIso(row.created_at)!,
+    updatedAt: toIso(row.updated_at)!,
+  };
+}
+
+/** The ids of one page; sort keys that are aggregates are computed here only when sorted by. */
+function pageIds(db: Db, list: ListQuery): Knex.QueryBuilder {
+  const qb = applyFilters(fromProjects(db).select("p.id"), list, projectListSpec);
+  const sorted = new Set(list.sort.map((s) => s.column));
+  if (sorted.has("attachment_count")) qb.select(attachmentCount(db));
+  if (sorted.has("total_file_size")) qb.select(totalFileSize(db));
+  return db.select("id").from(applyPage(qb, list).as("page"));
+}
+
+export async function listProjects(db: Db, list: ListQuery): Promise<{ rows: Project[]; total: number }> {
+  const total = await applyFilters(db("projects as p").count({ n: "*" }), list, projectListSpec).first();
+  const qb = selectProjects(db);
+  if (list.range) qb.whereIn("p.id", pageIds(db, list));
+  else applyFilters(qb, list, projectListSpec);
+  for (const s of list.sort) qb.orderBy(s.column, s.order);
+  const rows: ProjectRow[] = await qb;
+  return { rows: rows.map(toProject), total: Number(total?.n ?? 0) };
+}
+
+export async function projectsOfClient(db: Db, clientId: number): Promise<Project[]> {
+  const rows: ProjectRow[] = await selectProjects(db).where("p.client_id", clientId).orderBy("p.id");
+  return rows.map(toProject);
+}
+
+export async function findProject(db: Db, id: number): Promise<Project | undefined> {
+  const row: ProjectRow | undefined = await selectProjects(db).where("p.id", id).first();
+  return row && toProject(row);
+}
+
+/** The stored state a change is decided on: its publish status and the files it owns. */
+export async function findProjectState(db: Db, id: number) {
+  return db("projects").where({ id }).first<{ publish_status: PublishStatus; published_zip_path: string | null } | undefined>(
+    "publish_status",
+    "published_zip_path",
+  );
+}
+
+function toRow(values: Partial<ProjectValues>) {
+  const row: Record<string, unknown> = {};
+  if (values.name !== undefined) row.name = values.name;
+  if (values.description !== undefined) row.description = values.description;
+  if (values.clientId !== undefined) row.client_id = values.clientId;
+  return row;
+}
+
+export async function insertProject(db: Db, values: ProjectValues, now: string): Promise<number> {
+  const [row] = await db("projects").insert({ ...toRow(values), publish_status: "draft", created_at: now, updated_at: now }, ["id"]);
+  return typeof row === "object" ? row.id : row;
+}
+
+const LOCKED: PublishStatus[] = ["published", "publishing"];
+
+/** Updates a project unless it is published or publishing; false when nothing matched. */
+export async function updateUnpublishedProject(db: Db, id: number, values: Partial<ProjectValues>, now: string): Promise<boolean> {
+  const changed = await db("projects")
+    .where({ id })
+    .whereNotIn("publish_status", LOCKED)
+    .update({ ...toRow(values), updated_at: now });
+  return changed > 0;
+}
+
+export async function attachmentFilesOf(db: Db, projectId: number) {
+  return db("attachments")
+    .where({ project_id: projectId })
+    .select<Array<{ id: number; storage_key: string; thumbnail_key: string | null }>>("id", "storage_key", "thumbnail_key");
+}
+
+/** Deletes a project unless it is publishing (its attachments go with it by foreign key); false when nothing matched. */
+export async function deleteProjectUnlessPublishing(db: Db, id: number): Promise<boolean> {
+  return (await db("projects").where({ id }).whereNot("publish_status", "publishing").delete()) > 0;
+}

@@ -1,0 +1,83 @@
+import path from "node:path";
+import type { AppContext } from "../context";
+import { nowIso, type Db } from "../db/database";
+import { ConflictError, NotFoundError, ValidationError } from "../http/errors";
+import type { ListQuery } from "../http/list-query";
+import { clientExists } from "../clients/clients.repository";
+import { listProjectAttachments } from "../attachments/project-attachments";
+import { publishedZipFile, removeQuietly, uploadPath } from "../storage/paths";
+import type { CreateProjectInput, UpdateProjectInput } from "./projects.schema";
+import * as repo from "./projects.repository";
+
+export const PROJECT_NOT_FOUND = "Project not found";
+export const PROJECT_IS_PUBLISHED = "Project is published";
+
+async function requireClient(db: Db, clientId: number | null | undefined) {
+  if (clientId == null) return;
+  if (!(await clientExists(db, clientId))) throw new ValidationError("Client not found", { clientId: "Client not found" });
+}
+
+export function listProjects(ctx: AppContext, list: ListQuery) {
+  return repo.listProjects(ctx.db, list);
+}
+
+export async function getProject(ctx: AppContext, id: number) {
+  const project = await repo.findProject(ctx.db, id);
+  if (!project) throw new NotFoundError(PROJECT_NOT_FOUND);
+  return { ...project, attachments: await listProjectAttachments(ctx, id) };
+}
+
+export async function createProject(ctx: AppContext, input: CreateProjectInput) {
+  const values = { name: input.name, description: input.description ?? null, clientId: input.clientId ?? null };
+  const id = await ctx.db.transaction(async (trx) => {
+    await requireClient(trx, values.clientId);
+    return repo.insertProject(trx, values, nowIso());
+  });
+  ctx.events.resourceChanged({ resource: "projects", type: "created", ids: [id] });
+  return (await repo.findProject(ctx.db, id))!;
+}
+
+/** A published or publishing project is frozen: its ZIP must keep matching what the page shows. */
+export async function updateProject(ctx: AppContext, id: number, input: UpdateProjectInput) {
+  await ctx.db.transaction(async (trx) => {
+    const state = await repo.findProjectState(trx, id);
+    if (!state) throw new NotFoundError(PROJECT_NOT_FOUND);
+    await requireClient(trx, input.clientId);
+    if (!(await repo.updateUnpublishedProject(trx, id, input, nowIso()))) throw new ConflictError(PROJECT_IS_PUBLISHED);
+  });
+  ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [id] });
+  return (await repo.findProject(ctx.db, id))!;
+}
+
+/**
+ * Deletes the rows in one transaction, then the files: a file is removed only once no row
+ * points at it, and a failure to remove one leaves an orphan file rather than a broken row.
+ */
+export async function deleteProject(ctx: AppContext, id: number) {
+  const removed = await ctx.db.transaction(async (trx) => {
+    const state = await repo.findProjectState(trx, id);
+    if (!state) throw new NotFoundError(PROJECT_NOT_FOUND);
+    const attachments = await repo.attachmentFilesOf(trx, id);
+    if (!(await repo.deleteProjectUnlessPublishing(trx, id))) throw new ConflictError(PROJECT_IS_PUBLISHED);
+    return { zipPath: state.published_zip_path, attachments };
+  });
+  await removeProjectFiles(ctx, id, removed).catch((err) =>
+    ctx.logger.warn({ err, projectId: id }, "could not remove a deleted project's files"),
+  );
+  ctx.events.resourceChanged({ resource: "projects", type: "deleted", ids: [id] });
+  ctx.events.resourceChanged({ resource: "attachments", type: "deleted", ids: removed.attachments.map((a) => a.id) });
+}
+
+async function removeProjectFiles(
+  ctx: AppContext,
+  id: number,
+  removed: { zipPath: string | null; attachments: Array<{ storage_key: string; thumbnail_key: string | null }> },
+) {
+  const { config } = ctx;
+  const files = [path.join(config.uploadsDir, String(id))];
+  for (const a of removed.attachments) {
+    for (const key of [a.storage_key, a.thumbnail_key]) if (key) files.push(uploadPath(config, key));
+  }
+  if (removed.zipPath) files.push(publishedZipFile(config, removed.zipPath));
+  await removeQuietly(...files);
+}
