@@ -25,7 +25,7 @@ export function createApp(ctx: AppContext): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
-  app.use(securityHeaders());
+  app.use(securityHeaders({ googleSignIn: Boolean(ctx.config.google) }));
 
   const api = express.Router();
   api.use(express.json({ limit: "1mb", strict: false }));
