@@ -1,8 +1,83 @@
-import { Router } from "express";
+import { Router, type Request } from "express";
 import type { AppContext } from "../context";
+import { NotFoundError } from "../http/errors";
+import { createAuthRateLimits } from "../http/rate-limit";
+import { parseBody } from "../http/validate";
+import { createMailer } from "../mail/mailer";
+import { googleSchema, loginSchema, refreshSchema, resetConfirmSchema, resetRequestSchema, signupSchema } from "./auth.schema";
+import { logIn, signUp } from "./auth.service";
+import { createGoogleVerifier, signInWithGoogle } from "./google-sign-in";
+import { confirmPasswordReset, requestPasswordReset } from "./password-reset.service";
+import { endSession, refreshSession } from "./sessions";
+import { publicJwks } from "./signing-keys";
 
 /** Public identity calls under /api/auth (contract section 2). */
-export function authRouter(_ctx: AppContext): Router {
+export function authRouter(ctx: AppContext): Router {
   const router = Router();
+  const limits = createAuthRateLimits(ctx.config.rateLimit);
+  const mailer = createMailer(ctx.config.mail, ctx.logger);
+  const verifyGoogle = ctx.config.google ? createGoogleVerifier(ctx.config.google, ctx.logger) : undefined;
+  // PUBLIC_URL wins; otherwise links point back where the request came from (contract section 1).
+  const origin = (req: Request) => ctx.config.publicUrl ?? `${req.protocol}://${req.get("host")}`;
+
+  router.get("/config", (_req, res) => {
+    res.json({
+      google: ctx.config.google ? { clientId: ctx.config.google.clientId } : null,
+      passwordPolicy: ctx.config.passwordPolicy,
+    });
+  });
+
+  router.get("/jwks.json", async (_req, res) => {
+    res.set("Cache-Control", "public, max-age=300");
+    res.json(await publicJwks(ctx.db));
+  });
+
+  router.post("/signup", async (req, res) => {
+    limits.byIp("signup", req.ip);
+    const body = parseBody(signupSchema, req.body);
+    res.status(201).json(await signUp(ctx, body));
+  });
+
+  router.post("/login", async (req, res) => {
+    limits.byIp("login", req.ip);
+    const body = parseBody(loginSchema, req.body);
+    limits.byAccount("login", body.email);
+    res.json(await logIn(ctx, body));
+  });
+
+  router.post("/google", async (req, res) => {
+    if (!verifyGoogle) throw new NotFoundError("Google sign-in is not enabled");
+    limits.byIp("google", req.ip);
+    const body = parseBody(googleSchema, req.body);
+    res.json(await signInWithGoogle(ctx, verifyGoogle, body.credential));
+  });
+
+  router.post("/refresh", async (req, res) => {
+    limits.byIp("refresh", req.ip);
+    const body = parseBody(refreshSchema, req.body);
+    res.json(await refreshSession(ctx, body.refreshToken));
+  });
+
+  router.post("/logout", async (req, res) => {
+    const body = parseBody(refreshSchema, req.body);
+    await endSession(ctx, body.refreshToken);
+    res.status(204).end();
+  });
+
+  router.post("/password-reset", async (req, res) => {
+    limits.byIp("reset", req.ip);
+    const body = parseBody(resetRequestSchema, req.body);
+    limits.byAccount("reset", body.email);
+    await requestPasswordReset(ctx, mailer, body.email, origin(req));
+    res.status(202).json({ message: "If an account exists for this e-mail, a reset link has been sent." });
+  });
+
+  router.post("/password-reset/confirm", async (req, res) => {
+    limits.byIp("reset-confirm", req.ip);
+    const body = parseBody(resetConfirmSchema, req.body);
+    await confirmPasswordReset(ctx, body.token, body.password);
+    res.status(204).end();
+  });
+
   return router;
 }

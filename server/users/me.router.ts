@@ -1,8 +1,34 @@
-import { Router } from "express";
+import { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
+import { currentUser } from "../http/authenticate";
+import { parseBody } from "../http/validate";
+import { accessRequestSchema, profileSchema } from "./users.schema";
+import { requestAccess, updateProfile } from "./users.service";
 
 /** /api/users/me*: open to signed-in users without approval. */
-export function meRouter(_ctx: AppContext): Router {
+export function meRouter(ctx: AppContext): Router {
   const router = Router();
+
+  router.get("/", (req, res) => {
+    res.json(currentUser(req));
+  });
+
+  const update = async (req: Request, res: Response) => {
+    const change = parseBody(profileSchema, req.body);
+    res.json(await updateProfile(ctx, currentUser(req).uid, change));
+  };
+  router.put("/", update);
+  router.patch("/", update);
+
+  router.get("/access", (req, res) => {
+    res.json({ hasAccess: currentUser(req).hasAccess });
+  });
+
+  router.post("/request-access", async (req, res) => {
+    const { message } = parseBody(accessRequestSchema, req.body ?? {});
+    const { created, ...answer } = await requestAccess(ctx, currentUser(req), message);
+    res.status(created ? 201 : 200).json(answer);
+  });
+
   return router;
 }

@@ -1,5 +1,9 @@
+import crypto from "node:crypto";
 import type { Db } from "../db/database";
-import { toIso } from "../db/database";
+import { nowIso, toIso } from "../db/database";
+import { isUniqueViolation } from "../db/dialect";
+import { ConflictError } from "../http/errors";
+import { applyFilters, applyPage, type ListQuery, type ListSpec } from "../http/list-query";
 
 export type Role = "admin" | "staff";
 
@@ -33,6 +37,16 @@ export interface User {
   updatedAt: string;
 }
 
+export interface AccessRequest {
+  message: string | null;
+  createdAt: string;
+}
+
+/** A user as the admin resource /api/users shows it. */
+export interface ManagedUser extends User {
+  accessRequest: AccessRequest | null;
+}
+
 export function toUser(row: UserRow): User {
   const providerData: Array<{ providerId: string }> = [];
   if (row.password_hash) providerData.push({ providerId: "password" });
@@ -58,4 +72,126 @@ export function findUserRow(db: Db, uid: string): Promise<UserRow | undefined> {
 
 export function findUserRowByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   return db<UserRow>("users").where({ email: email.toLowerCase() }).first();
+}
+
+export function findUserRowByGoogleSub(db: Db, sub: string): Promise<UserRow | undefined> {
+  return db<UserRow>("users").where({ google_sub: sub }).first();
+}
+
+export interface NewUser {
+  email: string;
+  passwordHash?: string | null;
+  displayName?: string | null;
+  photoUrl?: string | null;
+  emailVerified?: boolean;
+  googleSub?: string | null;
+  role?: Role;
+  hasAccess?: boolean;
+}
+
+/**
+ * Inserts an account. With `promoteIfFirst`, the account becomes an approved admin when the table
+ * is empty: the check and the insert share one transaction, so two sign-ups racing on an empty
+ * database cannot both become admin. Throws 409 when the e-mail is taken.
+ */
+export async function insertUser(db: Db, user: NewUser, opts: { promoteIfFirst?: boolean } = {}): Promise<UserRow> {
+  const uid = crypto.randomBytes(15).toString("base64url");
+  try {
+    return await db.transaction(async (trx) => {
+      const first = opts.promoteIfFirst ? Number((await trx("users").count({ n: "*" }).first())?.n) === 0 : false;
+      const now = nowIso();
+      await trx("users").insert({
+        uid,
+        email: user.email.toLowerCase(),
+        password_hash: user.passwordHash ?? null,
+        display_name: user.displayName ?? null,
+        photo_url: user.photoUrl ?? null,
+        email_verified: user.emailVerified ?? false,
+        google_sub: user.googleSub ?? null,
+        role: first ? "admin" : (user.role ?? "staff"),
+        has_access: first ? true : (user.hasAccess ?? false),
+        created_at: now,
+        updated_at: now,
+      });
+      return (await findUserRow(trx, uid))!;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new ConflictError("Email already in use");
+    throw err;
+  }
+}
+
+export type UserPatch = Partial<
+  Pick<UserRow, "password_hash" | "display_name" | "phone_number" | "photo_url" | "email_verified" | "role" | "has_access" | "google_sub">
+>;
+
+export async function updateUserRow(db: Db, uid: string, patch: UserPatch): Promise<UserRow | undefined> {
+  if (Object.keys(patch).length > 0) {
+    await db("users").where({ uid }).update({ ...patch, updated_at: nowIso() });
+  }
+  return findUserRow(db, uid);
+}
+
+/** Approved admins, leaving one user out: what remains if that user lost access or the role. */
+export async function countApprovedAdminsExcept(db: Db, uid: string): Promise<number> {
+  const row = await db("users").where({ role: "admin", has_access: true }).whereNot({ uid }).count({ n: "*" }).first();
+  return Number(row?.n);
+}
+
+export const usersListSpec: ListSpec = {
+  sortable: {
+    uid: "users.uid",
+    id: "users.uid",
+    email: "users.email",
+    displayName: "users.display_name",
+    role: "users.role",
+    hasAccess: "users.has_access",
+    createdAt: "users.created_at",
+    updatedAt: "users.updated_at",
+    "accessRequest.createdAt": "access_requests.created_at",
+  },
+  filterable: {
+    uid: { column: "users.uid", type: "text" },
+    id: { column: "users.uid", type: "text" },
+    email: { column: "users.email", type: "text" },
+    role: { column: "users.role", type: "text" },
+    hasAccess: { column: "users.has_access", type: "bool" },
+  },
+  searchColumn: "users.email",
+  defaultSort: [
+    { column: "users.created_at", order: "asc" },
+    { column: "users.uid", order: "asc" },
+  ],
+};
+
+type ManagedUserRow = UserRow & { request_message: string | null; request_created_at: string | null; request_id: number | null };
+
+function managedUsers(db: Db) {
+  return db("users")
+    .leftJoin("access_requests", "access_requests.user_uid", "users.uid")
+    .select(
+      "users.*",
+      "access_requests.id as request_id",
+      "access_requests.message as request_message",
+      "access_requests.created_at as request_created_at",
+    );
+}
+
+function toManagedUser(row: ManagedUserRow): ManagedUser {
+  return {
+    ...toUser(row),
+    accessRequest: row.request_id === null ? null : { message: row.request_message, createdAt: toIso(row.request_created_at)! },
+  };
+}
+
+export async function listManagedUsers(db: Db, list: ListQuery): Promise<{ rows: ManagedUser[]; total: number }> {
+  const countQuery = applyFilters(db("users").leftJoin("access_requests", "access_requests.user_uid", "users.uid"), list, usersListSpec);
+  const [count] = await countQuery.count({ n: "*" });
+  const rows = (await applyPage(applyFilters(managedUsers(db), list, usersListSpec), list)) as ManagedUserRow[];
+  return { rows: rows.map(toManagedUser), total: Number((count as { n: number | string }).n) };
+}
+
+export async function findManagedUser(db: Db, uid: string): Promise<ManagedUser | undefined> {
+  const row = (await managedUsers(db).where("users.uid", uid).first()) as ManagedUserRow | undefined;
+  return row ? toManagedUser(row) : undefined;
 }

@@ -1,0 +1,44 @@
+import type { AppContext } from "../context";
+import { UnauthorizedError } from "../http/errors";
+import { findUserRowByEmail, insertUser } from "../users/users.repository";
+import { assertPasswordPolicy } from "./password-policy";
+import { generatePassword, hashPassword, verifyPassword } from "./passwords";
+import { startSession, type Session } from "./sessions";
+
+let dummyHash: Promise<string> | undefined;
+
+/** A real scrypt hash nobody's password matches, so an unknown e-mail costs the same time as a wrong password. */
+function hashForMissingAccount(): Promise<string> {
+  dummyHash ??= hashPassword(generatePassword());
+  return dummyHash;
+}
+
+/**
+ * Without ADMIN_EMAIL, the very first account becomes an approved admin (contract section 1);
+ * with it, that account is the admin and everyone else waits for approval.
+ */
+export function firstAccountBecomesAdmin(ctx: AppContext): boolean {
+  return !ctx.config.admin;
+}
+
+export async function signUp(ctx: AppContext, input: { email: string; password: string; displayName: string | null }): Promise<Session> {
+  assertPasswordPolicy(ctx.config.passwordPolicy, input.password);
+  const row = await insertUser(
+    ctx.db,
+    { email: input.email, passwordHash: await hashPassword(input.password), displayName: input.displayName },
+    { promoteIfFirst: firstAccountBecomesAdmin(ctx) },
+  );
+  ctx.logger.info({ uid: row.uid, role: row.role, hasAccess: Boolean(row.has_access) }, "account created");
+  ctx.events.resourceChanged({ resource: "users", type: "created", ids: [row.uid] });
+  return startSession(ctx, row);
+}
+
+export async function logIn(ctx: AppContext, input: { email: string; password: string }): Promise<Session> {
+  const row = await findUserRowByEmail(ctx.db, input.email);
+  const valid = await verifyPassword(input.password, row?.password_hash ?? (await hashForMissingAccount()));
+  if (!row || !row.password_hash || !valid) {
+    ctx.logger.info({ uid: row?.uid }, "sign-in refused");
+    throw new UnauthorizedError("Invalid email or password");
+  }
+  return startSession(ctx, row);
+}

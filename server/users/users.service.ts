@@ -1,0 +1,79 @@
+import type { AppContext } from "../context";
+import { ConflictError, NotFoundError } from "../http/errors";
+import type { ListQuery } from "../http/list-query";
+import { deleteAccessRequest, saveAccessRequest } from "./access-requests.repository";
+import type { ProfileChange, UserChange } from "./users.schema";
+import {
+  countApprovedAdminsExcept,
+  findManagedUser,
+  findUserRow,
+  listManagedUsers,
+  toUser,
+  updateUserRow,
+  type AccessRequest,
+  type ManagedUser,
+  type User,
+  type UserPatch,
+} from "./users.repository";
+
+export async function updateProfile(ctx: AppContext, uid: string, change: ProfileChange): Promise<User> {
+  const patch: UserPatch = {};
+  if (change.displayName !== undefined) patch.display_name = change.displayName;
+  if (change.phoneNumber !== undefined) patch.phone_number = change.phoneNumber;
+  const row = await updateUserRow(ctx.db, uid, patch);
+  if (!row) throw new NotFoundError("User not found");
+  if (Object.keys(patch).length > 0) ctx.events.resourceChanged({ resource: "users", type: "updated", ids: [uid] });
+  return toUser(row);
+}
+
+/** An approved user has nothing to ask for; anyone else records (or renews) one request. */
+export async function requestAccess(
+  ctx: AppContext,
+  user: User,
+  message: string | null,
+): Promise<{ created: boolean; hasAccess: boolean; accessRequest: AccessRequest | null }> {
+  if (user.hasAccess) return { created: false, hasAccess: true, accessRequest: null };
+  const { created, request } = await saveAccessRequest(ctx.db, user.uid, message);
+  ctx.logger.info({ uid: user.uid }, "access requested");
+  ctx.events.resourceChanged({ resource: "users", type: "updated", ids: [user.uid] });
+  return { created, hasAccess: false, accessRequest: request };
+}
+
+export function listUsers(ctx: AppContext, list: ListQuery) {
+  return listManagedUsers(ctx.db, list);
+}
+
+export async function getUser(ctx: AppContext, uid: string): Promise<ManagedUser> {
+  const user = await findManagedUser(ctx.db, uid);
+  if (!user) throw new NotFoundError("User not found");
+  return user;
+}
+
+/**
+ * Approves, revokes or changes the role of a user. Nobody can take away their own access or admin
+ * role, and the last approved admin can never lose either: the count and the update share a
+ * transaction, so two admins demoting each other at once cannot leave none.
+ */
+export async function changeUser(ctx: AppContext, actor: User, uid: string, change: UserChange): Promise<ManagedUser> {
+  await ctx.db.transaction(async (trx) => {
+    const row = await findUserRow(trx, uid);
+    if (!row) throw new NotFoundError("User not found");
+    const losesAccess = change.hasAccess === false && Boolean(row.has_access);
+    const losesAdmin = change.role === "staff" && row.role === "admin";
+    if (uid === actor.uid && losesAccess) throw new ConflictError("You cannot revoke your own access");
+    if (uid === actor.uid && losesAdmin) throw new ConflictError("You cannot remove your own admin role");
+    const isApprovedAdmin = row.role === "admin" && Boolean(row.has_access);
+    if (isApprovedAdmin && (losesAccess || losesAdmin) && (await countApprovedAdminsExcept(trx, uid)) === 0) {
+      throw new ConflictError("The last admin cannot lose access or the admin role");
+    }
+    const patch: UserPatch = {};
+    if (change.hasAccess !== undefined) patch.has_access = change.hasAccess;
+    if (change.role !== undefined) patch.role = change.role;
+    await updateUserRow(trx, uid, patch);
+    // An approved request has been answered; a later revocation starts from a clean slate.
+    if (change.hasAccess === true) await deleteAccessRequest(trx, uid);
+  });
+  ctx.logger.info({ by: actor.uid, uid, ...change }, "user access changed");
+  ctx.events.resourceChanged({ resource: "users", type: "updated", ids: [uid] });
+  return getUser(ctx, uid);
+}
