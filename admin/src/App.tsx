@@ -1,0 +1,164 @@
+import { lazy, Suspense, useEffect, type ReactNode } from "react";
+import { Center, Global, Loader, MantineProvider } from "@mantine/core";
+import { NotificationsProvider } from "@mantine/notifications";
+import { Authenticated, Refine, type HttpError } from "@refinedev/core";
+import { ErrorComponent, RefineThemes, ThemedLayout, useNotificationProvider } from "@refinedev/mantine";
+import routerProvider, { CatchAllNavigate, DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
+import { BrowserRouter, Navigate, Outlet, Route, Routes, useSearchParams } from "react-router";
+import { AccessGate } from "./components/access-gate/access-gate";
+import { AppHeader } from "./components/layout/app-header";
+import { AppSider } from "./components/layout/app-sider";
+import { accessControlProvider } from "./providers/access-control";
+import { authProvider } from "./providers/auth-provider";
+import { dataProvider } from "./providers/data-provider";
+import { onSessionChangedElsewhere } from "./providers/session";
+
+const LoginPage = lazy(() => import("./pages/login/login-page").then((m) => ({ default: m.LoginPage })));
+const RequestAccessPage = lazy(() =>
+  import("./pages/request-access/request-access-page").then((m) => ({ default: m.RequestAccessPage })),
+);
+const DashboardPage = lazy(() => import("./pages/dashboard/dashboard-page").then((m) => ({ default: m.DashboardPage })));
+const ClientList = lazy(() => import("./pages/clients/client-list").then((m) => ({ default: m.ClientList })));
+const ClientShow = lazy(() => import("./pages/clients/client-show").then((m) => ({ default: m.ClientShow })));
+const ProjectList = lazy(() => import("./pages/projects/project-list").then((m) => ({ default: m.ProjectList })));
+const ProjectShow = lazy(() => import("./pages/projects/project-show").then((m) => ({ default: m.ProjectShow })));
+
+const FIVE_MINUTES = 5 * 60_000;
+const APP_TITLE = "Photodrop - Photo Delivery, Fast";
+
+const queryOptions = {
+  staleTime: FIVE_MINUTES,
+  gcTime: 2 * FIVE_MINUTES,
+  // A 4xx will not change on a retry; a network hiccup might.
+  retry: (failureCount: number, error: unknown) => {
+    const status = (error as Partial<HttpError>)?.statusCode ?? 0;
+    return failureCount < 2 && (status === 0 || status >= 500);
+  },
+};
+
+function PageLoader({ fullScreen = false }: { fullScreen?: boolean }) {
+  return (
+    <Center h={fullScreen ? "100vh" : 200}>
+      <Loader />
+    </Center>
+  );
+}
+
+function Lazy({ children, fullScreen }: { children: ReactNode; fullScreen?: boolean }) {
+  return <Suspense fallback={<PageLoader fullScreen={fullScreen} />}>{children}</Suspense>;
+}
+
+/** Signed-in users skip the login screen, except to follow a password-reset link. */
+function SignedInAtLogin() {
+  const [searchParams] = useSearchParams();
+  if (searchParams.get("mode") === "reset") {
+    return (
+      <Lazy fullScreen>
+        <LoginPage />
+      </Lazy>
+    );
+  }
+  return <Navigate to="/" replace />;
+}
+
+function useReloadWhenUserChangesElsewhere() {
+  useEffect(
+    () =>
+      onSessionChangedElsewhere((before, after) => {
+        // Another tab signed in as someone else or signed out: nothing cached here is theirs.
+        if (before && before !== after) window.location.assign(after ? "/" : "/login");
+      }),
+    [],
+  );
+}
+
+export function App() {
+  useReloadWhenUserChangesElsewhere();
+  return (
+    <BrowserRouter>
+      <MantineProvider theme={RefineThemes.Blue} withNormalizeCSS withGlobalStyles>
+        <Global styles={{ body: { WebkitFontSmoothing: "auto" } }} />
+        <NotificationsProvider position="top-right">
+          <Refine
+            routerProvider={routerProvider}
+            dataProvider={dataProvider}
+            authProvider={authProvider}
+            accessControlProvider={accessControlProvider}
+            notificationProvider={useNotificationProvider}
+            resources={[
+              { name: "clients", list: "/clients/all", show: "/clients/:id", meta: { label: "Clients" } },
+              { name: "projects", list: "/projects/all", show: "/projects/:id", meta: { label: "Projects" } },
+            ]}
+            options={{
+              syncWithLocation: true,
+              warnWhenUnsavedChanges: true,
+              disableTelemetry: true,
+              title: { text: "Photodrop" },
+              reactQuery: { clientConfig: { defaultOptions: { queries: queryOptions } } },
+            }}
+          >
+            <Routes>
+              <Route
+                element={
+                  <Authenticated key="app" fallback={<CatchAllNavigate to="/login" />} loading={<PageLoader fullScreen />}>
+                    <AccessGate
+                      fallback={
+                        <Lazy fullScreen>
+                          <RequestAccessPage />
+                        </Lazy>
+                      }
+                    >
+                      <ThemedLayout Header={AppHeader} Sider={AppSider}>
+                        <Lazy>
+                          <Outlet />
+                        </Lazy>
+                      </ThemedLayout>
+                    </AccessGate>
+                  </Authenticated>
+                }
+              >
+                <Route index element={<DashboardPage />} />
+                <Route path="/clients">
+                  <Route index element={<Navigate to="/clients/all" replace />} />
+                  <Route path="all" element={<ClientList />} />
+                  <Route path="recent" element={<ClientList />} />
+                  <Route path=":id" element={<ClientShow />} />
+                </Route>
+                <Route path="/projects">
+                  <Route index element={<Navigate to="/projects/all" replace />} />
+                  <Route path="all" element={<ProjectList />} />
+                  <Route path="recent" element={<ProjectList />} />
+                  <Route path=":id" element={<ProjectShow />} />
+                </Route>
+                <Route path="*" element={<ErrorComponent />} />
+              </Route>
+              <Route
+                path="/login"
+                element={
+                  <Authenticated
+                    key="login"
+                    fallback={
+                      <Lazy fullScreen>
+                        <LoginPage />
+                      </Lazy>
+                    }
+                    loading={<PageLoader fullScreen />}
+                  >
+                    <SignedInAtLogin />
+                  </Authenticated>
+                }
+              />
+            </Routes>
+            <UnsavedChangesNotifier />
+            <DocumentTitleHandler
+              handler={({ resource, action }) => {
+                const label = resource?.meta?.label ?? resource?.name;
+                return label && action ? `${label} | Photodrop` : APP_TITLE;
+              }}
+            />
+          </Refine>
+        </NotificationsProvider>
+      </MantineProvider>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,35 @@
+import { ActionIcon, Group, Header, Title, Tooltip } from "@mantine/core";
+import { useGetIdentity, useLogout, useWarnAboutChange } from "@refinedev/core";
+import { IconLogout } from "@tabler/icons-react";
+import type { User } from "../../providers/session";
+
+export const HEADER_HEIGHT = 60;
+
+export function AppHeader() {
+  const { data: user } = useGetIdentity<User>();
+  const { mutate: logout } = useLogout();
+  const { warnWhen, setWarnWhen } = useWarnAboutChange();
+
+  const handleLogout = () => {
+    if (warnWhen) {
+      if (!window.confirm("Are you sure you want to leave? You have unsaved changes.")) return;
+      setWarnWhen(false);
+    }
+    logout();
+  };
+
+  return (
+    <Header height={HEADER_HEIGHT} px="md" zIndex={199} sx={{ position: "sticky", top: 0 }}>
+      <Group position="apart" noWrap h="100%">
+        <Title order={3} size="h4">
+          Photodrop - Photo Delivery, Fast
+        </Title>
+        <Tooltip label={user?.email ?? "Log out"} position="bottom-end" withArrow>
+          <ActionIcon size="lg" variant="light" aria-label="Log out" onClick={handleLogout}>
+            <IconLogout size={20} />
+          </ActionIcon>
+        </Tooltip>
+      </Group>
+    </Header>
+  );
+}

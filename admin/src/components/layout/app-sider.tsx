@@ -1,0 +1,76 @@
+import type { ReactNode } from "react";
+import { Navbar, NavLink, ScrollArea, Text } from "@mantine/core";
+import { useList } from "@refinedev/core";
+import { Link, useLocation } from "react-router";
+import { IconDashboard, IconFolders, IconList, IconUsers, IconClock } from "@tabler/icons-react";
+
+export const NAVBAR_WIDTH = 300;
+const RECENT_PROJECTS = 4;
+const RECENT_CLIENTS = 5;
+
+interface NamedRecord {
+  id: number;
+  name: string;
+}
+
+/** The first few records of a resource, newest first, for the navigation's recent lists. */
+function useRecent(resource: string, count: number): NamedRecord[] {
+  const { result } = useList<NamedRecord>({
+    resource,
+    pagination: { currentPage: 1, pageSize: count },
+    sorters: [{ field: "createdAt", order: "desc" }],
+  });
+  return result.data;
+}
+
+function SiderLink({ to, label, icon, pathname }: { to: string; label: ReactNode; icon?: ReactNode; pathname: string }) {
+  return <NavLink component={Link} to={to} label={label} icon={icon} active={pathname === to} />;
+}
+
+function RecentItems({ items, basePath, pathname }: { items: NamedRecord[]; basePath: string; pathname: string }) {
+  return (
+    <>
+      {items.map((item) => (
+        <SiderLink
+          key={item.id}
+          to={`${basePath}/${item.id}`}
+          pathname={pathname}
+          label={
+            <Text size="sm" truncate>
+              {item.name}
+            </Text>
+          }
+        />
+      ))}
+    </>
+  );
+}
+
+export function AppSider() {
+  const { pathname } = useLocation();
+  const recentProjects = useRecent("projects", RECENT_PROJECTS);
+  const recentClients = useRecent("clients", RECENT_CLIENTS);
+
+  return (
+    <Navbar
+      width={{ base: NAVBAR_WIDTH }}
+      p="xs"
+      aria-label="Main navigation"
+      sx={{ position: "sticky", top: 0, height: "100vh", flexShrink: 0 }}
+    >
+      <Navbar.Section grow component={ScrollArea}>
+        <SiderLink to="/" label="Dashboard" icon={<IconDashboard size={20} />} pathname={pathname} />
+        <NavLink label="Projects" icon={<IconFolders size={20} />} defaultOpened childrenOffset={16}>
+          <SiderLink to="/projects/all" label="All Projects" icon={<IconList size={18} />} pathname={pathname} />
+          <SiderLink to="/projects/recent" label="Recent Projects" icon={<IconClock size={18} />} pathname={pathname} />
+          <RecentItems items={recentProjects} basePath="/projects" pathname={pathname} />
+        </NavLink>
+        <NavLink label="Clients" icon={<IconUsers size={20} />} defaultOpened childrenOffset={16}>
+          <SiderLink to="/clients/all" label="All Clients" icon={<IconList size={18} />} pathname={pathname} />
+          <SiderLink to="/clients/recent" label="Recent Clients" icon={<IconClock size={18} />} pathname={pathname} />
+          <RecentItems items={recentClients} basePath="/clients" pathname={pathname} />
+        </NavLink>
+      </Navbar.Section>
+    </Navbar>
+  );
+}

@@ -1,0 +1,81 @@
+import { useState } from "react";
+import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { useLogin, useRegister, type AuthActionResponse } from "@refinedev/core";
+import type { SignInVariables, SignUpVariables } from "../../providers/auth-provider";
+import { AuthMessage } from "./auth-message";
+import { describePasswordPolicy, type PasswordPolicy } from "./use-auth-config";
+
+interface CredentialsFormProps {
+  signUp: boolean;
+  passwordPolicy: PasswordPolicy;
+  onToggleSignUp: () => void;
+  onForgotPassword: () => void;
+}
+
+/** E-mail and password, for signing in or (toggled) creating an account. */
+export function CredentialsForm({ signUp, passwordPolicy, onToggleSignUp, onForgotPassword }: CredentialsFormProps) {
+  const { mutate: login, isPending: signingIn } = useLogin<SignInVariables>();
+  const { mutate: register, isPending: signingUp } = useRegister<SignUpVariables>();
+  const [error, setError] = useState<string | null>(null);
+  const form = useForm({
+    initialValues: { email: "", password: "", displayName: "" },
+    validate: {
+      email: (value) => (value.trim() ? null : "Email is required"),
+      password: (value) => (value ? null : "Password is required"),
+    },
+  });
+
+  const showResult = (result: AuthActionResponse) => setError(result.success ? null : (result.error?.message ?? null));
+  const showFailure = (failure: { message: string }) => setError(failure.message);
+
+  const handleSubmit = form.onSubmit(({ email, password, displayName }) => {
+    setError(null);
+    const callbacks = { onSuccess: showResult, onError: showFailure };
+    if (signUp) {
+      register({ email: email.trim(), password, displayName: displayName.trim() || undefined }, callbacks);
+    } else {
+      login({ email: email.trim(), password }, callbacks);
+    }
+  });
+
+  const toggle = () => {
+    setError(null);
+    form.clearErrors();
+    onToggleSignUp();
+  };
+
+  return (
+    <form onSubmit={handleSubmit} noValidate>
+      <Stack spacing="sm">
+        {signUp && <TextInput label="Name" autoComplete="name" {...form.getInputProps("displayName")} />}
+        <TextInput label="Email" type="email" autoComplete="email" required {...form.getInputProps("email")} />
+        <PasswordInput
+          label="Password"
+          autoComplete={signUp ? "new-password" : "current-password"}
+          required
+          description={signUp ? describePasswordPolicy(passwordPolicy) : undefined}
+          inputWrapperOrder={["label", "input", "description", "error"]}
+          {...form.getInputProps("password")}
+        />
+        {!signUp && (
+          <Group position="right">
+            <Anchor component="button" type="button" size="sm" onClick={onForgotPassword}>
+              Forgot your password?
+            </Anchor>
+          </Group>
+        )}
+        <AuthMessage error={error} />
+        <Button type="submit" fullWidth loading={signingIn || signingUp}>
+          {signUp ? "Sign up" : "Sign in"}
+        </Button>
+        <Text size="sm" align="center">
+          {signUp ? "Already have an account? " : "Don't have an account? "}
+          <Anchor component="button" type="button" size="sm" onClick={toggle}>
+            {signUp ? "Sign in" : "Sign up"}
+          </Anchor>
+        </Text>
+      </Stack>
+    </form>
+  );
+}

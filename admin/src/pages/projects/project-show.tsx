@@ -1,0 +1,24 @@
+import { Alert, Text } from "@mantine/core";
+import { useShow } from "@refinedev/core";
+import { Show } from "@refinedev/mantine";
+
+interface ProjectRecord {
+  id: number;
+  name: string;
+}
+
+export function ProjectShow() {
+  const { query, result: project } = useShow<ProjectRecord>({ resource: "projects" });
+  if (query.isError) {
+    return (
+      <Alert color="red" title="Error loading project">
+        Project not found or failed to load.
+      </Alert>
+    );
+  }
+  return (
+    <Show title={project?.name ?? "Project"} isLoading={query.isLoading}>
+      <Text color="dimmed">Project details are on their way.</Text>
+    </Show>
+  );
+}

@@ -1,0 +1,132 @@
+import type { AuthActionResponse, AuthProvider } from "@refinedev/core";
+import { freshAccessToken, http, toHttpError } from "./http";
+import { clearSession, readSession, updateSessionUser, writeSession, type Session, type User } from "./session";
+import { forgetAccess } from "./access-control";
+
+export interface SignInVariables {
+  email?: string;
+  password?: string;
+  providerName?: string;
+  /** A Google ID token from Google Identity Services. */
+  credential?: string;
+}
+
+export interface SignUpVariables {
+  email: string;
+  password: string;
+  displayName?: string;
+}
+
+export interface UpdatePasswordVariables {
+  token?: string;
+  password?: string;
+}
+
+export const PASSWORD_RESET_SENT = "Password reset email sent! Check your inbox.";
+
+/**
+ * The last user this page has shown. Cached data (lists, access answers) belongs to that user, so
+ * a different user signing in gets a fresh page load rather than their predecessor's cache.
+ */
+let shownUid: string | null = readSession()?.user.uid ?? null;
+
+function startSession(session: Session): AuthActionResponse {
+  const previousUid = shownUid;
+  writeSession(session);
+  shownUid = session.user.uid;
+  if (previousUid && previousUid !== session.user.uid) {
+    window.location.assign("/");
+  }
+  return { success: true, redirectTo: "/" };
+}
+
+function failure(name: string, error: unknown): AuthActionResponse {
+  const { message } = toHttpError(error);
+  return { success: false, error: { name, message } };
+}
+
+export const authProvider: AuthProvider = {
+  login: async ({ email, password, providerName, credential }: SignInVariables) => {
+    try {
+      const { data } =
+        providerName === "google"
+          ? await http.post<Session>("/auth/google", { credential })
+          : await http.post<Session>("/auth/login", { email, password });
+      return startSession(data);
+    } catch (error) {
+      return failure("Sign-in failed", error);
+    }
+  },
+
+  register: async ({ email, password, displayName }: SignUpVariables) => {
+    try {
+      const { data } = await http.post<Session>("/auth/signup", { email, password, displayName });
+      return startSession(data);
+    } catch (error) {
+      return failure("Sign-up failed", error);
+    }
+  },
+
+  forgotPassword: async ({ email }: { email: string }) => {
+    try {
+      await http.post("/auth/password-reset", { email });
+      return { success: true, successNotification: { message: PASSWORD_RESET_SENT } };
+    } catch (error) {
+      return failure("Password reset failed", error);
+    }
+  },
+
+  updatePassword: async ({ token, password }: UpdatePasswordVariables) => {
+    try {
+      await http.post("/auth/password-reset/confirm", { token, password });
+      return {
+        success: true,
+        redirectTo: "/login",
+        successNotification: { message: "Your password has been changed. Sign in with the new one." },
+      };
+    } catch (error) {
+      return failure("Password change failed", error);
+    }
+  },
+
+  logout: async () => {
+    const session = readSession();
+    clearSession();
+    forgetAccess();
+    if (session) {
+      try {
+        await http.post("/auth/logout", { refreshToken: session.refreshToken });
+      } catch (error) {
+        // The local session is gone either way; the refresh token simply expires on the server.
+        console.error("Failed to end the session on the server:", toHttpError(error).message);
+      }
+    }
+    return { success: true, redirectTo: "/login" };
+  },
+
+  check: async () => {
+    const token = await freshAccessToken();
+    return token ? { authenticated: true } : { authenticated: false, redirectTo: "/login", logout: true };
+  },
+
+  getIdentity: async () => {
+    const session = readSession();
+    if (!session) return null;
+    try {
+      const { data } = await http.get<User>("/users/me");
+      updateSessionUser(data);
+      return data;
+    } catch {
+      return readSession()?.user ?? null;
+    }
+  },
+
+  getPermissions: async () => readSession()?.user.role ?? null,
+
+  onError: async (error) => {
+    if (toHttpError(error).statusCode === 401) {
+      return { logout: true, redirectTo: "/login", error };
+    }
+    return {};
+  },
+};

@@ -1,0 +1,122 @@
+import axios, { type AxiosError, type InternalAxiosRequestConfig } from "axios";
+import type { HttpError, ValidationErrors } from "@refinedev/core";
+import { clearSession, readSession, writeSession, type Session, type StoredSession } from "./session";
+
+/** The one HTTP client of the web app: base path, timeout, bearer token, refresh and error shape. */
+export const http = axios.create({ baseURL: "/api", timeout: 30_000 });
+
+const REFRESH_BEFORE_EXPIRY_MS = 5 * 60_000;
+
+type RetriableConfig = InternalAxiosRequestConfig & { retriedAfterRefresh?: boolean };
+
+// The identity endpoints take no bearer token and must not trigger a refresh themselves.
+const isIdentityCall = (url: string | undefined) => Boolean(url?.startsWith("/auth/"));
+
+let refreshInFlight: Promise<StoredSession | null> | null = null;
+
+/** Refreshes the session once even when many requests notice the expiry at the same time. */
+export function refreshSession(): Promise<StoredSession | null> {
+  refreshInFlight ??= exchangeRefreshToken().finally(() => {
+    refreshInFlight = null;
+  });
+  return refreshInFlight;
+}
+
+async function exchangeRefreshToken(): Promise<StoredSession | null> {
+  const current = readSession();
+  if (!current) return null;
+  try {
+    const { data } = await http.post<Session>("/auth/refresh", { refreshToken: current.refreshToken });
+    return writeSession(data);
+  } catch (error) {
+    const { statusCode, message } = toHttpError(error);
+    if (statusCode === 400 || statusCode === 401) {
+      // Another tab may have rotated the refresh token a moment ago; its session is still good.
+      const latest = readSession();
+      if (latest && latest.refreshToken !== current.refreshToken) return latest;
+      clearSession();
+      return null;
+    }
+    console.error("Failed to refresh the access token:", message);
+    return readSession();
+  }
+}
+
+/** A token good for at least a few more minutes, or null when there is no session. */
+export async function freshAccessToken(): Promise<string | null> {
+  const session = readSession();
+  if (!session) return null;
+  // Short-lived tokens (tests, strict setups) are refreshed at half their life instead.
+  const margin = Math.min(REFRESH_BEFORE_EXPIRY_MS, (session.expiresIn * 1000) / 2);
+  if (session.expiresAt - Date.now() > margin) return session.accessToken;
+  const refreshed = await refreshSession();
+  return refreshed?.accessToken ?? null;
+}
+
+http.interceptors.request.use(async (config) => {
+  if (isIdentityCall(config.url)) return config;
+  try {
+    const token = await freshAccessToken();
+    if (token) config.headers.set("Authorization", `Bearer ${token}`);
+  } catch (error) {
+    console.error("Failed to get an access token; sending the request without one", error);
+  }
+  return config;
+});
+
+http.interceptors.response.use(undefined, async (error: AxiosError) => {
+  const config = error.config as RetriableConfig | undefined;
+  // A token revoked or expired early (clock skew, server restart with new keys) gets one refresh.
+  if (
+    error.response?.status === 401 &&
+    config &&
+    !config.retriedAfterRefresh &&
+    !isIdentityCall(config.url) &&
+    readSession()
+  ) {
+    config.retriedAfterRefresh = true;
+    const refreshed = await refreshSession();
+    if (refreshed) {
+      config.headers.set("Authorization", `Bearer ${refreshed.accessToken}`);
+      return http.request(config);
+    }
+  }
+  return Promise.reject(toHttpError(error));
+});
+
+/** Maps any failure to refine's `{message, statusCode, errors}` so forms can show field errors. */
+export function toHttpError(error: unknown): HttpError {
+  if (isHttpError(error)) return error;
+  if (axios.isAxiosError(error)) {
+    const response = error.response;
+    if (response) {
+      const body = (response.data ?? {}) as { message?: unknown; errors?: unknown };
+      const message =
+        typeof body.message === "string" && body.message
+          ? body.message
+          : `API request failed: ${response.status} ${response.statusText}`;
+      return { message, statusCode: response.status, errors: validationErrors(body.errors) };
+    }
+    if (error.code === "ECONNABORTED" || error.code === "ETIMEDOUT") {
+      return { message: "The server did not answer in time", statusCode: 0 };
+    }
+    return { message: "Could not reach the server", statusCode: 0 };
+  }
+  return { message: error instanceof Error ? error.message : "Unexpected error", statusCode: 0 };
+}
+
+function isHttpError(value: unknown): value is HttpError {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !axios.isAxiosError(value) &&
+    typeof (value as HttpError).message === "string" &&
+    typeof (value as HttpError).statusCode === "number"
+  );
+}
+
+function validationErrors(value: unknown): ValidationErrors | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value).filter(([, message]) => typeof message === "string");
+  return entries.length ? (Object.fromEntries(entries) as ValidationErrors) : undefined;
+}

@@ -1,0 +1,79 @@
+/** The signed-in session, kept in localStorage so a reload or a new tab stays signed in. */
+export type Role = "admin" | "staff";
+
+export interface User {
+  uid: string;
+  email: string;
+  displayName: string | null;
+  emailVerified: boolean;
+  phoneNumber: string | null;
+  photoURL: string | null;
+  providerData: Array<{ providerId: string }>;
+  role: Role;
+  hasAccess: boolean;
+}
+
+/** What the identity endpoints answer (contract section 2). */
+export interface Session {
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+  user: User;
+}
+
+export interface StoredSession extends Session {
+  /** Epoch milliseconds; computed when stored because expiresIn is relative to the answer. */
+  expiresAt: number;
+}
+
+const STORAGE_KEY = "photodrop.session";
+
+export function readSession(): StoredSession | null {
+  try {
+    const raw = localStorage.getItem(STORAGE_KEY);
+    if (!raw) return null;
+    const parsed = JSON.parse(raw) as StoredSession;
+    return parsed?.accessToken && parsed.user?.uid ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeSession(session: Session): StoredSession {
+  const stored: StoredSession = { ...session, expiresAt: Date.now() + session.expiresIn * 1000 };
+  localStorage.setItem(STORAGE_KEY, JSON.stringify(stored));
+  return stored;
+}
+
+export function updateSessionUser(user: User): void {
+  const current = readSession();
+  if (current && current.user.uid === user.uid) {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ ...current, user }));
+  }
+}
+
+export function clearSession(): void {
+  localStorage.removeItem(STORAGE_KEY);
+}
+
+/**
+ * Another tab signing in or out changes the stored session under us; the callback gets the uid
+ * before and after so the app can drop data that belonged to the previous user.
+ */
+export function onSessionChangedElsewhere(callback: (before: string | null, after: string | null) => void): () => void {
+  const listener = (event: StorageEvent) => {
+    if (event.key !== STORAGE_KEY && event.key !== null) return;
+    callback(uidOf(event.oldValue), uidOf(event.newValue));
+  };
+  window.addEventListener("storage", listener);
+  return () => window.removeEventListener("storage", listener);
+}
+
+function uidOf(raw: string | null): string | null {
+  if (!raw) return null;
+  try {
+    return (JSON.parse(raw) as StoredSession).user?.uid ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,114 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { TestProject } from "vitest/node";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    adminEmail: string;
+    adminPassword: string;
+  }
+}
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const ADMIN_EMAIL = "admin@photodrop.test";
+const ADMIN_PASSWORD = "e2e-Admin-password-1";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: repoRoot, stdio: "inherit" });
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`))));
+  });
+}
+
+async function waitUntilServing(baseUrl: string, server: ChildProcess, logFile: string) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) break;
+    try {
+      const response = await fetch(`${baseUrl}/login`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const log = fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8").slice(-4000) : "";
+  throw new Error(`The server did not start at ${baseUrl}:\n${log}`);
+}
+
+function stop(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => server.kill("SIGKILL"), 10_000);
+    server.once("exit", () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    server.kill("SIGTERM");
+  });
+}
+
+/** Builds the web app when needed and runs the real server over a throw-away database. */
+export default async function setup(project: TestProject) {
+  if (!fs.existsSync(path.join(repoRoot, "admin/dist/index.html"))) {
+    await run("npm", ["run", "build:admin"]);
+  }
+  fs.mkdirSync(path.join(repoRoot, "e2e/screenshots"), { recursive: true });
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-e2e-"));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (const folder of ["uploads", "published"]) fs.mkdirSync(path.join(dataDir, folder));
+  const logFile = path.join(dataDir, "server.log");
+  const log = fs.openSync(logFile, "a");
+  const server = spawn(process.execPath, [path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"), "server/index.ts"], {
+    cwd: repoRoot,
+    stdio: ["ignore", log, log],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: path.join(dataDir, "photodrop.sqlite3"),
+      UPLOADS_DIR: path.join(dataDir, "uploads"),
+      PUBLISHED_DIR: path.join(dataDir, "published"),
+      SEED_DEMO: "0",
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+      LOG_LEVEL: "warn",
+    },
+  });
+
+  try {
+    await waitUntilServing(baseUrl, server, logFile);
+  } catch (error) {
+    await stop(server);
+    throw error;
+  }
+
+  project.provide("baseUrl", baseUrl);
+  project.provide("adminEmail", ADMIN_EMAIL);
+  project.provide("adminPassword", ADMIN_PASSWORD);
+
+  return async () => {
+    await stop(server);
+    fs.closeSync(log);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}
