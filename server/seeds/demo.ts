@@ -1,5 +1,17 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Knex } from "knex";
 import type { AppContext } from "../context";
 import type { Db } from "../db/database";
+import { generatePassword, hashPassword } from "../auth/passwords";
+import { findUserRowByEmail, insertUser } from "../users/users.repository";
+import { seedDemoAttachments } from "../attachments/demo-attachments";
+import { DEMO_PROJECTS } from "../../seeds/02_demo_projects";
+
+const seedsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../seeds");
+
+export const DEMO_ADMIN_EMAIL = "admin@photodrop.local";
 
 export async function isDatabaseEmpty(db: Db): Promise<boolean> {
   const [users, clients, projects] = await Promise.all(
@@ -8,7 +20,50 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
   return Number(users?.n) + Number(clients?.n) + Number(projects?.n) === 0;
 }
 
-/** Loads the demo data; returns the generated admin credentials when it created the admin. */
-export async function seedDemoData(_ctx: AppContext, _opts: { createAdmin: boolean }): Promise<{ email: string; password: string } | undefined> {
-  return undefined;
+/**
+ * Runs the knex-style seed files in /seeds, in name order, in one transaction. They are loaded
+ * through the app's own module loader (as the migrations are), so TypeScript seeds need no build.
+ */
+async function runSeedFiles(db: Db): Promise<void> {
+  const files = fs
+    .readdirSync(seedsDir)
+    .filter((f) => /^\d+_[\w-]+\.ts$/.test(f))
+    .sort();
+  const seeds: Array<{ seed: (knex: Knex) => Promise<void> }> = [];
+  for (const file of files) seeds.push(await import(pathToFileURL(path.join(seedsDir, file)).href));
+  await db.transaction(async (trx) => {
+    for (const module of seeds) await module.seed(trx);
+  });
+}
+
+async function createDemoAdmin(db: Db): Promise<{ email: string; password: string } | undefined> {
+  if (await findUserRowByEmail(db, DEMO_ADMIN_EMAIL)) return undefined;
+  const password = generatePassword();
+  await insertUser(db, {
+    email: DEMO_ADMIN_EMAIL,
+    passwordHash: await hashPassword(password),
+    displayName: "Studio Admin",
+    emailVerified: true,
+    role: "admin",
+    hasAccess: true,
+  });
+  return { email: DEMO_ADMIN_EMAIL, password };
+}
+
+/**
+ * Loads the demo data; returns the generated admin credentials when it created the admin.
+ * Safe to run again: seeds skip what exists, the admin is created once, and photos are only
+ * added to demo projects that have none yet.
+ */
+export async function seedDemoData(ctx: AppContext, opts: { createAdmin: boolean }): Promise<{ email: string; password: string } | undefined> {
+  await runSeedFiles(ctx.db);
+  const admin = opts.createAdmin ? await createDemoAdmin(ctx.db) : undefined;
+  const bare = (await ctx.db("projects")
+    .whereIn("name", DEMO_PROJECTS.map((p) => p.name))
+    .whereNotExists(ctx.db("attachments").select(ctx.db.raw("1")).where("attachments.project_id", ctx.db.ref("projects.id")))
+    .orderBy("id")
+    .pluck("id")) as number[];
+  await seedDemoAttachments(ctx, bare);
+  ctx.logger.info({ admin: admin?.email }, "demo data loaded");
+  return admin;
 }
