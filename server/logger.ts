@@ -1,10 +1,10 @@
-import pino, { type Logger } from "pino";
+import pino, { type DestinationStream, type Logger } from "pino";
 
 export type { Logger };
 
-/** Structured logs; anything that could hold a secret is redacted before it is written. */
-export function createLogger(level: string): Logger {
-  return pino({
+/** Structured logs; anything that could hold a secret is redacted before it is written. `destination` lets tests read them. */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     redact: {
       paths: [
@@ -20,5 +20,6 @@ export function createLogger(level: string): Logger {
       ],
       censor: "[redacted]",
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

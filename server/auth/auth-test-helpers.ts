@@ -19,3 +19,47 @@ export async function signUp(app: Express, email: string, password = "secret123"
 }
 
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/** The real app as createTestApp builds it, with its log lines kept in `lines` so tests can read them. */
+export async function createLoggedTestApp(env: Record<string, string> = {}) {
+  const fs = await import("node:fs");
+  const os = await import("node:os");
+  const path = await import("node:path");
+  const { loadConfig } = await import("../config");
+  const { createContext } = await import("../bootstrap");
+  const { createApp } = await import("../app");
+  const { createLogger } = await import("../logger");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-auth-log-"));
+  const lines: string[] = [];
+  const config = loadConfig({
+    DATABASE_URL: path.join(dir, "db.sqlite3"),
+    UPLOADS_DIR: path.join(dir, "uploads"),
+    PUBLISHED_DIR: path.join(dir, "published"),
+    SEED_DEMO: "0",
+    ...RELAXED_LIMITS,
+    ...env,
+  });
+  const ctx = await createContext(config, createLogger("trace", { write: (line: string) => void lines.push(line) }));
+  const app = createApp(ctx);
+  return {
+    app,
+    ctx,
+    lines,
+    log: () => lines.join(""),
+    async close() {
+      await ctx.db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls until `check` passes or the time is up; for work the server finishes after answering. */
+export async function eventually<T>(check: () => T | undefined, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
