@@ -1,8 +1,80 @@
-import { Router } from "express";
+import { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
+import { bearerToken, userForToken } from "../http/authenticate";
+import { ForbiddenError, HttpError, NotFoundError, UnauthorizedError } from "../http/errors";
+import { parseId } from "../http/validate";
+import { findAttachment, type AttachmentRecord } from "./attachments.repository";
+import { ATTACHMENT_NOT_FOUND } from "./attachments.service";
+import { LINK_KINDS, linkSigner, type LinkKind } from "./signed-links";
+
+/**
+ * A signed link (`?exp=…&sig=…`) or a bearer token of an approved user; nothing else serves an
+ * attachment. Signed answers may be cached privately until the link expires.
+ */
+async function authorize(ctx: AppContext, req: Request, kind: LinkKind): Promise<{ cacheSeconds: number }> {
+  const token = bearerToken(req);
+  if (token) {
+    const user = await userForToken(ctx, token);
+    if (!user.hasAccess) throw new ForbiddenError("Access not approved");
+    return { cacheSeconds: 0 };
+  }
+  const { exp, sig } = req.query;
+  if (exp === undefined && sig === undefined) throw new UnauthorizedError();
+  const verdict = (await linkSigner(ctx.db)).check(String(req.params.id), kind, exp, sig);
+  if (verdict === "expired") throw new ForbiddenError("Link has expired");
+  if (verdict === "invalid") throw new ForbiddenError("Invalid link signature");
+  return { cacheSeconds: Math.max(0, Number(exp) - Math.floor(Date.now() / 1000)) };
+}
+
+function fileOf(record: AttachmentRecord, kind: LinkKind) {
+  if (kind === "thumbnail") {
+    if (!record.thumbnailKey) throw new NotFoundError("Thumbnail not found");
+    return { key: record.thumbnailKey, type: "image/webp", etag: `"${record.checksum}-thumb"` };
+  }
+  return { key: record.storageKey, type: record.mimeType, etag: `"${record.checksum}"` };
+}
+
+/** `res.attachment` builds the RFC 6266 header (ASCII fallback and RFC 5987 `filename*`); inline only swaps the type. */
+function setDisposition(res: Response, kind: LinkKind, originalName: string) {
+  res.attachment(originalName);
+  if (kind !== "download") res.set("Content-Disposition", res.get("Content-Disposition")!.replace(/^attachment/, "inline"));
+}
+
+function sendStored(ctx: AppContext, res: Response, key: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    // `send` answers Range (206/416) and If-None-Match/If-Range against the ETag set beforehand.
+    res.sendFile(key, { root: ctx.config.uploadsDir, dotfiles: "deny", cacheControl: false, etag: false }, (err?: Error & { status?: number }) => {
+      if (!err || res.headersSent) return resolve();
+      // The error answer is JSON, not the file: drop what described the file.
+      for (const header of ["Content-Type", "Content-Disposition", "ETag", "Last-Modified"]) res.removeHeader(header);
+      res.set("Cache-Control", "no-store");
+      if (err.status === 404) return reject(new NotFoundError("Attachment file not found"));
+      if (err.status === 416) return reject(new HttpError(416, "Range not satisfiable"));
+      if (err.status === 412) return reject(new HttpError(412, "Precondition failed"));
+      reject(err);
+    });
+  });
+}
 
 /** /api/attachments/:id/view|download|thumbnail: a signed link or a bearer token (mounted before authenticate). */
-export function attachmentFilesRouter(_ctx: AppContext): Router {
+export function attachmentFilesRouter(ctx: AppContext): Router {
   const router = Router();
+  for (const kind of LINK_KINDS) {
+    router.get(`/:id/${kind}`, async (req, res) => {
+      const { cacheSeconds } = await authorize(ctx, req, kind);
+      const record = await findAttachment(ctx.db, parseId(req.params.id));
+      if (!record) throw new NotFoundError(ATTACHMENT_NOT_FOUND);
+      const file = fileOf(record, kind);
+      setDisposition(res, kind, record.originalName);
+      res.set({
+        "Content-Type": file.type,
+        "X-Content-Type-Options": "nosniff",
+        ETag: file.etag,
+        "Cache-Control": cacheSeconds > 0 ? `private, max-age=${cacheSeconds}` : "private, no-cache",
+        "Content-Security-Policy": "default-src 'none'; sandbox",
+      });
+      await sendStored(ctx, res, file.key);
+    });
+  }
   return router;
 }

@@ -1,8 +1,66 @@
-import { Router } from "express";
+import { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
+import { parseListQuery } from "../http/list-query";
+import { parseBody, parseId } from "../http/validate";
+import { attachmentListSpec } from "./attachments.repository";
+import { bulkDeleteSchema, renameAttachmentSchema } from "./attachments.schema";
+import * as service from "./attachments.service";
+import { multipleUploads, receiveUploads, releaseUpload, singleUpload } from "./upload-receiver";
 
 /** /api/attachments (bearer-authenticated). */
-export function attachmentsRouter(_ctx: AppContext): Router {
+export function attachmentsRouter(ctx: AppContext): Router {
   const router = Router();
+
+  // Refused before the body is read, so a file bound for a missing or published project is never written.
+  const checkProject = async (req: Request, _res: Response, next: () => void) => {
+    await service.assertProjectEditable(ctx.db, parseId(req.params.id, "project id"));
+    next();
+  };
+  const receive = receiveUploads(ctx.config);
+
+  router.post("/projects/:id/upload", checkProject, receive, async (req, res) => {
+    try {
+      const [attachment] = await service.uploadAttachments(ctx, parseId(req.params.id, "project id"), [singleUpload(req)]);
+      res.status(201).json(attachment);
+    } finally {
+      await releaseUpload(res);
+    }
+  });
+
+  router.post("/projects/:id/upload-multiple", checkProject, receive, async (req, res) => {
+    try {
+      res.status(201).json(await service.uploadAttachments(ctx, parseId(req.params.id, "project id"), multipleUploads(req)));
+    } finally {
+      await releaseUpload(res);
+    }
+  });
+
+  router.get("/", async (req, res) => {
+    const { rows, total } = await service.listAttachments(ctx, parseListQuery(req.query, attachmentListSpec));
+    res.set("X-Total-Count", String(total)).json(rows);
+  });
+
+  router.get("/:id", async (req, res) => {
+    res.json(await service.getAttachment(ctx, parseId(req.params.id)));
+  });
+
+  const rename = async (req: Request, res: Response) => {
+    const id = parseId(req.params.id);
+    const { originalName } = parseBody(renameAttachmentSchema, req.body);
+    res.json(await service.renameAttachment(ctx, id, originalName));
+  };
+  router.put("/:id", rename);
+  router.patch("/:id", rename);
+
+  router.delete("/:id", async (req, res) => {
+    await service.deleteAttachment(ctx, parseId(req.params.id));
+    res.status(204).end();
+  });
+
+  router.delete("/", async (req, res) => {
+    await service.deleteAttachments(ctx, parseBody(bulkDeleteSchema, req.body).ids);
+    res.status(204).end();
+  });
+
   return router;
 }

@@ -18,3 +18,8 @@ export function publishedZipFile(config: Config, publishedZipPath: string): stri
 export async function removeQuietly(...files: string[]): Promise<void> {
   await Promise.all(files.map((f) => fs.rm(f, { force: true, recursive: true })));
 }
+
+/** Where uploads are received before they are checked: inside UPLOADS_DIR so moving a file into place is an atomic rename. */
+export function uploadsTempRoot(config: Config): string {
+  return path.join(config.uploadsDir, ".tmp");
+}

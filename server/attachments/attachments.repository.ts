@@ -1,0 +1,133 @@
+import { toIso, type Db } from "../db/database";
+import type { Knex } from "knex";
+import { applyFilters, applyPage, type ListQuery, type ListSpec } from "../http/list-query";
+import type { StoredImage } from "../storage/image-files";
+
+/** An attachment as the API shows it, before signed links are added, plus where its files are. */
+export interface AttachmentRecord {
+  id: number;
+  projectId: number;
+  originalName: string;
+  mimeType: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  checksum: string;
+  createdAt: string;
+  updatedAt: string;
+  storageKey: string;
+  thumbnailKey: string | null;
+}
+
+type Queryable = Db | Knex.Transaction;
+
+export const attachmentListSpec: ListSpec = {
+  sortable: {
+    id: "id",
+    originalName: "original_name",
+    size: "size",
+    mimeType: "mime_type",
+    createdAt: "created_at",
+    updatedAt: "updated_at",
+  },
+  filterable: {
+    id: { column: "id", type: "int" },
+    projectId: { column: "project_id", type: "int" },
+    mimeType: { column: "mime_type", type: "text" },
+    originalName: { column: "original_name", type: "text" },
+  },
+  searchColumn: "original_name",
+  defaultSort: [
+    { column: "created_at", order: "asc" },
+    { column: "id", order: "asc" },
+  ],
+};
+
+function toRecord(row: Record<string, unknown>): AttachmentRecord {
+  return {
+    id: Number(row.id),
+    projectId: Number(row.project_id),
+    originalName: String(row.original_name),
+    mimeType: String(row.mime_type),
+    size: Number(row.size),
+    width: row.width === null ? null : Number(row.width),
+    height: row.height === null ? null : Number(row.height),
+    checksum: String(row.checksum),
+    createdAt: toIso(row.created_at)!,
+    updatedAt: toIso(row.updated_at)!,
+    storageKey: String(row.storage_key),
+    thumbnailKey: row.thumbnail_key ? String(row.thumbnail_key) : null,
+  };
+}
+
+export async function listAttachments(db: Db, list: ListQuery): Promise<{ rows: AttachmentRecord[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    applyPage(applyFilters(db("attachments").select("*"), list, attachmentListSpec), list),
+    applyFilters(db("attachments").count({ n: "*" }), list, attachmentListSpec).first(),
+  ]);
+  return { rows: rows.map(toRecord), total: Number(count?.n ?? 0) };
+}
+
+export async function findAttachment(db: Queryable, id: number): Promise<AttachmentRecord | undefined> {
+  const row = await db("attachments").where({ id }).first();
+  return row ? toRecord(row) : undefined;
+}
+
+export async function findAttachments(db: Queryable, ids: number[]): Promise<AttachmentRecord[]> {
+  const rows = await db("attachments").whereIn("id", ids).orderBy("id");
+  return rows.map(toRecord);
+}
+
+export async function attachmentsOfProject(db: Queryable, projectId: number): Promise<AttachmentRecord[]> {
+  const rows = await db("attachments").where({ project_id: projectId }).orderBy([{ column: "created_at" }, { column: "id" }]);
+  return rows.map(toRecord);
+}
+
+/** The publish status of a project, or undefined when there is no such project. */
+export async function projectPublishStatus(db: Queryable, projectId: number): Promise<string | undefined> {
+  const row = await db("projects").where({ id: projectId }).first("publish_status");
+  return row?.publish_status;
+}
+
+/** Publish statuses of the given projects, by project id. */
+export async function projectPublishStatuses(db: Queryable, projectIds: number[]): Promise<Map<number, string>> {
+  const rows = await db("projects").whereIn("id", projectIds).select("id", "publish_status");
+  return new Map(rows.map((r) => [Number(r.id), String(r.publish_status)]));
+}
+
+export async function insertAttachments(
+  trx: Knex.Transaction,
+  projectId: number,
+  files: Array<{ originalName: string; image: StoredImage }>,
+  now: string,
+): Promise<number[]> {
+  const ids: number[] = [];
+  // One insert per row: portable way to learn every new id (sqlite returns only the last of a batch).
+  for (const { originalName, image } of files) {
+    const [row] = await trx("attachments")
+      .insert({
+        project_id: projectId,
+        original_name: originalName,
+        storage_key: image.storageKey,
+        thumbnail_key: image.thumbnailKey,
+        mime_type: image.mimeType,
+        size: image.size,
+        width: image.width,
+        height: image.height,
+        checksum: image.checksum,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning("id");
+    ids.push(Number(typeof row === "object" ? row.id : row));
+  }
+  return ids;
+}
+
+export async function renameAttachment(trx: Queryable, id: number, originalName: string, now: string): Promise<void> {
+  await trx("attachments").where({ id }).update({ original_name: originalName, updated_at: now });
+}
+
+export async function deleteAttachments(trx: Queryable, ids: number[]): Promise<void> {
+  await trx("attachments").whereIn("id", ids).delete();
+}

@@ -1,0 +1,152 @@
+import type { AppContext } from "../context";
+import { nowIso } from "../db/database";
+import { ConflictError, HttpError, NotFoundError, ValidationError, type FieldErrors } from "../http/errors";
+import type { ListQuery } from "../http/list-query";
+import { placeImage, prepareImage, removeStoredImages, type PreparedImage, type StoredImage } from "../storage/image-files";
+import { removeQuietly } from "../storage/paths";
+import * as repo from "./attachments.repository";
+import { linkSigner, type LinkSigner } from "./signed-links";
+
+export const ATTACHMENT_NOT_FOUND = "Attachment not found";
+export const PROJECT_NOT_FOUND = "Project not found";
+export const PROJECT_IS_PUBLISHED = "Project is published";
+
+export type Attachment = ReturnType<typeof present>;
+
+/** A received file: where it is now, the name it was sent with, and its SHA-256 if already known. */
+export interface IncomingFile {
+  tempFile: string;
+  originalName: string;
+  size: number;
+  checksum?: string;
+}
+
+function present(record: repo.AttachmentRecord, links: LinkSigner) {
+  const { storageKey: _storageKey, thumbnailKey: _thumbnailKey, ...fields } = record;
+  return {
+    ...fields,
+    viewUrl: links.url(record.id, "view"),
+    downloadUrl: links.url(record.id, "download"),
+    thumbnailUrl: links.url(record.id, "thumbnail"),
+  };
+}
+
+async function presentAll(ctx: AppContext, records: repo.AttachmentRecord[]) {
+  const links = await linkSigner(ctx.db);
+  return records.map((r) => present(r, links));
+}
+
+const isLocked = (status: string | undefined) => status === "published" || status === "publishing";
+
+/** Refuses a change to a missing, published or publishing project. */
+export async function assertProjectEditable(db: Parameters<typeof repo.projectPublishStatus>[0], projectId: number) {
+  const status = await repo.projectPublishStatus(db, projectId);
+  if (status === undefined) throw new NotFoundError(PROJECT_NOT_FOUND);
+  if (isLocked(status)) throw new ConflictError(PROJECT_IS_PUBLISHED);
+}
+
+export async function listAttachments(ctx: AppContext, list: ListQuery) {
+  const { rows, total } = await repo.listAttachments(ctx.db, list);
+  return { rows: await presentAll(ctx, rows), total };
+}
+
+export async function listProjectAttachmentsOf(ctx: AppContext, projectId: number) {
+  return presentAll(ctx, await repo.attachmentsOfProject(ctx.db, projectId));
+}
+
+export async function getAttachment(ctx: AppContext, id: number) {
+  const record = await repo.findAttachment(ctx.db, id);
+  if (!record) throw new NotFoundError(ATTACHMENT_NOT_FOUND);
+  return present(record, await linkSigner(ctx.db));
+}
+
+/** Checks every file before any is kept, naming each bad one, so a batch is stored whole or not at all. */
+async function prepareAll(files: IncomingFile[]): Promise<PreparedImage[]> {
+  const prepared: PreparedImage[] = [];
+  const failures: Array<{ index: number; file: IncomingFile; error: HttpError }> = [];
+  for (const [index, file] of files.entries()) {
+    try {
+      if (file.size === 0) throw new ValidationError("File is empty");
+      prepared.push(await prepareImage(file.tempFile, file.checksum));
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err;
+      failures.push({ index, file, error: err });
+    }
+  }
+  if (failures.length === 0) return prepared;
+  await removeQuietly(...prepared.map((p) => p.thumbnailFile));
+  const [first] = failures;
+  if (files.length === 1) throw first.error;
+  const errors: FieldErrors = {};
+  for (const f of failures) errors[`files[${f.index}]`] = `${f.file.originalName}: ${f.error.message}`;
+  throw new HttpError(first.error.statusCode, first.error.message, errors);
+}
+
+/**
+ * Stores uploaded images in a project: all are checked first, then moved into place and
+ * recorded in one transaction. On any failure no row is written and no file is kept.
+ */
+export async function uploadAttachments(ctx: AppContext, projectId: number, files: IncomingFile[]) {
+  await assertProjectEditable(ctx.db, projectId);
+  const prepared = await prepareAll(files);
+  const stored: StoredImage[] = [];
+  let ids: number[];
+  try {
+    for (const image of prepared) stored.push(await placeImage(ctx.config, projectId, image));
+    ids = await ctx.db.transaction(async (trx) => {
+      // Checked again inside the transaction: publishing may have started while the files arrived.
+      await assertProjectEditable(trx, projectId);
+      const now = nowIso();
+      return repo.insertAttachments(trx, projectId, files.map((f, i) => ({ originalName: f.originalName, image: stored[i] })), now);
+    });
+  } catch (err) {
+    await removeStoredImages(ctx.config, stored);
+    await removeQuietly(...prepared.map((p) => p.thumbnailFile));
+    throw err;
+  }
+  ctx.events.resourceChanged({ resource: "attachments", type: "created", ids });
+  ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [projectId] });
+  return presentAll(ctx, await repo.findAttachments(ctx.db, ids));
+}
+
+export async function renameAttachment(ctx: AppContext, id: number, originalName: string) {
+  const record = await ctx.db.transaction(async (trx) => {
+    const found = await repo.findAttachment(trx, id);
+    if (!found) throw new NotFoundError(ATTACHMENT_NOT_FOUND);
+    await assertProjectEditable(trx, found.projectId);
+    await repo.renameAttachment(trx, id, originalName, nowIso());
+    return found;
+  });
+  ctx.events.resourceChanged({ resource: "attachments", type: "updated", ids: [id] });
+  ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [record.projectId] });
+  return getAttachment(ctx, id);
+}
+
+/**
+ * Deletes attachments all together or not at all: an unknown id gives 404 and a published
+ * project 409, with nothing deleted. Files go only after the rows are gone for good.
+ */
+export async function deleteAttachments(ctx: AppContext, ids: number[]) {
+  const unique = [...new Set(ids)];
+  const removed = await ctx.db.transaction(async (trx) => {
+    const found = await repo.findAttachments(trx, unique);
+    if (found.length !== unique.length) {
+      const known = new Set(found.map((r) => r.id));
+      const missing = unique.filter((id) => !known.has(id));
+      throw new HttpError(404, ATTACHMENT_NOT_FOUND, { ids: `Unknown attachment ids: ${missing.join(", ")}` });
+    }
+    const statuses = await repo.projectPublishStatuses(trx, [...new Set(found.map((r) => r.projectId))]);
+    if (found.some((r) => isLocked(statuses.get(r.projectId)))) throw new ConflictError(PROJECT_IS_PUBLISHED);
+    await repo.deleteAttachments(trx, unique);
+    return found;
+  });
+  await removeStoredImages(ctx.config, removed);
+  ctx.events.resourceChanged({ resource: "attachments", type: "deleted", ids: unique });
+  ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [...new Set(removed.map((r) => r.projectId))] });
+}
+
+export async function deleteAttachment(ctx: AppContext, id: number) {
+  const record = await repo.findAttachment(ctx.db, id);
+  if (!record) throw new NotFoundError(ATTACHMENT_NOT_FOUND);
+  await deleteAttachments(ctx, [id]);
+}

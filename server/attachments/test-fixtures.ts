@@ -1,0 +1,42 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import sharp from "sharp";
+import type { AppContext } from "../context";
+import { nowIso } from "../db/database";
+
+/** Small real images of each accepted type, made with sharp. */
+export async function makeImage(format: "jpeg" | "png" | "gif" | "webp", width = 64, height = 48): Promise<Buffer> {
+  const image = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } });
+  return image[format]().toBuffer();
+}
+
+/** A photo-like JPEG whose grain keeps it from compressing small. */
+export async function makeNoisyJpeg(width: number, height: number): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+export async function insertProject(ctx: AppContext, opts: { publishStatus?: string; name?: string } = {}): Promise<number> {
+  const [row] = await ctx.db("projects")
+    .insert({ name: opts.name ?? "Wedding", publish_status: opts.publishStatus ?? "draft", created_at: nowIso(), updated_at: nowIso() })
+    .returning("id");
+  return Number(typeof row === "object" ? row.id : row);
+}
+
+export async function setPublishStatus(ctx: AppContext, projectId: number, status: string) {
+  await ctx.db("projects").where({ id: projectId }).update({ publish_status: status });
+}
+
+/** Every file under a folder, relative to it, dot-folders included. */
+export function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
+}
+
+export const sha256 = (data: Buffer) => crypto.createHash("sha256").update(data).digest("hex");
