@@ -18,7 +18,7 @@ describe("signing in and out", () => {
     await page.goto("/projects/all");
 
     await page.waitForURL((url) => url.pathname === "/login");
-    await expect(page.getByRole("button", { name: "Sign in", exact: true }).isVisible()).resolves.toBe(true);
+    await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
     await expect(page.getByRole("button", { name: "Forgot your password?" }).isVisible()).resolves.toBe(true);
     await screenshot(page, "login");
     await context.close();
@@ -74,7 +74,7 @@ describe("signing in and out", () => {
 
     await page.getByLabel("Email").fill(inject("adminEmail"));
     await page.getByRole("button", { name: "Send Reset Email" }).click();
-    await page.getByText("Password reset email sent! Check your inbox.").first().waitFor();
+    await page.getByText("Password reset email sent! Check your inbox.").waitFor();
     await screenshot(page, "forgot-password");
 
     await page.getByRole("button", { name: "Back to Sign In" }).click();

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, type ReactNode } from "react";
 import { Center, Global, Loader, MantineProvider } from "@mantine/core";
 import { NotificationsProvider } from "@mantine/notifications";
 import { Authenticated, Refine, type HttpError } from "@refinedev/core";
-import { ErrorComponent, RefineThemes, ThemedLayout, useNotificationProvider } from "@refinedev/mantine";
+import { ErrorComponent, RefineThemes, ThemedLayout } from "@refinedev/mantine";
 import routerProvider, { CatchAllNavigate, DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
 import { BrowserRouter, Navigate, Outlet, Route, Routes, useSearchParams } from "react-router";
 import { AccessGate } from "./components/access-gate/access-gate";
@@ -11,6 +11,7 @@ import { AppSider } from "./components/layout/app-sider";
 import { accessControlProvider } from "./providers/access-control";
 import { authProvider } from "./providers/auth-provider";
 import { dataProvider } from "./providers/data-provider";
+import { useAppNotificationProvider } from "./providers/notification-provider";
 import { onSessionChangedElsewhere } from "./providers/session";
 
 const LoginPage = lazy(() => import("./pages/login/login-page").then((m) => ({ default: m.LoginPage })));
@@ -84,7 +85,7 @@ export function App() {
             dataProvider={dataProvider}
             authProvider={authProvider}
             accessControlProvider={accessControlProvider}
-            notificationProvider={useNotificationProvider}
+            notificationProvider={useAppNotificationProvider}
             resources={[
               { name: "clients", list: "/clients/all", show: "/clients/:id", meta: { label: "Clients" } },
               { name: "projects", list: "/projects/all", show: "/projects/:id", meta: { label: "Projects" } },

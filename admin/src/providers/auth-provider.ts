@@ -22,8 +22,6 @@ export interface UpdatePasswordVariables {
   password?: string;
 }
 
-export const PASSWORD_RESET_SENT = "Password reset email sent! Check your inbox.";
-
 /**
  * The last user this page has shown. Cached data (lists, access answers) belongs to that user, so
  * a different user signing in gets a fresh page load rather than their predecessor's cache.
@@ -70,7 +68,7 @@ export const authProvider: AuthProvider = {
   forgotPassword: async ({ email }: { email: string }) => {
     try {
       await http.post("/auth/password-reset", { email });
-      return { success: true, successNotification: { message: PASSWORD_RESET_SENT } };
+      return { success: true };
     } catch (error) {
       return failure("Password reset failed", error);
     }

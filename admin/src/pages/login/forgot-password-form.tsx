@@ -1,8 +1,9 @@
 import { useState } from "react";
 import { Button, Stack, Text, TextInput } from "@mantine/core";
 import { useForgotPassword } from "@refinedev/core";
-import { PASSWORD_RESET_SENT } from "../../providers/auth-provider";
 import { AuthMessage } from "./auth-message";
+
+const PASSWORD_RESET_SENT = "Password reset email sent! Check your inbox.";
 
 export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
   const { mutate: sendResetEmail, isPending } = useForgotPassword<{ email: string }>();
