@@ -1,0 +1,84 @@
+import request from "supertest";
+import { afterEach, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../test/harness";
+import { createRateLimiter } from "../http/rate-limit";
+import { TooManyRequestsError } from "../http/errors";
+import { signUp } from "./auth-test-helpers";
+
+let t: TestApp;
+afterEach(() => t.close());
+
+const login = (email: string, password = "wrongpass") => request(t.app).post("/api/auth/login").send({ email, password });
+
+function expectTooMany(res: request.Response, windowSeconds: number) {
+  expect(res.status).toBe(429);
+  expect(res.body).toEqual({ statusCode: 429, message: "Too many attempts, please try again later" });
+  const retryAfter = Number(res.headers["retry-after"]);
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
+}
+
+describe("rate limits on the identity calls", () => {
+  it("stops sign-in attempts on one account with 429 and Retry-After, even with the right password", async () => {
+    t = await createTestApp({ RATE_LIMIT_PER_ACCOUNT: "3", RATE_LIMIT_PER_IP: "100", RATE_LIMIT_WINDOW: "60" });
+    await signUp(t.app, "target@studio.test", "rightpass");
+    for (let i = 0; i < 3; i++) expect((await login("target@studio.test")).status).toBe(401);
+    expectTooMany(await login("TARGET@studio.test", "rightpass"), 60);
+    expect((await login("other@studio.test")).status).toBe(401);
+  });
+
+  it("stops sign-in attempts from one address across many accounts", async () => {
+    t = await createTestApp({ RATE_LIMIT_PER_ACCOUNT: "100", RATE_LIMIT_PER_IP: "4", RATE_LIMIT_WINDOW: "60" });
+    for (let i = 0; i < 4; i++) expect((await login(`spray${i}@studio.test`)).status).toBe(401);
+    expectTooMany(await login("spray9@studio.test"), 60);
+  });
+
+  it("counts each action separately: spent sign-ins do not block sign-up", async () => {
+    t = await createTestApp({ RATE_LIMIT_PER_ACCOUNT: "100", RATE_LIMIT_PER_IP: "2", RATE_LIMIT_WINDOW: "60" });
+    await login("a@studio.test");
+    await login("b@studio.test");
+    expect((await login("c@studio.test")).status).toBe(429);
+    await signUp(t.app, "new@studio.test");
+    await signUp(t.app, "new2@studio.test");
+    const third = await request(t.app).post("/api/auth/signup").send({ email: "new3@studio.test", password: "secret123" });
+    expectTooMany(third, 60);
+    expect(await t.ctx.db("users").where({ email: "new3@studio.test" })).toHaveLength(0);
+  });
+
+  it("limits refreshes and reset requests too", async () => {
+    t = await createTestApp({ RATE_LIMIT_PER_ACCOUNT: "2", RATE_LIMIT_PER_IP: "3", RATE_LIMIT_WINDOW: "60" });
+    for (let i = 0; i < 3; i++) await request(t.app).post("/api/auth/refresh").send({ refreshToken: `guess-${i}` });
+    expectTooMany(await request(t.app).post("/api/auth/refresh").send({ refreshToken: "guess-x" }), 60);
+    for (let i = 0; i < 2; i++) expect((await request(t.app).post("/api/auth/password-reset").send({ email: "v@studio.test" })).status).toBe(202);
+    expectTooMany(await request(t.app).post("/api/auth/password-reset").send({ email: "v@studio.test" }), 60);
+  });
+
+  it("lets attempts through again once the window has passed", async () => {
+    t = await createTestApp({ RATE_LIMIT_PER_ACCOUNT: "1", RATE_LIMIT_PER_IP: "100", RATE_LIMIT_WINDOW: "1" });
+    expect((await login("w@studio.test")).status).toBe(401);
+    expectTooMany(await login("w@studio.test"), 1);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await login("w@studio.test")).status).toBe(401);
+  });
+});
+
+describe("the fixed-window limiter", () => {
+  it("allows `limit` hits per key per window and tells how long to wait", () => {
+    let clock = 1_000_000;
+    const limiter = createRateLimiter({ limit: 2, windowSeconds: 10, now: () => clock });
+    limiter.consume("k");
+    limiter.consume("k");
+    limiter.consume("other");
+    clock += 4_000;
+    let refused: unknown;
+    try {
+      limiter.consume("k");
+    } catch (err) {
+      refused = err;
+    }
+    expect(refused).toBeInstanceOf(TooManyRequestsError);
+    expect((refused as TooManyRequestsError).headers).toEqual({ "Retry-After": "6" });
+    clock += 6_000;
+    expect(() => limiter.consume("k")).not.toThrow();
+  });
+});
