@@ -1,4 +1,27 @@
+import fsp from "node:fs/promises";
+import path from "node:path";
 import type { AppContext } from "../context";
+import { removeQuietly } from "../storage/paths";
+import { failInterruptedPublishes, referencedZipPaths } from "./publish.repository";
 
-/** After a crash: projects left `publishing` become `failed`, and stray `.part` files are removed. */
-export async function recoverInterruptedPublishes(_ctx: AppContext): Promise<void> {}
+export const INTERRUPTED_MESSAGE = "Interrupted by a restart";
+
+/** Only files the publisher itself names are ever removed from PUBLISHED_DIR. */
+const PUBLISHER_FILE = /^[A-Za-z0-9_-]{22,}\.zip(\.part)?$/;
+
+/**
+ * At start, before anything builds: projects left `publishing` become `failed` (they can be
+ * published again), partial `.part` files are removed, and so are ZIPs no project refers to
+ * (left by a crash between the rename and the commit, or between a commit and a file removal).
+ */
+export async function recoverInterruptedPublishes(ctx: AppContext): Promise<void> {
+  const interrupted = await failInterruptedPublishes(ctx.db, INTERRUPTED_MESSAGE);
+  const referenced = new Set((await referencedZipPaths(ctx.db)).map((p) => path.basename(p)));
+  const strays = (await fsp.readdir(ctx.config.publishedDir)).filter(
+    (name) => PUBLISHER_FILE.test(name) && !referenced.has(name),
+  );
+  await removeQuietly(...strays.map((name) => path.join(ctx.config.publishedDir, name)));
+  if (interrupted.length > 0 || strays.length > 0) {
+    ctx.logger.warn({ projects: interrupted, removedFiles: strays.length }, "recovered from interrupted publishing");
+  }
+}

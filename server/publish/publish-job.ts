@@ -1,0 +1,143 @@
+import crypto from "node:crypto";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import type { AppContext } from "../context";
+import type { PublishEventType } from "../events/bus";
+import { removeQuietly, uploadPath } from "../storage/paths";
+import { zipEntryNames } from "./entry-names";
+import { attachmentsToPublish, markFailed, markPublished } from "./publish.repository";
+import { PublishQueue } from "./publish-queue";
+import { writeZip, type ZipSource } from "./zip-writer";
+
+const queues = new WeakMap<AppContext, PublishQueue>();
+
+/** The build queue of one running app (tests run several apps in one process). */
+export function publishQueue(ctx: AppContext): PublishQueue {
+  let queue = queues.get(ctx);
+  if (!queue) {
+    queue = new PublishQueue(ctx.config.publishConcurrency);
+    queues.set(ctx, queue);
+  }
+  return queue;
+}
+
+/** At most four progress events a second, only ever increasing, and never 100 before the commit. */
+const PROGRESS_INTERVAL_MS = 250;
+
+class ProgressThrottle {
+  private read = 0;
+  private sent = 0;
+  private sentAt = 0;
+
+  constructor(
+    private readonly total: number,
+    private readonly send: (percent: number) => void,
+  ) {}
+
+  add = (bytes: number) => {
+    this.read += bytes;
+    const percent = Math.min(99, Math.floor((this.read * 100) / Math.max(1, this.total)));
+    const now = Date.now();
+    if (percent > this.sent && now - this.sentAt >= PROGRESS_INTERVAL_MS) {
+      this.sent = percent;
+      this.sentAt = now;
+      this.send(percent);
+    }
+  };
+}
+
+/** A failure whose message is fit to show as it is. */
+class PublishFailure extends Error {}
+
+/** The message stored in publish_error and sent with publish_failed; never a server path. */
+function describeFailure(err: unknown, sources: ZipSource[], zipFile: string): string {
+  if (err instanceof PublishFailure) return err.message;
+  const e = err as NodeJS.ErrnoException;
+  if (e?.code === "ENOSPC") return "Not enough disk space to build the ZIP";
+  const source = sources.find((s) => s.file === e?.path);
+  if (source) {
+    return e.code === "ENOENT" ? `Attachment file is missing: ${source.name}` : `Could not read attachment: ${source.name}`;
+  }
+  if (e?.path === zipFile) return "Could not write the ZIP file";
+  return "Could not build the ZIP";
+}
+
+/** Makes a rename durable: the directory entry is on disk before the database says "published". */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await fsp.open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Builds the project's ZIP under a temporary name, renames it, then records it. On failure the
+ * project becomes `failed` with a reason; on cancel (signal) it only cleans up, since whoever
+ * cancelled sets the status. Never throws.
+ */
+export async function runPublishBuild(ctx: AppContext, projectId: number, signal: AbortSignal): Promise<void> {
+  const emit = (type: PublishEventType, data: { progress?: number; error?: string }) =>
+    ctx.events.publishEvent({ projectId, type, data });
+  const queue = publishQueue(ctx);
+  const name = crypto.randomBytes(16).toString("base64url");
+  const zipFile = path.join(ctx.config.publishedDir, `${name}.zip`);
+  const partFile = `${zipFile}.part`;
+  let sources: ZipSource[] = [];
+  const startedAt = Date.now();
+
+  emit("publish_started", { progress: 0 });
+  try {
+    const attachments = await attachmentsToPublish(ctx.db, projectId);
+    if (attachments.length === 0) throw new PublishFailure("Project has no attachments");
+    const names = zipEntryNames(attachments);
+    sources = attachments.map((a, i) => ({
+      file: uploadPath(ctx.config, a.storageKey),
+      name: names[i],
+      size: a.size,
+      date: new Date(a.createdAt),
+    }));
+    const total = sources.reduce((sum, s) => sum + s.size, 0);
+    const progress = new ProgressThrottle(total, (percent) => {
+      queue.reportProgress(projectId, percent);
+      emit("publish_progress", { progress: percent });
+    });
+    await writeZip(sources, partFile, { signal, onBytes: progress.add });
+    await fsp.rename(partFile, zipFile);
+    await syncDirectory(ctx.config.publishedDir);
+    signal.throwIfAborted();
+    if (!(await markPublished(ctx.db, projectId, `published/${name}.zip`))) {
+      await removeQuietly(zipFile);
+      return;
+    }
+    ctx.logger.info({ projectId, files: sources.length, bytes: total, ms: Date.now() - startedAt }, "project published");
+  } catch (err) {
+    await handleFailure(ctx, projectId, signal, err, describeFailure(err, sources, partFile), [partFile, zipFile]);
+    return;
+  }
+  emit("publish_completed", { progress: 100 });
+  ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [projectId] });
+}
+
+async function handleFailure(
+  ctx: AppContext,
+  projectId: number,
+  signal: AbortSignal,
+  err: unknown,
+  message: string,
+  leftovers: string[],
+): Promise<void> {
+  try {
+    await removeQuietly(...leftovers);
+    if (signal.aborted) return;
+    ctx.logger.warn({ err, projectId }, "publishing failed");
+    if (await markFailed(ctx.db, projectId, message)) {
+      ctx.events.publishEvent({ projectId, type: "publish_failed", data: { error: message } });
+      ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [projectId] });
+    }
+  } catch (cleanupErr) {
+    // Left `publishing`, it is turned into `failed` by the recovery at the next start.
+    ctx.logger.error({ err: cleanupErr, projectId }, "could not record a failed publish");
+  }
+}

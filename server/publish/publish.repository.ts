@@ -1,0 +1,105 @@
+import type { Db } from "../db/database";
+import { nowIso } from "../db/database";
+import type { PublishStatus } from "./project-view";
+
+export interface PublishState {
+  id: number;
+  name: string;
+  publishStatus: PublishStatus;
+  publishedZipPath: string | null;
+}
+
+/** What the ZIP build needs of one attachment. */
+export interface PublishableAttachment {
+  id: number;
+  originalName: string;
+  storageKey: string;
+  mimeType: string;
+  size: number;
+  createdAt: string;
+}
+
+export async function findPublishState(db: Db, id: number): Promise<PublishState | undefined> {
+  const row = await db("projects").where({ id }).first("id", "name", "publish_status", "published_zip_path");
+  return row && { id: row.id, name: row.name, publishStatus: row.publish_status, publishedZipPath: row.published_zip_path };
+}
+
+export async function hasAttachments(db: Db, projectId: number): Promise<boolean> {
+  return Boolean(await db("attachments").where({ project_id: projectId }).first("id"));
+}
+
+/**
+ * Moves a draft or failed project with at least one attachment to `publishing` in one
+ * statement, so of two simultaneous calls exactly one gets `true`.
+ */
+export async function claimForPublishing(db: Db, id: number): Promise<boolean> {
+  const count = await db("projects")
+    .where({ id })
+    .whereIn("publish_status", ["draft", "failed"])
+    .whereExists(db("attachments").select(db.raw("1")).where("project_id", db.ref("projects.id")))
+    .update({ publish_status: "publishing", publish_error: null, updated_at: nowIso() });
+  return count === 1;
+}
+
+export async function attachmentsToPublish(db: Db, projectId: number): Promise<PublishableAttachment[]> {
+  const rows = await db("attachments")
+    .where({ project_id: projectId })
+    .orderBy([{ column: "created_at" }, { column: "id" }])
+    .select("id", "original_name", "storage_key", "mime_type", "size", "created_at");
+  return rows.map((r) => ({
+    id: r.id,
+    originalName: r.original_name,
+    storageKey: r.storage_key,
+    mimeType: r.mime_type,
+    size: Number(r.size),
+    createdAt: r.created_at,
+  }));
+}
+
+/** Records a finished build; `false` when the project is no longer publishing (deleted or cancelled). */
+export async function markPublished(db: Db, id: number, zipPath: string): Promise<boolean> {
+  const now = nowIso();
+  const count = await db("projects")
+    .where({ id, publish_status: "publishing" })
+    .update({ publish_status: "published", published_at: now, published_zip_path: zipPath, publish_error: null, updated_at: now });
+  return count === 1;
+}
+
+export async function markFailed(db: Db, id: number, error: string): Promise<boolean> {
+  const count = await db("projects")
+    .where({ id, publish_status: "publishing" })
+    .update({ publish_status: "failed", publish_error: error, updated_at: nowIso() });
+  return count === 1;
+}
+
+/** Back to draft; answers the ZIP path the project had, for removal after the commit. */
+export async function resetToDraft(db: Db, id: number): Promise<{ previousZipPath: string | null } | undefined> {
+  return db.transaction(async (trx) => {
+    const row = await trx("projects").where({ id }).first("published_zip_path");
+    if (!row) return undefined;
+    await trx("projects")
+      .where({ id })
+      .update({ publish_status: "draft", published_at: null, published_zip_path: null, publish_error: null, updated_at: nowIso() });
+    return { previousZipPath: row.published_zip_path as string | null };
+  });
+}
+
+/** The published project a public ZIP name belongs to, if any. */
+export async function findPublishedByZipPath(db: Db, zipPath: string): Promise<{ id: number; name: string } | undefined> {
+  return db("projects").where({ published_zip_path: zipPath, publish_status: "published" }).first("id", "name");
+}
+
+/** After a restart nothing is building: every `publishing` project was interrupted. */
+export async function failInterruptedPublishes(db: Db, error: string): Promise<number[]> {
+  return db.transaction(async (trx) => {
+    const ids = (await trx("projects").where({ publish_status: "publishing" }).pluck("id")) as number[];
+    if (ids.length > 0) {
+      await trx("projects").whereIn("id", ids).update({ publish_status: "failed", publish_error: error, updated_at: nowIso() });
+    }
+    return ids;
+  });
+}
+
+export async function referencedZipPaths(db: Db): Promise<string[]> {
+  return db("projects").whereNotNull("published_zip_path").pluck("published_zip_path");
+}

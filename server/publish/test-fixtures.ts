@@ -1,0 +1,172 @@
+/** Arrangements shared by the publish and events tests: rows inserted directly, real files on disk. */
+import { execFile, execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import sharp from "sharp";
+import yauzl from "yauzl";
+import type { AppContext } from "../context";
+import { nowIso } from "../db/database";
+import { uploadPath } from "../storage/paths";
+import type { PublishEvent } from "../events/bus";
+
+export async function insertProject(ctx: AppContext, fields: { name?: string; clientId?: number | null } = {}): Promise<number> {
+  const [row] = await ctx.db("projects")
+    .insert({ name: fields.name ?? "Wedding", client_id: fields.clientId ?? null, created_at: nowIso(), updated_at: nowIso() })
+    .returning("id");
+  return typeof row === "object" ? row.id : row;
+}
+
+export async function insertClient(ctx: AppContext, name: string): Promise<number> {
+  const [row] = await ctx.db("clients").insert({ name, created_at: nowIso(), updated_at: nowIso() }).returning("id");
+  return typeof row === "object" ? row.id : row;
+}
+
+async function insertAttachmentRow(ctx: AppContext, projectId: number, originalName: string, storageKey: string, size: number, checksum: string) {
+  const now = nowIso();
+  await ctx.db("attachments").insert({
+    project_id: projectId,
+    original_name: originalName,
+    storage_key: storageKey,
+    mime_type: "image/jpeg",
+    size,
+    checksum,
+    created_at: now,
+    updated_at: now,
+  });
+}
+
+/** A real JPEG of noise (so it does not shrink to nothing) stored the way uploads are. */
+export async function addPhoto(ctx: AppContext, projectId: number, originalName: string, side = 64): Promise<{ file: string; bytes: Buffer }> {
+  const pixels = crypto.randomBytes(side * side * 3);
+  const bytes = await sharp(pixels, { raw: { width: side, height: side, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+  const storageKey = `${projectId}/${crypto.randomBytes(12).toString("base64url")}.jpg`;
+  const file = uploadPath(ctx.config, storageKey);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, bytes);
+  await insertAttachmentRow(ctx, projectId, originalName, storageKey, bytes.length, crypto.createHash("sha256").update(bytes).digest("hex"));
+  return { file, bytes };
+}
+
+/**
+ * An attachment whose file is a named pipe: the build reads it only as fast as the test feeds
+ * it, so "still building" is a state the test controls instead of a race against the clock.
+ */
+export async function addSlowAttachment(ctx: AppContext, projectId: number, originalName: string, size: number) {
+  const storageKey = `${projectId}/${crypto.randomBytes(12).toString("base64url")}.jpg`;
+  const file = uploadPath(ctx.config, storageKey);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  execFileSync("mkfifo", [file]);
+  const content = crypto.randomBytes(size);
+  await insertAttachmentRow(ctx, projectId, originalName, storageKey, size, crypto.createHash("sha256").update(content).digest("hex"));
+  let writer: fs.WriteStream | undefined;
+  let offset = 0;
+  const open = () => {
+    writer ??= fs.createWriteStream(file).on("error", () => {});
+    return writer;
+  };
+  return {
+    content,
+    /** Writes the next `bytes` bytes of the content. */
+    feed(bytes: number): Promise<void> {
+      const chunk = content.subarray(offset, offset + bytes);
+      offset += chunk.length;
+      return new Promise((resolve) => open().write(chunk, () => resolve()));
+    },
+    /** Writes what is left and closes the pipe. */
+    finish(): Promise<void> {
+      const rest = content.subarray(offset);
+      offset = content.length;
+      return new Promise((resolve) => open().end(rest, () => resolve()));
+    },
+    /** Lets go of the pipe whatever state the build is in. */
+    release(): void {
+      open().destroy();
+    },
+  };
+}
+
+/** Publish events as they happen in-process, with a way to wait for one. */
+export function recordPublishEvents(ctx: AppContext, projectId?: number) {
+  const events: PublishEvent[] = [];
+  const waiters: Array<{ test: (e: PublishEvent) => boolean; resolve: (e: PublishEvent) => void }> = [];
+  const stop = ctx.events.onPublishEvent((event) => {
+    if (projectId !== undefined && event.projectId !== projectId) return;
+    events.push(event);
+    for (const w of [...waiters]) if (w.test(event)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(event));
+  });
+  return {
+    events,
+    stop,
+    next(type: PublishEvent["type"], timeoutMs = 15_000): Promise<PublishEvent> {
+      const seen = events.find((e) => e.type === type);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ${type} within ${timeoutMs} ms`)), timeoutMs);
+        waiters.push({ test: (e) => e.type === type, resolve: (e) => (clearTimeout(timer), resolve(e)) });
+      });
+    },
+  };
+}
+
+export async function projectRow(ctx: AppContext, id: number) {
+  return ctx.db("projects").where({ id }).first();
+}
+
+export function publishedFiles(ctx: AppContext): string[] {
+  return fs.readdirSync(ctx.config.publishedDir).sort();
+}
+
+export interface ZipEntryInfo {
+  name: string;
+  size: number;
+  crc32: number;
+  content: Buffer;
+}
+
+/** Every entry of a ZIP as yauzl reads it, with its content (yauzl checks sizes while reading). */
+export async function readZip(file: string): Promise<ZipEntryInfo[]> {
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(file, { lazyEntries: true }, (err, z) => (err ? reject(err) : resolve(z))),
+  );
+  const entries: ZipEntryInfo[] = [];
+  await new Promise<void>((resolve, reject) => {
+    zip.on("error", reject);
+    zip.on("end", () => resolve());
+    zip.on("entry", (entry: yauzl.Entry) => {
+      zip.openReadStream(entry, (err, stream) => {
+        if (err) return reject(err);
+        const chunks: Buffer[] = [];
+        stream.on("data", (c: Buffer) => chunks.push(c));
+        stream.on("error", reject);
+        stream.on("end", () => {
+          entries.push({ name: entry.fileName, size: entry.uncompressedSize, crc32: entry.crc32, content: Buffer.concat(chunks) });
+          zip.readEntry();
+        });
+      });
+    });
+    zip.readEntry();
+  });
+  zip.close();
+  return entries;
+}
+
+export const crc32 = (bytes: Buffer) => zlib.crc32(bytes) >>> 0;
+
+/** `unzip -t`: Info-ZIP's own integrity check of every entry's CRC. */
+export async function unzipTest(file: string): Promise<string> {
+  const { stdout } = await promisify(execFile)("unzip", ["-t", file]);
+  return stdout;
+}
+
+export async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

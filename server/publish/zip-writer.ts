@@ -1,0 +1,153 @@
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import { Transform, type TransformCallback } from "node:stream";
+import zlib from "node:zlib";
+import * as archiverModule from "archiver";
+import type { Archiver, ZipEntryData } from "archiver";
+
+/** One file to store in the archive. */
+export interface ZipSource {
+  file: string;
+  name: string;
+  size: number;
+  date: Date;
+}
+
+export interface WriteZipOptions {
+  signal: AbortSignal;
+  /** Called with the number of bytes just read from a source file. */
+  onBytes?: (bytes: number) => void;
+  /** Archive size from which ZIP64 end records are always written (tests lower it). */
+  zip64Threshold?: number;
+}
+
+/** Photos are already compressed; large reads are what makes storing fast (see stack-notes). */
+const READ_BUFFER = 1024 * 1024;
+const ZIP32_LIMIT = 0xffffffff;
+const STORED = 0;
+
+// @types/archiver describes v6 (a default factory); v8 is ESM with named classes only.
+const { ZipArchive } = archiverModule as unknown as {
+  ZipArchive: new (options: { store: boolean; forceZip64: boolean }) => Archiver;
+};
+
+/**
+ * compress-commons switches to ZIP64 by itself once an offset passes 4 GiB; forcing its end
+ * records near that size also covers the single offset of exactly 0xFFFFFFFF it misses.
+ */
+function estimatedArchiveSize(sources: ZipSource[]): number {
+  return sources.reduce((sum, s) => sum + s.size + 128 + 2 * Buffer.byteLength(s.name), 22);
+}
+
+/**
+ * Writes a store-mode ZIP of the sources to `outFile` (which must not exist), reading one file
+ * at a time, and fsyncs it. On any failure or abort the partial file is removed and the error
+ * (or the signal's reason) is thrown.
+ */
+export async function writeZip(sources: ZipSource[], outFile: string, options: WriteZipOptions): Promise<void> {
+  const { signal, onBytes } = options;
+  signal.throwIfAborted();
+  // `flush` fsyncs before the descriptor closes, so "closed" means "on disk".
+  const output = fs.createWriteStream(outFile, { flags: "wx", flush: true, highWaterMark: READ_BUFFER });
+  const forceZip64 = estimatedArchiveSize(sources) >= (options.zip64Threshold ?? ZIP32_LIMIT - 64 * 1024 * 1024);
+  const archive = new ZipArchive({ store: true, forceZip64 });
+  useNativeCrc(archive);
+  let source: fs.ReadStream | undefined;
+
+  // One promise settles on the first failure from any stream in the pipeline, or on abort.
+  let fail!: (err: unknown) => void;
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  failed.catch(() => {});
+  const onAbort = () => fail(signal.reason);
+  signal.addEventListener("abort", onAbort, { once: true });
+  archive.on("error", fail);
+  archive.on("warning", fail);
+  output.on("error", fail);
+
+  try {
+    archive.pipe(output);
+    for (const entry of sources) {
+      signal.throwIfAborted();
+      const stream = fs.createReadStream(entry.file, { highWaterMark: READ_BUFFER });
+      source = stream;
+      // A read error does not travel through archiver's internal pipe; it would hang, not fail.
+      stream.on("error", fail);
+      if (onBytes) stream.on("data", (chunk) => onBytes(chunk.length));
+      const appended = new Promise<void>((resolve) => archive.once("entry", () => resolve()));
+      archive.append(stream, { name: entry.name, date: entry.date, store: true } as ZipEntryData);
+      await Promise.race([appended, failed]);
+    }
+    const closed = new Promise<void>((resolve) => output.once("close", () => resolve()));
+    void archive.finalize().catch(fail);
+    await Promise.race([closed, failed]);
+    signal.throwIfAborted();
+  } catch (err) {
+    archive.abort();
+    archive.unpipe(output);
+    source?.destroy();
+    await closeQuietly(output);
+    await fsp.rm(outFile, { force: true });
+    throw err;
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/** Waits until the descriptor is released, so the file can be removed without a write landing after. */
+function closeQuietly(output: fs.WriteStream): Promise<void> {
+  if (output.closed) return Promise.resolve();
+  return new Promise((resolve) => {
+    output.once("close", () => resolve());
+    output.destroy();
+  });
+}
+
+/** CRC-32 with Node's native zlib.crc32 instead of the JavaScript one compress-commons uses. */
+class NativeCrc32Stream extends Transform {
+  crc = 0;
+  size = 0;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+    this.crc = zlib.crc32(chunk, this.crc);
+    this.size += chunk.length;
+    callback(null, chunk);
+  }
+}
+
+interface ZipEngineEntry {
+  getMethod(): number;
+  setCrc(crc: number): void;
+  setSize(size: number): void;
+  setCompressedSize(size: number): void;
+}
+
+interface ZipEngine extends NodeJS.WritableStream {
+  _smartStream(entry: ZipEngineEntry, callback: (err: Error | null, entry: ZipEngineEntry) => void): NodeJS.ReadWriteStream;
+  _afterAppend(entry: ZipEngineEntry): void;
+}
+
+/**
+ * Replaces the CRC step of stored entries in this archive's zip-stream engine, mirroring
+ * compress-commons' own `_smartStream` (CRC, sizes, then `_afterAppend`). If a future archiver
+ * moves these internals, the engine is left alone and the JavaScript CRC is used: slower, same bytes.
+ */
+function useNativeCrc(archive: Archiver): void {
+  const engine = (archive as unknown as { _module?: { engine?: ZipEngine } })._module?.engine;
+  if (!engine || typeof engine._smartStream !== "function" || typeof engine._afterAppend !== "function") return;
+  const original = engine._smartStream;
+  engine._smartStream = function (this: ZipEngine, entry, callback) {
+    if (entry.getMethod() !== STORED) return original.call(this, entry, callback);
+    const crc = new NativeCrc32Stream();
+    let error: Error | null = null;
+    crc.once("error", (err) => (error = err));
+    crc.once("end", () => {
+      entry.setCrc(crc.crc >>> 0);
+      entry.setSize(crc.size);
+      entry.setCompressedSize(crc.size);
+      this._afterAppend(entry);
+      callback(error, entry);
+    });
+    crc.pipe(this, { end: false });
+    return crc;
+  };
+}
