@@ -2,8 +2,8 @@
 export function zipFileName(projectName: string): string {
   const cleaned = projectName
     .normalize("NFC")
-    .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, "_")
     .replace(/\s+/g, " ")
+    .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, "_")
     .trim()
     .replace(/[. ]+$/, "")
     .slice(0, 150)

@@ -8,6 +8,8 @@ import { findPublishedByZipPath } from "./publish.repository";
 /** Names the publisher generates: at least 128 random bits in base64url. */
 const PUBLISHED_NAME = /^[A-Za-z0-9_-]{22,}\.zip$/;
 
+const FILE_HEADERS = ["Content-Type", "Content-Disposition", "ETag", "Last-Modified"];
+
 interface SendError extends Error {
   status?: number;
   statusCode?: number;
@@ -18,6 +20,8 @@ interface SendError extends Error {
 function onSendDone(res: Response, next: NextFunction) {
   return (err?: SendError) => {
     if (!err || res.headersSent || err.code === "ECONNABORTED") return;
+    // Set for the file before send found the error; the JSON answer must not look like the ZIP.
+    for (const header of FILE_HEADERS) res.removeHeader(header);
     const status = err.status ?? err.statusCode ?? 500;
     if (status === 404 || err.code === "ENOENT") return next(new NotFoundError());
     // 416 and 412 come with the headers a client needs (Content-Range); anything else is ours.

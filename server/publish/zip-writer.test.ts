@@ -1,0 +1,111 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { zipEntryNames } from "./entry-names";
+import { crc32, readZip, unzipTest } from "./test-fixtures";
+import { writeZip, type ZipSource } from "./zip-writer";
+
+let dir: string;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-zip-"));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function sourceFile(name: string, size: number): ZipSource & { bytes: Buffer } {
+  const bytes = crypto.randomBytes(size);
+  const file = path.join(dir, `${name}.bin`);
+  fs.writeFileSync(file, bytes);
+  return { file, name, size, date: new Date("2026-05-01T10:00:00Z"), bytes };
+}
+
+const signal = () => new AbortController().signal;
+
+/** The ZIP64 end-of-central-directory record and its locator. */
+const hasZip64End = (zip: Buffer) => zip.includes(Buffer.from([0x50, 0x4b, 0x06, 0x06])) && zip.includes(Buffer.from([0x50, 0x4b, 0x06, 0x07]));
+
+describe("writeZip", () => {
+  it("stores files larger than its read buffer with the right CRC, readable by yauzl and unzip", async () => {
+    const sources = [sourceFile("a.jpg", 3 * 1024 * 1024 + 17), sourceFile("b.jpg", 0), sourceFile("c.jpg", 1)];
+    const out = path.join(dir, "out.zip");
+    let read = 0;
+
+    await writeZip(sources, out, { signal: signal(), onBytes: (n) => (read += n) });
+
+    const entries = await readZip(out);
+    expect(entries.map((e) => [e.name, e.size, e.crc32])).toEqual(sources.map((s) => [s.name, s.size, crc32(s.bytes)]));
+    entries.forEach((e, i) => expect(e.content.equals(sources[i].bytes)).toBe(true));
+    expect(read).toBe(3 * 1024 * 1024 + 18);
+    expect(hasZip64End(fs.readFileSync(out))).toBe(false);
+    expect(await unzipTest(out)).toMatch(/No errors detected/);
+  });
+
+  it("writes ZIP64 end records once the archive reaches the threshold, still readable everywhere", async () => {
+    const sources = [sourceFile("a.jpg", 5000), sourceFile("b.jpg", 7000)];
+    const out = path.join(dir, "out.zip");
+
+    await writeZip(sources, out, { signal: signal(), zip64Threshold: 10_000 });
+
+    expect(hasZip64End(fs.readFileSync(out))).toBe(true);
+    const entries = await readZip(out);
+    expect(entries.map((e) => [e.name, e.crc32])).toEqual(sources.map((s) => [s.name, crc32(s.bytes)]));
+    expect(await unzipTest(out)).toMatch(/No errors detected/);
+  });
+
+  it("fails on a missing source and removes what it had written", async () => {
+    const sources = [sourceFile("a.jpg", 2 * 1024 * 1024), { file: path.join(dir, "gone.bin"), name: "gone.jpg", size: 10, date: new Date() }];
+    const out = path.join(dir, "out.zip");
+
+    await expect(writeZip(sources, out, { signal: signal() })).rejects.toMatchObject({ code: "ENOENT" });
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  it("stops when aborted and removes the partial file", async () => {
+    const sources = Array.from({ length: 20 }, (_, i) => sourceFile(`${i}.jpg`, 512 * 1024));
+    const out = path.join(dir, "out.zip");
+    const controller = new AbortController();
+    let read = 0;
+
+    const writing = writeZip(sources, out, {
+      signal: controller.signal,
+      onBytes: (n) => {
+        read += n;
+        if (read >= 2 * 1024 * 1024) controller.abort(new Error("stop"));
+      },
+    });
+
+    await expect(writing).rejects.toThrow("stop");
+    expect(fs.existsSync(out)).toBe(false);
+    expect(read).toBeLessThan(20 * 512 * 1024);
+  });
+
+  it("never overwrites an existing file", async () => {
+    const out = path.join(dir, "out.zip");
+    fs.writeFileSync(out, "keep me");
+    await expect(writeZip([sourceFile("a.jpg", 10)], out, { signal: signal() })).rejects.toMatchObject({ code: "EEXIST" });
+  });
+});
+
+describe("zipEntryNames", () => {
+  const names = (...originals: string[]) => zipEntryNames(originals.map((originalName) => ({ originalName, mimeType: "image/png" })));
+
+  it("keeps plain names and strips folders written with either slash", () => {
+    expect(names("x.png", "a/b/y.png", "C:\\photos\\z.png")).toEqual(["x.png", "y.png", "z.png"]);
+  });
+
+  it("numbers clashes before the extension, ignoring case, and skips numbers already taken", () => {
+    expect(names("a.png", "A.png", "a.PNG", "a (1).png")).toEqual(["a.png", "A (2).png", "a (3).PNG", "a (1).png"]);
+    expect(names("archive.tar.gz", "archive.tar.gz")).toEqual(["archive.tar.gz", "archive.tar (1).gz"]);
+    expect(names(".hidden", ".hidden")).toEqual([".hidden", ".hidden (1)"]);
+  });
+
+  it("gives empty, dot and folder-only names a fallback from the file type", () => {
+    expect(names("", ".", "..", "dir/", "   ")).toEqual(["photo-1.png", "photo-2.png", "photo-3.png", "photo-4.png", "photo-5.png"]);
+  });
+
+  it("replaces characters that Windows refuses, so every client unpacks the same names", () => {
+    expect(names('a:b*c?"d<e>f|g\u0001.png', "trailing. ")).toEqual(["a_b_c__d_e_f_g_.png", "trailing"]);
+  });
+});
