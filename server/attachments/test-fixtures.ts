@@ -13,7 +13,7 @@ export async function makeImage(format: "jpeg" | "png" | "gif" | "webp", width =
 
 /** A photo-like JPEG whose grain keeps it from compressing small. */
 export async function makeNoisyJpeg(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+  return sharp({ create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 40 } } })
     .jpeg({ quality: 90 })
     .toBuffer();
 }
@@ -40,3 +40,9 @@ export function filesUnder(dir: string): string[] {
 }
 
 export const sha256 = (data: Buffer) => crypto.createHash("sha256").update(data).digest("hex");
+
+/**
+ * Attach options that send a file name exactly as given, directories included: superagent hands
+ * them to form-data, whose `filepath` does that (its typings only list `filename`).
+ */
+export const sentAs = (name: string) => ({ filepath: name }) as unknown as { filename: string };

@@ -1,0 +1,168 @@
+import fs from "node:fs";
+import path from "node:path";
+import request from "supertest";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
+import { linkSigner } from "./signed-links";
+import { insertProject, makeNoisyJpeg, sentAs } from "./test-fixtures";
+
+let t: TestApp;
+let user: TestUser;
+let photo: Buffer;
+let attachment: { id: number; checksum: string; viewUrl: string; downloadUrl: string; thumbnailUrl: string; size: number };
+
+/** Reads a binary answer into a Buffer whatever its type. */
+const binary = (req: request.Test) =>
+  req.buffer(true).parse((res, done) => {
+    const chunks: Buffer[] = [];
+    res.on("data", (c: Buffer) => chunks.push(c));
+    res.on("end", () => done(null, Buffer.concat(chunks)));
+  });
+
+beforeAll(async () => {
+  t = await createTestApp();
+  user = await createUser(t.ctx);
+  photo = await makeNoisyJpeg(320, 240);
+  const projectId = await insertProject(t.ctx);
+  const res = await request(t.app)
+    .post(`/api/attachments/projects/${projectId}/upload`)
+    .set(user.auth)
+    .attach("file", photo, sentAs("Fête d’été 🎉.jpg"));
+  expect(res.status).toBe(201);
+  attachment = res.body;
+});
+afterAll(() => t.close());
+
+describe("signed links", () => {
+  it("serves the image inline with its type, without a bearer header", async () => {
+    const res = await binary(request(t.app).get(attachment.viewUrl));
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toBe("image/jpeg");
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["cache-control"]).toMatch(/^private, max-age=\d+$/);
+    expect(res.headers["content-disposition"]).toMatch(/^inline; filename="/);
+    expect((res.body as Buffer).equals(photo)).toBe(true);
+  });
+
+  it("serves a download named after the original name, with an ASCII fallback", async () => {
+    const res = await binary(request(t.app).get(attachment.downloadUrl));
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toBe("image/jpeg");
+    expect(res.headers["content-disposition"]).toBe(
+      `attachment; filename="F?te d??t? ??.jpg"; filename*=UTF-8''F%C3%AAte%20d%E2%80%99%C3%A9t%C3%A9%20%F0%9F%8E%89.jpg`,
+    );
+    expect((res.body as Buffer).equals(photo)).toBe(true);
+  });
+
+  it("serves a WebP thumbnail of at most 400 px", async () => {
+    const res = await binary(request(t.app).get(attachment.thumbnailUrl));
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toBe("image/webp");
+    const meta = await sharp(res.body as Buffer).metadata();
+    expect(meta.format).toBe("webp");
+    expect(Math.max(meta.width, meta.height)).toBeLessThanOrEqual(400);
+  });
+
+  it("refuses a tampered signature, id or kind with 403", async () => {
+    const tampered = attachment.viewUrl.replace(/sig=(.)/, (_m, c: string) => `sig=${c === "A" ? "B" : "A"}`);
+    expect((await request(t.app).get(tampered)).status).toBe(403);
+    expect((await request(t.app).get(`${attachment.viewUrl}x`)).status).toBe(403);
+    const otherKind = attachment.viewUrl.replace("/view?", "/download?");
+    expect((await request(t.app).get(otherKind)).status).toBe(403);
+    const laterExpiry = attachment.viewUrl.replace(/exp=(\d+)/, (_m, e: string) => `exp=${Number(e) + 3600}`);
+    const res = await request(t.app).get(laterExpiry);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ statusCode: 403, message: "Invalid link signature" });
+    const otherId = attachment.viewUrl.replace(`/${attachment.id}/`, `/${attachment.id + 1}/`);
+    expect((await request(t.app).get(otherId)).status).toBe(403);
+  });
+
+  it("refuses an expired link with 403", async () => {
+    const signer = await linkSigner(t.ctx.db);
+    const twoHoursAgo = Math.floor(Date.now() / 1000) - 7200;
+    const res = await request(t.app).get(signer.url(attachment.id, "view", twoHoursAgo));
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ statusCode: 403, message: "Link has expired" });
+  });
+
+  it("makes links that expire in about an hour", () => {
+    const exp = Number(new URL(attachment.viewUrl, "http://x").searchParams.get("exp"));
+    const inSeconds = exp - Date.now() / 1000;
+    expect(inSeconds).toBeGreaterThan(3500);
+    expect(inSeconds).toBeLessThanOrEqual(3600 + 600);
+  });
+
+  it("asks for credentials with 401 when there is neither a signature nor a token", async () => {
+    const res = await request(t.app).get(`/api/attachments/${attachment.id}/view`);
+    expect(res.status).toBe(401);
+    expect(res.body.statusCode).toBe(401);
+  });
+
+  it("answers 404 for a signed link to an attachment that is gone", async () => {
+    const signer = await linkSigner(t.ctx.db);
+    const res = await request(t.app).get(signer.url(987654, "view"));
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ statusCode: 404, message: "Attachment not found" });
+  });
+});
+
+describe("bearer access to files", () => {
+  it("serves view and download to an approved user's token", async () => {
+    for (const kind of ["view", "download"]) {
+      const res = await binary(request(t.app).get(`/api/attachments/${attachment.id}/${kind}`).set(user.auth));
+      expect(res.status).toBe(200);
+      expect((res.body as Buffer).equals(photo)).toBe(true);
+      expect(res.headers["cache-control"]).toBe("private, no-cache");
+    }
+  });
+
+  it("refuses an unapproved user with 403 and a bad token with 401", async () => {
+    const pending = await createUser(t.ctx, { hasAccess: false });
+    expect((await request(t.app).get(`/api/attachments/${attachment.id}/view`).set(pending.auth)).status).toBe(403);
+    expect((await request(t.app).get(`/api/attachments/${attachment.id}/view`).set("Authorization", "Bearer nope")).status).toBe(401);
+  });
+});
+
+describe("caching and ranges", () => {
+  it("tags the file with its checksum and answers 304 to a matching If-None-Match", async () => {
+    const first = await request(t.app).get(attachment.viewUrl);
+    expect(first.headers.etag).toBe(`"${attachment.checksum}"`);
+    const again = await request(t.app).get(attachment.viewUrl).set("If-None-Match", first.headers.etag);
+    expect(again.status).toBe(304);
+    const changed = await request(t.app).get(attachment.viewUrl).set("If-None-Match", '"something-else"');
+    expect(changed.status).toBe(200);
+  });
+
+  it("answers a byte range with 206", async () => {
+    const res = await binary(request(t.app).get(attachment.downloadUrl).set("Range", "bytes=10-19"));
+    expect(res.status).toBe(206);
+    expect(res.headers["content-range"]).toBe(`bytes 10-19/${photo.length}`);
+    expect((res.body as Buffer).equals(photo.subarray(10, 20))).toBe(true);
+  });
+
+  it("answers the whole file when If-Range names another version", async () => {
+    const res = await binary(request(t.app).get(attachment.viewUrl).set("Range", "bytes=0-9").set("If-Range", '"old"'));
+    expect(res.status).toBe(200);
+    expect((res.body as Buffer).length).toBe(photo.length);
+  });
+
+  it("answers an unsatisfiable range with 416 JSON", async () => {
+    const res = await request(t.app).get(attachment.viewUrl).set("Range", `bytes=${photo.length + 10}-`);
+    expect(res.status).toBe(416);
+    expect(res.headers["content-range"]).toBe(`bytes */${photo.length}`);
+    expect(res.headers["content-type"]).toMatch(/^application\/json/);
+    expect(res.body).toEqual({ statusCode: 416, message: "Range not satisfiable" });
+  });
+});
+
+describe("no other way to the files", () => {
+  it("does not serve UPLOADS_DIR by path", async () => {
+    const [row] = await t.ctx.db("attachments").where({ id: attachment.id });
+    expect(fs.existsSync(path.join(t.ctx.config.uploadsDir, row.storage_key))).toBe(true);
+    for (const url of [`/uploads/${row.storage_key}`, `/${row.storage_key}`, `/api/uploads/${row.storage_key}`, `/api/attachments/${row.storage_key}`]) {
+      const res = await binary(request(t.app).get(url));
+      expect((res.body as Buffer).equals(photo)).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,37 @@
+import fs from "node:fs";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../test/harness";
+import { seedDemoAttachments } from "./demo-attachments";
+import { filesUnder, insertProject, sha256 } from "./test-fixtures";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe("demo photos", () => {
+  it("adds 3 to 5 real photos with thumbnails and checksums to each demo project", async () => {
+    const projects = [await insertProject(t.ctx), await insertProject(t.ctx), await insertProject(t.ctx)];
+    await seedDemoAttachments(t.ctx, projects);
+
+    for (const projectId of projects) {
+      const rows = await t.ctx.db("attachments").where({ project_id: projectId });
+      expect(rows.length).toBeGreaterThanOrEqual(3);
+      expect(rows.length).toBeLessThanOrEqual(5);
+      expect(rows.filter((r) => r.mime_type === "image/png")).toHaveLength(1);
+      expect(rows.filter((r) => r.mime_type === "image/jpeg").length).toBeGreaterThanOrEqual(2);
+      for (const row of rows) {
+        const file = fs.readFileSync(path.join(t.ctx.config.uploadsDir, row.storage_key));
+        expect(sha256(file)).toBe(row.checksum);
+        expect(file.length).toBe(Number(row.size));
+        expect(row.size).toBeGreaterThan(100_000);
+        const thumb = await sharp(path.join(t.ctx.config.uploadsDir, row.thumbnail_key)).metadata();
+        expect(thumb.format).toBe("webp");
+      }
+    }
+    expect(filesUnder(t.ctx.config.uploadsDir).filter((f) => f.startsWith(".tmp"))).toEqual([]);
+  });
+});
