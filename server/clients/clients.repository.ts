@@ -49,7 +49,7 @@ function toClient(row: ClientRow): Client {
   };
 }
 
-function selectClients(db: Db | Knex.Transaction): Knex.QueryBuilder {
+function selectClients(db: Db): Knex.QueryBuilder {
   return db("clients as c").select("c.id", "c.name", "c.created_at", "c.updated_at", projectCount(db), contactCount(db));
 }
 
@@ -72,12 +72,12 @@ export async function listClients(db: Db, list: ListQuery): Promise<{ rows: Clie
   return { rows: rows.map(toClient), total: Number(total?.n ?? 0) };
 }
 
-export async function findClient(db: Db | Knex.Transaction, id: number): Promise<Client | undefined> {
+export async function findClient(db: Db, id: number): Promise<Client | undefined> {
   const row: ClientRow | undefined = await selectClients(db).where("c.id", id).first();
   return row && toClient(row);
 }
 
-export async function clientExists(db: Db | Knex.Transaction, id: number): Promise<boolean> {
+export async function clientExists(db: Db, id: number): Promise<boolean> {
   return Boolean(await db("clients").where({ id }).first("id"));
 }
 
