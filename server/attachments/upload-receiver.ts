@@ -24,7 +24,16 @@ export function receiveUploads(config: Config): RequestHandler {
     const tempDir = path.join(uploadsTempRoot(config), crypto.randomBytes(12).toString("hex"));
     let handedOver = false;
     let settled = false;
+    // The library pipes the request into its multipart parser but keeps no handle to it; one is kept
+    // here so a client that goes away mid-file closes the open temp file now, not at the upload timeout.
+    let parser: (NodeJS.WritableStream & { destroy?(err: Error): void }) | undefined;
+    const pipe = req.pipe.bind(req);
+    req.pipe = ((destination, options) => {
+      parser = destination as typeof parser;
+      return pipe(destination, options);
+    }) as typeof req.pipe;
     res.on("close", () => {
+      if (!req.complete) parser?.destroy?.(new Error("Upload aborted"));
       if (!handedOver) void removeQuietly(tempDir);
     });
     const middleware = fileUpload({

@@ -1,8 +1,10 @@
 import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import request from "supertest";
 import sharp from "sharp";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { filesUnder, insertProject, makeImage, makeNoisyJpeg, sentAs, sha256 } from "./test-fixtures";
 
@@ -179,6 +181,48 @@ describe("refusing an upload", () => {
     const anonymous = await request(t.app).post(`/api/attachments/projects/${projectId}/upload`).attach("file", await makeImage("jpeg"), "a.jpg");
     expect(anonymous.status).toBe(401);
     expect(await rowsOf(projectId)).toEqual([]);
+  });
+});
+
+describe("a client that goes away mid-upload", () => {
+  const openTempFiles = () =>
+    fs
+      .readdirSync("/proc/self/fd")
+      .map((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`);
+        } catch {
+          return "";
+        }
+      })
+      .filter((target) => target.startsWith(path.join(t.ctx.config.uploadsDir, ".tmp")));
+
+  it("leaves no row, no file and no open temp file", async () => {
+    const server = http.createServer(t.app).listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const before = uploads();
+    const socket = net.connect((server.address() as net.AddressInfo).port, "127.0.0.1");
+    try {
+      await new Promise((resolve) => socket.once("connect", resolve));
+      const photo = await makeNoisyJpeg(400, 300);
+      const head = Buffer.from(`--b0undary\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\n\r\n`);
+      const length = head.length + photo.length + 16;
+      socket.write(
+        `POST /api/attachments/projects/${projectId}/upload HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${user.token}\r\n` +
+          `Content-Type: multipart/form-data; boundary=b0undary\r\nContent-Length: ${length}\r\n\r\n`,
+      );
+      socket.write(Buffer.concat([head, photo.subarray(0, photo.length / 2)]));
+      await vi.waitFor(() => expect(uploads().some((f) => f.startsWith(".tmp/"))).toBe(true));
+      socket.destroy();
+      await vi.waitFor(() => {
+        expect(uploads()).toEqual(before);
+        if (fs.existsSync("/proc/self/fd")) expect(openTempFiles()).toEqual([]);
+      });
+      expect(await rowsOf(projectId)).toEqual([]);
+    } finally {
+      socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
