@@ -1,7 +1,98 @@
-import type { Server } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer, type WebSocket } from "ws";
 import type { AppContext } from "../context";
+import { publishQueue } from "../publish/publish-job";
+import { EventSession } from "./event-session";
+
+export interface EventsServerOptions {
+  /** How often sockets are pinged; one that has not answered the previous ping is dropped. */
+  heartbeatMs?: number;
+  /** Frames a socket may send per second before it is closed. */
+  maxFramesPerSecond?: number;
+}
+
+const EVENTS_PATH = "/events";
+/** Client frames are small JSON objects; anything larger is refused by ws (close 1009). */
+const MAX_PAYLOAD = 16 * 1024;
 
 /** The live socket at /events, sharing the HTTP server. Returns a function that closes it. */
-export function attachEventsServer(_server: Server, _ctx: AppContext): { close(): Promise<void> } {
-  return { close: async () => {} };
+export function attachEventsServer(server: Server, ctx: AppContext, options: EventsServerOptions = {}): { close(): Promise<void> } {
+  const heartbeatMs = options.heartbeatMs ?? 30_000;
+  const maxFramesPerSecond = options.maxFramesPerSecond ?? 50;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
+  const sessions = new Map<WebSocket, EventSession>();
+  const queue = publishQueue(ctx);
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const { pathname } = new URL(req.url ?? "/", "http://localhost");
+    if (pathname !== EVENTS_PATH && pathname !== `${EVENTS_PATH}/`) {
+      // Leave other paths to any other upgrade handler; with none, refuse plainly.
+      if (server.listenerCount("upgrade") === 1) socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n");
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
+  };
+  server.on("upgrade", onUpgrade);
+
+  wss.on("connection", (ws: WebSocket) => {
+    const session = new EventSession(ctx, ws, (projectId) => queue.progressOf(projectId));
+    sessions.set(ws, session);
+    let windowStart = Date.now();
+    let framesInWindow = 0;
+    ws.on("pong", () => (session.alive = true));
+    ws.on("message", (data, isBinary) => {
+      const now = Date.now();
+      if (now - windowStart >= 1000) {
+        windowStart = now;
+        framesInWindow = 0;
+      }
+      if (++framesInWindow > maxFramesPerSecond) return ws.close(1008, "Too many frames");
+      if (isBinary) return session.sendError("Malformed frame: expected JSON text");
+      session.receive(data.toString());
+    });
+    ws.on("error", (err) => ctx.logger.debug({ err }, "events: socket error"));
+    ws.on("close", () => sessions.delete(ws));
+  });
+
+  const stopPublish = ctx.events.onPublishEvent((event) => {
+    for (const session of sessions.values()) session.deliverPublishEvent(event);
+  });
+  const stopResources = ctx.events.onResourceChanged((change) => {
+    for (const session of sessions.values()) session.deliverResourceChange(change);
+    // Approval, revocation and role changes reach open sockets at once, not at the next tick.
+    if (change.resource === "users") {
+      const uids = new Set(change.ids.map(String));
+      for (const session of sessions.values()) {
+        if (session.uid && uids.has(session.uid)) void recheck(session);
+      }
+    }
+  });
+
+  const recheck = (session: EventSession) =>
+    session.recheckUser().catch((err) => ctx.logger.warn({ err }, "events: could not re-check a user"));
+
+  const heartbeat = setInterval(() => {
+    for (const [ws, session] of sessions) {
+      if (!session.alive) {
+        ws.terminate();
+        continue;
+      }
+      session.alive = false;
+      ws.ping();
+      if (session.stillAuthorised()) void recheck(session);
+    }
+  }, heartbeatMs);
+  heartbeat.unref();
+
+  return {
+    async close() {
+      clearInterval(heartbeat);
+      stopPublish();
+      stopResources();
+      server.off("upgrade", onUpgrade);
+      for (const ws of sessions.keys()) ws.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
 }

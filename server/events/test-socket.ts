@@ -1,0 +1,63 @@
+/** A real `ws` client for tests, with a way to wait for the next frame of a kind. */
+import WebSocket from "ws";
+
+export interface Frame {
+  event: string;
+  data: Record<string, unknown>;
+  at: number;
+}
+
+export class TestSocket {
+  readonly frames: Frame[] = [];
+  private consumed = 0;
+  private wake: (() => void) | undefined;
+  readonly closed: Promise<{ code: number; reason: string }>;
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on("message", (raw) => {
+      const { event, data } = JSON.parse(raw.toString());
+      this.frames.push({ event, data, at: Date.now() });
+      this.wake?.();
+    });
+    this.closed = new Promise((resolve) => ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() })));
+  }
+
+  static open(url: string, options: WebSocket.ClientOptions = {}): Promise<TestSocket> {
+    const ws = new WebSocket(url, options);
+    const socket = new TestSocket(ws);
+    return new Promise((resolve, reject) => {
+      ws.once("open", () => resolve(socket));
+      ws.once("error", reject);
+    });
+  }
+
+  send(event: string, data?: unknown): void {
+    this.ws.send(JSON.stringify({ event, data }));
+  }
+
+  /** The next frame not yet returned, waiting for it if need be. */
+  async next(timeoutMs = 10_000): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.consumed >= this.frames.length) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames)}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.wake = () => (clearTimeout(timer), resolve());
+      });
+    }
+    return this.frames[this.consumed++];
+  }
+
+  /** Frames (not yet returned) arriving within `ms`. */
+  async quietFor(ms: number): Promise<Frame[]> {
+    await new Promise((r) => setTimeout(r, ms));
+    const rest = this.frames.slice(this.consumed);
+    this.consumed = this.frames.length;
+    return rest;
+  }
+
+  close(): void {
+    this.ws.terminate();
+  }
+}
