@@ -33,12 +33,15 @@ afterAll(async () => {
 });
 
 describe("the clients API driven by @refinedev/simple-rest", () => {
-  it("lists a sorted page and reads the total from X-Total-Count", async () => {
+  beforeAll(async () => {
     for (const name of ["Delta Films", "Alpine Photo", "Echo Studio", "Bright Frames", "Cedar Weddings"]) {
       await insertClientRow(t.ctx, name);
     }
     const alpine = (await t.ctx.db("clients").where({ name: "Alpine Photo" }).first()).id;
     await insertContactRow(t.ctx, alpine, "Ana");
+  });
+
+  it("lists a sorted page and reads the total from X-Total-Count", async () => {
     const { data, total } = await provider.getList({
       resource: "clients",
       pagination: { currentPage: 1, pageSize: 2 },
@@ -67,6 +70,7 @@ describe("the clients API driven by @refinedev/simple-rest", () => {
   });
 
   it("creates, reads, updates with PATCH and deletes one client", async () => {
+    const before = await provider.getList({ resource: "clients" });
     const created = await provider.create({ resource: "clients", variables: { name: "Fjord Light" } });
     const id = created.data.id as number;
     expect(created.data).toMatchObject({ name: "Fjord Light", projectCount: 0, contactCount: 0 });
@@ -83,6 +87,7 @@ describe("the clients API driven by @refinedev/simple-rest", () => {
 
     await provider.deleteOne({ resource: "clients", id });
     expect(await t.ctx.db("clients").where({ id }).first()).toBeUndefined();
+    expect((await provider.getList({ resource: "clients" })).total).toBe(before.total);
   });
 
   it("rejects with the status, the message and the field errors", async () => {
