@@ -18,13 +18,24 @@ function useRecent(resource: string, count: number): NamedRecord[] {
   const { result } = useList<NamedRecord>({
     resource,
     pagination: { currentPage: 1, pageSize: count },
-    sorters: [{ field: "createdAt", order: "desc" }],
+    sorters: [
+      { field: "createdAt", order: "desc" },
+      { field: "id", order: "desc" },
+    ],
   });
   return result.data;
 }
 
-function SiderLink({ to, label, icon, pathname }: { to: string; label: ReactNode; icon?: ReactNode; pathname: string }) {
-  return <NavLink component={Link} to={to} label={label} icon={icon} active={pathname === to} />;
+interface SiderLinkProps {
+  to: string;
+  label: ReactNode;
+  icon?: ReactNode;
+  pathname: string;
+  indent?: number;
+}
+
+function SiderLink({ to, label, icon, pathname, indent }: SiderLinkProps) {
+  return <NavLink component={Link} to={to} label={label} icon={icon} active={pathname === to} pl={indent} />;
 }
 
 function RecentItems({ items, basePath, pathname }: { items: NamedRecord[]; basePath: string; pathname: string }) {
@@ -35,6 +46,7 @@ function RecentItems({ items, basePath, pathname }: { items: NamedRecord[]; base
           key={item.id}
           to={`${basePath}/${item.id}`}
           pathname={pathname}
+          indent={42}
           label={
             <Text size="sm" truncate>
               {item.name}

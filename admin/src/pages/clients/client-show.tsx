@@ -1,4 +1,4 @@
-import { Alert, Text } from "@mantine/core";
+import { Alert, Text, Title } from "@mantine/core";
 import { useShow } from "@refinedev/core";
 import { Show } from "@refinedev/mantine";
 
@@ -17,7 +17,7 @@ export function ClientShow() {
     );
   }
   return (
-    <Show title={client?.name ?? "Client"} isLoading={query.isLoading}>
+    <Show title={<Title order={3}>{client?.name ?? "Client"}</Title>} isLoading={query.isLoading}>
       <Text color="dimmed">Client details are on their way.</Text>
     </Show>
   );

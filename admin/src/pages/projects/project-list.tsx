@@ -1,9 +1,9 @@
 import { List } from "@refinedev/mantine";
-import { Text } from "@mantine/core";
+import { Text, Title } from "@mantine/core";
 
 export function ProjectList() {
   return (
-    <List title="All Projects">
+    <List title={<Title order={3}>All Projects</Title>}>
       <Text color="dimmed">The project list is on its way.</Text>
     </List>
   );

@@ -1,4 +1,4 @@
-import { Alert, Text } from "@mantine/core";
+import { Alert, Text, Title } from "@mantine/core";
 import { useShow } from "@refinedev/core";
 import { Show } from "@refinedev/mantine";
 
@@ -17,7 +17,7 @@ export function ProjectShow() {
     );
   }
   return (
-    <Show title={project?.name ?? "Project"} isLoading={query.isLoading}>
+    <Show title={<Title order={3}>{project?.name ?? "Project"}</Title>} isLoading={query.isLoading}>
       <Text color="dimmed">Project details are on their way.</Text>
     </Show>
   );

@@ -1,0 +1,52 @@
+/** Number, size and storage formatting shared by the dashboard, tables and upload rows. */
+
+const BYTES_PER_GB = 1024 ** 3;
+const SIZE_UNITS = ["B", "KB", "MB", "GB", "TB"];
+
+/** Dashboard counters: 1.2K from 1,000, 3.4M from 1,000,000, plain below. */
+export function formatCount(value: number): string {
+  if (value >= 1_000_000) return `${(value / 1_000_000).toFixed(1)}M`;
+  if (value >= 1_000) return `${(value / 1_000).toFixed(1)}K`;
+  return String(value);
+}
+
+/** Storage given in GB; from 1000 GB it reads as TB (the same 1000 as the threshold, so 1000 GB is 1.0 TB). */
+export function formatStorage(gigabytes: number): string {
+  if (gigabytes >= 1000) return `${(gigabytes / 1000).toFixed(1)} TB`;
+  return `${gigabytes.toFixed(1)} GB`;
+}
+
+export type StorageColor = "red" | "orange" | "blue";
+
+/** The progress colour of a disk: red above 90 %, orange above 75 %, blue otherwise. */
+export function storageColor(percentUsed: number): StorageColor {
+  if (percentUsed > 90) return "red";
+  if (percentUsed > 75) return "orange";
+  return "blue";
+}
+
+export function bytesToGigabytes(bytes: number): number {
+  return bytes / BYTES_PER_GB;
+}
+
+/** Whole-number average, 0 when there is nothing to divide by. */
+export function roundedAverage(total: number, count: number): number {
+  return count > 0 ? Math.round(total / count) : 0;
+}
+
+/** A file size in 1024-based units with one decimal: 512 B, 1.5 KB, 3.2 MB. */
+export function formatFileSize(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 1024) return `${Math.max(0, Math.round(bytes || 0))} B`;
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < SIZE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${SIZE_UNITS[unit]}`;
+}
+
+/** Upload rows show megabytes with two decimals. */
+export function formatMegabytes(bytes: number): string {
+  return `${(bytes / 1024 ** 2).toFixed(2)} MB`;
+}

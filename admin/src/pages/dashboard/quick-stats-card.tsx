@@ -1,0 +1,39 @@
+import { Card, Group, Skeleton, Stack, Text, Title } from "@mantine/core";
+import { bytesToGigabytes, roundedAverage } from "../../lib/format";
+import type { DashboardStats } from "./types";
+
+function StatLine({ label, value }: { label: string; value: string }) {
+  return (
+    <Group position="apart">
+      <Text size="sm" color="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" weight={600}>
+        {value}
+      </Text>
+    </Group>
+  );
+}
+
+export function QuickStatsCard({ stats, loading }: { stats?: DashboardStats; loading: boolean }) {
+  return (
+    <Card withBorder shadow="xs" p="lg" radius="md" h="100%">
+      <Title order={4}>Quick Stats</Title>
+      <Text size="xs" color="dimmed">
+        Monthly overview
+      </Text>
+      {loading || !stats ? (
+        <Skeleton height={60} mt="md" />
+      ) : (
+        <Stack spacing={6} mt="md">
+          <StatLine
+            label="Avg. photos per project"
+            value={String(roundedAverage(stats.attachmentCount, stats.projectCount))}
+          />
+          <StatLine label="Photos per client" value={String(roundedAverage(stats.attachmentCount, stats.clientCount))} />
+          <StatLine label="Total file size" value={`${bytesToGigabytes(stats.totalFileSize).toFixed(2)} GB`} />
+        </Stack>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,22 @@
+import { inject } from "vitest";
+
+/** Arranges data through the real API, the way another staff member would have created it. */
+export async function adminToken(): Promise<string> {
+  const response = await fetch(`${inject("baseUrl")}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: inject("adminEmail"), password: inject("adminPassword") }),
+  });
+  if (!response.ok) throw new Error(`Admin sign-in failed: ${response.status}`);
+  return ((await response.json()) as { accessToken: string }).accessToken;
+}
+
+export async function create<T>(token: string, resource: string, body: object): Promise<T> {
+  const response = await fetch(`${inject("baseUrl")}/api/${resource}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 201) throw new Error(`Creating ${resource} failed: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}

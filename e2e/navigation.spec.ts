@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { adminToken, create } from "./api";
+import { launchBrowser, newPage, screenshot, signIn } from "./browser";
+
+interface Named {
+  id: number;
+  name: string;
+}
+
+describe("navigating the app", () => {
+  let browser: Browser;
+  const clients: Named[] = [];
+  const projects: Named[] = [];
+
+  beforeAll(async () => {
+    const token = await adminToken();
+    for (let i = 1; i <= 6; i++) clients.push(await create<Named>(token, "clients", { name: `Navigation Client ${i}` }));
+    for (let i = 1; i <= 5; i++) {
+      projects.push(await create<Named>(token, "projects", { name: `Navigation Project ${i}`, clientId: clients[0].id }));
+    }
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const navigation = (page: Page) => page.getByRole("navigation", { name: "Main navigation" });
+
+  it("lists the 4 newest projects and the 5 newest clients under Recent and opens one", async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, inject("adminEmail"), inject("adminPassword"));
+    await navigation(page).getByRole("link", { name: "Navigation Project 5" }).waitFor();
+
+    const projectLinks = navigation(page).getByRole("link", { name: /^Navigation Project/ });
+    await expect(projectLinks.allTextContents()).resolves.toEqual([5, 4, 3, 2].map((n) => `Navigation Project ${n}`));
+    const clientLinks = navigation(page).getByRole("link", { name: /^Navigation Client/ });
+    await expect(clientLinks.allTextContents()).resolves.toEqual([6, 5, 4, 3, 2].map((n) => `Navigation Client ${n}`));
+
+    await navigation(page).getByRole("link", { name: "Navigation Project 3" }).click();
+    await page.waitForURL((url) => url.pathname === `/projects/${projects[2].id}`);
+    await navigation(page).getByRole("link", { name: "Navigation Client 6" }).click();
+    await page.waitForURL((url) => url.pathname === `/clients/${clients[5].id}`);
+    await context.close();
+  });
+
+  it("shows the totals on the dashboard and sends /clients and /projects to their full lists", async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, inject("adminEmail"), inject("adminPassword"));
+
+    const totalClients = page.locator(".mantine-Card-root").filter({ hasText: "Total Clients" });
+    await totalClients.getByText(String(clients.length), { exact: true }).waitFor();
+    const activeProjects = page.locator(".mantine-Card-root").filter({ hasText: "Active Projects" });
+    await activeProjects.getByText(String(projects.length), { exact: true }).waitFor();
+    await page.getByText("Storage Usage").waitFor();
+    await page.getByText("Monthly overview").waitFor();
+    await screenshot(page, "dashboard-with-data");
+
+    await page.goto("/clients");
+    await page.waitForURL((url) => url.pathname === "/clients/all");
+    await page.getByRole("heading", { name: "All Clients" }).waitFor();
+
+    await navigation(page).getByRole("link", { name: "All Projects" }).click();
+    await page.waitForURL((url) => url.pathname === "/projects/all");
+    await page.getByRole("heading", { name: "All Projects" }).waitFor();
+
+    await page.goto("/projects");
+    await page.waitForURL((url) => url.pathname === "/projects/all");
+    await context.close();
+  });
+});
