@@ -1,6 +1,13 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import request from "supertest";
 import type { Express } from "express";
 import { expect } from "vitest";
+import { loadConfig } from "../config";
+import { createContext } from "../bootstrap";
+import { createApp } from "../app";
+import { createLogger } from "../logger";
 
 /** Limits high enough that a test file's many sign-ins from 127.0.0.1 never trip them. */
 export const RELAXED_LIMITS = { RATE_LIMIT_PER_IP: "100000", RATE_LIMIT_PER_ACCOUNT: "100000" };
@@ -22,13 +29,6 @@ export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 /** The real app as createTestApp builds it, with its log lines kept in `lines` so tests can read them. */
 export async function createLoggedTestApp(env: Record<string, string> = {}) {
-  const fs = await import("node:fs");
-  const os = await import("node:os");
-  const path = await import("node:path");
-  const { loadConfig } = await import("../config");
-  const { createContext } = await import("../bootstrap");
-  const { createApp } = await import("../app");
-  const { createLogger } = await import("../logger");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-auth-log-"));
   const lines: string[] = [];
   const config = loadConfig({

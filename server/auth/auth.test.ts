@@ -231,6 +231,7 @@ describe("public identity configuration", () => {
       const csp = (await request(other.app).get("/api/auth/config")).headers["content-security-policy"];
       expect(csp).toContain("script-src 'self' https://accounts.google.com/gsi/");
       expect(csp).toContain("frame-src https://accounts.google.com/gsi/");
+      expect(csp).toContain("connect-src 'self' ws: wss: https://accounts.google.com/gsi/");
     } finally {
       await other.close();
     }
@@ -249,7 +250,8 @@ describe("public identity configuration", () => {
   });
 
   it("keeps the default CSP free of Google hosts", async () => {
-    const csp = (await request(t.app).get("/api/auth/config")).headers["content-security-policy"];
-    expect(csp).not.toContain("accounts.google.com");
+    const res = await request(t.app).get("/api/auth/config");
+    expect(res.headers["content-security-policy"]).not.toContain("accounts.google.com");
+    expect(res.headers["cross-origin-opener-policy"]).toBe("same-origin");
   });
 });

@@ -19,7 +19,7 @@ export function securityHeaders(options: { googleSignIn?: boolean } = {}): Reque
         styleSrc: ["'self'", "'unsafe-inline'", ...google],
         imgSrc: ["'self'", "data:", "blob:"],
         connectSrc: ["'self'", "ws:", "wss:", ...google],
-        frameSrc: options.googleSignIn ? [GOOGLE_IDENTITY] : ["'none'"],
+        ...(options.googleSignIn ? { frameSrc: [GOOGLE_IDENTITY] } : {}),
         fontSrc: ["'self'", "data:"],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
