@@ -1,5 +1,5 @@
 import request from "supertest";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/harness";
 import { hashSecretToken } from "./secret-tokens";
 import { bearer, RELAXED_LIMITS, signUp } from "./auth-test-helpers";
