@@ -29,9 +29,13 @@ function freePort(): Promise<number> {
   });
 }
 
+// Vitest sets NODE_ENV=test, which would give a development build of React and a server that
+// does not run the way it runs for real.
+const productionEnv = () => ({ ...process.env, NODE_ENV: "production" });
+
 function run(command: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: repoRoot, stdio: "inherit" });
+    const child = spawn(command, args, { cwd: repoRoot, stdio: "inherit", env: productionEnv() });
     child.once("error", reject);
     child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`))));
   });
@@ -65,9 +69,23 @@ function stop(server: ChildProcess): Promise<void> {
   });
 }
 
+function newestChange(entry: string): number {
+  const stat = fs.statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...fs.readdirSync(entry).map((name) => newestChange(path.join(entry, name))));
+}
+
+/** A missing build, or one older than the web app's sources, would test yesterday's app. */
+function adminBuildIsCurrent(): boolean {
+  const built = path.join(repoRoot, "admin/dist/index.html");
+  if (!fs.existsSync(built)) return false;
+  const sources = ["admin/src", "admin/index.html", "admin/vite.config.ts"].map((p) => path.join(repoRoot, p));
+  return fs.statSync(built).mtimeMs >= Math.max(...sources.map(newestChange));
+}
+
 /** Builds the web app when needed and runs the real server over a throw-away database. */
 export default async function setup(project: TestProject) {
-  if (!fs.existsSync(path.join(repoRoot, "admin/dist/index.html"))) {
+  if (!adminBuildIsCurrent()) {
     await run("npm", ["run", "build:admin"]);
   }
   fs.mkdirSync(path.join(repoRoot, "e2e/screenshots"), { recursive: true });
@@ -82,7 +100,7 @@ export default async function setup(project: TestProject) {
     cwd: repoRoot,
     stdio: ["ignore", log, log],
     env: {
-      ...process.env,
+      ...productionEnv(),
       PORT: String(port),
       HOST: "127.0.0.1",
       DATABASE_URL: path.join(dataDir, "photodrop.sqlite3"),

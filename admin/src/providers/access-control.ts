@@ -6,26 +6,33 @@ interface AccessAnswer {
   hasAccess: boolean;
 }
 
+/** The reason `can` gives when the session turned out to be gone (a 401 even after a refresh). */
+export const SIGNED_OUT = "Signed out";
+
+type AccessState = "approved" | "not-approved" | "signed-out";
+
 // Sider items and buttons ask at the same moment; they share one answer for a short while.
 const ACCESS_ANSWER_TTL_MS = 30_000;
-let cachedAccess: { uid: string; at: number; answer: Promise<boolean> } | null = null;
+let cachedAccess: { uid: string; at: number; answer: Promise<AccessState> } | null = null;
 
 /** Whether the signed-in user is approved; a failed or missing answer counts as not approved. */
-async function askForAccess(): Promise<boolean> {
+async function askForAccess(): Promise<AccessState> {
   for (let attempt = 1; ; attempt++) {
     try {
       const { data } = await http.get<AccessAnswer>("/users/me/access");
-      return data?.hasAccess === true;
+      return data?.hasAccess === true ? "approved" : "not-approved";
     } catch (error) {
+      const { statusCode, message } = toHttpError(error);
+      if (statusCode === 401) return "signed-out";
       if (attempt >= 2) {
-        console.error("Access check failed:", toHttpError(error).message);
-        return false;
+        console.error("Access check failed:", message);
+        return "not-approved";
       }
     }
   }
 }
 
-function hasAccess(uid: string): Promise<boolean> {
+function accessState(uid: string): Promise<AccessState> {
   if (!cachedAccess || cachedAccess.uid !== uid || Date.now() - cachedAccess.at > ACCESS_ANSWER_TTL_MS) {
     cachedAccess = { uid, at: Date.now(), answer: askForAccess() };
   }
@@ -40,8 +47,10 @@ export function forgetAccess(): void {
 export const accessControlProvider: AccessControlProvider = {
   can: async ({ resource }) => {
     const session = readSession();
-    if (!session) return { can: false, reason: "Not signed in" };
-    if (!(await hasAccess(session.user.uid))) return { can: false, reason: "Waiting for approval" };
+    if (!session) return { can: false, reason: SIGNED_OUT };
+    const state = await accessState(session.user.uid);
+    if (state === "signed-out") return { can: false, reason: SIGNED_OUT };
+    if (state === "not-approved") return { can: false, reason: "Waiting for approval" };
     if (resource === "users" && session.user.role !== "admin") {
       return { can: false, reason: "Only administrators manage users" };
     }

@@ -31,6 +31,7 @@ let shownUid: string | null = readSession()?.user.uid ?? null;
 function startSession(session: Session): AuthActionResponse {
   const previousUid = shownUid;
   writeSession(session);
+  forgetAccess();
   shownUid = session.user.uid;
   if (previousUid && previousUid !== session.user.uid) {
     window.location.assign("/");

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, newPage, signIn } from "./browser";
+
+interface StoredSession {
+  accessToken: string;
+  refreshToken: string;
+  expiresAt: number;
+}
+
+const SESSION_KEY = "photodrop.session";
+
+function readStoredSession(page: Page): Promise<StoredSession> {
+  return page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? "null"), SESSION_KEY);
+}
+
+function patchStoredSession(page: Page, patch: Partial<StoredSession>): Promise<void> {
+  return page.evaluate(
+    ([key, changes]) => {
+      const session = JSON.parse(localStorage.getItem(key) ?? "{}");
+      localStorage.setItem(key, JSON.stringify({ ...session, ...changes }));
+    },
+    [SESSION_KEY, patch] as const,
+  );
+}
+
+describe("keeping the session", () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("refreshes a token about to expire exactly once and carries on", async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, inject("adminEmail"), inject("adminPassword"));
+    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    const before = await readStoredSession(page);
+
+    const refreshCalls: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/api/auth/refresh") refreshCalls.push(request.method());
+    });
+    await patchStoredSession(page, { expiresAt: Date.now() + 60_000 });
+    await page.reload();
+
+    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await page.getByText("Storage Usage").waitFor();
+    expect(refreshCalls).toEqual(["POST"]);
+    const after = await readStoredSession(page);
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    expect(after.accessToken).not.toBe(before.accessToken);
+    expect(after.expiresAt).toBeGreaterThan(Date.now() + 30 * 60_000);
+    await context.close();
+  });
+
+  it("returns to the login screen when the server no longer accepts the session", async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, inject("adminEmail"), inject("adminPassword"));
+    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+
+    const { refreshToken } = await readStoredSession(page);
+    const revoked = await fetch(`${inject("baseUrl")}/api/auth/logout`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ refreshToken }),
+    });
+    expect(revoked.status).toBe(204);
+    await patchStoredSession(page, { accessToken: "no-longer-valid" });
+    await page.reload();
+
+    await page.waitForURL((url) => url.pathname === "/login");
+    await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
+    await expect(page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).resolves.toBeNull();
+    await context.close();
+  });
+
+  it("opens the choose-a-new-password view from a reset link and shows a refused token in red", async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto("/login?mode=reset&token=not-a-real-token");
+
+    await page.getByText("Choose a new password").waitFor();
+    await page.getByText("Password must be at least 6 characters long.").waitFor();
+    await page.getByLabel("New password").fill("another-password-1");
+    await page.getByRole("button", { name: "Set New Password" }).click();
+
+    const error = page.getByRole("alert");
+    await error.waitFor();
+    await expect(error.evaluate((node) => getComputedStyle(node).color)).resolves.toBe("rgb(250, 82, 82)");
+
+    await page.getByRole("button", { name: "Back to Sign In" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
+    expect(new URL(page.url()).search).toBe("");
+    await context.close();
+  });
+});
