@@ -71,7 +71,6 @@ export function attachmentFilesRouter(ctx: AppContext): Router {
         "X-Content-Type-Options": "nosniff",
         ETag: file.etag,
         "Cache-Control": cacheSeconds > 0 ? `private, max-age=${cacheSeconds}` : "private, no-cache",
-        "Content-Security-Policy": "default-src 'none'; sandbox",
       });
       await sendStored(ctx, res, file.key);
     });

@@ -5,6 +5,7 @@ import path from "node:path";
 import request from "supertest";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { removeStaleTempFiles } from "../storage/paths";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { filesUnder, insertProject, makeImage, makeNoisyJpeg, sentAs, sha256 } from "./test-fixtures";
 
@@ -223,6 +224,25 @@ describe("a client that goes away mid-upload", () => {
       socket.destroy();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe("leftovers of an earlier process", () => {
+  it("removes receive folders untouched for an hour and keeps recent ones", async () => {
+    const tempRoot = path.join(t.ctx.config.uploadsDir, ".tmp");
+    const stale = path.join(tempRoot, "stale");
+    const recent = path.join(tempRoot, "recent");
+    for (const dir of [stale, recent]) {
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, "tmp-1"), "partial upload");
+    }
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    fs.utimesSync(stale, twoHoursAgo, twoHoursAgo);
+
+    expect(await removeStaleTempFiles(t.ctx.config, 3600_000)).toBe(1);
+    expect(fs.existsSync(stale)).toBe(false);
+    expect(fs.existsSync(path.join(recent, "tmp-1"))).toBe(true);
+    fs.rmSync(recent, { recursive: true });
   });
 });
 

@@ -23,3 +23,22 @@ export async function removeQuietly(...files: string[]): Promise<void> {
 export function uploadsTempRoot(config: Config): string {
   return path.join(config.uploadsDir, ".tmp");
 }
+
+/**
+ * Removes receive folders left in UPLOADS_DIR/.tmp by a process that stopped mid-upload. Only
+ * entries untouched for `olderThanMs` go, so uploads in flight in another process are safe.
+ */
+export async function removeStaleTempFiles(config: Config, olderThanMs: number, now = Date.now()): Promise<number> {
+  const root = uploadsTempRoot(config);
+  const entries = await fs.readdir(root).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of entries) {
+    const entry = path.join(root, name);
+    const stat = await fs.stat(entry).catch(() => undefined);
+    if (stat && now - stat.mtimeMs > olderThanMs) {
+      await removeQuietly(entry);
+      removed++;
+    }
+  }
+  return removed;
+}
