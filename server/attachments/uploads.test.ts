@@ -280,6 +280,17 @@ describe("uploading several images", () => {
     await expectNothingKept(before);
   });
 
+  it("refuses more than 200 files in one request and stores none", async () => {
+    const jpeg = await makeImage("jpeg", 8, 8);
+    const before = uploads();
+    const req = uploadMany();
+    for (let i = 0; i < 201; i++) req.attach("files", jpeg, `p${i}.jpg`);
+    const res = await req;
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("At most 200 files per upload");
+    await expectNothingKept(before);
+  });
+
   it("answers 400 without any file", async () => {
     const res = await uploadMany().field("note", "nothing here");
     expect(res.status).toBe(400);
