@@ -4,13 +4,16 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { JWK } from "jose";
 import type { TestProject } from "vitest/node";
+import { GOOGLE_CLIENT_ID, GOOGLE_ISSUER, startGoogleIssuer } from "./google-issuer";
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     adminEmail: string;
     adminPassword: string;
+    googleSigningKey: JWK;
   }
 }
 
@@ -94,6 +97,7 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   for (const folder of ["uploads", "published"]) fs.mkdirSync(path.join(dataDir, folder));
+  const google = await startGoogleIssuer();
   const logFile = path.join(dataDir, "server.log");
   const log = fs.openSync(logFile, "a");
   const server = spawn(process.execPath, [path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"), "server/index.ts"], {
@@ -110,6 +114,12 @@ export default async function setup(project: TestProject) {
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
       LOG_LEVEL: "warn",
+      GOOGLE_CLIENT_ID,
+      GOOGLE_ISSUER,
+      GOOGLE_JWKS_URL: google.jwksUrl,
+      // Every journey signs in; the production limits would turn later journeys into 429s.
+      RATE_LIMIT_PER_IP: "1000",
+      RATE_LIMIT_PER_ACCOUNT: "1000",
     },
   });
 
@@ -117,15 +127,18 @@ export default async function setup(project: TestProject) {
     await waitUntilServing(baseUrl, server, logFile);
   } catch (error) {
     await stop(server);
+    await google.close();
     throw error;
   }
 
   project.provide("baseUrl", baseUrl);
   project.provide("adminEmail", ADMIN_EMAIL);
   project.provide("adminPassword", ADMIN_PASSWORD);
+  project.provide("googleSigningKey", google.privateJwk);
 
   return async () => {
     await stop(server);
+    await google.close();
     fs.closeSync(log);
     fs.rmSync(dataDir, { recursive: true, force: true });
   };

@@ -4,7 +4,7 @@ import { useForm } from "@mantine/form";
 import { useLogin, useRegister, type AuthActionResponse } from "@refinedev/core";
 import type { SignInVariables, SignUpVariables } from "../../providers/auth-provider";
 import { AuthMessage } from "./auth-message";
-import { describePasswordPolicy, type PasswordPolicy } from "./use-auth-config";
+import { describePasswordPolicy, type PasswordPolicy } from "../../lib/password-policy";
 
 interface CredentialsFormProps {
   signUp: boolean;

@@ -5,11 +5,16 @@ import { IconBrandGoogle } from "@tabler/icons-react";
 import type { SignInVariables } from "../../providers/auth-provider";
 import { AuthMessage } from "./auth-message";
 
+interface PromptMoment {
+  isNotDisplayed?: () => boolean;
+  isSkippedMoment?: () => boolean;
+}
+
 interface GoogleIdentity {
   accounts: {
     id: {
       initialize(options: { client_id: string; callback: (response: { credential?: string }) => void }): void;
-      prompt(): void;
+      prompt(onMoment?: (moment: PromptMoment) => void): void;
     };
   };
 }
@@ -57,7 +62,12 @@ export function GoogleSignIn({ clientId }: { clientId: string }) {
           );
         },
       });
-      google.accounts.id.prompt();
+      google.accounts.id.prompt((moment) => {
+        // One Tap stays silent when the browser blocks it or the user closed it; say so instead.
+        if (moment.isNotDisplayed?.() || moment.isSkippedMoment?.()) {
+          setError("Google sign-in was closed or is not available in this browser.");
+        }
+      });
     } catch (failure) {
       setError((failure as Error).message);
     }

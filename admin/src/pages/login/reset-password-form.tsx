@@ -3,7 +3,7 @@ import { Button, PasswordInput, Stack } from "@mantine/core";
 import { useUpdatePassword } from "@refinedev/core";
 import type { UpdatePasswordVariables } from "../../providers/auth-provider";
 import { AuthMessage } from "./auth-message";
-import { describePasswordPolicy, type PasswordPolicy } from "./use-auth-config";
+import { describePasswordPolicy, type PasswordPolicy } from "../../lib/password-policy";
 
 interface ResetPasswordFormProps {
   token: string;

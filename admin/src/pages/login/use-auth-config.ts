@@ -1,20 +1,10 @@
 import { useCustom } from "@refinedev/core";
-
-export interface PasswordPolicy {
-  minLength?: number;
-  maxLength?: number | null;
-  requireUppercase?: boolean;
-  requireLowercase?: boolean;
-  requireNumeric?: boolean;
-  requireNonAlphanumeric?: boolean;
-}
+import { DEFAULT_MIN_PASSWORD_LENGTH, type PasswordPolicy } from "../../lib/password-policy";
 
 export interface AuthConfig {
   google: { clientId: string } | null;
   passwordPolicy: PasswordPolicy;
 }
-
-const DEFAULT_MIN_PASSWORD_LENGTH = 6;
 
 /** What the identity provider offers: Google sign-in and the password rules. */
 export function useAuthConfig(): AuthConfig {
@@ -29,20 +19,4 @@ export function useAuthConfig(): AuthConfig {
     google: config?.google?.clientId ? config.google : null,
     passwordPolicy: config?.passwordPolicy ?? { minLength: DEFAULT_MIN_PASSWORD_LENGTH },
   };
-}
-
-/** The policy as one sentence for the hint under a new-password field. */
-export function describePasswordPolicy(policy: PasswordPolicy): string {
-  const min = policy.minLength ?? DEFAULT_MIN_PASSWORD_LENGTH;
-  const length = policy.maxLength ? `${min} to ${policy.maxLength} characters` : `at least ${min} characters`;
-  const needs = [
-    policy.requireUppercase && "an uppercase letter",
-    policy.requireLowercase && "a lowercase letter",
-    policy.requireNumeric && "a number",
-    policy.requireNonAlphanumeric && "a symbol",
-  ].filter((need): need is string => Boolean(need));
-  if (needs.length === 0) return `Password must be ${length} long.`;
-  const last = needs.pop();
-  const list = needs.length ? `${needs.join(", ")} and ${last}` : last;
-  return `Password must be ${length} long and include ${list}.`;
 }
