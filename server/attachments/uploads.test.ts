@@ -111,8 +111,13 @@ describe("refusing an upload", () => {
     await expectNothingKept(before);
   });
 
-  it("refuses a truncated JPEG with 415 and keeps nothing", async () => {
-    const whole = await makeNoisyJpeg(300, 200);
+  it.each([
+    ["a small JPEG", () => makeNoisyJpeg(300, 200)],
+    // Large enough that the thumbnail is decoded at reduced scale: truncation must still be seen.
+    ["a large JPEG", () => makeImage("jpeg", 2400, 1800)],
+    ["a PNG", () => sharp({ create: { width: 300, height: 300, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 40 } } }).png().toBuffer()],
+  ])("refuses %s cut short (truncated) with 415 and keeps nothing", async (_kind, make) => {
+    const whole = await make();
     const before = uploads();
     const res = await upload().attach("file", whole.subarray(0, Math.floor(whole.length * 0.6)), "cut.jpg");
     expect(res.status).toBe(415);
