@@ -54,19 +54,15 @@ export function receiveUploads(config: Config): RequestHandler {
         limitRes.status(413).set("Connection", "close").json({ statusCode: 413, message: "File too large" });
       },
     });
+    // The answer to a refused upload leaves only once its files are gone.
+    const refuse = (error: unknown) => void removeQuietly(tempDir).then(() => next(error), next);
     const done = (err?: unknown) => {
       // The library may call back twice (an upload timeout, then the end of the body).
       if (settled) return;
       settled = true;
       if (res.headersSent) return void removeQuietly(tempDir);
-      if (err) {
-        void removeQuietly(tempDir);
-        return next((err as NodeJS.ErrnoException).code ? err : new ValidationError("Malformed multipart body"));
-      }
-      if (!req.complete) {
-        void removeQuietly(tempDir);
-        return next(new HttpError(400, "Upload was interrupted"));
-      }
+      if (err) return refuse((err as NodeJS.ErrnoException).code ? err : new ValidationError("Malformed multipart body"));
+      if (!req.complete) return refuse(new HttpError(400, "Upload was interrupted"));
       handedOver = true;
       (res as WithTempDir)[TEMP_DIR] = tempDir;
       next();
