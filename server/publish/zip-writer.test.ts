@@ -3,7 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { pipeline } from "node:stream/promises";
 import { zipEntryNames } from "./entry-names";
+import { BufferPool, PooledFileReader, PooledFileWriter, PushedLengths } from "./pooled-io";
 import { crc32, readZip, unzipTest } from "./test-fixtures";
 import { writeZip, type ZipSource } from "./zip-writer";
 
@@ -85,6 +87,32 @@ describe("writeZip", () => {
     const out = path.join(dir, "out.zip");
     fs.writeFileSync(out, "keep me");
     await expect(writeZip([sourceFile("a.jpg", 10)], out, { signal: signal() })).rejects.toMatchObject({ code: "EEXIST" });
+  });
+});
+
+describe("pooled file streams", () => {
+  it("copy a file exactly while reusing a handful of buffers", async () => {
+    const source = sourceFile("big", 20 * 1024 * 1024 + 5);
+    const out = path.join(dir, "copy.bin");
+    const pool = new BufferPool(1024 * 1024);
+    const pushed = new PushedLengths();
+
+    await pipeline(new PooledFileReader(source.file, pool, pushed), new PooledFileWriter(out, pool, pushed));
+
+    expect(fs.readFileSync(out).equals(source.bytes)).toBe(true);
+    expect(pool.allocations).toBeLessThanOrEqual(8);
+  });
+
+  it("never recycles a buffer of which only part has been written", () => {
+    const pool = new BufferPool(16);
+    const pushed = new PushedLengths();
+    const buffer = pool.take();
+    pushed.set(buffer, 16);
+    pool.written(buffer.subarray(0, 8), pushed.get);
+    pool.written(buffer.subarray(8), pushed.get);
+    expect(pool.take()).not.toBe(buffer);
+    pool.written(buffer, pushed.get);
+    expect(pool.take()).toBe(buffer);
   });
 });
 

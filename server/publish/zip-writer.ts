@@ -1,9 +1,9 @@
-import fs from "node:fs";
 import fsp from "node:fs/promises";
-import { Transform, type TransformCallback } from "node:stream";
+import { Transform, type TransformCallback, type Readable, type Writable } from "node:stream";
 import zlib from "node:zlib";
 import * as archiverModule from "archiver";
 import type { Archiver, ZipEntryData } from "archiver";
+import { BufferPool, PooledFileReader, PooledFileWriter, PushedLengths } from "./pooled-io";
 
 /** One file to store in the archive. */
 export interface ZipSource {
@@ -47,12 +47,14 @@ function estimatedArchiveSize(sources: ZipSource[]): number {
 export async function writeZip(sources: ZipSource[], outFile: string, options: WriteZipOptions): Promise<void> {
   const { signal, onBytes } = options;
   signal.throwIfAborted();
-  // `flush` fsyncs before the descriptor closes, so "closed" means "on disk".
-  const output = fs.createWriteStream(outFile, { flags: "wx", flush: true, highWaterMark: READ_BUFFER });
+  const pool = new BufferPool(READ_BUFFER);
+  const pushed = new PushedLengths();
+  // The writer fsyncs before it closes, so "closed" means "on disk".
+  const output = new PooledFileWriter(outFile, pool, pushed);
   const forceZip64 = estimatedArchiveSize(sources) >= (options.zip64Threshold ?? ZIP32_LIMIT - 64 * 1024 * 1024);
   const archive = new ZipArchive({ store: true, forceZip64 });
   useNativeCrc(archive);
-  let source: fs.ReadStream | undefined;
+  let source: Readable | undefined;
 
   // One promise settles on the first failure from any stream in the pipeline, or on abort.
   let fail!: (err: unknown) => void;
@@ -68,7 +70,7 @@ export async function writeZip(sources: ZipSource[], outFile: string, options: W
     archive.pipe(output);
     for (const entry of sources) {
       signal.throwIfAborted();
-      const stream = fs.createReadStream(entry.file, { highWaterMark: READ_BUFFER });
+      const stream = new PooledFileReader(entry.file, pool, pushed);
       source = stream;
       // A read error does not travel through archiver's internal pipe; it would hang, not fail.
       stream.on("error", fail);
@@ -94,7 +96,7 @@ export async function writeZip(sources: ZipSource[], outFile: string, options: W
 }
 
 /** Waits until the descriptor is released, so the file can be removed without a write landing after. */
-function closeQuietly(output: fs.WriteStream): Promise<void> {
+function closeQuietly(output: Writable): Promise<void> {
   if (output.closed) return Promise.resolve();
   return new Promise((resolve) => {
     output.once("close", () => resolve());
