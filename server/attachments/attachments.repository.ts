@@ -19,7 +19,8 @@ export interface AttachmentRecord {
   thumbnailKey: string | null;
 }
 
-type Queryable = Db | Knex.Transaction;
+/** The database or a transaction on it. */
+export type Queryable = Db | Knex.Transaction;
 
 export const attachmentListSpec: ListSpec = {
   sortable: {

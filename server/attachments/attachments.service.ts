@@ -39,7 +39,7 @@ async function presentAll(ctx: AppContext, records: repo.AttachmentRecord[]) {
 const isLocked = (status: string | undefined) => status === "published" || status === "publishing";
 
 /** Refuses a change to a missing, published or publishing project. */
-export async function assertProjectEditable(db: Parameters<typeof repo.projectPublishStatus>[0], projectId: number) {
+export async function assertProjectEditable(db: repo.Queryable, projectId: number) {
   const status = await repo.projectPublishStatus(db, projectId);
   if (status === undefined) throw new NotFoundError(PROJECT_NOT_FOUND);
   if (isLocked(status)) throw new ConflictError(PROJECT_IS_PUBLISHED);
