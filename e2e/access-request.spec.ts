@@ -27,8 +27,8 @@ describe("asking for access", () => {
     await page.getByRole("heading", { name: "Request Access" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/");
     await expect(page.getByText("You need approval to access this application").isVisible()).resolves.toBe(true);
-    await expect(page.getByText(email).isVisible()).resolves.toBe(true);
-    await expect(page.getByText("Nora Newcomer").isVisible()).resolves.toBe(true);
+    await page.getByText(email).waitFor();
+    await page.getByText("Nora Newcomer").waitFor();
     await expect(page.getByRole("navigation", { name: "Main navigation" }).count()).resolves.toBe(0);
     await screenshot(page, "request-access");
 

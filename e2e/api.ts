@@ -20,3 +20,13 @@ export async function create<T>(token: string, resource: string, body: object): 
   if (response.status !== 201) throw new Error(`Creating ${resource} failed: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
+
+/** A new account that nobody has approved yet. */
+export async function signUpAccount(email: string, password: string, displayName: string): Promise<void> {
+  const response = await fetch(`${inject("baseUrl")}/api/auth/signup`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password, displayName }),
+  });
+  if (response.status !== 201) throw new Error(`Sign-up failed: ${response.status} ${await response.text()}`);
+}

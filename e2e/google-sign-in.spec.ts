@@ -38,8 +38,8 @@ describe("signing in with Google", () => {
 
     await page.getByRole("heading", { name: "Request Access" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/");
-    await expect(page.getByText(email).isVisible()).resolves.toBe(true);
-    await expect(page.getByText("Gina Google").isVisible()).resolves.toBe(true);
+    await page.getByText(email).waitFor();
+    await page.getByText("Gina Google").waitFor();
     await screenshot(page, "google-request-access");
     await context.close();
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
+import { signUpAccount } from "./api";
 import { launchBrowser, newPage, signIn } from "./browser";
 
 interface StoredSession {
@@ -24,10 +25,16 @@ function patchStoredSession(page: Page, patch: Partial<StoredSession>): Promise<
   );
 }
 
+// Survives client-side navigation but not a page load, so tests can tell the two apart.
+const markPage = (page: Page) => page.evaluate(() => Object.assign(window, { loadMarker: true }));
+const pageWasLoadedAgain = (page: Page) => page.evaluate(() => !("loadMarker" in window));
+
 describe("keeping the session", () => {
   let browser: Browser;
+  const waiting = { email: `waiting-${Date.now()}@photodrop.test`, password: "waiting-password-1" };
 
   beforeAll(async () => {
+    await signUpAccount(waiting.email, waiting.password, "Walter Waiting");
     browser = await launchBrowser();
   });
 
@@ -95,6 +102,42 @@ describe("keeping the session", () => {
     await page.getByRole("button", { name: "Back to Sign In" }).click();
     await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
     expect(new URL(page.url()).search).toBe("");
+    await context.close();
+  });
+
+  it("loads the page afresh when a different user signs in after a sign-out, so nothing cached carries over", async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, inject("adminEmail"), inject("adminPassword"));
+    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await page.getByRole("button", { name: "Log out" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
+    await markPage(page);
+
+    await page.getByLabel("Email").fill(waiting.email);
+    await page.getByLabel("Password").fill(waiting.password);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+
+    await page.getByRole("heading", { name: "Request Access" }).waitFor();
+    await expect(pageWasLoadedAgain(page)).resolves.toBe(true);
+    await page.getByText(waiting.email).waitFor();
+    await context.close();
+  });
+
+  it("reloads a tab when another tab signs in as someone else", async () => {
+    const { context, page: first } = await newPage(browser);
+    await signIn(first, inject("adminEmail"), inject("adminPassword"));
+    await first.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await markPage(first);
+
+    const second = await context.newPage();
+    await second.goto("/");
+    await second.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await second.getByRole("button", { name: "Log out" }).click();
+    await signIn(second, waiting.email, waiting.password);
+    await second.getByRole("heading", { name: "Request Access" }).waitFor();
+
+    await first.getByRole("heading", { name: "Request Access" }).waitFor();
+    await expect(pageWasLoadedAgain(first)).resolves.toBe(true);
     await context.close();
   });
 });

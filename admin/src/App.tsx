@@ -9,10 +9,9 @@ import { AccessGate } from "./components/access-gate/access-gate";
 import { AppHeader } from "./components/layout/app-header";
 import { AppSider } from "./components/layout/app-sider";
 import { accessControlProvider } from "./providers/access-control";
-import { authProvider } from "./providers/auth-provider";
+import { authProvider, followSessionChangesInOtherTabs } from "./providers/auth-provider";
 import { dataProvider } from "./providers/data-provider";
 import { useAppNotificationProvider } from "./providers/notification-provider";
-import { onSessionChangedElsewhere } from "./providers/session";
 
 const LoginPage = lazy(() => import("./pages/login/login-page").then((m) => ({ default: m.LoginPage })));
 const RequestAccessPage = lazy(() =>
@@ -62,19 +61,8 @@ function SignedInAtLogin() {
   return <Navigate to="/" replace />;
 }
 
-function useReloadWhenUserChangesElsewhere() {
-  useEffect(
-    () =>
-      onSessionChangedElsewhere((before, after) => {
-        // Another tab signed in as someone else or signed out: nothing cached here is theirs.
-        if (before && before !== after) window.location.assign(after ? "/" : "/login");
-      }),
-    [],
-  );
-}
-
 export function App() {
-  useReloadWhenUserChangesElsewhere();
+  useEffect(followSessionChangesInOtherTabs, []);
   return (
     <BrowserRouter>
       <MantineProvider theme={RefineThemes.Blue} withNormalizeCSS withGlobalStyles>

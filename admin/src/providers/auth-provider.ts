@@ -1,6 +1,14 @@
 import type { AuthActionResponse, AuthProvider } from "@refinedev/core";
 import { freshAccessToken, http, toHttpError } from "./http";
-import { clearSession, readSession, updateSessionUser, writeSession, type Session, type User } from "./session";
+import {
+  clearSession,
+  onSessionChangedElsewhere,
+  readSession,
+  updateSessionUser,
+  writeSession,
+  type Session,
+  type User,
+} from "./session";
 import { forgetAccess } from "./access-control";
 
 export interface SignInVariables {
@@ -27,12 +35,15 @@ export interface UpdatePasswordVariables {
  * a different user signing in gets a fresh page load rather than their predecessor's cache.
  */
 let shownUid: string | null = readSession()?.user.uid ?? null;
+/** Who this tab is signed in as right now (null after signing out, unlike shownUid). */
+let signedInUid: string | null = shownUid;
 
 function startSession(session: Session): AuthActionResponse {
   const previousUid = shownUid;
   writeSession(session);
   forgetAccess();
   shownUid = session.user.uid;
+  signedInUid = session.user.uid;
   if (previousUid && previousUid !== session.user.uid) {
     window.location.assign("/");
   }
@@ -92,6 +103,7 @@ export const authProvider: AuthProvider = {
     const session = readSession();
     clearSession();
     forgetAccess();
+    signedInUid = null;
     if (session) {
       try {
         await http.post("/auth/logout", { refreshToken: session.refreshToken });
@@ -129,3 +141,14 @@ export const authProvider: AuthProvider = {
     return {};
   },
 };
+
+/**
+ * Another tab signed in as someone else, or signed out: this tab's screen and cache belong to a
+ * session that is gone, so it starts over with a full page load.
+ */
+export function followSessionChangesInOtherTabs(): () => void {
+  return onSessionChangedElsewhere((uid) => {
+    if (uid === signedInUid) return;
+    window.location.assign(uid ? "/" : "/login");
+  });
+}

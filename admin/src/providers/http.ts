@@ -14,26 +14,38 @@ const isIdentityCall = (url: string | undefined) => Boolean(url?.startsWith("/au
 
 let refreshInFlight: Promise<StoredSession | null> | null = null;
 
-/** Refreshes the session once even when many requests notice the expiry at the same time. */
-export function refreshSession(): Promise<StoredSession | null> {
-  refreshInFlight ??= exchangeRefreshToken().finally(() => {
+const needsRefresh = (session: StoredSession) =>
+  // Short-lived tokens (tests, strict setups) are refreshed at half their life instead.
+  session.expiresAt - Date.now() <= Math.min(REFRESH_BEFORE_EXPIRY_MS, (session.expiresIn * 1000) / 2);
+
+/**
+ * Exchanges the refresh token for a new session, once per tab however many requests ask, and
+ * once across tabs: the server treats a reused refresh token as theft and ends the session, so
+ * tabs take turns (Web Locks) and a tab that finds the work already done uses the result.
+ * `staleAccessToken` is the token the caller found wanting.
+ */
+export function refreshSession(staleAccessToken: string): Promise<StoredSession | null> {
+  refreshInFlight ??= withRefreshLock(() => refreshUnlessDone(staleAccessToken)).finally(() => {
     refreshInFlight = null;
   });
   return refreshInFlight;
 }
 
-async function exchangeRefreshToken(): Promise<StoredSession | null> {
+async function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
+  if (!navigator.locks) return task();
+  return (await navigator.locks.request("photodrop.refresh", task)) as T;
+}
+
+async function refreshUnlessDone(staleAccessToken: string): Promise<StoredSession | null> {
   const current = readSession();
   if (!current) return null;
+  if (current.accessToken !== staleAccessToken && !needsRefresh(current)) return current;
   try {
     const { data } = await http.post<Session>("/auth/refresh", { refreshToken: current.refreshToken });
     return writeSession(data);
   } catch (error) {
     const { statusCode, message } = toHttpError(error);
     if (statusCode === 400 || statusCode === 401) {
-      // Another tab may have rotated the refresh token a moment ago; its session is still good.
-      const latest = readSession();
-      if (latest && latest.refreshToken !== current.refreshToken) return latest;
       clearSession();
       return null;
     }
@@ -46,10 +58,8 @@ async function exchangeRefreshToken(): Promise<StoredSession | null> {
 export async function freshAccessToken(): Promise<string | null> {
   const session = readSession();
   if (!session) return null;
-  // Short-lived tokens (tests, strict setups) are refreshed at half their life instead.
-  const margin = Math.min(REFRESH_BEFORE_EXPIRY_MS, (session.expiresIn * 1000) / 2);
-  if (session.expiresAt - Date.now() > margin) return session.accessToken;
-  const refreshed = await refreshSession();
+  if (!needsRefresh(session)) return session.accessToken;
+  const refreshed = await refreshSession(session.accessToken);
   return refreshed?.accessToken ?? null;
 }
 
@@ -75,7 +85,8 @@ http.interceptors.response.use(undefined, async (error: AxiosError) => {
     readSession()
   ) {
     config.retriedAfterRefresh = true;
-    const refreshed = await refreshSession();
+    const sentToken = String(config.headers.get("Authorization") ?? "").replace(/^Bearer /, "");
+    const refreshed = await refreshSession(sentToken);
     if (refreshed) {
       config.headers.set("Authorization", `Bearer ${refreshed.accessToken}`);
       return http.request(config);

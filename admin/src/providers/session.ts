@@ -56,14 +56,11 @@ export function clearSession(): void {
   localStorage.removeItem(STORAGE_KEY);
 }
 
-/**
- * Another tab signing in or out changes the stored session under us; the callback gets the uid
- * before and after so the app can drop data that belonged to the previous user.
- */
-export function onSessionChangedElsewhere(callback: (before: string | null, after: string | null) => void): () => void {
+/** Another tab signing in, out or refreshing changes the stored session; the callback gets its uid now. */
+export function onSessionChangedElsewhere(callback: (uid: string | null) => void): () => void {
   const listener = (event: StorageEvent) => {
     if (event.key !== STORAGE_KEY && event.key !== null) return;
-    callback(uidOf(event.oldValue), uidOf(event.newValue));
+    callback(uidOf(event.newValue));
   };
   window.addEventListener("storage", listener);
   return () => window.removeEventListener("storage", listener);
