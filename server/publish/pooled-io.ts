@@ -98,6 +98,8 @@ export class PooledFileReader extends Readable {
 /** Writes to a new file (`wx`), batching small header writes, and fsyncs before it reports "finish". */
 export class PooledFileWriter extends Writable {
   private handle: FileHandle | undefined;
+  /** True once this writer has created the file, so only then is removing it on failure ours to do. */
+  created = false;
 
   constructor(
     private readonly file: string,
@@ -109,7 +111,7 @@ export class PooledFileWriter extends Writable {
 
   override _construct(callback: (err?: Error | null) => void): void {
     fsp.open(this.file, "wx").then(
-      (handle) => ((this.handle = handle), callback()),
+      (handle) => ((this.handle = handle), (this.created = true), callback()),
       (err) => callback(err),
     );
   }

@@ -87,6 +87,7 @@ describe("writeZip", () => {
     const out = path.join(dir, "out.zip");
     fs.writeFileSync(out, "keep me");
     await expect(writeZip([sourceFile("a.jpg", 10)], out, { signal: signal() })).rejects.toMatchObject({ code: "EEXIST" });
+    expect(fs.readFileSync(out, "utf8")).toBe("keep me");
   });
 });
 

@@ -88,7 +88,7 @@ export async function writeZip(sources: ZipSource[], outFile: string, options: W
     archive.unpipe(output);
     source?.destroy();
     await closeQuietly(output);
-    await fsp.rm(outFile, { force: true });
+    if (output.created) await fsp.rm(outFile, { force: true });
     throw err;
   } finally {
     signal.removeEventListener("abort", onAbort);
