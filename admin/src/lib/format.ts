@@ -50,3 +50,24 @@ export function formatFileSize(bytes: number): string {
 export function formatMegabytes(bytes: number): string {
   return `${(bytes / 1024 ** 2).toFixed(2)} MB`;
 }
+
+const DATE_FORMAT = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric" });
+const DATE_TIME_FORMAT = new Intl.DateTimeFormat("en-US", {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+
+/** An ISO date as "Nov 23, 2026"; an empty string for a missing or unreadable one. */
+export function formatDate(iso: string | null | undefined): string {
+  const date = iso ? new Date(iso) : null;
+  return date && !Number.isNaN(date.getTime()) ? DATE_FORMAT.format(date) : "";
+}
+
+/** An ISO date with its time of day, for created/updated stamps. */
+export function formatDateTime(iso: string | null | undefined): string {
+  const date = iso ? new Date(iso) : null;
+  return date && !Number.isNaN(date.getTime()) ? DATE_TIME_FORMAT.format(date) : "";
+}
