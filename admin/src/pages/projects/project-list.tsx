@@ -1,10 +1,5 @@
-import { List } from "@refinedev/mantine";
-import { Text, Title } from "@mantine/core";
+import { ProjectsPanel } from "../../components/projects/projects-panel";
 
 export function ProjectList() {
-  return (
-    <List title={<Title order={3}>All Projects</Title>}>
-      <Text color="dimmed">The project list is on its way.</Text>
-    </List>
-  );
+  return <ProjectsPanel title="All Projects" />;
 }

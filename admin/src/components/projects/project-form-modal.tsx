@@ -1,0 +1,109 @@
+import { useEffect } from "react";
+import { Button, Group, Modal, Select, Stack, Textarea, TextInput } from "@mantine/core";
+import type { HttpError } from "@refinedev/core";
+import { useModalForm, useSelect } from "@refinedev/mantine";
+import type { Project } from "./types";
+
+interface ProjectFormValues {
+  name: string;
+  description: string;
+  /** Select values are strings in Mantine 5; null is "No client". */
+  clientId: string | null;
+}
+
+interface ProjectPayload {
+  name: string;
+  description?: string | null;
+  clientId: number | null;
+}
+
+const toPayload = (values: ProjectFormValues, action: "create" | "edit"): ProjectPayload => {
+  const description = values.description?.trim();
+  const payload: ProjectPayload = { name: values.name.trim(), clientId: values.clientId ? Number(values.clientId) : null };
+  // A blank description is left out of a new project, and clears the one an edited project had.
+  if (description) payload.description = description;
+  else if (action === "edit") payload.description = null;
+  return payload;
+};
+
+export interface ProjectFormModal {
+  showCreate: () => void;
+  showEdit: (id: number) => void;
+  modals: JSX.Element;
+}
+
+function useProjectForm(action: "create" | "edit", defaultClientId?: number) {
+  const form = useModalForm<Project, HttpError, ProjectFormValues, ProjectPayload>({
+    refineCoreProps: {
+      resource: "projects",
+      action,
+      redirect: false,
+      invalidates: ["list", "many", "detail"],
+      successNotification: false,
+      errorNotification: (error) => {
+        console.error("Failed to save the project:", error?.message);
+        return false;
+      },
+    },
+    initialValues: { name: "", description: "", clientId: defaultClientId ? String(defaultClientId) : null },
+    validate: { name: (value) => (value?.trim() ? null : "Name is required") },
+    transformValues: (values) => toPayload(values, action),
+  });
+  const loaded = form.refineCore.query?.data?.data;
+  const { setFieldValue, resetDirty } = form;
+  useEffect(() => {
+    // The API answers numbers and null; the form keeps what the inputs show.
+    if (!loaded) return;
+    const values = { name: loaded.name, description: loaded.description ?? "", clientId: loaded.clientId == null ? null : String(loaded.clientId) };
+    setFieldValue("description", values.description);
+    setFieldValue("clientId", values.clientId);
+    resetDirty(values);
+  }, [loaded, setFieldValue, resetDirty]);
+  return form;
+}
+
+function ProjectFormFields({ form, title }: { form: ReturnType<typeof useProjectForm>; title: string }) {
+  const { selectProps } = useSelect<{ id: number; name: string }>({
+    resource: "clients",
+    optionLabel: "name",
+    optionValue: (client) => String(client.id),
+    sorters: [{ field: "name", order: "asc" }],
+    pagination: { mode: "off" },
+  });
+  const { modal, getInputProps, saveButtonProps, refineCore } = form;
+  return (
+    <Modal opened={modal.visible} onClose={modal.close} title={title}>
+      <form onSubmit={form.onSubmit(modal.submit)}>
+        <Stack spacing="sm">
+          <TextInput label="Name" withAsterisk data-autofocus {...getInputProps("name")} />
+          <Textarea label="Description" autosize minRows={2} {...getInputProps("description")} />
+          <Select label="Client" placeholder="No client" nothingFound="No clients" {...selectProps} searchable clearable {...getInputProps("clientId")} />
+          <Group position="right" mt="sm">
+            <Button variant="default" onClick={modal.close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={refineCore.formLoading} disabled={saveButtonProps.disabled}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** Create and edit dialogs for a project; a given client is preselected for new projects. */
+export function useProjectFormModal(defaultClientId?: number): ProjectFormModal {
+  const create = useProjectForm("create", defaultClientId);
+  const edit = useProjectForm("edit");
+  return {
+    showCreate: () => create.modal.show(),
+    showEdit: (id) => edit.modal.show(id),
+    modals: (
+      <>
+        {create.modal.visible && <ProjectFormFields form={create} title="Create Project" />}
+        {edit.modal.visible && <ProjectFormFields form={edit} title="Edit Project" />}
+      </>
+    ),
+  };
+}

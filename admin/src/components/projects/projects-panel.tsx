@@ -1,0 +1,152 @@
+import { useState } from "react";
+import { Anchor, Badge, Button, Card, Center, Group, Pagination, Stack, Table, Text, Title } from "@mantine/core";
+import { useDelete, useList, type CrudFilter } from "@refinedev/core";
+import { IconPlus } from "@tabler/icons-react";
+import { Link } from "react-router";
+import { formatDate } from "../../lib/format";
+import { usePublishActions } from "../publish-control/use-publish-actions";
+import { ConfirmDialog } from "./confirm-dialog";
+import { ProjectRowMenu } from "./project-row-menu";
+import { useProjectFormModal } from "./project-form-modal";
+import { useRefreshProjects } from "./use-refresh-projects";
+import type { Project } from "./types";
+
+const PAGE_SIZE = 10;
+
+export interface ProjectsPanelProps {
+  /** Only this client's projects; new projects are created for it. */
+  clientId?: number;
+  /** Replaces the default 'Projects (n)'. */
+  title?: string;
+  showClient?: boolean;
+  showAttachmentCount?: boolean;
+}
+
+/** The spec's "Projects list": used on /projects/all and in a client's page. */
+export function ProjectsPanel({ clientId, title, showClient = true, showAttachmentCount = true }: ProjectsPanelProps) {
+  const [page, setPage] = useState(1);
+  const [deleting, setDeleting] = useState<Project | null>(null);
+  const filters: CrudFilter[] = clientId ? [{ field: "clientId", operator: "eq", value: clientId }] : [];
+  const { result, query } = useList<Project>({
+    resource: "projects",
+    filters,
+    sorters: [
+      { field: "createdAt", order: "desc" },
+      { field: "id", order: "desc" },
+    ],
+    pagination: { currentPage: page, pageSize: PAGE_SIZE },
+  });
+  const total = result.total ?? 0;
+  const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const forms = useProjectFormModal(clientId);
+  const { publish } = usePublishActions();
+  const refresh = useRefreshProjects();
+  const { mutate: deleteProject, mutation: deletion } = useDelete();
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    deleteProject(
+      { resource: "projects", id: deleting.id, successNotification: false, errorNotification: false },
+      {
+        onSuccess: () => refresh(),
+        onError: (error) => console.error("Failed to delete the project:", error.message),
+        onSettled: () => setDeleting(null),
+      },
+    );
+  };
+
+  return (
+    <Card withBorder shadow="xs" radius="md" p="lg">
+      <Group position="apart" mb="md">
+        <Group spacing="xs">
+          <Title order={3}>{title ?? `Projects (${total})`}</Title>
+          {title && <Badge variant="light">{total}</Badge>}
+        </Group>
+        <Button leftIcon={<IconPlus size={16} />} onClick={forms.showCreate}>
+          Add Project
+        </Button>
+      </Group>
+      {query.isLoading ? (
+        <Text color="dimmed">Loading projects...</Text>
+      ) : result.data.length === 0 ? (
+        <Stack align="center" spacing={4} py="xl">
+          <Text weight={600}>No projects found.</Text>
+          <Text color="dimmed" size="sm">
+            Add the first project to get started.
+          </Text>
+        </Stack>
+      ) : (
+        <Table verticalSpacing="sm" highlightOnHover>
+          <thead>
+            <tr>
+              <th>Name</th>
+              {showClient && <th>Client</th>}
+              {showAttachmentCount && <th>Attachments</th>}
+              <th>Published</th>
+              <th aria-label="Actions" />
+            </tr>
+          </thead>
+          <tbody>
+            {result.data.map((project) => (
+              <tr key={project.id}>
+                <td>
+                  <Anchor component={Link} to={`/projects/${project.id}`} weight={600}>
+                    {project.name}
+                  </Anchor>
+                  {project.description && (
+                    <Text size="sm" color="dimmed" lineClamp={2}>
+                      {project.description}
+                    </Text>
+                  )}
+                </td>
+                {showClient && (
+                  <td>
+                    {project.client ? (
+                      <Anchor component={Link} to={`/clients/${project.client.id}`} size="sm">
+                        {project.client.name}
+                      </Anchor>
+                    ) : (
+                      <Text size="sm" color="dimmed">
+                        No client
+                      </Text>
+                    )}
+                  </td>
+                )}
+                {showAttachmentCount && (
+                  <td>
+                    <Badge variant="light">{project.attachmentCount}</Badge>
+                  </td>
+                )}
+                <td>
+                  <Text size="sm">{project.publishedAt ? formatDate(project.publishedAt) : ""}</Text>
+                </td>
+                <td style={{ width: 48 }}>
+                  <ProjectRowMenu
+                    project={project}
+                    onEdit={() => forms.showEdit(project.id)}
+                    onPublish={() => publish(project)}
+                    onDelete={() => setDeleting(project)}
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+      {pageCount > 1 && (
+        <Center mt="md">
+          <Pagination page={page} onChange={setPage} total={pageCount} />
+        </Center>
+      )}
+      {forms.modals}
+      <ConfirmDialog
+        opened={deleting !== null}
+        title="Delete Project"
+        message={`Are you sure you want to delete "${deleting?.name ?? ""}"? Its attachments and published ZIP are deleted too. This action cannot be undone.`}
+        loading={deletion.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      />
+    </Card>
+  );
+}

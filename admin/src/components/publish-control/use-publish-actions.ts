@@ -1,0 +1,41 @@
+import { useCustomMutation } from "@refinedev/core";
+import { useRefreshProjects } from "../projects/use-refresh-projects";
+import { canPublish, type Project } from "../projects/types";
+
+/** Publish and unpublish calls; failures are only logged (spec section 8), the live events show progress. */
+export function usePublishActions() {
+  const refresh = useRefreshProjects();
+  const { mutate, mutation } = useCustomMutation<Project>();
+
+  const publish = (project: Pick<Project, "id" | "publishStatus" | "attachmentCount">, onError?: (message: string) => void) => {
+    if (!canPublish(project)) {
+      console.error(
+        project.attachmentCount > 0
+          ? `Project ${project.id} is already published or publishing`
+          : `Cannot publish project ${project.id}: it has no attachments`,
+      );
+      return;
+    }
+    mutate(
+      { url: `/projects/${project.id}/publish`, method: "post", values: {}, successNotification: false, errorNotification: false },
+      {
+        onSettled: () => refresh(project.id),
+        onError: (error) => {
+          console.error("Failed to publish the project:", error.message);
+          onError?.(error.message);
+        },
+      },
+    );
+  };
+
+  const unpublish = (projectId: number) =>
+    mutate(
+      { url: `/projects/${projectId}/publish`, method: "delete", values: {}, successNotification: false, errorNotification: false },
+      {
+        onSettled: () => refresh(projectId),
+        onError: (error) => console.error("Failed to unpublish the project:", error.message),
+      },
+    );
+
+  return { publish, unpublish, pending: mutation.isPending };
+}
