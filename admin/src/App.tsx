@@ -11,6 +11,7 @@ import { AppSider } from "./components/layout/app-sider";
 import { accessControlProvider } from "./providers/access-control";
 import { authProvider, followSessionChangesInOtherTabs } from "./providers/auth-provider";
 import { dataProvider } from "./providers/data-provider";
+import { liveProvider } from "./providers/live-provider";
 import { useAppNotificationProvider } from "./providers/notification-provider";
 
 const LoginPage = lazy(() => import("./pages/login/login-page").then((m) => ({ default: m.LoginPage })));
@@ -71,6 +72,7 @@ export function App() {
           <Refine
             routerProvider={routerProvider}
             dataProvider={dataProvider}
+            liveProvider={liveProvider}
             authProvider={authProvider}
             accessControlProvider={accessControlProvider}
             notificationProvider={useAppNotificationProvider}
@@ -80,6 +82,7 @@ export function App() {
             ]}
             options={{
               syncWithLocation: true,
+              liveMode: "auto",
               warnWhenUnsavedChanges: true,
               disableTelemetry: true,
               title: { text: "Photodrop" },
