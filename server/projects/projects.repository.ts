@@ -15,6 +15,8 @@ export interface Project {
   publishedAt: string | null;
   publishedZipPath: string | null;
   downloadUrl: string | null;
+  /** Why the last build failed, while publishStatus is `failed`. */
+  publishError: string | null;
   attachmentCount: number;
   totalFileSize: number;
   createdAt: string;
@@ -30,6 +32,7 @@ interface ProjectRow {
   publish_status: PublishStatus;
   published_at: string | null;
   published_zip_path: string | null;
+  publish_error: string | null;
   created_at: string;
   updated_at: string;
   attachment_count: number | string;
@@ -80,6 +83,7 @@ function selectProjects(db: Db): Knex.QueryBuilder {
     "p.publish_status",
     "p.published_at",
     "p.published_zip_path",
+    "p.publish_error",
     "p.created_at",
     "p.updated_at",
     attachmentCount(db),
@@ -87,12 +91,13 @@ function selectProjects(db: Db): Knex.QueryBuilder {
   );
 }
 
-function basename(zipPath: string): string {
-  return zipPath.slice(zipPath.lastIndexOf("/") + 1);
+/** `/published/<name>.zip` for a stored `published/<name>.zip`, only while the project is published. */
+export function downloadUrlFor(status: PublishStatus, zipPath: string | null): string | null {
+  if (status !== "published" || !zipPath) return null;
+  return `/published/${zipPath.slice(zipPath.lastIndexOf("/") + 1)}`;
 }
 
 export function toProject(row: ProjectRow): Project {
-  const published = row.publish_status === "published" && row.published_zip_path;
   return {
     id: row.id,
     name: row.name,
@@ -102,7 +107,8 @@ export function toProject(row: ProjectRow): Project {
     publishStatus: row.publish_status,
     publishedAt: toIso(row.published_at),
     publishedZipPath: row.published_zip_path ?? null,
-    downloadUrl: published ? `/published/${basename(row.published_zip_path!)}` : null,
+    downloadUrl: downloadUrlFor(row.publish_status, row.published_zip_path),
+    publishError: row.publish_status === "failed" ? (row.publish_error ?? null) : null,
     attachmentCount: Number(row.attachment_count),
     totalFileSize: Number(row.total_file_size),
     createdAt: toIso(row.created_at)!,

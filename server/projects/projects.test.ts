@@ -33,6 +33,7 @@ describe("creating a project", () => {
       publishedAt: null,
       publishedZipPath: null,
       downloadUrl: null,
+      publishError: null,
       attachmentCount: 0,
       totalFileSize: 0,
       createdAt: expect.any(String),

@@ -1,7 +1,7 @@
 import type { AppContext } from "../context";
 import { ConflictError, NotFoundError, ValidationError } from "../http/errors";
 import { publishedZipFile, removeQuietly } from "../storage/paths";
-import { findProjectView, downloadUrlFor, type ProjectView } from "./project-view";
+import { downloadUrlFor, findProject, type Project } from "../projects/projects.repository";
 import { claimForPublishing, findPublishState, resetToDraft } from "./publish.repository";
 import { publishQueue, runPublishBuild } from "./publish-job";
 
@@ -9,14 +9,14 @@ function projectsChanged(ctx: AppContext, id: number) {
   ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [id] });
 }
 
-async function viewOrNotFound(ctx: AppContext, id: number): Promise<ProjectView> {
-  const view = await findProjectView(ctx.db, id);
-  if (!view) throw new NotFoundError("Project not found");
-  return view;
+async function projectOrNotFound(ctx: AppContext, id: number): Promise<Project> {
+  const project = await findProject(ctx.db, id);
+  if (!project) throw new NotFoundError("Project not found");
+  return project;
 }
 
 /** Marks the project `publishing` and queues its build; answers the project as it is now. */
-export async function publishProject(ctx: AppContext, id: number): Promise<ProjectView> {
+export async function publishProject(ctx: AppContext, id: number): Promise<Project> {
   if (!(await claimForPublishing(ctx.db, id))) {
     const state = await findPublishState(ctx.db, id);
     if (!state) throw new NotFoundError("Project not found");
@@ -26,10 +26,10 @@ export async function publishProject(ctx: AppContext, id: number): Promise<Proje
     throw new ValidationError("Project has no attachments");
   }
   // Read before queueing, so the answer shows `publishing` even for a build that ends at once.
-  const view = await viewOrNotFound(ctx, id);
+  const project = await projectOrNotFound(ctx, id);
   publishQueue(ctx).enqueue(id, (signal) => runPublishBuild(ctx, id, signal));
   projectsChanged(ctx, id);
-  return view;
+  return project;
 }
 
 /**
@@ -46,16 +46,16 @@ export async function cancelAllPublishes(ctx: AppContext): Promise<void> {
 }
 
 /** Back to draft from any state: cancels a build, forgets the ZIP, then deletes its file. */
-export async function unpublishProject(ctx: AppContext, id: number): Promise<ProjectView> {
+export async function unpublishProject(ctx: AppContext, id: number): Promise<Project> {
   const state = await findPublishState(ctx.db, id);
   if (!state) throw new NotFoundError("Project not found");
-  if (state.publishStatus === "draft") return viewOrNotFound(ctx, id);
+  if (state.publishStatus === "draft") return projectOrNotFound(ctx, id);
   await cancelPublish(ctx, id);
   const reset = await resetToDraft(ctx.db, id);
   if (!reset) throw new NotFoundError("Project not found");
   if (reset.previousZipPath) await removeQuietly(publishedZipFile(ctx.config, reset.previousZipPath));
   projectsChanged(ctx, id);
-  return viewOrNotFound(ctx, id);
+  return projectOrNotFound(ctx, id);
 }
 
 /** Where the project's ZIP is served publicly. */

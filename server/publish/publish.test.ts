@@ -167,6 +167,8 @@ describe("a build that fails", () => {
     expect(row).toMatchObject({ publish_status: "failed", publish_error: "Attachment file is missing: second.jpg", published_zip_path: null });
     expect(publishedFiles(t.ctx)).toEqual(before);
     expect(events.events.map((e) => e.type)).not.toContain("publish_completed");
+    const shown = await request(t.app).get(`/api/projects/${id}`).set(staff.auth);
+    expect(shown.body).toMatchObject({ publishStatus: "failed", publishError: "Attachment file is missing: second.jpg" });
 
     fs.writeFileSync(missing.file, missing.bytes);
     const again = await publish(id);
@@ -174,6 +176,7 @@ describe("a build that fails", () => {
     expect(again.body.publishStatus).toBe("publishing");
     await events.next("publish_completed");
     expect(await projectRow(t.ctx, id)).toMatchObject({ publish_status: "published", publish_error: null });
+    expect((await request(t.app).get(`/api/projects/${id}`).set(staff.auth)).body.publishError).toBeNull();
     expect((await readZip(await zipFileOf(id))).map((e) => e.name)).toEqual(["first.jpg", "second.jpg", "third.jpg"]);
   });
 });
