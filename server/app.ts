@@ -25,6 +25,7 @@ export function createApp(ctx: AppContext): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
+  app.set("trust proxy", ctx.config.trustProxy);
   app.use(securityHeaders({ googleSignIn: Boolean(ctx.config.google) }));
 
   const api = express.Router();

@@ -24,6 +24,16 @@ describe("configuration", () => {
     expect(c.accessTokenTtl).toBe(3600);
     expect(c.refreshTokenTtl).toBe(2592000);
     expect(c.publishConcurrency).toBe(2);
+    expect(c.trustProxy).toBe(false);
+  });
+
+  it.each([
+    ["1", true],
+    ["2", 2],
+    ["loopback", "loopback"],
+    ["0", false],
+  ])("reads TRUST_PROXY=%s for Express", (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
   });
 
   it("reads every variable it is given", () => {

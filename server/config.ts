@@ -56,6 +56,11 @@ const envSchema = z.object({
   RATE_LIMIT_WINDOW: int(60, 1, 86400),
   RATE_LIMIT_PER_IP: int(30, 1),
   RATE_LIMIT_PER_ACCOUNT: int(10, 1),
+  TRUST_PROXY: optionalText.transform((v) => {
+    if (v === undefined || v === "0" || v === "false") return false;
+    if (v === "1" || v === "true") return true;
+    return /^\d+$/.test(v) ? Number(v) : v;
+  }),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
 });
 
@@ -89,6 +94,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     publishConcurrency: env.PUBLISH_CONCURRENCY,
     // Sign-in, sign-up, refresh and reset attempts per window (seconds), per client IP and per e-mail.
     rateLimit: { windowSeconds: env.RATE_LIMIT_WINDOW, perIp: env.RATE_LIMIT_PER_IP, perAccount: env.RATE_LIMIT_PER_ACCOUNT },
+    /** Express's `trust proxy`: set behind a reverse proxy so per-IP limits see the client's address. */
+    trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -4,6 +4,7 @@ import { createContext, StartupError } from "./bootstrap";
 import { createApp } from "./app";
 import { runStartupTasks } from "./startup";
 import { attachEventsServer } from "./events/events-server";
+import { cancelAllPublishes } from "./publish/publish.service";
 
 async function main() {
   const config = loadConfig();
@@ -39,6 +40,8 @@ async function main() {
     await events.close();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    // A build cut short leaves no partial file; its project is marked failed at the next start.
+    await cancelAllPublishes(ctx);
     await ctx.db.destroy();
     clearTimeout(force);
     process.exit(0);

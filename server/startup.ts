@@ -2,6 +2,7 @@ import type { AppContext } from "./context";
 import { ensureAdminAccount } from "./users/admin-bootstrap";
 import { seedDemoData, isDatabaseEmpty } from "./seeds/demo";
 import { recoverInterruptedPublishes } from "./publish/recovery";
+import { removeStaleTempFiles } from "./storage/paths";
 
 export interface StartupReport {
   /** Set when the demo seed created the local admin: printed once, never logged again. */
@@ -17,5 +18,7 @@ export async function runStartupTasks(ctx: AppContext): Promise<StartupReport> {
     report.demoAdmin = await seedDemoData(ctx, { createAdmin: !ctx.config.admin });
   }
   await recoverInterruptedPublishes(ctx);
+  // Receive folders of a process that stopped mid-upload; an hour old means nobody is writing them.
+  await removeStaleTempFiles(ctx.config, 60 * 60 * 1000);
   return report;
 }

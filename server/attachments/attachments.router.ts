@@ -2,7 +2,6 @@ import { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
 import { parseListQuery } from "../http/list-query";
 import { parseBody, parseId } from "../http/validate";
-import { removeStaleTempFiles } from "../storage/paths";
 import { attachmentListSpec } from "./attachments.repository";
 import { bulkDeleteSchema, renameAttachmentSchema } from "./attachments.schema";
 import * as service from "./attachments.service";
@@ -11,8 +10,6 @@ import { multipleUploads, receiveUploads, releaseUpload, singleUpload } from "./
 /** /api/attachments (bearer-authenticated). */
 export function attachmentsRouter(ctx: AppContext): Router {
   const router = Router();
-  // Receive folders of a process that stopped mid-upload; an hour old means nobody is writing them.
-  removeStaleTempFiles(ctx.config, 60 * 60 * 1000).catch((err) => ctx.logger.warn({ err }, "could not sweep UPLOADS_DIR/.tmp"));
 
   // Refused before the body is read, so a file bound for a missing or published project is never written.
   const checkProject = async (req: Request, _res: Response, next: () => void) => {
