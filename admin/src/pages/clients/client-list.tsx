@@ -1,10 +1,128 @@
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Badge, Button, Group, Pagination, Stack, Text, TextInput, Title } from "@mantine/core";
+import { useDebouncedValue } from "@mantine/hooks";
+import type { CrudSort } from "@refinedev/core";
 import { List } from "@refinedev/mantine";
-import { Text, Title } from "@mantine/core";
+import { useTable } from "@refinedev/react-table";
+import { IconPlus, IconSearch } from "@tabler/icons-react";
+import { useLocation } from "react-router";
+import { clientColumns } from "../../components/clients/client-columns";
+import { ClientFormModal } from "../../components/clients/client-form-modal";
+import { DeleteClientModal } from "../../components/clients/delete-client-modal";
+import { SortableTable } from "../../components/clients/sortable-table";
+import type { Client } from "../../components/clients/types";
+import { useClientModalForm } from "../../components/clients/use-client-modal-form";
 
+const PAGE_SIZE = 10;
+const SEARCH = "q";
+const BY_NAME: CrudSort[] = [{ field: "name", order: "asc" }];
+const NEWEST_FIRST: CrudSort[] = [{ field: "createdAt", order: "desc" }];
+
+/** /clients/all (by name) and /clients/recent (newest first). */
 export function ClientList() {
+  const { pathname } = useLocation();
+  const recent = pathname.endsWith("/recent");
+  // A fresh table per route, so each starts from its own sort order.
+  return <ClientTable key={recent ? "recent" : "all"} recent={recent} />;
+}
+
+function ClientTable({ recent }: { recent: boolean }) {
+  const createForm = useClientModalForm("create");
+  const editForm = useClientModalForm("edit");
+  const [clientToDelete, setClientToDelete] = useState<Client | null>(null);
+
+  const openEdit = (client: Client) => {
+    editForm.modal.show(client.id);
+    // The cached record may be unchanged since the last opening, so the form is filled here too.
+    editForm.setValues({ name: client.name });
+    editForm.resetDirty({ name: client.name });
+  };
+
+  // Columns must keep their identity (react-table resets to page 1 when they change), so they
+  // reach the latest handlers through a ref.
+  const openEditRef = useRef(openEdit);
+  openEditRef.current = openEdit;
+  const columns = useMemo(
+    () => clientColumns({ onEdit: (client) => openEditRef.current(client), onDelete: setClientToDelete }),
+    [],
+  );
+
+  const table = useTable<Client>({
+    columns,
+    enableMultiSort: false,
+    refineCoreProps: {
+      resource: "clients",
+      pagination: { pageSize: PAGE_SIZE },
+      sorters: { initial: recent ? NEWEST_FIRST : BY_NAME },
+      errorNotification: false,
+      // Counts change when projects and contacts change elsewhere, so the list is re-read on every visit.
+      queryOptions: { staleTime: 0 },
+    },
+  });
+  const {
+    reactTable,
+    refineCore: { tableQuery, currentPage, setCurrentPage, pageCount, result },
+  } = table;
+
+  const initialSearch = String(reactTable.getState().columnFilters.find((f) => f.id === SEARCH)?.value ?? "");
+  const [search, setSearch] = useState(initialSearch);
+  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
+  useEffect(() => {
+    // The server's q parameter searches by name; simple-rest sends a filter on "q" as q=.
+    reactTable.setColumnFilters((filters) => [
+      ...filters.filter((f) => f.id !== SEARCH),
+      ...(debouncedSearch ? [{ id: SEARCH, value: debouncedSearch }] : []),
+    ]);
+  }, [debouncedSearch]);
+
+  const total = result.total ?? 0;
+
   return (
-    <List title={<Title order={3}>All Clients</Title>}>
-      <Text color="dimmed">The client list is on its way.</Text>
-    </List>
+    <>
+      <List
+        title={
+          <Group spacing="sm">
+            <Title order={3}>{recent ? "Recent Clients" : "All Clients"}</Title>
+            <Badge size="lg" variant="light">
+              {total} {total === 1 ? "client" : "clients"}
+            </Badge>
+          </Group>
+        }
+        breadcrumb={false}
+        headerButtons={
+          <Button leftIcon={<IconPlus size={16} />} onClick={() => createForm.modal.show()}>
+            Add Client
+          </Button>
+        }
+      >
+        <Stack spacing="md">
+          <TextInput
+            placeholder="Search clients by name"
+            aria-label="Search clients"
+            icon={<IconSearch size={16} />}
+            value={search}
+            onChange={(event) => setSearch(event.currentTarget.value)}
+            maw={360}
+          />
+          {tableQuery.isError ? (
+            <Text color="red">Failed to load clients. Please try again later.</Text>
+          ) : (
+            <SortableTable
+              table={reactTable}
+              loading={tableQuery.isLoading}
+              empty={<Text color="dimmed">{debouncedSearch ? "No clients match this search." : "No clients found."}</Text>}
+            />
+          )}
+          {pageCount > 1 && (
+            <Group position="right">
+              <Pagination page={currentPage} total={pageCount} onChange={setCurrentPage} />
+            </Group>
+          )}
+        </Stack>
+      </List>
+      <ClientFormModal form={createForm} title="Add Client" />
+      <ClientFormModal form={editForm} title="Edit Client" />
+      <DeleteClientModal client={clientToDelete} onClose={() => setClientToDelete(null)} />
+    </>
   );
 }

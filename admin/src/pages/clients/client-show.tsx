@@ -1,24 +1,64 @@
-import { Alert, Text, Title } from "@mantine/core";
+import { Alert, Center, Group, Loader, Stack, Text } from "@mantine/core";
 import { useShow } from "@refinedev/core";
-import { Show } from "@refinedev/mantine";
+import { IconAlertCircle } from "@tabler/icons-react";
+import { useParams } from "react-router";
+import { ClientFormModal } from "../../components/clients/client-form-modal";
+import type { Client } from "../../components/clients/types";
+import { useClientModalForm } from "../../components/clients/use-client-modal-form";
+import { ContactsPanel } from "../../components/contacts/contacts-panel";
+import { ProjectsPanel } from "../../components/projects/projects-panel";
+import { ClientDetailsCard } from "./client-details-card";
 
-interface ClientRecord {
-  id: number;
-  name: string;
+/** The route's id as a positive integer, or null for anything else ("7x", "-1", "abc"). */
+function parseClientId(raw: string | undefined): number | null {
+  if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) return null;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) ? id : null;
 }
 
 export function ClientShow() {
-  const { query, result: client } = useShow<ClientRecord>({ resource: "clients" });
-  if (query.isError) {
+  const clientId = parseClientId(useParams().id);
+  if (clientId === null) return <ClientLoadError />;
+  // Keyed by id so that moving between clients starts from a clean page (tabs, dialogs).
+  return <ClientPage key={clientId} clientId={clientId} />;
+}
+
+function ClientLoadError() {
+  return (
+    <Alert color="red" title="Error loading client" icon={<IconAlertCircle size={18} />}>
+      Client not found or failed to load.
+    </Alert>
+  );
+}
+
+function ClientPage({ clientId }: { clientId: number }) {
+  const { query, result: client } = useShow<Client>({ resource: "clients", id: clientId, errorNotification: false });
+  const editForm = useClientModalForm("edit");
+
+  if (query.isLoading) {
     return (
-      <Alert color="red" title="Error loading client">
-        Client not found or failed to load.
-      </Alert>
+      <Center py="xl">
+        <Group spacing="sm">
+          <Loader size="sm" />
+          <Text>Loading client...</Text>
+        </Group>
+      </Center>
     );
   }
+  if (query.isError || !client) return <ClientLoadError />;
+
+  const openEdit = () => {
+    editForm.modal.show(client.id);
+    editForm.setValues({ name: client.name });
+    editForm.resetDirty({ name: client.name });
+  };
+
   return (
-    <Show title={<Title order={3}>{client?.name ?? "Client"}</Title>} isLoading={query.isLoading}>
-      <Text color="dimmed">Client details are on their way.</Text>
-    </Show>
+    <Stack spacing="md">
+      <ClientDetailsCard client={client} onEdit={openEdit} />
+      <ContactsPanel clientId={client.id} />
+      <ProjectsPanel clientId={client.id} showClient={false} showAttachmentCount />
+      <ClientFormModal form={editForm} title="Edit Client" />
+    </Stack>
   );
 }

@@ -1,0 +1,28 @@
+import type { HttpError } from "@refinedev/core";
+import { useModalForm } from "@refinedev/mantine";
+import type { Client, ClientFormValues, ClientPayload } from "./types";
+
+/**
+ * The add or edit client dialog's form. A client's name shows up in projects, the navigation
+ * and the dashboard's totals, so a change refreshes every cached query, not just the clients.
+ */
+export function useClientModalForm(action: "create" | "edit") {
+  return useModalForm<Client, HttpError, ClientFormValues, ClientPayload>({
+    initialValues: { name: "" },
+    validate: {
+      name: (value) => (value.trim() ? null : "Name is required"),
+    },
+    transformValues: (values) => ({ name: values.name.trim() }),
+    refineCoreProps: {
+      resource: "clients",
+      action,
+      redirect: false,
+      invalidates: ["all"],
+      successNotification: false,
+      errorNotification: false,
+      onMutationError: (error) => console.error(`Failed to ${action === "create" ? "create" : "update"} the client:`, error.message),
+    },
+  });
+}
+
+export type ClientModalForm = ReturnType<typeof useClientModalForm>;

@@ -1,0 +1,53 @@
+import type { ReactNode } from "react";
+import { Anchor, Button, Group, SimpleGrid, Stack, Text } from "@mantine/core";
+import { IconEdit, IconTrash } from "@tabler/icons-react";
+import { formatDateTime } from "../../lib/format";
+import type { Contact } from "./types";
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" color="dimmed" weight={600} transform="uppercase">
+        {label}
+      </Text>
+      <Text size="sm">{children}</Text>
+    </div>
+  );
+}
+
+const notGiven = (
+  <Text span color="dimmed">
+    Not provided
+  </Text>
+);
+
+interface ContactDetailsProps {
+  contact: Contact;
+  onEdit: (contact: Contact) => void;
+  onDelete: (contact: Contact) => void;
+}
+
+/** One contact's tab: its fields, dates and the Edit / Delete buttons. */
+export function ContactDetails({ contact, onEdit, onDelete }: ContactDetailsProps) {
+  return (
+    <Stack spacing="md">
+      <SimpleGrid cols={2} breakpoints={[{ maxWidth: "sm", cols: 1 }]} spacing="md">
+        <Field label="Name">{contact.name}</Field>
+        <Field label="Email">{contact.email ? <Anchor href={`mailto:${contact.email}`}>{contact.email}</Anchor> : notGiven}</Field>
+        <Field label="Phone">
+          {contact.phoneNumber ? <Anchor href={`tel:${contact.phoneNumber}`}>{contact.phoneNumber}</Anchor> : notGiven}
+        </Field>
+        <Field label="Created">{formatDateTime(contact.createdAt)}</Field>
+        <Field label="Updated">{formatDateTime(contact.updatedAt)}</Field>
+      </SimpleGrid>
+      <Group spacing="sm">
+        <Button variant="light" leftIcon={<IconEdit size={16} />} onClick={() => onEdit(contact)}>
+          Edit
+        </Button>
+        <Button variant="light" color="red" leftIcon={<IconTrash size={16} />} onClick={() => onDelete(contact)}>
+          Delete
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

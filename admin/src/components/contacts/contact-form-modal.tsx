@@ -1,0 +1,47 @@
+import { Button, Group, Modal, Stack, TextInput } from "@mantine/core";
+import type { ContactModalForm } from "./use-contact-modal-form";
+
+/** The add / edit contact dialog; server field errors land on the field like local ones. */
+export function ContactFormModal({ form, title }: { form: ContactModalForm; title: string }) {
+  const {
+    getInputProps,
+    values,
+    onSubmit,
+    modal: { visible, close, submit },
+    refineCore: { formLoading },
+  } = form;
+
+  const handleSubmit = onSubmit(async (payload) => {
+    try {
+      await submit(payload);
+    } catch {
+      // The failure is on the form already (field errors) and logged by the hook.
+    }
+  });
+
+  // A stored contact answers null for a missing e-mail or phone; inputs need text.
+  const textProps = (field: "name" | "email" | "phoneNumber") => ({
+    ...getInputProps(field),
+    value: values[field] ?? "",
+  });
+
+  return (
+    <Modal opened={visible} onClose={close} title={title} centered>
+      <form onSubmit={handleSubmit} noValidate>
+        <Stack spacing="sm">
+          <TextInput label="Name" withAsterisk data-autofocus {...textProps("name")} />
+          <TextInput label="Email" type="email" {...textProps("email")} />
+          <TextInput label="Phone" type="tel" {...textProps("phoneNumber")} />
+        </Stack>
+        <Group position="right" mt="lg">
+          <Button variant="default" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={formLoading}>
+            Save
+          </Button>
+        </Group>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,92 @@
+import { useState } from "react";
+import { Button, Card, Center, Group, Skeleton, Stack, Tabs, Text, Title } from "@mantine/core";
+import { useList } from "@refinedev/core";
+import { IconPlus, IconUser } from "@tabler/icons-react";
+import { ContactDetails } from "./contact-details";
+import { ContactFormModal } from "./contact-form-modal";
+import { DeleteContactModal } from "./delete-contact-modal";
+import type { Contact } from "./types";
+import { useContactModalForm } from "./use-contact-modal-form";
+
+/** The client page's contacts: one tab per contact, the first selected until another is chosen. */
+export function ContactsPanel({ clientId }: { clientId: number }) {
+  const [selectedTab, setSelectedTab] = useState<string | null>(null);
+  const [contactToDelete, setContactToDelete] = useState<Contact | null>(null);
+
+  const { query, result } = useList<Contact>({
+    resource: "contacts",
+    filters: [{ field: "clientId", operator: "eq", value: clientId }],
+    sorters: [
+      { field: "createdAt", order: "asc" },
+      { field: "id", order: "asc" },
+    ],
+    pagination: { mode: "off" },
+    errorNotification: false,
+  });
+  const contacts = result.data;
+
+  const createForm = useContactModalForm({
+    clientId,
+    action: "create",
+    onSaved: (contact) => setSelectedTab(String(contact.id)),
+  });
+  const editForm = useContactModalForm({ clientId, action: "edit" });
+
+  const openEdit = (contact: Contact) => {
+    const values = { name: contact.name, email: contact.email ?? "", phoneNumber: contact.phoneNumber ?? "" };
+    editForm.modal.show(contact.id);
+    // The cached record may be unchanged since the last opening, so the form is filled here too.
+    editForm.setValues(values);
+    editForm.resetDirty(values);
+  };
+
+  // The chosen tab while it exists; otherwise (first load, after a delete) the first contact.
+  const activeTab = contacts.some((c) => String(c.id) === selectedTab) ? selectedTab : contacts[0] ? String(contacts[0].id) : null;
+
+  return (
+    <Card withBorder shadow="xs" p="lg" radius="md">
+      <Group position="apart" mb="md">
+        <Title order={4}>Contacts ({result.total ?? contacts.length})</Title>
+        <Button leftIcon={<IconPlus size={16} />} onClick={() => createForm.modal.show()}>
+          Add Contact
+        </Button>
+      </Group>
+      {query.isLoading ? (
+        <Skeleton height={120} />
+      ) : query.isError ? (
+        <Text color="red" size="sm">
+          Failed to load contacts. Please try again later.
+        </Text>
+      ) : contacts.length === 0 ? (
+        <Center py="lg">
+          <Stack align="center" spacing="sm">
+            <Text color="dimmed" align="center">
+              No contacts found for this client. Add the first contact to get started.
+            </Text>
+            <Button variant="light" leftIcon={<IconPlus size={16} />} onClick={() => createForm.modal.show()}>
+              Add First Contact
+            </Button>
+          </Stack>
+        </Center>
+      ) : (
+        <Tabs value={activeTab} onTabChange={setSelectedTab}>
+          <Tabs.List>
+            {contacts.map((contact) => (
+              <Tabs.Tab key={contact.id} value={String(contact.id)} icon={<IconUser size={14} />}>
+                {contact.name}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+          {contacts.map((contact) => (
+            <Tabs.Panel key={contact.id} value={String(contact.id)} pt="md">
+              <ContactDetails contact={contact} onEdit={openEdit} onDelete={setContactToDelete} />
+            </Tabs.Panel>
+          ))}
+        </Tabs>
+      )}
+      <ContactFormModal form={createForm} title="Add Contact" />
+      <ContactFormModal form={editForm} title="Edit Contact" />
+      <DeleteContactModal contact={contactToDelete} onClose={() => setContactToDelete(null)} />
+    </Card>
+  );
+}

@@ -1,0 +1,38 @@
+import { useDelete, useInvalidate } from "@refinedev/core";
+import { ConfirmDeleteModal } from "../clients/confirm-delete-modal";
+import type { Contact } from "./types";
+
+/** Confirms and deletes a contact, then refreshes the client's counts. */
+export function DeleteContactModal({ contact, onClose }: { contact: Contact | null; onClose: () => void }) {
+  const { mutate, mutation } = useDelete<Contact>();
+  const invalidate = useInvalidate();
+
+  const confirm = () => {
+    if (!contact) return;
+    mutate(
+      { resource: "contacts", id: contact.id, successNotification: false, errorNotification: false },
+      {
+        onSuccess: () => {
+          void invalidate({ resource: "clients", invalidates: ["list", "detail"], id: contact.clientId });
+          onClose();
+        },
+        onError: (error) => {
+          console.error("Failed to delete the contact:", error.message);
+          onClose();
+        },
+      },
+    );
+  };
+
+  return (
+    <ConfirmDeleteModal
+      opened={contact !== null}
+      title="Delete Contact"
+      loading={mutation.isPending}
+      onCancel={onClose}
+      onConfirm={confirm}
+    >
+      Are you sure you want to delete the contact {contact?.name}? This action cannot be undone.
+    </ConfirmDeleteModal>
+  );
+}

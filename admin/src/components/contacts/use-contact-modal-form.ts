@@ -1,0 +1,47 @@
+import { useInvalidate, type HttpError } from "@refinedev/core";
+import { useModalForm } from "@refinedev/mantine";
+import type { Contact, ContactFormValues, ContactPayload } from "./types";
+
+const optional = (value: string | null | undefined) => (value ?? "").trim() || null;
+
+interface ContactModalFormOptions {
+  clientId: number;
+  action: "create" | "edit";
+  onSaved?: (contact: Contact) => void;
+}
+
+/** The add or edit contact dialog's form, with the spec's rules and messages. */
+export function useContactModalForm({ clientId, action, onSaved }: ContactModalFormOptions) {
+  const invalidate = useInvalidate();
+  return useModalForm<Contact, HttpError, ContactFormValues, ContactPayload>({
+    initialValues: { name: "", email: "", phoneNumber: "" },
+    validate: {
+      name: (value) => ((value ?? "").trim() ? null : "Name is required"),
+      email: (value) => {
+        const email = (value ?? "").trim();
+        return email && !email.includes("@") ? "Invalid email format" : null;
+      },
+    },
+    transformValues: (values) => ({
+      name: (values.name ?? "").trim(),
+      email: optional(values.email),
+      phoneNumber: optional(values.phoneNumber),
+      ...(action === "create" ? { clientId } : {}),
+    }),
+    refineCoreProps: {
+      resource: "contacts",
+      action,
+      redirect: false,
+      successNotification: false,
+      errorNotification: false,
+      onMutationSuccess: ({ data }) => {
+        // The client's contact count shows in the client list and on the client page.
+        void invalidate({ resource: "clients", invalidates: ["list", "detail"], id: clientId });
+        onSaved?.(data);
+      },
+      onMutationError: (error) => console.error(`Failed to ${action === "create" ? "add" : "update"} the contact:`, error.message),
+    },
+  });
+}
+
+export type ContactModalForm = ReturnType<typeof useContactModalForm>;

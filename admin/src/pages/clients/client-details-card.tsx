@@ -1,0 +1,35 @@
+import type { ReactNode } from "react";
+import { Button, Card, Group, SimpleGrid, Text, Title } from "@mantine/core";
+import { IconEdit } from "@tabler/icons-react";
+import type { Client } from "../../components/clients/types";
+import { formatDateTime } from "../../lib/format";
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" color="dimmed" weight={600} transform="uppercase">
+        {label}
+      </Text>
+      <Text size="sm">{children}</Text>
+    </div>
+  );
+}
+
+/** The client's name, ID and dates, with the way to rename it. */
+export function ClientDetailsCard({ client, onEdit }: { client: Client; onEdit: () => void }) {
+  return (
+    <Card withBorder shadow="xs" p="lg" radius="md">
+      <Group position="apart" mb="md">
+        <Title order={2}>{client.name}</Title>
+        <Button variant="light" leftIcon={<IconEdit size={16} />} onClick={onEdit}>
+          Edit Client
+        </Button>
+      </Group>
+      <SimpleGrid cols={3} breakpoints={[{ maxWidth: "sm", cols: 1 }]}>
+        <Field label="ID">{client.id}</Field>
+        <Field label="Created">{formatDateTime(client.createdAt)}</Field>
+        <Field label="Updated">{formatDateTime(client.updatedAt)}</Field>
+      </SimpleGrid>
+    </Card>
+  );
+}
