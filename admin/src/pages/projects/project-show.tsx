@@ -1,24 +1,81 @@
-import { Alert, Text, Title } from "@mantine/core";
+import { useEffect } from "react";
+import { Alert, Anchor, Button, Center, Grid, Group, Loader, Stack, Text, Title } from "@mantine/core";
 import { useShow } from "@refinedev/core";
-import { Show } from "@refinedev/mantine";
+import { IconAlertCircle, IconPencil } from "@tabler/icons-react";
+import { Link, useParams } from "react-router";
+import { AttachmentsCard } from "../../components/attachments/attachments-card";
+import { ProjectDetailsCard } from "../../components/projects/project-details-card";
+import { useProjectFormModal } from "../../components/projects/project-form-modal";
+import type { Project } from "../../components/projects/types";
+import { PublishControl } from "../../components/publish-control/publish-control";
+import { usePublishProgress } from "../../components/publish-control/use-publish-progress";
 
-interface ProjectRecord {
-  id: number;
-  name: string;
-}
+const parseProjectId = (raw: string | undefined) => {
+  const id = Number(raw);
+  return Number.isInteger(id) && id > 0 ? id : undefined;
+};
 
 export function ProjectShow() {
-  const { query, result: project } = useShow<ProjectRecord>({ resource: "projects" });
-  if (query.isError) {
+  const projectId = parseProjectId(useParams().id);
+  const { query, result: project } = useShow<Project>({
+    resource: "projects",
+    id: projectId,
+    queryOptions: { enabled: projectId !== undefined },
+    errorNotification: false,
+  });
+  const live = usePublishProgress(projectId, () => void query.refetch());
+  const forms = useProjectFormModal();
+  const { reset } = live;
+  const status = project?.publishStatus;
+  const updatedAt = project?.updatedAt;
+  useEffect(() => {
+    // A build cancelled by an unpublish (here or elsewhere) sends no publish event of its own.
+    if (status && status !== "publishing") reset({ active: false });
+  }, [status, updatedAt, reset]);
+
+  if (projectId === undefined || query.isError) {
     return (
-      <Alert color="red" title="Error loading project">
+      <Alert color="red" title="Error loading project" icon={<IconAlertCircle size={18} />}>
         Project not found or failed to load.
       </Alert>
     );
   }
+  if (query.isLoading || !project) {
+    return (
+      <Center h={200}>
+        <Stack align="center" spacing="xs">
+          <Loader />
+          <Text color="dimmed">Loading project...</Text>
+        </Stack>
+      </Center>
+    );
+  }
+
+  const locked = project.publishStatus === "published" || project.publishStatus === "publishing";
   return (
-    <Show title={<Title order={3}>{project?.name ?? "Project"}</Title>} isLoading={query.isLoading}>
-      <Text color="dimmed">Project details are on their way.</Text>
-    </Show>
+    <Stack spacing="md">
+      <Group position="apart" align="flex-start">
+        <Title order={2}>
+          <Anchor component={Link} to={`/projects/${project.id}`} inherit>
+            {project.name}
+          </Anchor>
+        </Title>
+        <Group spacing="xs" align="flex-start">
+          <Button variant="default" leftIcon={<IconPencil size={16} />} onClick={() => forms.showEdit(project.id)}>
+            Edit Project
+          </Button>
+          <PublishControl project={project} live={live} />
+        </Group>
+      </Group>
+      <Grid>
+        <Grid.Col md={4}>
+          <ProjectDetailsCard project={project} />
+        </Grid.Col>
+        <Grid.Col md={8}>
+          <AttachmentsCard projectId={project.id} locked={locked} published={project.publishStatus === "published"} />
+        </Grid.Col>
+      </Grid>
+      {forms.modals}
+    </Stack>
   );
 }

@@ -1,0 +1,63 @@
+import { ActionIcon, Checkbox, Group, Image, Menu, Paper, Text } from "@mantine/core";
+import { IconDots, IconDownload, IconEye, IconPencil, IconPhoto, IconTrash } from "@tabler/icons-react";
+import { formatDateTime, formatFileSize } from "../../lib/format";
+import type { Attachment } from "../projects/types";
+
+interface AttachmentRowProps {
+  attachment: Attachment;
+  locked: boolean;
+  selecting: boolean;
+  selected: boolean;
+  onToggle: () => void;
+  onRename: () => void;
+  onDelete: () => void;
+}
+
+export function AttachmentRow({ attachment, locked, selecting, selected, onToggle, onRename, onDelete }: AttachmentRowProps) {
+  return (
+    <Paper withBorder p="xs" radius="sm" aria-label={attachment.originalName}>
+      <Group noWrap>
+        {selecting && <Checkbox checked={selected} onChange={onToggle} aria-label={`Select ${attachment.originalName}`} />}
+        <Image
+          src={attachment.thumbnailUrl ?? attachment.viewUrl}
+          alt=""
+          width={56}
+          height={56}
+          fit="cover"
+          radius="sm"
+          withPlaceholder
+          placeholder={<IconPhoto size={20} />}
+        />
+        <div style={{ flex: 1, minWidth: 0 }}>
+          <Text size="sm" weight={600} truncate>
+            {attachment.originalName}
+          </Text>
+          <Text size="xs" color="dimmed">
+            {attachment.mimeType} · {formatFileSize(attachment.size)} · {formatDateTime(attachment.createdAt)}
+          </Text>
+        </div>
+        <Menu position="bottom-end" withinPortal shadow="md">
+          <Menu.Target>
+            <ActionIcon aria-label={`Actions for ${attachment.originalName}`}>
+              <IconDots size={18} />
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item icon={<IconEye size={16} />} component="a" href={attachment.viewUrl} target="_blank" rel="noopener">
+              View
+            </Menu.Item>
+            <Menu.Item icon={<IconDownload size={16} />} component="a" href={attachment.downloadUrl}>
+              Download
+            </Menu.Item>
+            <Menu.Item icon={<IconPencil size={16} />} onClick={onRename} disabled={locked}>
+              Rename
+            </Menu.Item>
+            <Menu.Item icon={<IconTrash size={16} />} color="red" onClick={onDelete} disabled={locked}>
+              Delete
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      </Group>
+    </Paper>
+  );
+}

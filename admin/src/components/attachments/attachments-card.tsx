@@ -1,0 +1,146 @@
+import { useEffect, useState } from "react";
+import { Alert, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
+import { useList } from "@refinedev/core";
+import { IconLock } from "@tabler/icons-react";
+import { ImageDropZone } from "../drop-zone/image-drop-zone";
+import { ConfirmDialog } from "../projects/confirm-dialog";
+import type { Attachment } from "../projects/types";
+import { useRefreshProjects } from "../projects/use-refresh-projects";
+import { UploadQueue } from "../upload-queue/upload-queue";
+import { useUploadQueue } from "../upload-queue/use-upload-queue";
+import { AttachmentRow } from "./attachment-row";
+import { RenameDialog } from "./rename-dialog";
+import { useAttachmentDeletion } from "./use-attachment-deletion";
+
+interface AttachmentsCardProps {
+  projectId: number;
+  /** Published (or publishing) projects take no new, renamed or removed attachments. */
+  locked: boolean;
+  published: boolean;
+}
+
+type PendingDeletion = { ids: number[]; bulk: boolean } | null;
+
+export function AttachmentsCard({ projectId, locked, published }: AttachmentsCardProps) {
+  const { result, query } = useList<Attachment>({
+    resource: "attachments",
+    filters: [{ field: "projectId", operator: "eq", value: projectId }],
+    pagination: { mode: "off" },
+  });
+  const attachments = result.data;
+  const refresh = useRefreshProjects();
+  const uploads = useUploadQueue(projectId, () => refresh(projectId));
+  const [selecting, setSelecting] = useState(false);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [renaming, setRenaming] = useState<Attachment | null>(null);
+  const [deletion, setDeletion] = useState<PendingDeletion>(null);
+  const { deleteAttachment, deleteAttachments, pending } = useAttachmentDeletion(() => refresh(projectId));
+
+  const canSelect = attachments.length > 0 && !locked;
+  useEffect(() => {
+    if (!canSelect) setSelecting(false);
+  }, [canSelect]);
+  useEffect(() => {
+    // Forget selected attachments that are gone (deleted here or elsewhere).
+    setSelected((current) => new Set(attachments.filter((a) => current.has(a.id)).map((a) => a.id)));
+  }, [attachments]);
+
+  const toggleSelecting = () => {
+    setSelecting((on) => !on);
+    setSelected(new Set());
+  };
+  const toggle = (id: number) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  const confirmDeletion = () => {
+    if (!deletion || locked) return setDeletion(null);
+    const done = () => {
+      setDeletion(null);
+      if (deletion.bulk) setSelecting(false);
+      setSelected(new Set());
+    };
+    if (deletion.bulk) deleteAttachments(deletion.ids, done);
+    else deleteAttachment(deletion.ids[0], done);
+  };
+
+  const count = deletion?.ids.length ?? 0;
+  return (
+    <Card withBorder shadow="xs" radius="md" p="lg">
+      <Group position="apart" mb="md">
+        <Title order={4}>Attachments ({attachments.length})</Title>
+        {canSelect && (
+          <Button variant="default" size="xs" onClick={toggleSelecting}>
+            {selecting ? "Cancel" : "Select"}
+          </Button>
+        )}
+      </Group>
+      <Stack spacing="md">
+        {published && (
+          <Alert color="blue" icon={<IconLock size={18} />}>
+            This project is published. Unpublish it to add, remove, or modify attachments.
+          </Alert>
+        )}
+        <ImageDropZone disabled={locked} onFiles={uploads.add} />
+        <UploadQueue items={uploads.items} onRetry={uploads.retry} onRemove={uploads.remove} />
+        {selecting && (
+          <Group position="apart">
+            <Text size="sm">
+              {selected.size} of {attachments.length} selected
+            </Text>
+            <Group spacing="xs">
+              <Button size="xs" variant="light" onClick={() => setSelected(new Set(attachments.map((a) => a.id)))}>
+                Select All
+              </Button>
+              <Button size="xs" variant="light" onClick={() => setSelected(new Set())}>
+                Deselect All
+              </Button>
+              <Button size="xs" color="red" disabled={selected.size === 0} onClick={() => setDeletion({ ids: [...selected], bulk: true })}>
+                Delete Selected ({selected.size})
+              </Button>
+            </Group>
+          </Group>
+        )}
+        {query.isLoading ? (
+          <Text color="dimmed">Loading attachments...</Text>
+        ) : attachments.length === 0 ? (
+          <Text color="dimmed" align="center" py="md">
+            No attachments found for this project.
+          </Text>
+        ) : (
+          <Stack spacing="xs">
+            {attachments.map((attachment) => (
+              <AttachmentRow
+                key={attachment.id}
+                attachment={attachment}
+                locked={locked}
+                selecting={selecting}
+                selected={selected.has(attachment.id)}
+                onToggle={() => toggle(attachment.id)}
+                onRename={() => setRenaming(attachment)}
+                onDelete={() => setDeletion({ ids: [attachment.id], bulk: false })}
+              />
+            ))}
+          </Stack>
+        )}
+      </Stack>
+      <RenameDialog attachment={renaming} onClose={() => setRenaming(null)} onRenamed={() => refresh(projectId)} />
+      <ConfirmDialog
+        opened={deletion !== null}
+        title={deletion?.bulk ? "Delete Selected Attachments" : "Delete Attachment"}
+        message={
+          deletion?.bulk
+            ? `Are you sure you want to delete ${count} selected attachment(s)? This action cannot be undone.`
+            : "Are you sure you want to delete this attachment? This action cannot be undone."
+        }
+        loading={pending}
+        onConfirm={confirmDeletion}
+        onCancel={() => setDeletion(null)}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,44 @@
+import type { ReactNode } from "react";
+import { Anchor, Card, Group, Stack, Text, Title } from "@mantine/core";
+import { Link } from "react-router";
+import { formatDate, formatDateTime, formatFileSize } from "../../lib/format";
+import type { Project } from "./types";
+
+function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Group spacing="xs" align="flex-start" noWrap>
+      <Text size="sm" color="dimmed" weight={600} style={{ width: 120, flexShrink: 0 }}>
+        {label}
+      </Text>
+      <Text size="sm" component="div" style={{ minWidth: 0, whiteSpace: "pre-wrap" }}>
+        {children}
+      </Text>
+    </Group>
+  );
+}
+
+export function ProjectDetailsCard({ project }: { project: Project }) {
+  const published = project.publishStatus === "published" && project.publishedAt;
+  return (
+    <Card withBorder shadow="xs" radius="md" p="lg">
+      <Title order={4} mb="md">
+        Project Details
+      </Title>
+      <Stack spacing="xs">
+        <Detail label="ID">{project.id}</Detail>
+        <Detail label="Status">{published ? `Published on ${formatDate(project.publishedAt)}` : "Draft"}</Detail>
+        {project.description && <Detail label="Description">{project.description}</Detail>}
+        {project.client && (
+          <Detail label="Client">
+            <Anchor component={Link} to={`/clients/${project.client.id}`}>
+              {project.client.name}
+            </Anchor>
+          </Detail>
+        )}
+        <Detail label="Created">{formatDateTime(project.createdAt)}</Detail>
+        <Detail label="Updated">{formatDateTime(project.updatedAt)}</Detail>
+        {project.attachmentCount > 0 && <Detail label="Total File Size">{formatFileSize(project.totalFileSize)}</Detail>}
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,72 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { eventsSocket } from "../../lib/events-socket";
+
+export interface PublishProgress {
+  /** A build announced live that has not ended yet. */
+  active: boolean;
+  progress: number;
+  error: string | null;
+  /** 'Authentication required', 'Failed to authenticate', 'Connection lost' or 'Connection failed'. */
+  connectionError: string | null;
+}
+
+const AUTH_ERRORS = new Set(["Authentication required", "Failed to authenticate"]);
+const IDLE: PublishProgress = { active: false, progress: 0, error: null, connectionError: null };
+
+/** Follows a project's publish events on the shared socket; `refetch` runs when the project may have changed. */
+export function usePublishProgress(projectId: number | undefined, refetch: () => void) {
+  const [state, setState] = useState<PublishProgress>(IDLE);
+  const refetchRef = useRef(refetch);
+  refetchRef.current = refetch;
+
+  useEffect(() => {
+    if (!projectId) return;
+    setState(IDLE);
+    const update = (change: Partial<PublishProgress>) => setState((current) => ({ ...current, ...change }));
+    const stopFrames = eventsSocket.onFrame(({ event, data }) => {
+      if (event === "error") {
+        const message = String(data.message ?? "");
+        if (AUTH_ERRORS.has(message)) update({ connectionError: message });
+        return;
+      }
+      if (Number(data.projectId) !== projectId) return;
+      if (event === "subscribed") {
+        update({ connectionError: null });
+        // A build that ended before we subscribed shows only in the project itself.
+        refetchRef.current();
+        return;
+      }
+      if (event !== "publish-event") return;
+      const detail = (data.data ?? {}) as { progress?: number; error?: string };
+      switch (data.type) {
+        case "publish_started":
+          update({ active: true, progress: detail.progress ?? 0, error: null });
+          break;
+        case "publish_progress":
+          update({ active: true, progress: detail.progress ?? 0 });
+          break;
+        case "publish_completed":
+          update({ active: false, progress: 100 });
+          refetchRef.current();
+          break;
+        case "publish_failed":
+          update({ active: false, error: detail.error || "Failed" });
+          refetchRef.current();
+          break;
+      }
+    });
+    const stopState = eventsSocket.onState((connection) => {
+      if (connection === "lost") update({ connectionError: "Connection lost" });
+      else if (connection === "failed") update({ connectionError: "Connection failed" });
+    });
+    const unsubscribe = eventsSocket.subscribeProject(projectId);
+    return () => {
+      unsubscribe();
+      stopState();
+      stopFrames();
+    };
+  }, [projectId]);
+
+  const reset = useCallback((change: Partial<PublishProgress>) => setState((current) => ({ ...current, ...change })), []);
+  return { ...state, reset };
+}

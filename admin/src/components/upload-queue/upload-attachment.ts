@@ -1,0 +1,39 @@
+import type { HttpError } from "@refinedev/core";
+import { http } from "../../providers/http";
+import type { Attachment } from "../projects/types";
+
+// The API's 30 s timeout is for calls; a 10 MB photo on a slow uplink needs longer.
+const UPLOAD_TIMEOUT_MS = 10 * 60_000;
+
+/** One file, one request, with progress in percent. */
+export async function uploadAttachment(projectId: number, file: File, onProgress: (percent: number) => void): Promise<Attachment> {
+  const body = new FormData();
+  body.append("file", file, file.name);
+  try {
+    const { data } = await http.post<Attachment>(`/attachments/projects/${projectId}/upload`, body, {
+      timeout: UPLOAD_TIMEOUT_MS,
+      onUploadProgress: (event) => {
+        const total = event.total ?? file.size;
+        if (total > 0) onProgress(Math.min(100, Math.round((event.loaded * 100) / total)));
+      },
+    });
+    return data;
+  } catch (error) {
+    throw new Error(uploadErrorMessage(error as HttpError));
+  }
+}
+
+/** Spec section 8: what an upload row shows when the upload failed. */
+export function uploadErrorMessage(error: Partial<HttpError> | undefined): string {
+  const status = error?.statusCode;
+  if (status === 401) {
+    console.error("Upload refused: the access token has expired or is invalid");
+    return "Authentication required - please log in again";
+  }
+  if (status === 413) return "File too large";
+  if (!status) return "Upload failed";
+  // The shared client falls back to "API request failed: ..." when the answer had no message.
+  const message = error?.message;
+  if (message && !message.startsWith("API request failed:")) return message;
+  return `Upload failed with status ${status ?? "unknown"}`;
+}
