@@ -5,7 +5,11 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { linkSigner } from "./signed-links";
-import { insertProject, makeNoisyJpeg, sentAs } from "./test-fixtures";
+import {
+  makeNoisyJpeg,
+  sentAs,
+} from "./test-fixtures";
+import { insertProjectRow } from "../test/rows";
 
 let t: TestApp;
 let user: TestUser;
@@ -24,7 +28,7 @@ beforeAll(async () => {
   t = await createTestApp();
   user = await createUser(t.ctx);
   photo = await makeNoisyJpeg(320, 240);
-  const projectId = await insertProject(t.ctx);
+  const projectId = await insertProjectRow(t.ctx);
   const res = await request(t.app)
     .post(`/api/attachments/projects/${projectId}/upload`)
     .set(user.auth)

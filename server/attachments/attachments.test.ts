@@ -5,7 +5,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ResourceChange } from "../events/bus";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { listProjectAttachments } from "./project-attachments";
-import { insertProject, makeImage, setPublishStatus } from "./test-fixtures";
+import {
+  makeImage,
+  setPublishStatus,
+} from "./test-fixtures";
+import { insertProjectRow } from "../test/rows";
 
 let t: TestApp;
 let user: TestUser;
@@ -19,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 beforeEach(async () => {
-  projectId = await insertProject(t.ctx);
+  projectId = await insertProjectRow(t.ctx);
   changes = [];
 });
 
@@ -39,7 +43,7 @@ const filesOf = async (id: number) => {
 describe("listing attachments", () => {
   it("lists a project's attachments with X-Total-Count, sorted and paged as asked", async () => {
     await uploadNamed(projectId, "b.jpg", "c.jpg", "a.jpg");
-    const other = await insertProject(t.ctx);
+    const other = await insertProjectRow(t.ctx);
     await uploadNamed(other, "z.jpg");
 
     const all = await request(t.app).get(`/api/attachments?projectId=${projectId}`).set(user.auth);
@@ -181,7 +185,7 @@ describe("deleting several attachments", () => {
 
   it("deletes nothing when one attachment is in a published project (409)", async () => {
     const [a] = await uploadNamed(projectId, "a.jpg");
-    const published = await insertProject(t.ctx);
+    const published = await insertProjectRow(t.ctx);
     const [p] = await uploadNamed(published, "p.jpg");
     await setPublishStatus(t.ctx, published, "published");
     const res = await bulkDelete({ ids: [a.id, p.id] });

@@ -4,7 +4,11 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/harness";
 import { seedDemoAttachments } from "./demo-attachments";
-import { filesUnder, insertProject, sha256 } from "./test-fixtures";
+import {
+  filesUnder,
+  sha256,
+} from "./test-fixtures";
+import { insertProjectRow } from "../test/rows";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,7 +18,7 @@ afterAll(() => t.close());
 
 describe("demo photos", () => {
   it("adds 3 to 5 real photos with thumbnails and checksums to each demo project", async () => {
-    const projects = [await insertProject(t.ctx), await insertProject(t.ctx), await insertProject(t.ctx)];
+    const projects = [await insertProjectRow(t.ctx), await insertProjectRow(t.ctx), await insertProjectRow(t.ctx)];
     await seedDemoAttachments(t.ctx, projects);
 
     for (const projectId of projects) {

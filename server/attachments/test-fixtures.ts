@@ -3,7 +3,6 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import type { AppContext } from "../context";
-import { nowIso } from "../db/database";
 
 /** Small real images of each accepted type, made with sharp. */
 export async function makeImage(format: "jpeg" | "png" | "gif" | "webp", width = 64, height = 48): Promise<Buffer> {
@@ -16,13 +15,6 @@ export async function makeNoisyJpeg(width: number, height: number): Promise<Buff
   return sharp({ create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 40 } } })
     .jpeg({ quality: 90 })
     .toBuffer();
-}
-
-export async function insertProject(ctx: AppContext, opts: { publishStatus?: string; name?: string } = {}): Promise<number> {
-  const [row] = await ctx.db("projects")
-    .insert({ name: opts.name ?? "Wedding", publish_status: opts.publishStatus ?? "draft", created_at: nowIso(), updated_at: nowIso() })
-    .returning("id");
-  return Number(typeof row === "object" ? row.id : row);
 }
 
 export async function setPublishStatus(ctx: AppContext, projectId: number, status: string) {

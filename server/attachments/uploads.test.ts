@@ -7,7 +7,14 @@ import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { removeStaleTempFiles } from "../storage/paths";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { filesUnder, insertProject, makeImage, makeNoisyJpeg, sentAs, sha256 } from "./test-fixtures";
+import {
+  filesUnder,
+  makeImage,
+  makeNoisyJpeg,
+  sentAs,
+  sha256,
+} from "./test-fixtures";
+import { insertProjectRow } from "../test/rows";
 
 const LIMIT = 200_000;
 let t: TestApp;
@@ -20,7 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 beforeEach(async () => {
-  projectId = await insertProject(t.ctx);
+  projectId = await insertProjectRow(t.ctx);
 });
 
 const upload = (id = projectId) => request(t.app).post(`/api/attachments/projects/${id}/upload`).set(user.auth);
@@ -170,7 +177,7 @@ describe("refusing an upload", () => {
   });
 
   it.each(["published", "publishing"])("answers 409 for a %s project", async (status) => {
-    const locked = await insertProject(t.ctx, { publishStatus: status });
+    const locked = await insertProjectRow(t.ctx, { publishStatus: status });
     const before = uploads();
     const res = await upload(locked).attach("file", await makeImage("jpeg"), "a.jpg");
     expect(res.status).toBe(409);
@@ -313,7 +320,7 @@ describe("the default 10 MiB limit", () => {
   afterAll(() => big.close());
 
   it("refuses 10 MiB + 1 byte with 413 and keeps nothing", async () => {
-    const id = await insertProject(big.ctx);
+    const id = await insertProjectRow(big.ctx);
     const jpeg = await makeImage("jpeg");
     const res = await request(big.app)
       .post(`/api/attachments/projects/${id}/upload`)

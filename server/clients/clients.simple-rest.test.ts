@@ -4,7 +4,7 @@ import axios from "axios";
 import dataProvider from "@refinedev/simple-rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp } from "../test/harness";
-import { insertClientRow, insertContactRow } from "../projects/test-fixtures";
+import { insertClientRow, insertContactRow } from "../test/rows";
 
 let t: TestApp;
 let server: http.Server;

@@ -2,7 +2,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import type { ResourceChange } from "../events/bus";
-import { insertAttachmentRow, insertClientRow, insertContactRow, insertProjectRow } from "../projects/test-fixtures";
+import { insertAttachmentRow, insertClientRow, insertContactRow, insertProjectRow } from "../test/rows";
 
 let t: TestApp;
 let user: TestUser;

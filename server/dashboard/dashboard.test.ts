@@ -3,7 +3,8 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nowIso } from "../db/database";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { insertProject, makeImage } from "../attachments/test-fixtures";
+import { makeImage } from "../attachments/test-fixtures";
+import { insertProjectRow } from "../test/rows";
 
 let t: TestApp;
 let user: TestUser;
@@ -28,9 +29,9 @@ describe("dashboard stats", () => {
       { name: "Ada", created_at: nowIso(), updated_at: nowIso() },
       { name: "Bo", created_at: nowIso(), updated_at: nowIso() },
     ]);
-    const first = await insertProject(t.ctx);
-    await insertProject(t.ctx);
-    await insertProject(t.ctx, { publishStatus: "published" });
+    const first = await insertProjectRow(t.ctx);
+    await insertProjectRow(t.ctx);
+    await insertProjectRow(t.ctx, { publishStatus: "published" });
     const jpeg = await makeImage("jpeg", 80, 60);
     const png = await makeImage("png", 30, 30);
     const upload = await request(t.app)

@@ -7,7 +7,8 @@ import WebSocket from "ws";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTokenService } from "../auth/tokens";
 import { cancelAllPublishes } from "../publish/publish.service";
-import { addPhoto, addSlowAttachment, insertProject } from "../publish/test-fixtures";
+import { addPhoto, addSlowAttachment } from "../publish/test-fixtures";
+import { insertProjectRow } from "../test/rows";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { attachEventsServer } from "./events-server";
 import { TestSocket } from "./test-socket";
@@ -57,7 +58,7 @@ afterAll(async () => {
 
 describe("publish events over /events", () => {
   it("delivers started, throttled rising progress, then completed, to a subscribed client", async () => {
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     const size = 4 * 1024 * 1024;
     const pipe = await addSlowAttachment(t.ctx, id, "slow.jpg", size);
     const socket = await subscribed(id);
@@ -89,7 +90,7 @@ describe("publish events over /events", () => {
   });
 
   it("delivers publish_failed with the reason", async () => {
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     const photo = await addPhoto(t.ctx, id, "gone.jpg");
     fs.rmSync(photo.file);
     const socket = await subscribed(id);
@@ -101,7 +102,7 @@ describe("publish events over /events", () => {
   });
 
   it("tells a client subscribing during a build where the build stands", async () => {
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     const pipe = await addSlowAttachment(t.ctx, id, "slow.jpg", 1000);
     try {
       await request(server).post(`/api/projects/${id}/publish`).set(staff.auth);
@@ -115,8 +116,8 @@ describe("publish events over /events", () => {
   });
 
   it("sends only the subscribed project's events, and none after unsubscribing", async () => {
-    const id = await insertProject(t.ctx);
-    const other = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
+    const other = await insertProjectRow(t.ctx);
     const socket = await subscribed(id);
 
     progressOf(other, 10);
@@ -130,7 +131,7 @@ describe("publish events over /events", () => {
   });
 
   it("accepts a project id sent as text, as route parameters are", async () => {
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     const socket = await connect();
     socket.send("subscribe-to-project", { projectId: String(id), token: staff.token });
     expect(await socket.next()).toMatchObject({ event: "subscribed", data: { projectId: id } });
@@ -145,7 +146,7 @@ describe("authentication on /events", () => {
   });
 
   it("answers an invalid token and an unapproved user with 'Failed to authenticate', and sends them nothing", async () => {
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     const pending = await createUser(t.ctx, { hasAccess: false });
     const socket = await connect();
     socket.send("subscribe-to-project", { projectId: id, token: "not.a.jwt" });
@@ -159,7 +160,7 @@ describe("authentication on /events", () => {
 
   it("stops a socket's events as soon as its user's access is revoked", async () => {
     const user = await createUser(t.ctx);
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     const socket = await subscribed(id, user);
 
     await t.ctx.db("users").where({ uid: user.uid }).update({ has_access: false });
@@ -173,7 +174,7 @@ describe("authentication on /events", () => {
   it("stops a socket's events once the token it subscribed with has expired", async () => {
     const shortLived = await createTokenService(t.ctx.db, 2);
     const token = await shortLived.signAccessToken(staff.uid);
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     const socket = await connect();
     socket.send("subscribe-to-project", { projectId: id, token });
     expect((await socket.next()).event).toBe("subscribed");
@@ -189,7 +190,7 @@ describe("authentication on /events", () => {
 
 describe("malformed frames", () => {
   it("answers each with an error frame and keeps the socket usable", async () => {
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     const socket = await connect();
     const cases: Array<[string | Buffer, string]> = [
       ["not json", "Malformed frame: not JSON"],

@@ -2,7 +2,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { listProjectAttachments } from "../attachments/project-attachments";
-import { insertAttachmentRow, insertClientRow, insertProjectRow } from "./test-fixtures";
+import { insertAttachmentRow, insertClientRow, insertProjectRow } from "../test/rows";
 
 let t: TestApp;
 let user: TestUser;

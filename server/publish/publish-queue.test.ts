@@ -2,14 +2,21 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createTestApp, createUser } from "../test/harness";
 import { cancelAllPublishes } from "./publish.service";
-import { addPhoto, addSlowAttachment, insertProject, projectRow, recordPublishEvents, until } from "./test-fixtures";
+import {
+  addPhoto,
+  addSlowAttachment,
+  projectRow,
+  recordPublishEvents,
+  until,
+} from "./test-fixtures";
+import { insertProjectRow } from "../test/rows";
 
 describe("the build queue", () => {
   it("runs at most PUBLISH_CONCURRENCY builds; the next one waits its turn", async () => {
     const q = await createTestApp({ PUBLISH_CONCURRENCY: "1" });
     const user = await createUser(q.ctx);
-    const first = await insertProject(q.ctx, { name: "First" });
-    const second = await insertProject(q.ctx, { name: "Second" });
+    const first = await insertProjectRow(q.ctx, { name: "First" });
+    const second = await insertProjectRow(q.ctx, { name: "Second" });
     const pipe = await addSlowAttachment(q.ctx, first, "slow.jpg", 4096);
     await addPhoto(q.ctx, second, "quick.jpg");
     const events = recordPublishEvents(q.ctx);
@@ -40,8 +47,8 @@ describe("the build queue", () => {
   it("forgets a queued build that is unpublished before its turn", async () => {
     const q = await createTestApp({ PUBLISH_CONCURRENCY: "1" });
     const user = await createUser(q.ctx);
-    const first = await insertProject(q.ctx);
-    const second = await insertProject(q.ctx);
+    const first = await insertProjectRow(q.ctx);
+    const second = await insertProjectRow(q.ctx);
     const pipe = await addSlowAttachment(q.ctx, first, "slow.jpg", 4096);
     await addPhoto(q.ctx, second, "quick.jpg");
     const events = recordPublishEvents(q.ctx, second);

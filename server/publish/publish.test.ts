@@ -8,8 +8,6 @@ import {
   addPhoto,
   addSlowAttachment,
   crc32,
-  insertClient,
-  insertProject,
   projectRow,
   publishedFiles,
   readZip,
@@ -17,6 +15,7 @@ import {
   until,
   unzipTest,
 } from "./test-fixtures";
+import { insertClientRow, insertProjectRow } from "../test/rows";
 
 let t: TestApp;
 let staff: TestUser;
@@ -37,8 +36,8 @@ const zipFileOf = async (id: number) => path.join(t.ctx.config.publishedDir, pat
 
 describe("POST /api/projects/:id/publish", () => {
   it("answers 202 with the project as publishing, then stores every attachment byte for byte in a ZIP", async () => {
-    const clientId = await insertClient(t.ctx, "Acme");
-    const id = await insertProject(t.ctx, { name: "Summer shoot", clientId });
+    const clientId = await insertClientRow(t.ctx, "Acme");
+    const id = await insertProjectRow(t.ctx, { name: "Summer shoot", clientId });
     const photos = [await addPhoto(t.ctx, id, "beach.jpg"), await addPhoto(t.ctx, id, "dunes.jpg", 200)];
     const events = recordPublishEvents(t.ctx, id);
 
@@ -76,7 +75,7 @@ describe("POST /api/projects/:id/publish", () => {
   });
 
   it("names entries after the original names without folders, numbering clashes that differ only in case", async () => {
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     const names = ["a.jpg", "A.JPG", "holiday/b.jpg", "C:\\Users\\me\\b.jpg", "a (1).jpg", "..", "noext", "NoExt"];
     for (const name of names) await addPhoto(t.ctx, id, name, 16);
     const events = recordPublishEvents(t.ctx, id);
@@ -96,7 +95,7 @@ describe("POST /api/projects/:id/publish", () => {
   });
 
   it("refuses a project without attachments with 400 and leaves it a draft", async () => {
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     const res = await publish(id);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ statusCode: 400, message: "Project has no attachments" });
@@ -104,7 +103,7 @@ describe("POST /api/projects/:id/publish", () => {
   });
 
   it("refuses to publish a published project again with 409, keeping its ZIP", async () => {
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     await addPhoto(t.ctx, id, "one.jpg");
     const events = recordPublishEvents(t.ctx, id);
     await publish(id);
@@ -120,7 +119,7 @@ describe("POST /api/projects/:id/publish", () => {
   });
 
   it("starts one build for two simultaneous calls: one 202, one 409", async () => {
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     await addPhoto(t.ctx, id, "one.jpg");
     const events = recordPublishEvents(t.ctx, id);
 
@@ -134,7 +133,7 @@ describe("POST /api/projects/:id/publish", () => {
   });
 
   it("refuses a project that is still publishing with 409", async () => {
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     const pipe = await addSlowAttachment(t.ctx, id, "slow.jpg", 1000);
     expect((await publish(id)).status).toBe(202);
     try {
@@ -151,7 +150,7 @@ describe("POST /api/projects/:id/publish", () => {
 
 describe("a build that fails", () => {
   it("marks the project failed with the reason, announces it, leaves no file, and can be published again", async () => {
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     await addPhoto(t.ctx, id, "first.jpg", 300);
     const missing = await addPhoto(t.ctx, id, "second.jpg");
     await addPhoto(t.ctx, id, "third.jpg");
@@ -183,7 +182,7 @@ describe("a build that fails", () => {
 
 describe("DELETE /api/projects/:id/publish", () => {
   it("returns a published project to draft and deletes its ZIP after the change", async () => {
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     await addPhoto(t.ctx, id, "one.jpg");
     const events = recordPublishEvents(t.ctx, id);
     await publish(id);
@@ -199,7 +198,7 @@ describe("DELETE /api/projects/:id/publish", () => {
   });
 
   it("cancels a running build: no partial file, the project is a draft, and the build never completes", async () => {
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     const pipe = await addSlowAttachment(t.ctx, id, "big.jpg", 8 * 1024 * 1024);
     const events = recordPublishEvents(t.ctx, id);
     const before = publishedFiles(t.ctx);
@@ -226,7 +225,7 @@ describe("DELETE /api/projects/:id/publish", () => {
 
   it("answers 404 for an unknown project and 200 for a draft, changing nothing", async () => {
     expect((await unpublish(999999)).status).toBe(404);
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     const before = await projectRow(t.ctx, id);
     const res = await unpublish(id);
     expect(res.status).toBe(200);
@@ -237,7 +236,7 @@ describe("DELETE /api/projects/:id/publish", () => {
 
 describe("GET /api/projects/:id/download", () => {
   it("redirects to the public ZIP of a published project", async () => {
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     await addPhoto(t.ctx, id, "one.jpg");
     const events = recordPublishEvents(t.ctx, id);
     await publish(id);
@@ -251,7 +250,7 @@ describe("GET /api/projects/:id/download", () => {
   });
 
   it("answers 404 'Project is not published' for a draft, and 401 without a token", async () => {
-    const id = await insertProject(t.ctx);
+    const id = await insertProjectRow(t.ctx);
     const res = await request(t.app).get(`/api/projects/${id}/download`).set(staff.auth);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ statusCode: 404, message: "Project is not published" });

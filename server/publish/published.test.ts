@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { attachmentDisposition, zipFileName } from "./download-name";
 import { cancelAllPublishes } from "./publish.service";
-import { addPhoto, insertProject, projectRow, recordPublishEvents } from "./test-fixtures";
+import {
+  addPhoto,
+  projectRow,
+  recordPublishEvents,
+} from "./test-fixtures";
+import { insertProjectRow } from "../test/rows";
 
 let t: TestApp;
 let staff: TestUser;
@@ -20,7 +25,7 @@ const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => 
 };
 
 async function publishedProject(name: string): Promise<{ id: number; url: string; file: string }> {
-  const id = await insertProject(t.ctx, { name });
+  const id = await insertProjectRow(t.ctx, { name });
   await addPhoto(t.ctx, id, "one.jpg", 120);
   await addPhoto(t.ctx, id, "two.jpg", 120);
   const events = recordPublishEvents(t.ctx, id);

@@ -12,7 +12,12 @@ import { runStartupTasks } from "../startup";
 import { createUser } from "../test/harness";
 import { cancelAllPublishes } from "./publish.service";
 import { INTERRUPTED_MESSAGE } from "./recovery";
-import { addPhoto, insertProject, projectRow, recordPublishEvents } from "./test-fixtures";
+import {
+  addPhoto,
+  projectRow,
+  recordPublishEvents,
+} from "./test-fixtures";
+import { insertProjectRow } from "../test/rows";
 
 let dir: string;
 const contexts: AppContext[] = [];
@@ -45,9 +50,9 @@ describe("recovery at start", () => {
   it("fails projects left publishing, removes partial and orphaned ZIPs, and keeps published ones", async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-recovery-"));
     const first = await start();
-    const interrupted = await insertProject(first, { name: "Interrupted" });
+    const interrupted = await insertProjectRow(first, { name: "Interrupted" });
     await addPhoto(first, interrupted, "one.jpg");
-    const published = await insertProject(first, { name: "Published" });
+    const published = await insertProjectRow(first, { name: "Published" });
     const keptZip = "K".repeat(22) + ".zip";
     await first.db("projects").where({ id: interrupted }).update({ publish_status: "publishing" });
     await first.db("projects")
@@ -84,7 +89,7 @@ describe("recovery at start", () => {
   it("leaves a clean installation as it is", async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-recovery-"));
     const ctx = await start();
-    const id = await insertProject(ctx);
+    const id = await insertProjectRow(ctx);
     await runStartupTasks(ctx);
     expect((await projectRow(ctx, id)).publish_status).toBe("draft");
     expect(fs.readdirSync(ctx.config.publishedDir)).toEqual([]);

@@ -8,35 +8,9 @@ import zlib from "node:zlib";
 import sharp from "sharp";
 import yauzl from "yauzl";
 import type { AppContext } from "../context";
-import { nowIso } from "../db/database";
 import { uploadPath } from "../storage/paths";
 import type { PublishEvent } from "../events/bus";
-
-export async function insertProject(ctx: AppContext, fields: { name?: string; clientId?: number | null } = {}): Promise<number> {
-  const [row] = await ctx.db("projects")
-    .insert({ name: fields.name ?? "Wedding", client_id: fields.clientId ?? null, created_at: nowIso(), updated_at: nowIso() })
-    .returning("id");
-  return typeof row === "object" ? row.id : row;
-}
-
-export async function insertClient(ctx: AppContext, name: string): Promise<number> {
-  const [row] = await ctx.db("clients").insert({ name, created_at: nowIso(), updated_at: nowIso() }).returning("id");
-  return typeof row === "object" ? row.id : row;
-}
-
-async function insertAttachmentRow(ctx: AppContext, projectId: number, originalName: string, storageKey: string, size: number, checksum: string) {
-  const now = nowIso();
-  await ctx.db("attachments").insert({
-    project_id: projectId,
-    original_name: originalName,
-    storage_key: storageKey,
-    mime_type: "image/jpeg",
-    size,
-    checksum,
-    created_at: now,
-    updated_at: now,
-  });
-}
+import { insertAttachmentRow } from "../test/rows";
 
 /** A real JPEG of noise (so it does not shrink to nothing) stored the way uploads are. */
 export async function addPhoto(ctx: AppContext, projectId: number, originalName: string, side = 64): Promise<{ file: string; bytes: Buffer }> {
@@ -46,7 +20,7 @@ export async function addPhoto(ctx: AppContext, projectId: number, originalName:
   const file = uploadPath(ctx.config, storageKey);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, bytes);
-  await insertAttachmentRow(ctx, projectId, originalName, storageKey, bytes.length, crypto.createHash("sha256").update(bytes).digest("hex"));
+  await insertAttachmentRow(ctx, projectId, { originalName, storageKey, size: bytes.length, checksum: crypto.createHash("sha256").update(bytes).digest("hex") });
   return { file, bytes };
 }
 
@@ -60,7 +34,7 @@ export async function addSlowAttachment(ctx: AppContext, projectId: number, orig
   fs.mkdirSync(path.dirname(file), { recursive: true });
   execFileSync("mkfifo", [file]);
   const content = crypto.randomBytes(size);
-  await insertAttachmentRow(ctx, projectId, originalName, storageKey, size, crypto.createHash("sha256").update(content).digest("hex"));
+  await insertAttachmentRow(ctx, projectId, { originalName, storageKey, size, checksum: crypto.createHash("sha256").update(content).digest("hex") });
   let writer: fs.WriteStream | undefined;
   let offset = 0;
   const open = () => {

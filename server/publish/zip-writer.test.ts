@@ -6,7 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { pipeline } from "node:stream/promises";
 import { zipEntryNames } from "./entry-names";
 import { BufferPool, PooledFileReader, PooledFileWriter, PushedLengths } from "./pooled-io";
-import { crc32, readZip, unzipTest } from "./test-fixtures";
+import {
+  crc32,
+  readZip,
+  unzipTest,
+} from "./test-fixtures";
 import { writeZip, type ZipSource } from "./zip-writer";
 
 let dir: string;

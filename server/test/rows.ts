@@ -16,11 +16,11 @@ export async function insertContactRow(ctx: AppContext, clientId: number, name: 
 
 export async function insertProjectRow(
   ctx: AppContext,
-  values: { name: string; clientId?: number | null; createdAt?: string; publishStatus?: string; publishedZipPath?: string | null },
+  values: { name?: string; clientId?: number | null; createdAt?: string; publishStatus?: string; publishedZipPath?: string | null } = {},
 ): Promise<number> {
   const at = values.createdAt ?? nowIso();
   const [id] = await ctx.db("projects").insert({
-    name: values.name,
+    name: values.name ?? "Wedding",
     client_id: values.clientId ?? null,
     publish_status: values.publishStatus ?? "draft",
     published_at: values.publishStatus === "published" ? at : null,
@@ -31,20 +31,21 @@ export async function insertProjectRow(
   return id;
 }
 
+/** An attachment row only; the file on disk, if any, is the caller's to write. */
 export async function insertAttachmentRow(
   ctx: AppContext,
   projectId: number,
-  values: { size: number; storageKey?: string; thumbnailKey?: string | null },
+  values: { size: number; storageKey?: string; thumbnailKey?: string | null; originalName?: string; checksum?: string },
 ): Promise<number> {
   const now = nowIso();
   const [id] = await ctx.db("attachments").insert({
     project_id: projectId,
-    original_name: "photo.jpg",
+    original_name: values.originalName ?? "photo.jpg",
     storage_key: values.storageKey ?? `${projectId}/${crypto.randomUUID()}.jpg`,
     thumbnail_key: values.thumbnailKey ?? null,
     mime_type: "image/jpeg",
     size: values.size,
-    checksum: "0".repeat(64),
+    checksum: values.checksum ?? "0".repeat(64),
     created_at: now,
     updated_at: now,
   });
