@@ -7,7 +7,7 @@ import type { Client, ClientFormValues, ClientPayload } from "./types";
  * and the dashboard's totals, so a change refreshes every cached query, not just the clients.
  */
 export function useClientModalForm(action: "create" | "edit") {
-  return useModalForm<Client, HttpError, ClientFormValues, ClientPayload>({
+  const form = useModalForm<Client, HttpError, ClientFormValues, ClientPayload>({
     initialValues: { name: "" },
     validate: {
       name: (value) => (value.trim() ? null : "Name is required"),
@@ -17,12 +17,24 @@ export function useClientModalForm(action: "create" | "edit") {
       resource: "clients",
       action,
       redirect: false,
+      // The dialog is filled from the record already on screen; no second read of it.
+      queryOptions: { enabled: false },
       invalidates: ["all"],
       successNotification: false,
       errorNotification: false,
       onMutationError: (error) => console.error(`Failed to ${action === "create" ? "create" : "update"} the client:`, error.message),
     },
   });
+
+  /** Opens the edit dialog filled with the record on screen. */
+  const showFor = (client: Pick<Client, "id" | "name">) => {
+    const values = { name: client.name };
+    form.modal.show(client.id);
+    form.setValues(values);
+    form.resetDirty(values);
+  };
+
+  return { ...form, showFor };
 }
 
 export type ClientModalForm = ReturnType<typeof useClientModalForm>;

@@ -32,21 +32,13 @@ export function ContactsPanel({ clientId }: { clientId: number }) {
   });
   const editForm = useContactModalForm({ clientId, action: "edit" });
 
-  const openEdit = (contact: Contact) => {
-    const values = { name: contact.name, email: contact.email ?? "", phoneNumber: contact.phoneNumber ?? "" };
-    editForm.modal.show(contact.id);
-    // The cached record may be unchanged since the last opening, so the form is filled here too.
-    editForm.setValues(values);
-    editForm.resetDirty(values);
-  };
-
   // The chosen tab while it exists; otherwise (first load, after a delete) the first contact.
   const activeTab = contacts.some((c) => String(c.id) === selectedTab) ? selectedTab : contacts[0] ? String(contacts[0].id) : null;
 
   return (
     <Card withBorder shadow="xs" p="lg" radius="md">
       <Group position="apart" mb="md">
-        <Title order={4}>Contacts ({result.total ?? contacts.length})</Title>
+        <Title order={3}>Contacts ({result.total ?? contacts.length})</Title>
         <Button leftIcon={<IconPlus size={16} />} onClick={() => createForm.modal.show()}>
           Add Contact
         </Button>
@@ -79,7 +71,7 @@ export function ContactsPanel({ clientId }: { clientId: number }) {
           </Tabs.List>
           {contacts.map((contact) => (
             <Tabs.Panel key={contact.id} value={String(contact.id)} pt="md">
-              <ContactDetails contact={contact} onEdit={openEdit} onDelete={setContactToDelete} />
+              <ContactDetails contact={contact} onEdit={editForm.showFor} onDelete={setContactToDelete} />
             </Tabs.Panel>
           ))}
         </Tabs>

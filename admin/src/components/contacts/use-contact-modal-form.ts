@@ -13,7 +13,7 @@ interface ContactModalFormOptions {
 /** The add or edit contact dialog's form, with the spec's rules and messages. */
 export function useContactModalForm({ clientId, action, onSaved }: ContactModalFormOptions) {
   const invalidate = useInvalidate();
-  return useModalForm<Contact, HttpError, ContactFormValues, ContactPayload>({
+  const form = useModalForm<Contact, HttpError, ContactFormValues, ContactPayload>({
     initialValues: { name: "", email: "", phoneNumber: "" },
     validate: {
       name: (value) => ((value ?? "").trim() ? null : "Name is required"),
@@ -32,6 +32,8 @@ export function useContactModalForm({ clientId, action, onSaved }: ContactModalF
       resource: "contacts",
       action,
       redirect: false,
+      // The dialog is filled from the record already on screen; no second read of it.
+      queryOptions: { enabled: false },
       successNotification: false,
       errorNotification: false,
       onMutationSuccess: ({ data }) => {
@@ -42,6 +44,16 @@ export function useContactModalForm({ clientId, action, onSaved }: ContactModalF
       onMutationError: (error) => console.error(`Failed to ${action === "create" ? "add" : "update"} the contact:`, error.message),
     },
   });
+
+  /** Opens the edit dialog filled with the contact on screen. */
+  const showFor = (contact: Contact) => {
+    const values = { name: contact.name, email: contact.email ?? "", phoneNumber: contact.phoneNumber ?? "" };
+    form.modal.show(contact.id);
+    form.setValues(values);
+    form.resetDirty(values);
+  };
+
+  return { ...form, showFor };
 }
 
 export type ContactModalForm = ReturnType<typeof useContactModalForm>;

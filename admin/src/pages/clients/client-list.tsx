@@ -31,17 +31,10 @@ function ClientTable({ recent }: { recent: boolean }) {
   const editForm = useClientModalForm("edit");
   const [clientToDelete, setClientToDelete] = useState<Client | null>(null);
 
-  const openEdit = (client: Client) => {
-    editForm.modal.show(client.id);
-    // The cached record may be unchanged since the last opening, so the form is filled here too.
-    editForm.setValues({ name: client.name });
-    editForm.resetDirty({ name: client.name });
-  };
-
   // Columns must keep their identity (react-table resets to page 1 when they change), so they
   // reach the latest handlers through a ref.
-  const openEditRef = useRef(openEdit);
-  openEditRef.current = openEdit;
+  const openEditRef = useRef(editForm.showFor);
+  openEditRef.current = editForm.showFor;
   const columns = useMemo(
     () => clientColumns({ onEdit: (client) => openEditRef.current(client), onDelete: setClientToDelete }),
     [],

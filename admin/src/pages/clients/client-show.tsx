@@ -33,7 +33,6 @@ function ClientLoadError() {
 
 function ClientPage({ clientId }: { clientId: number }) {
   const { query, result: client } = useShow<Client>({ resource: "clients", id: clientId, errorNotification: false });
-  const editForm = useClientModalForm("edit");
 
   if (query.isLoading) {
     return (
@@ -46,16 +45,16 @@ function ClientPage({ clientId }: { clientId: number }) {
     );
   }
   if (query.isError || !client) return <ClientLoadError />;
+  return <ClientContent client={client} />;
+}
 
-  const openEdit = () => {
-    editForm.modal.show(client.id);
-    editForm.setValues({ name: client.name });
-    editForm.resetDirty({ name: client.name });
-  };
-
+function ClientContent({ client }: { client: Client }) {
+  // Mounted only once the client has loaded: the edit form observes the same record, and would
+  // otherwise report a failed load as a toast beside the page's own alert.
+  const editForm = useClientModalForm("edit");
   return (
     <Stack spacing="md">
-      <ClientDetailsCard client={client} onEdit={openEdit} />
+      <ClientDetailsCard client={client} onEdit={() => editForm.showFor(client)} />
       <ContactsPanel clientId={client.id} />
       <ProjectsPanel clientId={client.id} showClient={false} showAttachmentCount />
       <ClientFormModal form={editForm} title="Edit Client" />
