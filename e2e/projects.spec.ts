@@ -86,6 +86,16 @@ describe("projects, attachments and publishing", () => {
     await details.getByRole("link", { name: client.name }).waitFor();
     await screenshot(page, "project-with-attachments");
 
+    await page.getByRole("button", { name: "Edit Project" }).click();
+    const editDialog = dialog(page, "Edit Project");
+    await expect.poll(() => editDialog.getByLabel("Name").inputValue()).toBe("Wedding Journey");
+    await expect.poll(() => editDialog.getByLabel("Client").inputValue()).toBe(client.name);
+    await editDialog.getByLabel("Description").fill("   ");
+    await editDialog.getByRole("button", { name: "Save" }).click();
+    await editDialog.waitFor({ state: "hidden" });
+    await details.getByText("Ceremony and reception").waitFor({ state: "hidden" });
+    await details.getByRole("link", { name: client.name }).waitFor();
+
     await page.getByRole("button", { name: "Actions for rings.jpg" }).click();
     await page.getByRole("menuitem", { name: "Rename" }).click();
     const renameDialog = dialog(page, "Rename Attachment");

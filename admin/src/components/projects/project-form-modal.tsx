@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { Button, Group, Modal, Select, Stack, Textarea, TextInput } from "@mantine/core";
 import type { HttpError } from "@refinedev/core";
 import { useModalForm, useSelect } from "@refinedev/mantine";
@@ -50,15 +50,16 @@ function useProjectForm(action: "create" | "edit", defaultClientId?: number) {
     transformValues: (values) => toPayload(values, action),
   });
   const loaded = form.refineCore.query?.data?.data;
-  const { setFieldValue, resetDirty } = form;
+  // Mantine's form methods change identity on every render: only a newly loaded record may fill the form.
+  const formRef = useRef(form);
+  formRef.current = form;
   useEffect(() => {
     // The API answers numbers and null; the form keeps what the inputs show.
     if (!loaded) return;
     const values = { name: loaded.name, description: loaded.description ?? "", clientId: loaded.clientId == null ? null : String(loaded.clientId) };
-    setFieldValue("description", values.description);
-    setFieldValue("clientId", values.clientId);
-    resetDirty(values);
-  }, [loaded, setFieldValue, resetDirty]);
+    formRef.current.setValues(values);
+    formRef.current.resetDirty(values);
+  }, [loaded]);
   return form;
 }
 

@@ -26,7 +26,7 @@ export interface Project {
   publishedAt: string | null;
   publishedZipPath: string | null;
   downloadUrl: string | null;
-  /** Not in the contract today; shown when a server adds the stored reason of a failed build. */
+  /** Why the last build failed, while publishStatus is `failed`. */
   publishError?: string | null;
   attachmentCount: number;
   totalFileSize: number;

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { adminToken, create } from "./api";
+import { launchBrowser, newPage, screenshot, signIn } from "./browser";
+import { imageFile } from "./fixtures/images";
+import { uploadThroughApi } from "./fixtures/upload";
+
+interface Named {
+  id: number;
+  name: string;
+}
+
+const dropZoneInput = (page: Page) => page.getByTestId("attachment-drop-zone").locator('input[type="file"]');
+
+async function signedIn(browser: Browser) {
+  const { context, page } = await newPage(browser);
+  await signIn(page, inject("adminEmail"), inject("adminPassword"));
+  await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+  return { context, page };
+}
+
+describe("uploads that fail, and projects changed from the list", () => {
+  let browser: Browser;
+  let token: string;
+
+  beforeAll(async () => {
+    token = await adminToken();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("shows why an upload failed, retries it and removes it", async () => {
+    const project = await create<Named>(token, "projects", { name: "Refused Uploads Project" });
+    const { context, page } = await signedIn(browser);
+    await page.goto(`/projects/${project.id}`);
+    await page.getByText("No attachments found for this project.").waitFor();
+
+    await dropZoneInput(page).setInputFiles([
+      { name: "not-an-image.png", mimeType: "image/png", buffer: Buffer.from("these bytes are text, not a PNG") },
+      { name: "huge.png", mimeType: "image/png", buffer: Buffer.alloc(10 * 1024 * 1024 + 4096, 7) },
+    ]);
+    await page.getByText("Uploading files...").waitFor();
+    const refused = page.getByLabel("Upload not-an-image.png");
+    await refused.getByText("Unsupported file type").waitFor();
+    const huge = page.getByLabel("Upload huge.png");
+    await huge.getByText("File too large").waitFor();
+    await huge.getByText("10.00 MB").waitFor();
+    await screenshot(page, "upload-errors");
+
+    await page.getByRole("button", { name: "Retry not-an-image.png" }).click();
+    await refused.getByText("Unsupported file type").waitFor();
+    await page.getByRole("button", { name: "Remove not-an-image.png" }).click();
+    await page.getByRole("button", { name: "Remove huge.png" }).click();
+    await page.getByText("Uploading files...").waitFor({ state: "hidden" });
+    await page.getByText("No attachments found for this project.").waitFor();
+    await expect(page.getByText("Attachments (0)").isVisible()).resolves.toBe(true);
+    await context.close();
+  });
+
+  it("publishes from a row menu once the project has attachments and then offers its ZIP", async () => {
+    const project = await create<Named>(token, "projects", { name: "List Publish Project" });
+    const { context, page } = await signedIn(browser);
+    await page.goto("/projects/all");
+    const row = page.getByRole("row").filter({ hasText: "List Publish Project" });
+    await row.getByRole("button", { name: "Actions for List Publish Project" }).click();
+    await expect(page.getByRole("menuitem", { name: "Publish Project" }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole("menuitem", { name: "Download ZIP" }).count()).resolves.toBe(0);
+    await page.keyboard.press("Escape");
+
+    await uploadThroughApi(token, project.id, await imageFile("portrait.jpg", "jpeg", "#8e44ad"));
+    await page.reload();
+    await row.getByText("1", { exact: true }).waitFor();
+    await row.getByRole("button", { name: "Actions for List Publish Project" }).click();
+    await page.getByRole("menuitem", { name: "Publish Project" }).click();
+
+    // The published date arrives through the live events, without a reload.
+    await row.locator("td").nth(3).getByText(/\d{4}/).waitFor();
+    await row.getByRole("button", { name: "Actions for List Publish Project" }).click();
+    const download = page.getByRole("menuitem", { name: "Download ZIP" });
+    await expect(download.getAttribute("href")).resolves.toMatch(/^\/published\/[^/]+\.zip$/);
+    await screenshot(page, "project-list-published-menu");
+    await context.close();
+  });
+
+  it("shows a project another user creates without a reload", async () => {
+    const { context, page } = await signedIn(browser);
+    await page.goto("/projects/all");
+    await page.getByRole("heading", { name: "All Projects" }).waitFor();
+    await page.getByRole("button", { name: "Add Project" }).waitFor();
+    // Let the list subscribe to live changes before the other user acts.
+    await page.waitForTimeout(1_000);
+    await create<Named>(token, "projects", { name: "Created Elsewhere Project" });
+    await page.getByRole("link", { name: "Created Elsewhere Project" }).first().waitFor();
+    await context.close();
+  });
+});
