@@ -18,6 +18,14 @@ async function settled(dialog: Locator): Promise<void> {
   await expect.poll(() => dialog.evaluate((node) => getComputedStyle(node).opacity)).toBe("1");
 }
 
+/** The dashboard's Total Clients figure, once it has loaded. */
+async function totalClients(page: Page): Promise<number> {
+  const card = page.locator(".mantine-Card-root").filter({ hasText: "Total Clients" });
+  const figure = card.getByText(/^\d+$/);
+  await figure.waitFor();
+  return Number(await figure.textContent());
+}
+
 const cellTexts = (row: Locator) => row.getByRole("cell").allTextContents();
 
 /** Narrows the client list to one name, so other journeys' clients cannot push it to another page. */
@@ -29,6 +37,8 @@ async function searchClients(page: Page, text: string): Promise<void> {
 describe("clients and their contacts", () => {
   let browser: Browser;
   let token: string;
+  // Clients arranged through the API; removed afterwards so other journeys' totals stay their own.
+  const arranged: Named[] = [];
 
   beforeAll(async () => {
     token = await adminToken();
@@ -37,13 +47,21 @@ describe("clients and their contacts", () => {
 
   afterAll(async () => {
     await browser?.close();
+    for (const client of arranged) {
+      await fetch(`${inject("baseUrl")}/api/clients/${client.id}`, {
+        method: "DELETE",
+        headers: { Authorization: `Bearer ${token}` },
+      });
+    }
   });
 
   it("adds a client, manages its contacts in tabs, renames it and deletes it from the list", async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, inject("adminEmail"), inject("adminPassword"));
     await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
-    await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "All Clients" }).click();
+    const clientsBefore = await totalClients(page);
+    const navigation = page.getByRole("navigation", { name: "Main navigation" });
+    await navigation.getByRole("link", { name: "All Clients" }).click();
     await page.getByRole("heading", { name: "All Clients" }).waitFor();
 
     // Adding: an empty or blank name is refused on the form, a too long one by the server.
@@ -60,6 +78,10 @@ describe("clients and their contacts", () => {
     await addClient.getByRole("button", { name: "Save" }).click();
     await addClient.waitFor({ state: "detached" });
 
+    // The dashboard's cached totals are refreshed by the change.
+    await navigation.getByRole("link", { name: "Dashboard" }).click();
+    await expect.poll(() => totalClients(page)).toBe(clientsBefore + 1);
+    await navigation.getByRole("link", { name: "All Clients" }).click();
     await searchClients(page, "Alpha Studio E2E");
     const row = page.getByRole("row", { name: /Alpha Studio E2E/ });
     await row.waitFor();
@@ -151,7 +173,7 @@ describe("clients and their contacts", () => {
     await screenshot(page, "client-detail");
 
     // Back in the list: the new name, one contact; the row menu deletes it after a confirmation.
-    await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "All Clients" }).click();
+    await navigation.getByRole("link", { name: "All Clients" }).click();
     await searchClients(page, "Beta Studio E2E");
     const renamedRow = page.getByRole("row", { name: /Beta Studio E2E/ });
     await renamedRow.waitFor();
@@ -173,10 +195,11 @@ describe("clients and their contacts", () => {
     await context.close();
   });
 
-  it("edits a client from the list menu and sorts the list by name on the server", async () => {
+  it("edits a client from the list menu, sorts by name on the server and lists recent clients newest first", async () => {
     const names = ["Gamma Sort E2E", "Delta Sort E2E", "Epsilon Sort E2E"];
     const created: Named[] = [];
     for (const name of names) created.push(await create<Named>(token, "clients", { name }));
+    arranged.push(...created);
     await create(token, "contacts", { name: "Contact of Delta", clientId: created[1].id });
 
     const { context, page } = await newPage(browser);
@@ -206,6 +229,12 @@ describe("clients and their contacts", () => {
     await dialog.waitFor({ state: "detached" });
     await expect.poll(firstCells).toEqual(["Zeta Sort E2E", "Gamma Sort E2E", "Delta Sort E2E"]);
     await screenshot(page, "clients-sorted");
+
+    // Recent Clients lists the same clients newest first.
+    await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Recent Clients" }).click();
+    await page.getByRole("heading", { name: "Recent Clients" }).waitFor();
+    await searchClients(page, "Sort E2E");
+    await expect.poll(firstCells).toEqual(["Zeta Sort E2E", "Delta Sort E2E", "Gamma Sort E2E"]);
     await context.close();
   });
 
