@@ -12,8 +12,8 @@ interface PublishControlProps {
 
 /** Publish / Unpublish, the ZIP link, live build progress and its errors. */
 export function PublishControl({ project, live }: PublishControlProps) {
-  const { publish, unpublish, pending } = usePublishActions();
-  const publishing = project.publishStatus === "publishing" || live.active || pending;
+  const { publish, unpublish, publishPending, unpublishPending } = usePublishActions();
+  const publishing = project.publishStatus === "publishing" || live.active || publishPending;
   const published = project.publishStatus === "published";
   const storedError = project.publishStatus === "failed" ? project.publishError || "Failed" : null;
   const error = live.error ?? (publishing ? null : storedError);
@@ -22,7 +22,13 @@ export function PublishControl({ project, live }: PublishControlProps) {
     <Stack spacing={6} align="flex-end">
       <Group spacing="xs">
         {published ? (
-          <Button color="orange" variant="light" leftIcon={<IconRocketOff size={16} />} onClick={() => unpublish(project.id)}>
+          <Button
+            color="orange"
+            variant="light"
+            leftIcon={<IconRocketOff size={16} />}
+            loading={unpublishPending}
+            onClick={() => unpublish(project.id)}
+          >
             Unpublish Project
           </Button>
         ) : (
@@ -32,7 +38,7 @@ export function PublishControl({ project, live }: PublishControlProps) {
             disabled={!publishing && !canPublish(project)}
             onClick={() => {
               live.reset({ error: null, progress: 0 });
-              publish(project, (message) => live.reset({ error: message || "Failed" }));
+              publish(project);
             }}
           >
             Publish Project

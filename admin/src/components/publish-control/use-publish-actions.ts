@@ -5,9 +5,10 @@ import { canPublish, type Project } from "../projects/types";
 /** Publish and unpublish calls; failures are only logged (spec section 8), the live events show progress. */
 export function usePublishActions() {
   const refresh = useRefreshProjects();
-  const { mutate, mutation } = useCustomMutation<Project>();
+  const { mutate: startPublish, mutation: publishing } = useCustomMutation<Project>();
+  const { mutate: startUnpublish, mutation: unpublishing } = useCustomMutation<Project>();
 
-  const publish = (project: Pick<Project, "id" | "publishStatus" | "attachmentCount">, onError?: (message: string) => void) => {
+  const publish = (project: Pick<Project, "id" | "publishStatus" | "attachmentCount">) => {
     if (!canPublish(project)) {
       console.error(
         project.attachmentCount > 0
@@ -16,20 +17,17 @@ export function usePublishActions() {
       );
       return;
     }
-    mutate(
+    startPublish(
       { url: `/projects/${project.id}/publish`, method: "post", values: {}, successNotification: false, errorNotification: false },
       {
         onSettled: () => refresh(project.id),
-        onError: (error) => {
-          console.error("Failed to publish the project:", error.message);
-          onError?.(error.message);
-        },
+        onError: (error) => console.error("Failed to publish the project:", error.message),
       },
     );
   };
 
   const unpublish = (projectId: number) =>
-    mutate(
+    startUnpublish(
       { url: `/projects/${projectId}/publish`, method: "delete", values: {}, successNotification: false, errorNotification: false },
       {
         onSettled: () => refresh(projectId),
@@ -37,5 +35,5 @@ export function usePublishActions() {
       },
     );
 
-  return { publish, unpublish, pending: mutation.isPending };
+  return { publish, unpublish, publishPending: publishing.isPending, unpublishPending: unpublishing.isPending };
 }
