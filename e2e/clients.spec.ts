@@ -238,6 +238,29 @@ describe("clients and their contacts", () => {
     await context.close();
   });
 
+  it("pages through the clients ten at a time, asking the server for each page", async () => {
+    for (let i = 1; i <= 12; i++) {
+      arranged.push(await create<Named>(token, "clients", { name: `Page E2E ${String(i).padStart(2, "0")}` }));
+    }
+    const { context, page } = await newPage(browser);
+    await signIn(page, inject("adminEmail"), inject("adminPassword"));
+    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await page.goto("/clients/all");
+    await searchClients(page, "Page E2E");
+
+    const rows = page.getByRole("row", { name: /Page E2E/ });
+    await expect.poll(() => rows.count()).toBe(10);
+    await page.getByText("12 clients", { exact: true }).waitFor();
+    const secondPage = page.waitForResponse((r) => r.url().includes("/api/clients?") && r.url().includes("_start=10"));
+    await page.getByRole("button", { name: "2", exact: true }).click();
+    await secondPage;
+    await expect.poll(() => rows.allTextContents()).toEqual([
+      expect.stringMatching(/^Page E2E 11/),
+      expect.stringMatching(/^Page E2E 12/),
+    ]);
+    await context.close();
+  });
+
   it("shows 'Loading client...' and then the error for a client that does not exist or a malformed id", async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, inject("adminEmail"), inject("adminPassword"));

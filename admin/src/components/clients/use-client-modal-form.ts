@@ -1,5 +1,6 @@
 import type { HttpError } from "@refinedev/core";
 import { useModalForm } from "@refinedev/mantine";
+import { nameError, toClientPayload } from "./client-rules";
 import type { Client, ClientFormValues, ClientPayload } from "./types";
 
 /**
@@ -9,10 +10,8 @@ import type { Client, ClientFormValues, ClientPayload } from "./types";
 export function useClientModalForm(action: "create" | "edit") {
   const form = useModalForm<Client, HttpError, ClientFormValues, ClientPayload>({
     initialValues: { name: "" },
-    validate: {
-      name: (value) => (value.trim() ? null : "Name is required"),
-    },
-    transformValues: (values) => ({ name: values.name.trim() }),
+    validate: { name: nameError },
+    transformValues: toClientPayload,
     refineCoreProps: {
       resource: "clients",
       action,

@@ -1,8 +1,7 @@
 import { useInvalidate, type HttpError } from "@refinedev/core";
 import { useModalForm } from "@refinedev/mantine";
+import { emailError, nameError, toContactPayload } from "./contact-rules";
 import type { Contact, ContactFormValues, ContactPayload } from "./types";
-
-const optional = (value: string | null | undefined) => (value ?? "").trim() || null;
 
 interface ContactModalFormOptions {
   clientId: number;
@@ -15,19 +14,8 @@ export function useContactModalForm({ clientId, action, onSaved }: ContactModalF
   const invalidate = useInvalidate();
   const form = useModalForm<Contact, HttpError, ContactFormValues, ContactPayload>({
     initialValues: { name: "", email: "", phoneNumber: "" },
-    validate: {
-      name: (value) => ((value ?? "").trim() ? null : "Name is required"),
-      email: (value) => {
-        const email = (value ?? "").trim();
-        return email && !email.includes("@") ? "Invalid email format" : null;
-      },
-    },
-    transformValues: (values) => ({
-      name: (values.name ?? "").trim(),
-      email: optional(values.email),
-      phoneNumber: optional(values.phoneNumber),
-      ...(action === "create" ? { clientId } : {}),
-    }),
+    validate: { name: nameError, email: emailError },
+    transformValues: (values) => toContactPayload(values, action === "create" ? clientId : undefined),
     refineCoreProps: {
       resource: "contacts",
       action,
