@@ -24,6 +24,12 @@ const BACKOFF_CAP_MS = 16 * 60_000;
 // Often enough to re-send subscriptions before an access token expires (refreshed 5 min early).
 const TOKEN_CHECK_MS = 60_000;
 
+/** Milliseconds before reconnect attempt `attempt` (0-based): 2 s, then 30 s doubling up to 16 min. */
+export function reconnectDelay(attempt: number): number {
+  if (attempt <= 0) return FIRST_RETRY_MS;
+  return Math.min(BACKOFF_START_MS * 2 ** (attempt - 1), BACKOFF_CAP_MS);
+}
+
 class EventsSocket {
   private socket: WebSocket | null = null;
   private state: ConnectionState = "connecting";
@@ -118,7 +124,7 @@ class EventsSocket {
   }
 
   private scheduleReconnect() {
-    const delay = this.retries === 0 ? FIRST_RETRY_MS : Math.min(BACKOFF_START_MS * 2 ** (this.retries - 1), BACKOFF_CAP_MS);
+    const delay = reconnectDelay(this.retries);
     this.retries += 1;
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }

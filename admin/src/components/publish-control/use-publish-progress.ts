@@ -10,6 +10,27 @@ export interface PublishProgress {
   connectionError: string | null;
 }
 
+export interface PublishEventData {
+  progress?: number;
+  error?: string;
+}
+
+/** Spec section 4: how each live publish event moves the progress shown on the project page. */
+export function applyPublishEvent(state: PublishProgress, type: string, data: PublishEventData): PublishProgress {
+  switch (type) {
+    case "publish_started":
+      return { ...state, active: true, progress: data.progress ?? 0, error: null };
+    case "publish_progress":
+      return { ...state, active: true, progress: data.progress ?? state.progress };
+    case "publish_completed":
+      return { ...state, active: false, progress: 100 };
+    case "publish_failed":
+      return { ...state, active: false, error: data.error || "Failed" };
+    default:
+      return state;
+  }
+}
+
 const AUTH_ERRORS = new Set(["Authentication required", "Failed to authenticate"]);
 const IDLE: PublishProgress = { active: false, progress: 0, error: null, connectionError: null };
 
@@ -37,23 +58,9 @@ export function usePublishProgress(projectId: number | undefined, refetch: () =>
         return;
       }
       if (event !== "publish-event") return;
-      const detail = (data.data ?? {}) as { progress?: number; error?: string };
-      switch (data.type) {
-        case "publish_started":
-          update({ active: true, progress: detail.progress ?? 0, error: null });
-          break;
-        case "publish_progress":
-          update({ active: true, progress: detail.progress ?? 0 });
-          break;
-        case "publish_completed":
-          update({ active: false, progress: 100 });
-          refetchRef.current();
-          break;
-        case "publish_failed":
-          update({ active: false, error: detail.error || "Failed" });
-          refetchRef.current();
-          break;
-      }
+      const type = String(data.type);
+      setState((current) => applyPublishEvent(current, type, (data.data ?? {}) as PublishEventData));
+      if (type === "publish_completed" || type === "publish_failed") refetchRef.current();
     });
     const stopState = eventsSocket.onState((connection) => {
       if (connection === "lost") update({ connectionError: "Connection lost" });
