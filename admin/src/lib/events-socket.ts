@@ -21,8 +21,9 @@ type StateListener = (state: ConnectionState) => void;
 const FIRST_RETRY_MS = 2_000;
 const BACKOFF_START_MS = 30_000;
 const BACKOFF_CAP_MS = 16 * 60_000;
-// Often enough to re-send subscriptions before an access token expires (refreshed 5 min early).
-const TOKEN_CHECK_MS = 60_000;
+// Often enough to re-send subscriptions before an access token expires (it is refreshed 5 minutes,
+// or half its lifetime, before expiry); reading the stored session costs nothing.
+const TOKEN_CHECK_MS = 15_000;
 
 /** Milliseconds before reconnect attempt `attempt` (0-based): 2 s, then 30 s doubling up to 16 min. */
 export function reconnectDelay(attempt: number): number {
@@ -149,6 +150,8 @@ class EventsSocket {
     }
     if (typeof frame?.event !== "string") return;
     frame.data ??= {};
+    // The subscriptions ended with the token they were made with; a newer token renews them.
+    if (frame.event === "error" && frame.data.message === "Failed to authenticate") void this.refreshSubscriptionsIfTokenChanged();
     for (const listener of this.frameListeners) listener(frame);
   }
 
