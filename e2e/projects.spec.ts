@@ -142,6 +142,7 @@ describe("projects, attachments and publishing", () => {
     await page.getByRole("button", { name: "Delete Selected (2)" }).click();
     const confirm = dialog(page, "Delete Selected Attachments");
     await confirm.getByText("Are you sure you want to delete 2 selected attachment(s)? This action cannot be undone.").waitFor();
+    await page.waitForTimeout(300); // the dialog's opening transition
     await screenshot(page, "attachments-delete-confirm");
     await confirm.getByRole("button", { name: "Delete" }).click();
     await page.getByText("Attachments (1)").waitFor();
