@@ -25,7 +25,10 @@ export function attachEventsServer(server: Server, ctx: AppContext, options: Eve
   const queue = publishQueue(ctx);
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const { pathname } = new URL(req.url ?? "/", "http://localhost");
+    // Node drops its own error listener from upgraded sockets: without this a reset kills the process.
+    socket.on("error", (err) => ctx.logger.debug({ err }, "events: upgrade socket error"));
+    // The raw request target, unparsed: `new URL` throws on hostile targets such as `http://[`.
+    const pathname = (req.url ?? "/").split("?")[0];
     if (pathname !== EVENTS_PATH && pathname !== `${EVENTS_PATH}/`) {
       // Leave other paths to any other upgrade handler; with none, refuse plainly.
       if (server.listenerCount("upgrade") === 1) socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n");

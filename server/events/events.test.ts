@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { decodeJwt } from "jose";
 import request from "supertest";
@@ -246,6 +247,27 @@ describe("resource events", () => {
   });
 });
 
+/** Sends a bare upgrade request; with `reset`, destroys the socket at once with an RST. */
+function rawUpgrade(target: string, opts: { reset?: boolean } = {}): Promise<string> {
+  const { port } = server.address() as AddressInfo;
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1", () => {
+      socket.write(
+        `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+          "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+      );
+      if (opts.reset) {
+        socket.resetAndDestroy();
+        resolve("");
+      }
+    });
+    let reply = "";
+    socket.on("data", (d) => (reply += d));
+    socket.on("error", () => resolve(reply));
+    socket.on("close", () => resolve(reply));
+  });
+}
+
 describe("the connection itself", () => {
   it("drops a client that does not answer pings and keeps one that does", async () => {
     const silent = await connect({ autoPong: false });
@@ -262,6 +284,19 @@ describe("the connection itself", () => {
       refused.on("error", () => resolve(-1));
     });
     expect(status).toBe(404);
+  });
+
+  it("survives an upgrade whose request target is not a valid URL", async () => {
+    const reply = await rawUpgrade("http://[");
+    expect(reply).toMatch(/^HTTP\/1\.1 404/);
+    expect((await request(t.app).get("/api/clients")).status).toBe(401);
+    expect(server.listening).toBe(true);
+  });
+
+  it("survives clients that reset the connection right after asking to upgrade", async () => {
+    for (let i = 0; i < 50; i++) await rawUpgrade(i % 2 ? "/elsewhere" : "/events", { reset: true });
+    const healthy = await connect();
+    expect(healthy.ws.readyState).toBe(WebSocket.OPEN);
   });
 
   it("terminates every client when closed", async () => {
