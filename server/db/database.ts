@@ -10,12 +10,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const migrationsDir = path.join(root, "migrations");
 
 export function openDatabase(databaseUrl: string): Db {
-  const config = knexConfigFor(databaseUrl);
-  if (config.client === "sqlite3") {
-    const file = (config.connection as { filename: string }).filename;
-    if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  }
-  return knex(config);
+  return knex(knexConfigFor(databaseUrl));
 }
 
 /**

@@ -1,4 +1,14 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { Knex } from "knex";
+
+// Error messages keep `?` placeholders instead of the bound values, so a failed query never
+// carries a password hash or token into a log line.
+const common = { compileSqlOnError: false } as const;
+
+function sqliteFile(databaseUrl: string): string {
+  return databaseUrl.replace(/^sqlite:(\/\/)?/, "");
+}
 
 /**
  * The only place that knows which database is underneath. Everything sqlite-specific
@@ -6,10 +16,12 @@ import type { Knex } from "knex";
  */
 export function knexConfigFor(databaseUrl: string): Knex.Config {
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    return { client: "pg", connection: databaseUrl, pool: { min: 0, max: 10 } };
+    return { ...common, client: "pg", connection: databaseUrl, pool: { min: 0, max: 10 } };
   }
-  const filename = databaseUrl.replace(/^sqlite:(\/\/)?/, "");
+  const filename = sqliteFile(databaseUrl);
+  if (filename !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
   return {
+    ...common,
     client: "sqlite3",
     connection: { filename },
     useNullAsDefault: true,

@@ -15,6 +15,8 @@ function fromParserError(err: ParserError): HttpError | undefined {
   if (err.type === "entity.too.large") return new HttpError(413, "Request body too large");
   if (err.type === "encoding.unsupported" || err.type === "charset.unsupported")
     return new HttpError(415, "Unsupported request encoding");
+  // Express reports a path it cannot percent-decode as a URIError with status 400.
+  if (err instanceof URIError) return new HttpError(400, "Malformed URL");
   const status = err.status ?? err.statusCode;
   if (err.expose && status && status >= 400 && status < 500) return new HttpError(status, "Bad request");
   return undefined;

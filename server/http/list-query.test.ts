@@ -51,6 +51,11 @@ describe("list parameters of @refinedev/simple-rest", () => {
     [{ hasAccess: "perhaps" }, "Filter hasAccess must be true or false"],
     [{ secret: "1" }, "Cannot filter by secret"],
     [{ id_gte: ["1", "2"] }, "id_gte must be given once"],
+    [{ _sort: "__proto__" }, "Cannot sort by __proto__"],
+    [{ _sort: "constructor" }, "Cannot sort by constructor"],
+    [{ toString: "1" }, "Cannot filter by toString"],
+    [{ hasOwnProperty: "1" }, "Cannot filter by hasOwnProperty"],
+    [{ id_like: "1" }, "Cannot search id as text"],
   ])("refuses %o with a 400", (query, message) => {
     expect(() => parseListQuery(query, spec)).toThrow(ValidationError);
     expect(() => parseListQuery(query, spec)).toThrow(message);

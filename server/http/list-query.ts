@@ -70,7 +70,7 @@ function parseSort(spec: ListSpec, sortParam?: string, orderParam?: string): Lis
   const fields = sortParam ? sortParam.split(",").map((s) => s.trim()) : [];
   const orders = orderParam ? orderParam.split(",").map((s) => s.trim().toLowerCase()) : [];
   const sort = fields.map((field, i) => {
-    const column = spec.sortable[field];
+    const column = Object.hasOwn(spec.sortable, field) ? spec.sortable[field] : undefined;
     if (!column) throw new ValidationError(`Cannot sort by ${field || "an empty field"}`);
     const order = orders[i] ?? "asc";
     if (order !== "asc" && order !== "desc") throw new ValidationError("Query parameter _order must be asc or desc");
@@ -91,8 +91,9 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
     }
     const operator = OPERATORS.find((op) => key.endsWith(`_${op}`)) ?? "eq";
     const field = operator === "eq" ? key : key.slice(0, -(operator.length + 1));
-    const def = spec.filterable[field];
+    const def = Object.hasOwn(spec.filterable, field) ? spec.filterable[field] : undefined;
     if (!def) throw new ValidationError(`Cannot filter by ${key}`);
+    if (operator === "like" && def.type !== "text") throw new ValidationError(`Cannot search ${field} as text`);
     const rawValues = (Array.isArray(raw) ? raw : [raw]).map(String);
     if (operator !== "eq" && rawValues.length > 1) throw new ValidationError(`Query parameter ${key} must be given once`);
     filters.push({ column: def.column, operator, values: rawValues.map((v) => readValue(key, v, def.type, operator)) });
