@@ -1,8 +1,9 @@
-import { Router, type Request } from "express";
+import { Router } from "express";
 import type { AppContext } from "../context";
 import { NotFoundError } from "../http/errors";
 import { createAuthRateLimits } from "../http/rate-limit";
 import { parseBody } from "../http/validate";
+import { trustedOrigin } from "../http/request-origin";
 import { createMailer } from "../mail/mailer";
 import { googleSchema, loginSchema, refreshSchema, resetConfirmSchema, resetRequestSchema, signupSchema } from "./auth.schema";
 import { logIn, signUp } from "./auth.service";
@@ -17,8 +18,6 @@ export function authRouter(ctx: AppContext): Router {
   const limits = createAuthRateLimits(ctx.config.rateLimit);
   const mailer = createMailer(ctx.config.mail, ctx.logger);
   const verifyGoogle = ctx.config.google ? createGoogleVerifier(ctx.config.google, ctx.logger) : undefined;
-  // PUBLIC_URL wins; otherwise links point back where the request came from (contract section 1).
-  const origin = (req: Request) => ctx.config.publicUrl ?? `${req.protocol}://${req.get("host")}`;
 
   router.get("/config", (_req, res) => {
     res.json({
@@ -68,7 +67,7 @@ export function authRouter(ctx: AppContext): Router {
     limits.byIp("reset", req.ip);
     const body = parseBody(resetRequestSchema, req.body);
     limits.byAccount("reset", body.email);
-    await requestPasswordReset(ctx, mailer, body.email, origin(req));
+    await requestPasswordReset(ctx, mailer, body.email, trustedOrigin(req, ctx.config));
     res.status(202).json({ message: "If an account exists for this e-mail, a reset link has been sent." });
   });
 

@@ -14,9 +14,13 @@ const RESET_TOKEN_TTL_SECONDS = 3600;
  * Stores a single-use token and mails its link. Answers the same way whether or not the account
  * exists, and the mail goes out after the answer so SMTP latency does not reveal it either.
  */
-export async function requestPasswordReset(ctx: AppContext, mailer: Mailer, email: string, origin: string): Promise<void> {
+export async function requestPasswordReset(ctx: AppContext, mailer: Mailer, email: string, origin: string | undefined): Promise<void> {
   const row = await findUserRowByEmail(ctx.db, email);
   if (!row) return;
+  if (!origin) {
+    ctx.logger.warn({ uid: row.uid }, "password reset link not sent: set PUBLIC_URL (the request's Host is not an address of this server)");
+    return;
+  }
   const { token, hash } = newSecretToken();
   await insertResetToken(ctx.db, { uid: row.uid, hash, expiresAt: secondsFromNow(RESET_TOKEN_TTL_SECONDS) });
   const link = `${origin}/login?mode=reset&token=${token}`;

@@ -90,12 +90,22 @@ describe("password reset over SMTP", () => {
     expect((await request(t.app).post("/api/auth/login").send({ email: "lena@studio.test", password: "newpass2" })).status).toBe(200);
   });
 
-  it("builds the link from the request's origin when PUBLIC_URL is not set", async () => {
+  it("builds the link from the request's origin when PUBLIC_URL is not set and the Host is this machine", async () => {
     t = await createTestApp({ ...RELAXED_LIMITS, SMTP_URL: smtpUrl });
     await signUp(t.app, "max@studio.test");
-    await request(t.app).post("/api/auth/password-reset").set("Host", "studio.internal:8080").send({ email: "max@studio.test" });
+    await request(t.app).post("/api/auth/password-reset").set("Host", "localhost:8080").send({ email: "max@studio.test" });
     const { base } = await mailTo("max@studio.test");
-    expect(base).toBe("http://studio.internal:8080");
+    expect(base).toBe("http://localhost:8080");
+  });
+
+  it("never mails a link pointing at a Host that is not this machine", async () => {
+    t = await createTestApp({ ...RELAXED_LIMITS, SMTP_URL: smtpUrl });
+    await signUp(t.app, "ada@studio.test");
+    const res = await request(t.app).post("/api/auth/password-reset").set("Host", "evil.example:666").send({ email: "ada@studio.test" });
+    expect(res.status).toBe(202);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(inbox).toEqual([]);
+    expect(await t.ctx.db("password_reset_tokens").count({ n: "*" }).first()).toEqual({ n: 0 });
   });
 
   it("answers 202 for an unknown e-mail, stores nothing and sends nothing", async () => {
