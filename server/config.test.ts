@@ -28,8 +28,9 @@ describe("configuration", () => {
   });
 
   it.each([
-    ["1", true],
+    ["1", 1],
     ["2", 2],
+    ["true", true],
     ["loopback", "loopback"],
     ["0", false],
   ])("reads TRUST_PROXY=%s for Express", (value, expected) => {

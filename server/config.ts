@@ -57,8 +57,9 @@ const envSchema = z.object({
   RATE_LIMIT_PER_IP: int(30, 1),
   RATE_LIMIT_PER_ACCOUNT: int(10, 1),
   TRUST_PROXY: optionalText.transform((v) => {
+    // A hop count is safer than `true`, which would believe any client's own X-Forwarded-For.
     if (v === undefined || v === "0" || v === "false") return false;
-    if (v === "1" || v === "true") return true;
+    if (v === "true") return true;
     return /^\d+$/.test(v) ? Number(v) : v;
   }),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),

@@ -1,5 +1,5 @@
 import request from "supertest";
-import { generateKeyPair, importJWK, SignJWT, UnsecuredJWT, type CryptoKey, type JWK } from "jose";
+import { exportJWK, generateKeyPair, importJWK, SignJWT, UnsecuredJWT, type CryptoKey, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { AUDIENCE, ISSUER } from "./tokens";
@@ -129,5 +129,21 @@ describe("approval and roles", () => {
   it("lets an approved admin list users", async () => {
     const res = await request(t.app).get("/api/users").set(admin.auth);
     expect(res.status).toBe(200);
+  });
+});
+
+describe("keys added by another process", () => {
+  it("accepts a token signed with a key stored after start, by reloading the key set", async () => {
+    const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
+    const kid = "added-later";
+    await t.ctx.db("signing_keys").insert({
+      kid,
+      algorithm: "ES256",
+      public_jwk: JSON.stringify({ ...(await exportJWK(publicKey)), kid, alg: "ES256", use: "sig" }),
+      private_jwk: JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg: "ES256" }),
+      created_at: new Date().toISOString(),
+    });
+    const token = await new SignJWT(claims()).setProtectedHeader({ alg: "ES256", kid, typ: "JWT" }).sign(privateKey);
+    expect((await callWith(token)).status).toBe(200);
   });
 });

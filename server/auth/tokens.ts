@@ -5,6 +5,7 @@ import { ALGORITHM, loadOrCreateSigningKey, publicJwks, type SigningKey } from "
 
 export const ISSUER = "urn:photodrop";
 export const AUDIENCE = "photodrop-api";
+const KEY_RELOAD_INTERVAL_MS = 30_000;
 
 export interface TokenService {
   /** A signed access token for the user; roles are not carried: every call reads them fresh. */
@@ -17,6 +18,7 @@ export interface TokenService {
 export async function createTokenService(db: Db, accessTokenTtl: number): Promise<TokenService> {
   const key: SigningKey = await loadOrCreateSigningKey(db);
   let keySet: JWTVerifyGetKey = createLocalJWKSet(await publicJwks(db));
+  let keysLoadedAt = 0;
 
   return {
     accessTokenTtl,
@@ -36,21 +38,24 @@ export async function createTokenService(db: Db, accessTokenTtl: number): Promis
   };
 
   async function verify(token: string, mayReload: boolean): Promise<string> {
-      try {
-        const { payload } = await jwtVerify(token, keySet, {
-          issuer: ISSUER,
-          audience: AUDIENCE,
-          algorithms: [ALGORITHM],
-          requiredClaims: ["sub", "exp", "iat"],
-        });
-        return payload.sub as string;
-      } catch (err) {
-        // A key added by another process since start: reload the set once.
-        if (mayReload && (err as { code?: string }).code === "ERR_JWKS_NO_MATCHING_KEY") {
-          keySet = createLocalJWKSet(await publicJwks(db));
-          return verify(token, false);
-        }
-        throw new UnauthorizedError("Invalid or expired token");
+    try {
+      const { payload } = await jwtVerify(token, keySet, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: [ALGORITHM],
+        requiredClaims: ["sub", "exp", "iat"],
+      });
+      return payload.sub as string;
+    } catch (err) {
+      // A key added by another process since start: reload the set, at most every half minute,
+      // so tokens with made-up key ids cannot turn every request into a database read.
+      const unknownKey = (err as { code?: string }).code === "ERR_JWKS_NO_MATCHING_KEY";
+      if (mayReload && unknownKey && Date.now() - keysLoadedAt > KEY_RELOAD_INTERVAL_MS) {
+        keySet = createLocalJWKSet(await publicJwks(db));
+        keysLoadedAt = Date.now();
+        return verify(token, false);
       }
+      throw new UnauthorizedError("Invalid or expired token");
+    }
   }
 }
