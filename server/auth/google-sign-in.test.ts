@@ -93,6 +93,8 @@ describe("Google sign-in", () => {
     expect(res.body.user.providerData).toEqual([{ providerId: "google.com" }]);
     expect((await request(t.app).post("/api/auth/login").send({ email: "ruth@gmail.test", password: "squatter1" })).status).toBe(401);
     expect((await request(t.app).post("/api/auth/refresh").send({ refreshToken: existing.refreshToken })).status).toBe(401);
+    expect((await request(t.app).get("/api/users/me").set("Authorization", `Bearer ${existing.accessToken}`)).status).toBe(401);
+    expect((await request(t.app).get("/api/users/me").set("Authorization", `Bearer ${res.body.accessToken}`)).status).toBe(200);
   });
 
   it("keeps the password of a linked account whose e-mail was already verified", async () => {

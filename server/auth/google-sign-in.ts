@@ -4,7 +4,7 @@ import type { AppContext } from "../context";
 import { UnauthorizedError } from "../http/errors";
 import { findUserRowByEmail, findUserRowByGoogleSub, insertUser, updateUserRow, type UserRow } from "../users/users.repository";
 import { firstAccountBecomesAdmin } from "./auth.service";
-import { revokeUserRefreshTokens } from "./refresh-tokens.repository";
+import { endEverySession } from "./sessions";
 import { startSession, type Session } from "./sessions";
 
 export interface GoogleIdentity {
@@ -59,6 +59,8 @@ async function accountFor(ctx: AppContext, identity: GoogleIdentity): Promise<Us
     // A password set on an address nobody proved could belong to someone who registered it first;
     // the address's real owner just proved it, so that password stops working.
     const untrustedPassword = Boolean(byEmail.password_hash) && !byEmail.email_verified;
+    // Before the row is read back, so the session started below carries the new generation.
+    if (untrustedPassword) await endEverySession(ctx.db, byEmail.uid);
     const linked = await updateUserRow(ctx.db, byEmail.uid, {
       google_sub: identity.sub,
       email_verified: true,
@@ -66,7 +68,6 @@ async function accountFor(ctx: AppContext, identity: GoogleIdentity): Promise<Us
       ...(byEmail.display_name ? {} : { display_name: identity.name }),
       ...(byEmail.photo_url ? {} : { photo_url: identity.picture }),
     });
-    if (untrustedPassword) await revokeUserRefreshTokens(ctx.db, byEmail.uid);
     ctx.logger.info({ uid: byEmail.uid, droppedUnverifiedPassword: untrustedPassword }, "Google account linked");
     ctx.events.resourceChanged({ resource: "users", type: "updated", ids: [byEmail.uid] });
     return linked!;

@@ -5,7 +5,7 @@ import { findUserRowByEmail, updateUserRow } from "../users/users.repository";
 import { assertPasswordPolicy } from "./password-policy";
 import { consumeResetToken, insertResetToken, invalidateUserResetTokens } from "./password-reset.repository";
 import { hashPassword } from "./passwords";
-import { revokeUserRefreshTokens } from "./refresh-tokens.repository";
+import { endEverySession } from "./sessions";
 import { hashSecretToken, newSecretToken, secondsFromNow } from "./secret-tokens";
 
 const RESET_TOKEN_TTL_SECONDS = 3600;
@@ -50,7 +50,7 @@ export async function confirmPasswordReset(ctx: AppContext, token: string, passw
     if (!owner) return undefined;
     // Following the mailed link proves the address belongs to this person.
     await updateUserRow(trx, owner, { password_hash: passwordHash, email_verified: true });
-    await revokeUserRefreshTokens(trx, owner);
+    await endEverySession(trx, owner);
     await invalidateUserResetTokens(trx, owner);
     return owner;
   });

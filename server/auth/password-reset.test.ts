@@ -83,6 +83,9 @@ describe("password reset over SMTP", () => {
     expect(login.status).toBe(200);
     expect(login.body.user.emailVerified).toBe(true);
     expect((await request(t.app).post("/api/auth/refresh").send({ refreshToken: session.refreshToken })).status).toBe(401);
+    // Access tokens from before the reset are void at once, not after their hour.
+    expect((await request(t.app).get("/api/users/me").set("Authorization", `Bearer ${session.accessToken}`)).status).toBe(401);
+    expect((await request(t.app).get("/api/users/me").set("Authorization", `Bearer ${login.body.accessToken}`)).status).toBe(200);
 
     const again = await request(t.app).post("/api/auth/password-reset/confirm").send({ token, password: "thirdpass3" });
     expect(again.status).toBe(400);

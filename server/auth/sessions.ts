@@ -1,8 +1,15 @@
 import crypto from "node:crypto";
 import type { AppContext } from "../context";
 import { UnauthorizedError } from "../http/errors";
-import { findUserRow, toUser, type User, type UserRow } from "../users/users.repository";
-import { deleteExpiredRefreshTokens, insertRefreshToken, revokeRefreshToken, rotateRefreshToken } from "./refresh-tokens.repository";
+import type { Db } from "../db/database";
+import { findUserRow, bumpSessionGeneration, toUser, type User, type UserRow } from "../users/users.repository";
+import {
+  deleteExpiredRefreshTokens,
+  insertRefreshToken,
+  revokeRefreshToken,
+  revokeUserRefreshTokens,
+  rotateRefreshToken,
+} from "./refresh-tokens.repository";
 import { hashSecretToken, newSecretToken, secondsFromNow } from "./secret-tokens";
 
 export interface Session {
@@ -14,7 +21,7 @@ export interface Session {
 
 async function sessionFor(ctx: AppContext, row: UserRow, refreshToken: string): Promise<Session> {
   return {
-    accessToken: await ctx.tokens.signAccessToken(row.uid),
+    accessToken: await ctx.tokens.signAccessToken(row.uid, row.session_generation),
     refreshToken,
     expiresIn: ctx.tokens.accessTokenTtl,
     user: toUser(row),
@@ -55,4 +62,10 @@ export async function refreshSession(ctx: AppContext, refreshToken: string): Pro
 /** Sign-out; an unknown or already dead token is not an error, the outcome is the same. */
 export async function endSession(ctx: AppContext, refreshToken: string): Promise<void> {
   await revokeRefreshToken(ctx.db, hashSecretToken(refreshToken));
+}
+
+/** Signs the account out everywhere: its refresh tokens die and access tokens issued until now are refused. */
+export async function endEverySession(db: Db, uid: string): Promise<void> {
+  await revokeUserRefreshTokens(db, uid);
+  await bumpSessionGeneration(db, uid);
 }

@@ -8,10 +8,13 @@ export const AUDIENCE = "photodrop-api";
 const KEY_RELOAD_INTERVAL_MS = 30_000;
 
 export interface TokenService {
-  /** A signed access token for the user; roles are not carried: every call reads them fresh. */
-  signAccessToken(uid: string): Promise<string>;
-  /** The user id of a valid token from a trusted issuer; throws UnauthorizedError otherwise. */
-  verifyAccessToken(token: string): Promise<string>;
+  /**
+   * A signed access token for the user; roles are not carried: every call reads them fresh.
+   * `generation` is the user's session generation, so signing out everywhere can void it.
+   */
+  signAccessToken(uid: string, generation?: number): Promise<string>;
+  /** The user and session generation of a valid token from a trusted issuer; throws UnauthorizedError otherwise. */
+  verifyAccessToken(token: string): Promise<{ uid: string; generation: number }>;
   accessTokenTtl: number;
 }
 
@@ -22,8 +25,8 @@ export async function createTokenService(db: Db, accessTokenTtl: number): Promis
 
   return {
     accessTokenTtl,
-    async signAccessToken(uid) {
-      return new SignJWT({})
+    async signAccessToken(uid, generation = 0) {
+      return new SignJWT({ gen: generation })
         .setProtectedHeader({ alg: ALGORITHM, kid: key.kid, typ: "JWT" })
         .setSubject(uid)
         .setIssuer(ISSUER)
@@ -37,7 +40,7 @@ export async function createTokenService(db: Db, accessTokenTtl: number): Promis
     },
   };
 
-  async function verify(token: string, mayReload: boolean): Promise<string> {
+  async function verify(token: string, mayReload: boolean): Promise<{ uid: string; generation: number }> {
     try {
       const { payload } = await jwtVerify(token, keySet, {
         issuer: ISSUER,
@@ -45,7 +48,7 @@ export async function createTokenService(db: Db, accessTokenTtl: number): Promis
         algorithms: [ALGORITHM],
         requiredClaims: ["sub", "exp", "iat"],
       });
-      return payload.sub as string;
+      return { uid: payload.sub as string, generation: typeof payload.gen === "number" ? payload.gen : 0 };
     } catch (err) {
       // A key added by another process since start: reload the set, at most every half minute,
       // so tokens with made-up key ids cannot turn every request into a database read.

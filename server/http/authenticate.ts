@@ -17,9 +17,10 @@ export function bearerToken(req: Request): string | undefined {
 
 /** Resolves a token to the user as stored now, so approval, revocation and role changes apply on the next call. */
 export async function userForToken(ctx: AppContext, token: string): Promise<User> {
-  const uid = await ctx.tokens.verifyAccessToken(token);
+  const { uid, generation } = await ctx.tokens.verifyAccessToken(token);
   const row = await findUserRow(ctx.db, uid);
-  if (!row) throw new UnauthorizedError("Invalid or expired token");
+  // A token from before the account was signed out everywhere is void, however young.
+  if (!row || generation !== row.session_generation) throw new UnauthorizedError("Invalid or expired token");
   return toUser(row);
 }
 

@@ -1,6 +1,6 @@
 import type { AppContext } from "../context";
 import { hashPassword, verifyPassword } from "../auth/passwords";
-import { revokeUserRefreshTokens } from "../auth/refresh-tokens.repository";
+import { endEverySession } from "../auth/sessions";
 import { findUserRowByEmail, insertUser, updateUserRow, type UserPatch } from "./users.repository";
 
 /**
@@ -24,6 +24,6 @@ export async function ensureAdminAccount(ctx: AppContext): Promise<void> {
   if (!passwordMatches) patch.password_hash = await hashPassword(admin.password);
   if (Object.keys(patch).length === 0) return;
   await updateUserRow(ctx.db, existing.uid, patch);
-  if (!passwordMatches) await revokeUserRefreshTokens(ctx.db, existing.uid);
+  if (!passwordMatches) await endEverySession(ctx.db, existing.uid);
   ctx.logger.info({ uid: existing.uid, email: existing.email, passwordReset: !passwordMatches }, "admin account brought in line with ADMIN_EMAIL");
 }

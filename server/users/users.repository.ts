@@ -18,6 +18,7 @@ export interface UserRow {
   role: Role;
   has_access: number | boolean;
   google_sub: string | null;
+  session_generation: number;
   created_at: string;
   updated_at: string;
 }
@@ -130,6 +131,11 @@ export async function updateUserRow(db: Db, uid: string, patch: UserPatch): Prom
     await db("users").where({ uid }).update({ ...patch, updated_at: nowIso() });
   }
   return findUserRow(db, uid);
+}
+
+/** From now on, access tokens issued earlier are refused for this user. */
+export async function bumpSessionGeneration(db: Db, uid: string): Promise<void> {
+  await db("users").where({ uid }).increment("session_generation", 1);
 }
 
 /** Approved admins, leaving one user out: what remains if that user lost access or the role. */
