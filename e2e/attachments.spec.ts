@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { adminToken, create } from "./api";
 import { launchBrowser, newPage, screenshot, signIn } from "./browser";
+import { removeThroughApi } from "./fixtures/cleanup";
 import { imageFile } from "./fixtures/images";
 import { uploadThroughApi } from "./fixtures/upload";
 
@@ -22,6 +23,12 @@ async function signedIn(browser: Browser) {
 describe("uploads that fail, and projects changed from the list", () => {
   let browser: Browser;
   let token: string;
+  const projectIds: number[] = [];
+  const arrange = async (name: string) => {
+    const project = await create<Named>(token, "projects", { name });
+    projectIds.push(project.id);
+    return project;
+  };
 
   beforeAll(async () => {
     token = await adminToken();
@@ -30,10 +37,11 @@ describe("uploads that fail, and projects changed from the list", () => {
 
   afterAll(async () => {
     await browser?.close();
+    for (const id of projectIds) await removeThroughApi(token, "projects", id);
   });
 
   it("shows why an upload failed, retries it and removes it", async () => {
-    const project = await create<Named>(token, "projects", { name: "Refused Uploads Project" });
+    const project = await arrange("Refused Uploads Project");
     const { context, page } = await signedIn(browser);
     await page.goto(`/projects/${project.id}`);
     await page.getByText("No attachments found for this project.").waitFor();
@@ -61,7 +69,7 @@ describe("uploads that fail, and projects changed from the list", () => {
   });
 
   it("publishes from a row menu once the project has attachments and then offers its ZIP", async () => {
-    const project = await create<Named>(token, "projects", { name: "List Publish Project" });
+    const project = await arrange("List Publish Project");
     const { context, page } = await signedIn(browser);
     await page.goto("/projects/all");
     const row = page.getByRole("row").filter({ hasText: "List Publish Project" });
@@ -92,7 +100,7 @@ describe("uploads that fail, and projects changed from the list", () => {
     await page.getByRole("button", { name: "Add Project" }).waitFor();
     // Let the list subscribe to live changes before the other user acts.
     await page.waitForTimeout(1_000);
-    await create<Named>(token, "projects", { name: "Created Elsewhere Project" });
+    await arrange("Created Elsewhere Project");
     await page.getByRole("link", { name: "Created Elsewhere Project" }).first().waitFor();
     await context.close();
   });

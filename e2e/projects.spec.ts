@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { adminToken, create } from "./api";
 import { launchBrowser, newPage, screenshot, signIn } from "./browser";
+import { removeThroughApi } from "./fixtures/cleanup";
 import { imageFile } from "./fixtures/images";
 
 interface Named {
@@ -30,6 +31,7 @@ async function watchForPublishProgress(page: Page): Promise<void> {
 describe("projects, attachments and publishing", () => {
   let browser: Browser;
   let client: Named;
+  const projectIds: number[] = [];
 
   beforeAll(async () => {
     client = await create<Named>(await adminToken(), "clients", { name: "Journey Studio Client" });
@@ -38,6 +40,9 @@ describe("projects, attachments and publishing", () => {
 
   afterAll(async () => {
     await browser?.close();
+    const token = await adminToken();
+    for (const id of projectIds) await removeThroughApi(token, "projects", id);
+    if (client) await removeThroughApi(token, "clients", client.id);
   });
 
   it("creates a project, uploads, renames, publishes, downloads the ZIP, unpublishes and bulk-deletes", async () => {
@@ -66,6 +71,7 @@ describe("projects, attachments and publishing", () => {
     await screenshot(page, "project-list");
     await row.getByRole("link", { name: "Wedding Journey" }).click();
     await page.waitForURL(/\/projects\/\d+$/);
+    projectIds.push(Number(new URL(page.url()).pathname.split("/").pop()));
 
     await page.getByText("Attachments (0)").waitFor();
     await page.getByText("No attachments found for this project.").waitFor();
@@ -164,6 +170,7 @@ describe("projects, attachments and publishing", () => {
 
   it("shows an empty project without attachments, with Publish disabled", async () => {
     const project = await create<Named>(await adminToken(), "projects", { name: "Empty Journey Project" });
+    projectIds.push(project.id);
     const { context, page } = await newPage(browser);
     await signIn(page, inject("adminEmail"), inject("adminPassword"));
     await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
