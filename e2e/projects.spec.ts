@@ -157,6 +157,27 @@ describe("projects, attachments and publishing", () => {
     await context.close();
   });
 
+  it("creates a project for the client whose page it is added from", async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, inject("adminEmail"), inject("adminPassword"));
+    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await page.goto(`/clients/${client.id}`);
+    await page.getByRole("button", { name: "Add Project" }).click();
+    const createDialog = dialog(page, "Create Project");
+    await expect.poll(() => createDialog.getByLabel("Client").inputValue()).toBe(client.name);
+    await createDialog.getByLabel("Name").fill("Client Page Project");
+    await createDialog.getByRole("button", { name: "Save" }).click();
+    await createDialog.waitFor({ state: "hidden" });
+
+    await page.getByRole("link", { name: "Client Page Project" }).first().click();
+    await page.waitForURL(/\/projects\/\d+$/);
+    projectIds.push(Number(new URL(page.url()).pathname.split("/").pop()));
+    const details = page.locator(".mantine-Card-root").filter({ hasText: "Project Details" });
+    await details.getByRole("link", { name: client.name }).waitFor();
+    await expect(details.getByText("Description").count()).resolves.toBe(0);
+    await context.close();
+  });
+
   it("says so when a project does not exist", async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, inject("adminEmail"), inject("adminPassword"));
