@@ -21,6 +21,12 @@ export async function create<T>(token: string, resource: string, body: object): 
   return (await response.json()) as T;
 }
 
+export async function getJson<T>(token: string, path: string): Promise<T> {
+  const response = await fetch(`${inject("baseUrl")}/api/${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  if (!response.ok) throw new Error(`GET ${path} failed: ${response.status}`);
+  return (await response.json()) as T;
+}
+
 /** A new account that nobody has approved yet. */
 export async function signUpAccount(email: string, password: string, displayName: string): Promise<void> {
   const response = await fetch(`${inject("baseUrl")}/api/auth/signup`, {
