@@ -5,8 +5,8 @@ import type { AppContext } from "../context";
 import type { PublishEventType } from "../events/bus";
 import { removeQuietly, uploadPath } from "../storage/paths";
 import { zipEntryNames } from "./entry-names";
-import { attachmentsToPublish, markFailed, markPublished } from "./publish.repository";
-import { PublishQueue } from "./publish-queue";
+import { attachmentsForBuild, markFailed, markPublished } from "./publish.repository";
+import { PublishQueue, type PublishBuild } from "./publish-queue";
 import { writeZip, type ZipSource } from "./zip-writer";
 
 const queues = new WeakMap<AppContext, PublishQueue>();
@@ -72,12 +72,17 @@ async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
+/** A fresh id for one publish claim; random, so a stale build can never match a newer claim. */
+export const newBuildId = () => crypto.randomBytes(16).toString("base64url");
+
 /**
  * Builds the project's ZIP under a temporary name, renames it, then records it. On failure the
  * project becomes `failed` with a reason; on cancel (signal) it only cleans up, since whoever
- * cancelled sets the status. Never throws.
+ * cancelled sets the status. A build that is no longer the project's current one (its claim
+ * was undone or replaced) records nothing and leaves no file. Never throws.
  */
-export async function runPublishBuild(ctx: AppContext, projectId: number, signal: AbortSignal): Promise<void> {
+export async function runPublishBuild(ctx: AppContext, build: PublishBuild, signal: AbortSignal): Promise<void> {
+  const { projectId, buildId } = build;
   const emit = (type: PublishEventType, data: { progress?: number; error?: string }) =>
     ctx.events.publishEvent({ projectId, type, data });
   const queue = publishQueue(ctx);
@@ -87,9 +92,10 @@ export async function runPublishBuild(ctx: AppContext, projectId: number, signal
   let sources: ZipSource[] = [];
   const startedAt = Date.now();
 
-  emit("publish_started", { progress: 0 });
   try {
-    const attachments = await attachmentsToPublish(ctx.db, projectId);
+    const attachments = await attachmentsForBuild(ctx.db, projectId, buildId);
+    if (!attachments) return;
+    emit("publish_started", { progress: 0 });
     if (attachments.length === 0) throw new PublishFailure("Project has no attachments");
     const names = zipEntryNames(attachments);
     sources = attachments.map((a, i) => ({
@@ -100,20 +106,21 @@ export async function runPublishBuild(ctx: AppContext, projectId: number, signal
     }));
     const total = sources.reduce((sum, s) => sum + s.size, 0);
     const progress = new ProgressThrottle(total, (percent) => {
-      queue.reportProgress(projectId, percent);
+      if (signal.aborted) return;
+      queue.reportProgress(buildId, percent);
       emit("publish_progress", { progress: percent });
     });
     await writeZip(sources, partFile, { signal, onBytes: progress.add });
     await fsp.rename(partFile, zipFile);
     await syncDirectory(ctx.config.publishedDir);
     signal.throwIfAborted();
-    if (!(await markPublished(ctx.db, projectId, `published/${name}.zip`))) {
+    if (!(await markPublished(ctx.db, projectId, buildId, `published/${name}.zip`))) {
       await removeQuietly(zipFile);
       return;
     }
     ctx.logger.info({ projectId, files: sources.length, bytes: total, ms: Date.now() - startedAt }, "project published");
   } catch (err) {
-    await handleFailure(ctx, projectId, signal, err, describeFailure(err, sources, partFile), [partFile, zipFile]);
+    await handleFailure(ctx, build, signal, err, describeFailure(err, sources, partFile), [partFile, zipFile]);
     return;
   }
   emit("publish_completed", { progress: 100 });
@@ -122,7 +129,7 @@ export async function runPublishBuild(ctx: AppContext, projectId: number, signal
 
 async function handleFailure(
   ctx: AppContext,
-  projectId: number,
+  { projectId, buildId }: PublishBuild,
   signal: AbortSignal,
   err: unknown,
   message: string,
@@ -132,7 +139,7 @@ async function handleFailure(
     await removeQuietly(...leftovers);
     if (signal.aborted) return;
     ctx.logger.warn({ err, projectId }, "publishing failed");
-    if (await markFailed(ctx.db, projectId, message)) {
+    if (await markFailed(ctx.db, projectId, buildId, message)) {
       ctx.events.publishEvent({ projectId, type: "publish_failed", data: { error: message } });
       ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [projectId] });
     }

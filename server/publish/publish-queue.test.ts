@@ -2,6 +2,7 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createTestApp, createUser } from "../test/harness";
 import { cancelAllPublishes } from "./publish.service";
+import { PublishQueue } from "./publish-queue";
 import {
   addPhoto,
   addSlowAttachment,
@@ -67,5 +68,47 @@ describe("the build queue", () => {
       await cancelAllPublishes(q.ctx);
       await q.close();
     }
+  });
+
+  it("tracks two builds of one project apart: the older one ending leaves the newer one counted and cancellable", async () => {
+    const queue = new PublishQueue(2);
+    let finishOlder!: () => void;
+    queue.enqueue({ projectId: 7, buildId: "older" }, () => new Promise<void>((resolve) => (finishOlder = resolve)));
+    let newerAborted = false;
+    queue.enqueue({ projectId: 7, buildId: "newer" }, (signal) =>
+      new Promise<void>((resolve) => signal.addEventListener("abort", () => ((newerAborted = true), resolve()))),
+    );
+    expect(queue.size).toBe(2);
+
+    finishOlder();
+    await until(async () => queue.size, (size) => size === 1);
+    expect(queue.has(7)).toBe(true);
+
+    await queue.cancel(7);
+    expect(newerAborted).toBe(true);
+    expect(queue.size).toBe(0);
+    expect(queue.has(7)).toBe(false);
+  });
+
+  it("cancels one build by its id, leaving a newer build of the same project and its progress alone", async () => {
+    const queue = new PublishQueue(2);
+    const aborted: string[] = [];
+    const build = (buildId: string) =>
+      queue.enqueue({ projectId: 7, buildId }, (signal) =>
+        new Promise<void>((resolve) => signal.addEventListener("abort", () => (aborted.push(buildId), resolve()))),
+      );
+    build("older");
+    build("newer");
+    queue.reportProgress("older", 80);
+    queue.reportProgress("newer", 30);
+
+    await queue.cancelBuild("older");
+
+    expect(aborted).toEqual(["older"]);
+    expect(queue.size).toBe(1);
+    expect(queue.progressOf(7)).toBe(30);
+    await queue.cancelAll();
+    expect(aborted).toEqual(["older", "newer"]);
+    expect(queue.progressOf(7)).toBeUndefined();
   });
 });

@@ -30,18 +30,29 @@ export async function hasAttachments(db: Db, projectId: number): Promise<boolean
 
 /**
  * Moves a draft or failed project with at least one attachment to `publishing` in one
- * statement, so of two simultaneous calls exactly one gets `true`.
+ * statement, so of two simultaneous calls exactly one gets `true`. The row then names
+ * `buildId` as the only build allowed to record a result.
  */
-export async function claimForPublishing(db: Db, id: number): Promise<boolean> {
+export async function claimForPublishing(db: Db, id: number, buildId: string): Promise<boolean> {
   const count = await db("projects")
     .where({ id })
     .whereIn("publish_status", ["draft", "failed"])
     .whereExists(db("attachments").select(db.raw("1")).where("project_id", db.ref("projects.id")))
-    .update({ publish_status: "publishing", publish_error: null, updated_at: nowIso() });
+    .update({ publish_status: "publishing", publish_build_id: buildId, publish_error: null, updated_at: nowIso() });
   return count === 1;
 }
 
-export async function attachmentsToPublish(db: Db, projectId: number): Promise<PublishableAttachment[]> {
+/** The build the project is publishing with; a build that no longer is its own must not write. */
+const currentBuild = (db: Db, id: number, buildId: string) =>
+  db("projects").where({ id, publish_status: "publishing", publish_build_id: buildId });
+
+/** The attachments to put in the ZIP, or `undefined` when the build is no longer the project's current one. */
+export async function attachmentsForBuild(db: Db, projectId: number, buildId: string): Promise<PublishableAttachment[] | undefined> {
+  if (!(await currentBuild(db, projectId, buildId).first("id"))) return undefined;
+  return attachmentsToPublish(db, projectId);
+}
+
+async function attachmentsToPublish(db: Db, projectId: number): Promise<PublishableAttachment[]> {
   const rows = await db("attachments")
     .where({ project_id: projectId })
     .orderBy([{ column: "created_at" }, { column: "id" }])
@@ -56,31 +67,50 @@ export async function attachmentsToPublish(db: Db, projectId: number): Promise<P
   }));
 }
 
-/** Records a finished build; `false` when the project is no longer publishing (deleted or cancelled). */
-export async function markPublished(db: Db, id: number, zipPath: string): Promise<boolean> {
+/** Records a finished build; `false` when it is no longer the project's current build (cancelled, deleted, superseded). */
+export async function markPublished(db: Db, id: number, buildId: string, zipPath: string): Promise<boolean> {
   const now = nowIso();
-  const count = await db("projects")
-    .where({ id, publish_status: "publishing" })
-    .update({ publish_status: "published", published_at: now, published_zip_path: zipPath, publish_error: null, updated_at: now });
+  const count = await currentBuild(db, id, buildId).update({
+    publish_status: "published",
+    publish_build_id: null,
+    published_at: now,
+    published_zip_path: zipPath,
+    publish_error: null,
+    updated_at: now,
+  });
   return count === 1;
 }
 
-export async function markFailed(db: Db, id: number, error: string): Promise<boolean> {
-  const count = await db("projects")
-    .where({ id, publish_status: "publishing" })
-    .update({ publish_status: "failed", publish_error: error, updated_at: nowIso() });
+export async function markFailed(db: Db, id: number, buildId: string, error: string): Promise<boolean> {
+  const count = await currentBuild(db, id, buildId).update({
+    publish_status: "failed",
+    publish_build_id: null,
+    publish_error: error,
+    updated_at: nowIso(),
+  });
   return count === 1;
 }
 
-/** Back to draft; answers the ZIP path the project had, for removal after the commit. */
-export async function resetToDraft(db: Db, id: number): Promise<{ previousZipPath: string | null } | undefined> {
+/**
+ * Back to draft; answers the ZIP path the project had, for removal after the commit, and the
+ * build it was publishing with, for cancelling: that build, and never a newer one.
+ */
+export async function resetToDraft(
+  db: Db,
+  id: number,
+): Promise<{ previousZipPath: string | null; buildId: string | null } | undefined> {
   return db.transaction(async (trx) => {
-    const row = await trx("projects").where({ id }).first("published_zip_path");
+    const row = await trx("projects").where({ id }).first("published_zip_path", "publish_build_id");
     if (!row) return undefined;
-    await trx("projects")
-      .where({ id })
-      .update({ publish_status: "draft", published_at: null, published_zip_path: null, publish_error: null, updated_at: nowIso() });
-    return { previousZipPath: row.published_zip_path as string | null };
+    await trx("projects").where({ id }).update({
+      publish_status: "draft",
+      publish_build_id: null,
+      published_at: null,
+      published_zip_path: null,
+      publish_error: null,
+      updated_at: nowIso(),
+    });
+    return { previousZipPath: row.published_zip_path as string | null, buildId: row.publish_build_id as string | null };
   });
 }
 
@@ -94,7 +124,7 @@ export async function failInterruptedPublishes(db: Db, error: string): Promise<n
   return db.transaction(async (trx) => {
     const ids = (await trx("projects").where({ publish_status: "publishing" }).pluck("id")) as number[];
     if (ids.length > 0) {
-      await trx("projects").whereIn("id", ids).update({ publish_status: "failed", publish_error: error, updated_at: nowIso() });
+      await trx("projects").whereIn("id", ids).update({ publish_status: "failed", publish_build_id: null, publish_error: error, updated_at: nowIso() });
     }
     return ids;
   });

@@ -3,7 +3,7 @@ import { ConflictError, NotFoundError, ValidationError } from "../http/errors";
 import { publishedZipFile, removeQuietly } from "../storage/paths";
 import { downloadUrlFor, findProject, type Project } from "../projects/projects.repository";
 import { claimForPublishing, findPublishState, resetToDraft } from "./publish.repository";
-import { publishQueue, runPublishBuild } from "./publish-job";
+import { newBuildId, publishQueue, runPublishBuild } from "./publish-job";
 
 function projectsChanged(ctx: AppContext, id: number) {
   ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [id] });
@@ -15,9 +15,15 @@ async function projectOrNotFound(ctx: AppContext, id: number): Promise<Project> 
   return project;
 }
 
-/** Marks the project `publishing` and queues its build; answers the project as it is now. */
+/** The claim's outcome, whatever the build has done since (it may already have ended). */
+function asJustClaimed(project: Project): Project {
+  return { ...project, publishStatus: "publishing", publishedAt: null, publishedZipPath: null, downloadUrl: null, publishError: null };
+}
+
+/** Marks the project `publishing` and queues its build; answers the project as the claim left it. */
 export async function publishProject(ctx: AppContext, id: number): Promise<Project> {
-  if (!(await claimForPublishing(ctx.db, id))) {
+  const build = { projectId: id, buildId: newBuildId() };
+  if (!(await claimForPublishing(ctx.db, id, build.buildId))) {
     const state = await findPublishState(ctx.db, id);
     if (!state) throw new NotFoundError("Project not found");
     if (state.publishStatus === "published" || state.publishStatus === "publishing") {
@@ -25,16 +31,16 @@ export async function publishProject(ctx: AppContext, id: number): Promise<Proje
     }
     throw new ValidationError("Project has no attachments");
   }
-  // Read before queueing, so the answer shows `publishing` even for a build that ends at once.
-  const project = await projectOrNotFound(ctx, id);
-  publishQueue(ctx).enqueue(id, (signal) => runPublishBuild(ctx, id, signal));
+  // Queued in the same step as the claim: an unpublish arriving at any later moment finds the
+  // build in the queue and cancels it.
+  publishQueue(ctx).enqueue(build, (signal) => runPublishBuild(ctx, build, signal));
   projectsChanged(ctx, id);
-  return project;
+  return asJustClaimed(await projectOrNotFound(ctx, id));
 }
 
 /**
- * Stops a queued or running build of the project and waits until its partial file is gone.
- * The project's status is the caller's business (unpublish sets draft; a delete removes the row).
+ * Stops every queued or running build of the project and waits until their partial files are
+ * gone. The project's status is the caller's business.
  */
 export async function cancelPublish(ctx: AppContext, projectId: number): Promise<void> {
   await publishQueue(ctx).cancel(projectId);
@@ -45,14 +51,18 @@ export async function cancelAllPublishes(ctx: AppContext): Promise<void> {
   await publishQueue(ctx).cancelAll();
 }
 
-/** Back to draft from any state: cancels a build, forgets the ZIP, then deletes its file. */
+/**
+ * Back to draft from any state, then cancels the build the row named and deletes the old ZIP.
+ * Draft first: from then on that build can record nothing, and a publish claimed after the
+ * reset has a build of its own that this call leaves alone.
+ */
 export async function unpublishProject(ctx: AppContext, id: number): Promise<Project> {
   const state = await findPublishState(ctx.db, id);
   if (!state) throw new NotFoundError("Project not found");
   if (state.publishStatus === "draft") return projectOrNotFound(ctx, id);
-  await cancelPublish(ctx, id);
   const reset = await resetToDraft(ctx.db, id);
   if (!reset) throw new NotFoundError("Project not found");
+  if (reset.buildId) await publishQueue(ctx).cancelBuild(reset.buildId);
   if (reset.previousZipPath) await removeQuietly(publishedZipFile(ctx.config, reset.previousZipPath));
   projectsChanged(ctx, id);
   return projectOrNotFound(ctx, id);

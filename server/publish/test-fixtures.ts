@@ -59,7 +59,46 @@ export async function addSlowAttachment(ctx: AppContext, projectId: number, orig
     release(): void {
       open().destroy();
     },
+    /**
+     * Writes what is left and closes the pipe if some build has it open for reading, or opens it
+     * within `waitMs`; answers whether one did. Unlike `finish`, never leaves a thread waiting
+     * for a reader that will not come.
+     */
+    async finishIfRead(waitMs = 0): Promise<boolean> {
+      const deadline = Date.now() + waitMs;
+      let fd: number | undefined;
+      while (fd === undefined) {
+        try {
+          fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== "ENXIO" || Date.now() >= deadline) return false;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+      try {
+        await writeNonBlocking(fd, content.subarray(offset));
+        offset = content.length;
+      } finally {
+        fs.closeSync(fd);
+      }
+      return true;
+    },
   };
+}
+
+/** Writes all of `bytes` to a non-blocking pipe, waiting while it is full; stops if the reader has gone. */
+async function writeNonBlocking(fd: number, bytes: Buffer): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) {
+    try {
+      written += fs.writeSync(fd, bytes, written);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "EPIPE") return;
+      if (code !== "EAGAIN") throw err;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
 }
 
 /** Publish events as they happen in-process, with a way to wait for one. */
