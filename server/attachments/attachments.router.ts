@@ -16,7 +16,7 @@ export function attachmentsRouter(ctx: AppContext): Router {
     await service.assertProjectEditable(ctx.db, parseId(req.params.id, "project id"));
     next();
   };
-  const receive = receiveUploads(ctx.config);
+  const receive = receiveUploads(ctx.config, ctx.logger);
 
   router.post("/projects/:id/upload", checkProject, receive, async (req, res) => {
     try {

@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import type { Logger } from "pino";
 import type { Config } from "../config";
 
 /** Absolute path of a stored attachment or thumbnail from its storage key (`<projectId>/<generated>.<ext>`). */
@@ -19,6 +20,18 @@ export async function removeQuietly(...files: string[]): Promise<void> {
   await Promise.all(files.map((f) => fs.rm(f, { force: true, recursive: true })));
 }
 
+/**
+ * Removes files or folders where a failure must not escalate (cleanup after the answer, or of a
+ * request that is gone): it is logged and the caller goes on. Never rejects.
+ */
+export async function removeOrLog(logger: Logger, what: string, ...files: string[]): Promise<void> {
+  await Promise.all(
+    files.map((file) =>
+      fs.rm(file, { force: true, recursive: true, maxRetries: 3 }).catch((err: unknown) => logger.warn({ err, file }, `could not remove ${what}`)),
+    ),
+  );
+}
+
 /** Where uploads are received before they are checked: inside UPLOADS_DIR so moving a file into place is an atomic rename. */
 export function uploadsTempRoot(config: Config): string {
   return path.join(config.uploadsDir, ".tmp");
@@ -35,10 +48,23 @@ export async function removeStaleTempFiles(config: Config, olderThanMs: number, 
   for (const name of entries) {
     const entry = path.join(root, name);
     const stat = await fs.stat(entry).catch(() => undefined);
-    if (stat && now - stat.mtimeMs > olderThanMs) {
-      await removeQuietly(entry);
-      removed++;
-    }
+    // One that cannot go now (still being written to) is tried again on the next sweep.
+    if (stat && now - stat.mtimeMs > olderThanMs && (await removeQuietly(entry).then(() => true, () => false))) removed++;
   }
   return removed;
+}
+
+/**
+ * Sweeps UPLOADS_DIR/.tmp every `everyMs` for receive folders untouched for `olderThanMs`, as a net
+ * under a cleanup that failed. The timer keeps no process alive; call the returned function to stop it.
+ */
+export function sweepStaleTempFiles(config: Config, logger: Logger, everyMs = 10 * 60_000, olderThanMs = 60 * 60_000): () => void {
+  const timer = setInterval(() => {
+    removeStaleTempFiles(config, olderThanMs).then(
+      (removed) => removed > 0 && logger.info({ removed }, "removed stale upload temp folders"),
+      (err: unknown) => logger.warn({ err }, "could not sweep upload temp folders"),
+    );
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
