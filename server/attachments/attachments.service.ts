@@ -1,6 +1,6 @@
 import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
-import { ConflictError, HttpError, NotFoundError, ValidationError, type FieldErrors } from "../http/errors";
+import { ConflictError, HttpError, NotFoundError, type FieldErrors } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
 import { placeImage, prepareImage, removeStoredImages, type PreparedImage, type StoredImage } from "../storage/image-files";
 import { removeQuietly } from "../storage/paths";
@@ -66,7 +66,6 @@ async function prepareAll(files: IncomingFile[]): Promise<PreparedImage[]> {
   const failures: Array<{ index: number; file: IncomingFile; error: HttpError }> = [];
   for (const [index, file] of files.entries()) {
     try {
-      if (file.size === 0) throw new ValidationError("File is empty");
       prepared.push(await prepareImage(file.tempFile, file.checksum));
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;

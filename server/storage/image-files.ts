@@ -5,13 +5,20 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import sharp from "sharp";
 import type { Config } from "../config";
-import { UnsupportedMediaTypeError } from "../http/errors";
+import { HttpError, UnsupportedMediaTypeError } from "../http/errors";
 import { removeQuietly, uploadPath } from "./paths";
 
 // Every image is decoded once and never again; libvips' operation cache would only hold memory.
 sharp.cache(false);
 
 export const THUMBNAIL_SIZE = 400;
+
+/**
+ * Decoding costs time and memory by pixel count, not file size: a few KiB of PNG can claim 256 MP.
+ * This cap still admits the largest camera photos (a 151 MP Phase One IQ4 is 14204 × 10652).
+ */
+export const MAX_IMAGE_PIXELS = 160_000_000;
+export const IMAGE_TOO_LARGE = `Image has more than ${MAX_IMAGE_PIXELS / 1_000_000} megapixels`;
 
 interface ImageType {
   mimeType: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
@@ -74,10 +81,11 @@ export async function prepareImage(file: string, knownChecksum?: string): Promis
   if (!type) throw new UnsupportedMediaTypeError();
   const thumbnailFile = `${file}.thumb.webp`;
   try {
-    const image = sharp(file, { failOn: "error" });
-    const meta = await image.metadata();
-    await image
-      .clone()
+    // Read from the header only (sharp's own limit would refuse it with no reason given), so an
+    // oversized image is refused with its reason before anything is decoded.
+    const meta = await sharp(file, { failOn: "error", limitInputPixels: false }).metadata();
+    if (meta.width * meta.height > MAX_IMAGE_PIXELS) throw new UnsupportedMediaTypeError(IMAGE_TOO_LARGE);
+    await sharp(file, { failOn: "error", limitInputPixels: MAX_IMAGE_PIXELS })
       .rotate()
       .resize({ width: THUMBNAIL_SIZE, height: THUMBNAIL_SIZE, fit: "inside", withoutEnlargement: true })
       .webp({ quality: 80 })
@@ -94,6 +102,7 @@ export async function prepareImage(file: string, knownChecksum?: string): Promis
     };
   } catch (err) {
     await removeQuietly(thumbnailFile);
+    if (err instanceof HttpError) throw err;
     if (err instanceof Error && !("code" in err)) throw new UnsupportedMediaTypeError();
     throw err;
   }
