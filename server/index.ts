@@ -5,11 +5,13 @@ import { createApp } from "./app";
 import { runStartupTasks } from "./startup";
 import { attachEventsServer } from "./events/events-server";
 import { cancelAllPublishes } from "./publish/publish.service";
+import { sweepStaleTempFiles } from "./storage/paths";
 
 async function main() {
   const config = loadConfig();
   const ctx = await createContext(config);
   const report = await runStartupTasks(ctx);
+  const stopSweeping = sweepStaleTempFiles(ctx.config, ctx.logger);
   const app = createApp(ctx);
   const server = http.createServer(app);
   const events = attachEventsServer(server, ctx);
@@ -37,6 +39,7 @@ async function main() {
     stopping = true;
     ctx.logger.info({ signal }, "shutting down");
     const force = setTimeout(() => process.exit(1), 10_000).unref();
+    stopSweeping();
     await events.close();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
