@@ -1,77 +1,50 @@
-import crypto from "node:crypto";
 import fs from "node:fs";
-import fsp from "node:fs/promises";
-import path from "node:path";
-import { Transform, type Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import type { Logger } from "pino";
 import { removeOrLog } from "../storage/paths";
-import type { IncomingFile } from "./attachments.service";
-
-export interface ReceivedFile extends IncomingFile {
-  field: string;
-}
 
 /**
- * The files of one upload as they are written into a folder of its own. It knows every temp file
- * and its write stream, so discarding can close them all before the folder goes: removing it while
- * a file is still being opened would fail (ENOTEMPTY) or leave that file behind.
+ * When a discarded receive folder is removed once more. express-fileupload opens each temp file
+ * asynchronously and, on an abort, unlinks a file before it may have been opened, so a file can
+ * appear after a removal: by the first later removal every write stream has settled; the last one
+ * comes after the upload timeout, when the library has given up on every part.
  */
-export class Reception {
-  /** In the order the parts arrived; size and checksum are final once `written()` resolved. */
-  readonly files: ReceivedFile[] = [];
-  readonly ready: Promise<void>;
-  private readonly open = new Set<fs.WriteStream>();
-  private readonly closed: Array<Promise<void>> = [];
-  private readonly writes: Array<Promise<void>> = [];
-  private discarded?: Promise<void>;
+export function laterRemovalsMs(uploadTimeoutMs: number): number[] {
+  return [1_000, 3_000, uploadTimeoutMs + 1_000];
+}
+
+/** The folder of its own that one request's uploaded files are written into. */
+export class ReceiveFolder {
+  private discarded = false;
 
   constructor(
     readonly dir: string,
     private readonly logger: Logger,
-  ) {
-    this.ready = fsp.mkdir(dir, { recursive: true }).then(() => undefined);
+    private readonly uploadTimeoutMs: number,
+  ) {}
+
+  /** Removes the folder and whatever is in it. Never rejects. */
+  remove(): Promise<void> {
+    return removeOrLog(this.logger, "upload temp folder", this.dir);
   }
 
-  /** Writes one part into its own temp file; resolves once it is all on disk. */
-  receive(field: string, originalName: string, source: Readable): Promise<void> {
-    if (this.discarded) {
-      source.resume();
-      return Promise.resolve();
+  /** Removes the folder now, before an answer must leave; a failure is logged. Never throws. */
+  removeNow(): void {
+    try {
+      fs.rmSync(this.dir, { force: true, recursive: true, maxRetries: 3, retryDelay: 20 });
+    } catch (err) {
+      this.logger.warn({ err, file: this.dir }, "could not remove upload temp folder");
     }
-    const file: ReceivedFile = { field, tempFile: path.join(this.dir, `part-${this.files.length}`), originalName, size: 0, checksum: "" };
-    this.files.push(file);
-    const out = fs.createWriteStream(file.tempFile, { flags: "wx" });
-    this.open.add(out);
-    this.closed.push(new Promise((resolve) => out.once("close", () => resolve())));
-    const hash = crypto.createHash("sha256");
-    const measure = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        hash.update(chunk);
-        file.size += chunk.length;
-        callback(null, chunk);
-      },
-    });
-    const write = pipeline(source, measure, out).then(() => {
-      file.checksum = hash.digest("hex");
-    });
-    const settled = write.finally(() => this.open.delete(out));
-    this.writes.push(settled);
-    return settled;
   }
 
-  /** Resolves once every part received so far is on disk; rejects if one could not be written. */
-  async written(): Promise<void> {
-    await Promise.all(this.writes);
-  }
-
-  /** Stops every write, waits until each temp file is closed, then removes the folder. Never rejects. */
+  /**
+   * Removes the folder of an upload that will not be handed over, and again later (timers that keep
+   * no process alive), since the library may still write into it. Never rejects.
+   */
   discard(): Promise<void> {
-    this.discarded ??= (async () => {
-      for (const out of this.open) out.destroy();
-      await Promise.all([this.ready.catch(() => undefined), ...this.closed]);
-      await removeOrLog(this.logger, "upload temp folder", this.dir);
-    })();
-    return this.discarded;
+    if (!this.discarded) {
+      this.discarded = true;
+      for (const delay of laterRemovalsMs(this.uploadTimeoutMs)) setTimeout(() => void this.remove(), delay).unref();
+    }
+    return this.remove();
   }
 }

@@ -1,125 +1,156 @@
 import crypto from "node:crypto";
 import path from "node:path";
-import busboy, { type Busboy } from "busboy";
+import type { Readable, Writable } from "node:stream";
 import type { Request, RequestHandler, Response } from "express";
+import fileUpload, { type UploadedFile } from "express-fileupload";
 import type { Logger } from "pino";
 import type { Config } from "../config";
 import { HttpError, ValidationError } from "../http/errors";
 import { uploadsTempRoot } from "../storage/paths";
 import type { IncomingFile } from "./attachments.service";
-import { Reception, type ReceivedFile } from "./reception";
+import { ReceiveFolder } from "./reception";
 
 export const MAX_FILES_PER_REQUEST = 200;
 
-/** A client that sends nothing for this long is dropped, so a stalled upload holds no temp file open for long. */
-export const UPLOAD_IDLE_TIMEOUT_MS = 15_000;
+/** A file that sends nothing for this long is given up, so a stalled upload holds no temp file open for long. */
+export const UPLOAD_TIMEOUT_MS = 15_000;
 
-const MAX_NAME_LENGTH = 255;
-
-const RECEIVED = Symbol("received files");
-const RELEASE = Symbol("release received files");
-type WithReceived = Request & { [RECEIVED]?: ReceivedFile[] };
-type WithRelease = Response & { [RELEASE]?: () => Promise<void> };
+const FOLDER = Symbol("upload receive folder");
+type WithFolder = Response & { [FOLDER]?: ReceiveFolder };
 
 // The client is told to hang up: the rest of its body is only drained, never read.
 const closing = { Connection: "close" };
 
+/** What express-fileupload pipes the request into: busboy's multipart parser. */
+type Parser = Writable & { on(event: "file", listener: (field: string, file: Readable) => void): Parser };
+
 function asAnswer(err: unknown): unknown {
   if (err instanceof HttpError || (err as NodeJS.ErrnoException).code) return err;
+  if (err instanceof Error && err.message.startsWith("Upload timeout")) return new HttpError(408, "Upload timed out", undefined, closing);
   return new ValidationError("Malformed multipart body");
 }
 
 /**
- * Receives multipart files into a folder of their own under UPLOADS_DIR/.tmp, hashing each on the
- * way. Whatever ends the upload early (a file over the limit, a client gone or stalled, a malformed
- * body) every temp file is closed before that folder is removed, and any answer leaves only after,
- * so a refused or aborted upload leaves nothing behind. A handler that got the files calls `releaseUpload`.
+ * Receives multipart files with express-fileupload into a folder of their own under
+ * UPLOADS_DIR/.tmp (sha256 by the library). Whatever ends an upload early (a file over the limit,
+ * a client gone or stalled, a malformed body) the parser is stopped, so no later part gets a temp
+ * file, and the folder is removed before any answer leaves and again once the library's write
+ * streams have settled, so a refused or aborted upload leaves nothing behind. A handler that got
+ * the files calls `releaseUpload`.
  */
 export function receiveUploads(config: Config, logger: Logger): RequestHandler {
   return (req, res, next) => {
     if (!req.is("multipart/form-data")) return next();
     // The client may have gone while the project was checked: its 'close' came before anyone listened.
     if (req.destroyed || req.socket.destroyed) return void req.resume();
-    let parser: Busboy;
-    try {
-      parser = busboy({
-        headers: req.headers,
-        // Names are kept exactly as sent (only in the database); browsers send UTF-8.
-        preservePath: true,
-        defParamCharset: "utf8",
-        // Both one over the cap: busboy signals its limit on reaching it, and a request with too many
-        // files must be seen (and refused) rather than silently cut short.
-        limits: { fileSize: config.maxUploadBytes + 1, files: MAX_FILES_PER_REQUEST + 1, fields: 50, fieldSize: 64 * 1024 },
-      });
-    } catch {
-      return next(new ValidationError("Malformed multipart body"));
-    }
-    const reception = new Reception(path.join(uploadsTempRoot(config), crypto.randomBytes(12).toString("hex")), logger);
+    const folder = new ReceiveFolder(path.join(uploadsTempRoot(config), crypto.randomBytes(12).toString("hex")), logger, UPLOAD_TIMEOUT_MS);
     let settled = false;
+    let handedOver = false;
+    let failed = false;
+    let parserFinished = false;
+    let fileError: unknown;
 
-    const idle = setTimeout(() => fail(new HttpError(408, "Upload timed out", undefined, closing)), UPLOAD_IDLE_TIMEOUT_MS);
-    const onData = () => idle.refresh();
-    const onClose = () => {
-      if (!req.complete) fail();
-    };
-    const settle = () => {
-      settled = true;
-      clearTimeout(idle);
-      req.off("data", onData);
-      req.off("close", onClose);
-    };
+    // The library pipes the request into its parser but keeps no handle to it; one is kept here to
+    // stop it: an active file stream then errors out and closes at once, not at the upload timeout.
+    let parser: Parser | undefined;
+    let parserStopped = false;
+    const pipe = req.pipe.bind(req);
+    req.pipe = ((destination, options) => {
+      parser = destination as unknown as Parser;
+      // Both before the library's own listeners, which call back at once: the outcome is known by then.
+      parser.prependOnceListener("finish", () => (parserFinished = true));
+      parser.on("file", (_field, file) => file.prependListener("error", (err) => (fileError ??= err)));
+      return pipe(destination, options);
+    }) as typeof req.pipe;
 
-    /** Ends the upload without handing files over; `error` is answered once the files are gone. */
-    function fail(error?: unknown) {
-      if (settled) return;
-      settle();
+    const stopParsing = () => {
       req.unpipe(parser);
-      parser.destroy();
-      // Drained so the client, if still there, reads the answer instead of a reset.
+      // Drained so a client still there reads the answer instead of a reset.
       req.resume();
-      void reception.discard().then(() => {
-        if (error && !res.headersSent) next(asAnswer(error));
-      });
-    }
+      if (!parser || parserStopped) return;
+      parserStopped = true;
+      const stopped = parser;
+      // Parts still in a chunk being parsed would each get a temp file, recreating a removed folder.
+      stopped.removeAllListeners("file");
+      stopped.on("file", (_field, file) => file.on("error", () => undefined).resume());
+      // Not from inside the parser's own events: it goes on with the part it is on.
+      process.nextTick(() => stopped.destroy());
+    };
 
-    const handOver = () => {
-      if (settled) return;
-      settle();
-      // An empty file input of a form arrives as a part without name or content: it is no upload.
-      (req as WithReceived)[RECEIVED] = reception.files.filter((f) => f.originalName !== "" || f.size > 0);
-      (res as WithRelease)[RELEASE] = () => reception.discard();
+    /** The upload will not be handed over: no more parts, folder removed now and again later. */
+    const fail = (): Promise<void> => {
+      failed = true;
+      stopParsing();
+      return folder.discard();
+    };
+
+    res.on("close", () => {
+      if (!req.complete && !handedOver) void fail();
+    });
+
+    const middleware = fileUpload({
+      useTempFiles: true,
+      tempFileDir: folder.dir,
+      hashAlgorithm: "sha256",
+      uploadTimeout: UPLOAD_TIMEOUT_MS,
+      // Names are kept exactly as sent (only in the database); browsers send UTF-8.
+      preservePath: true,
+      defParamCharset: "utf8",
+      // Both one over the cap: busboy signals its limit on reaching it, and a request with too many
+      // files must be seen (and refused) rather than silently cut short.
+      limits: { fileSize: config.maxUploadBytes + 1, files: MAX_FILES_PER_REQUEST + 1, fields: 50, fieldSize: 64 * 1024 },
+      abortOnLimit: true,
+      limitHandler: (_req, limitRes) => {
+        // Runs before the library ends the request: the files must be gone before the answer leaves.
+        void fail();
+        folder.removeNow();
+        limitRes.status(413).set(closing).json({ statusCode: 413, message: "File too large" });
+      },
+    });
+
+    // Called by the library once the body is parsed and written, and also (possibly more than once)
+    // when a part or the parser failed: only the first call decides, later ones remove again.
+    const done = (err?: unknown) => {
+      if (settled) {
+        if (failed) void folder.remove();
+        return;
+      }
+      settled = true;
+      const failure = err ?? fileError ?? (parserFinished ? undefined : new Error("parser stopped early"));
+      if (res.headersSent || failed || failure || !req.complete) {
+        const answer = res.headersSent || failed ? undefined : asAnswer(failure ?? new HttpError(400, "Upload was interrupted"));
+        void fail().then(() => {
+          if (answer && !res.headersSent) next(answer);
+        });
+        return;
+      }
+      handedOver = true;
+      (res as WithFolder)[FOLDER] = folder;
       next();
     };
-
-    parser.on("file", (field, source, info) => {
-      if (settled) return void source.resume();
-      source.once("limit", () => fail(new HttpError(413, "File too large", undefined, closing)));
-      const name = (info.filename ?? "").slice(0, MAX_NAME_LENGTH);
-      reception.receive(field, name, source).catch(fail);
-    });
-    parser.on("error", fail);
-    parser.on("close", () => {
-      if (!settled) reception.written().then(handOver, fail);
-    });
-    req.on("close", onClose);
-    reception.ready.then(() => {
-      if (settled) return;
-      req.pipe(parser);
-      // Only now: a data listener alone would set the body flowing before the parser is there.
-      req.on("data", onData);
-    }, fail);
+    try {
+      middleware(req, res, done);
+    } catch {
+      done(new Error("malformed"));
+    }
   };
 }
 
 /** Removes what is left of a received upload; call once the files were stored or refused. Never throws. */
 export async function releaseUpload(res: Response): Promise<void> {
-  await (res as WithRelease)[RELEASE]?.();
+  await (res as WithFolder)[FOLDER]?.remove();
 }
 
-function filesIn(req: Request, fields: string[]): IncomingFile[] {
-  return ((req as WithReceived)[RECEIVED] ?? [])
-    .filter((f) => fields.includes(f.field))
-    .map(({ tempFile, originalName, size, checksum }) => ({ tempFile, originalName, size, checksum }));
+function toIncoming(file: UploadedFile): IncomingFile {
+  // With hashAlgorithm sha256 the library's `md5` holds the sha256.
+  return { tempFile: file.tempFilePath, originalName: file.name, size: file.size, checksum: file.md5 };
+}
+
+function filesIn(req: Request, fields: string[]): UploadedFile[] {
+  return fields.flatMap((field) => {
+    const value = req.files?.[field];
+    return value === undefined ? [] : Array.isArray(value) ? value : [value];
+  });
 }
 
 /** The one file of field `file`. */
@@ -127,7 +158,7 @@ export function singleUpload(req: Request): IncomingFile {
   const files = filesIn(req, ["file"]);
   if (files.length === 0) throw new ValidationError("No file uploaded");
   if (files.length > 1) throw new ValidationError("Send one file in field file, or use upload-multiple");
-  return files[0];
+  return toIncoming(files[0]);
 }
 
 /** The files of the repeated field `files`. */
@@ -135,5 +166,5 @@ export function multipleUploads(req: Request): IncomingFile[] {
   const files = filesIn(req, ["files", "files[]"]);
   if (files.length === 0) throw new ValidationError("No file uploaded");
   if (files.length > MAX_FILES_PER_REQUEST) throw new ValidationError(`At most ${MAX_FILES_PER_REQUEST} files per upload`);
-  return files;
+  return files.map(toIncoming);
 }

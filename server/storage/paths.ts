@@ -27,7 +27,8 @@ export async function removeQuietly(...files: string[]): Promise<void> {
 export async function removeOrLog(logger: Logger, what: string, ...files: string[]): Promise<void> {
   await Promise.all(
     files.map((file) =>
-      fs.rm(file, { force: true, recursive: true, maxRetries: 3 }).catch((err: unknown) => logger.warn({ err, file }, `could not remove ${what}`)),
+      // Retried: a folder whose files are still being opened or closed is briefly not empty (ENOTEMPTY).
+      fs.rm(file, { force: true, recursive: true, maxRetries: 5, retryDelay: 50 }).catch((err: unknown) => logger.warn({ err, file }, `could not remove ${what}`)),
     ),
   );
 }
