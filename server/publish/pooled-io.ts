@@ -48,6 +48,8 @@ export class PushedLengths {
   get = (buffer: Buffer) => this.lengths.get(buffer);
 }
 
+const FLUSH_EVERY_BYTES = 64 * 1024 * 1024;
+
 /** Reads a whole file sequentially into pool buffers. Open errors carry the path, like fs streams. */
 export class PooledFileReader extends Readable {
   private handle: FileHandle | undefined;
@@ -100,6 +102,9 @@ export class PooledFileWriter extends Writable {
   private handle: FileHandle | undefined;
   /** True once this writer has created the file, so only then is removing it on failure ours to do. */
   created = false;
+  private unflushed = 0;
+  private flushing: Promise<void> | undefined;
+  private flushError: Error | undefined;
 
   constructor(
     private readonly file: string,
@@ -124,7 +129,11 @@ export class PooledFileWriter extends Writable {
     const buffers = chunks.map((c) => c.chunk);
     this.writeAll(buffers).then(
       () => {
-        for (const chunk of buffers) this.pool.written(chunk, this.pushed.get);
+        for (const chunk of buffers) {
+          this.unflushed += chunk.length;
+          this.pool.written(chunk, this.pushed.get);
+        }
+        this.startFlushIfDue();
         callback();
       },
       (err) => callback(Object.assign(err, { path: this.file })),
@@ -132,10 +141,33 @@ export class PooledFileWriter extends Writable {
   }
 
   override _final(callback: (err?: Error | null) => void): void {
-    this.handle!.sync().then(
-      () => callback(),
-      (err) => callback(err),
-    );
+    (this.flushing ?? Promise.resolve())
+      .then(() => {
+        if (this.flushError) throw this.flushError;
+        return this.handle!.sync();
+      })
+      .then(
+        () => callback(),
+        (err) => callback(err),
+      );
+  }
+
+  /**
+   * The kernel starts writing dirty pages back only past a share of RAM (gigabytes here), so a
+   * ZIP would otherwise reach the disk all at once in the final sync. Flushing as we go lets the
+   * disk work while the build still reads and checksums; the final sync only has the tail left.
+   */
+  private startFlushIfDue(): void {
+    if (this.unflushed < FLUSH_EVERY_BYTES || this.flushing || !this.handle) return;
+    this.unflushed = 0;
+    this.flushing = this.handle
+      .datasync()
+      .catch((err: Error) => {
+        this.flushError ??= err;
+      })
+      .finally(() => {
+        this.flushing = undefined;
+      });
   }
 
   override _destroy(err: Error | null, callback: (err?: Error | null) => void): void {

@@ -48,6 +48,18 @@ describe("writeZip", () => {
     expect(await unzipTest(out)).toMatch(/No errors detected/);
   });
 
+  it("stays whole when it is large enough to be flushed to disk while it is written", async () => {
+    // Over the writer's 64 MiB flush interval, so the early datasync runs during the build.
+    const sources = [sourceFile("big-1.jpg", 40 * 1024 * 1024), sourceFile("big-2.jpg", 40 * 1024 * 1024 + 3)];
+    const out = path.join(dir, "out.zip");
+
+    await writeZip(sources, out, { signal: signal() });
+
+    const entries = await readZip(out);
+    expect(entries.map((e) => [e.name, e.size, e.crc32])).toEqual(sources.map((s) => [s.name, s.size, crc32(s.bytes)]));
+    expect(await unzipTest(out)).toMatch(/No errors detected/);
+  });
+
   it("writes ZIP64 end records once the archive reaches the threshold, still readable everywhere", async () => {
     const sources = [sourceFile("a.jpg", 5000), sourceFile("b.jpg", 7000)];
     const out = path.join(dir, "out.zip");
