@@ -1,4 +1,5 @@
-import { Button, Group, Modal, TextInput } from "@mantine/core";
+import { TextInput } from "@mantine/core";
+import { FormDialog } from "../form-dialog/form-dialog";
 import type { ClientModalForm } from "./use-client-modal-form";
 
 /** The add / edit client dialog; server field errors land on the field like local ones. */
@@ -19,18 +20,8 @@ export function ClientFormModal({ form, title }: { form: ClientModalForm; title:
   });
 
   return (
-    <Modal opened={visible} onClose={close} title={title} centered>
-      <form onSubmit={handleSubmit} noValidate>
-        <TextInput label="Name" withAsterisk data-autofocus {...getInputProps("name")} />
-        <Group position="right" mt="lg">
-          <Button variant="default" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={formLoading}>
-            Save
-          </Button>
-        </Group>
-      </form>
-    </Modal>
+    <FormDialog title={title} opened={visible} onClose={close} onSubmit={handleSubmit} loading={formLoading}>
+      <TextInput label="Name" withAsterisk data-autofocus {...getInputProps("name")} />
+    </FormDialog>
   );
 }

@@ -1,4 +1,5 @@
-import { Button, Group, Modal, Stack, TextInput } from "@mantine/core";
+import { TextInput } from "@mantine/core";
+import { FormDialog } from "../form-dialog/form-dialog";
 import type { ContactModalForm } from "./use-contact-modal-form";
 
 /** The add / edit contact dialog; server field errors land on the field like local ones. */
@@ -26,22 +27,10 @@ export function ContactFormModal({ form, title }: { form: ContactModalForm; titl
   });
 
   return (
-    <Modal opened={visible} onClose={close} title={title} centered>
-      <form onSubmit={handleSubmit} noValidate>
-        <Stack spacing="sm">
-          <TextInput label="Name" withAsterisk data-autofocus {...textProps("name")} />
-          <TextInput label="Email" type="email" {...textProps("email")} />
-          <TextInput label="Phone" type="tel" {...textProps("phoneNumber")} />
-        </Stack>
-        <Group position="right" mt="lg">
-          <Button variant="default" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={formLoading}>
-            Save
-          </Button>
-        </Group>
-      </form>
-    </Modal>
+    <FormDialog title={title} opened={visible} onClose={close} onSubmit={handleSubmit} loading={formLoading}>
+      <TextInput label="Name" withAsterisk data-autofocus {...textProps("name")} />
+      <TextInput label="Email" type="email" {...textProps("email")} />
+      <TextInput label="Phone" type="tel" {...textProps("phoneNumber")} />
+    </FormDialog>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
-import { Button, Group, Modal, Select, Stack, Textarea, TextInput } from "@mantine/core";
+import { Select, Textarea, TextInput } from "@mantine/core";
+import { FormDialog } from "../form-dialog/form-dialog";
 import type { HttpError } from "@refinedev/core";
 import { useModalForm, useSelect } from "@refinedev/mantine";
 import type { Project } from "./types";
@@ -73,23 +74,18 @@ function ProjectFormFields({ form, title }: { form: ReturnType<typeof useProject
   });
   const { modal, getInputProps, saveButtonProps, refineCore } = form;
   return (
-    <Modal opened={modal.visible} onClose={modal.close} title={title}>
-      <form onSubmit={form.onSubmit(modal.submit)}>
-        <Stack spacing="sm">
-          <TextInput label="Name" withAsterisk data-autofocus {...getInputProps("name")} />
-          <Textarea label="Description" autosize minRows={2} {...getInputProps("description")} />
-          <Select label="Client" placeholder="No client" nothingFound="No clients" {...selectProps} searchable clearable {...getInputProps("clientId")} />
-          <Group position="right" mt="sm">
-            <Button variant="default" onClick={modal.close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={refineCore.formLoading} disabled={saveButtonProps.disabled}>
-              Save
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      title={title}
+      opened={modal.visible}
+      onClose={modal.close}
+      onSubmit={form.onSubmit(modal.submit)}
+      loading={refineCore.formLoading}
+      saveDisabled={saveButtonProps.disabled}
+    >
+      <TextInput label="Name" withAsterisk data-autofocus {...getInputProps("name")} />
+      <Textarea label="Description" autosize minRows={2} {...getInputProps("description")} />
+      <Select label="Client" placeholder="No client" nothingFound="No clients" {...selectProps} searchable clearable {...getInputProps("clientId")} />
+    </FormDialog>
   );
 }
 

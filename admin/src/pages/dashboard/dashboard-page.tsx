@@ -7,6 +7,12 @@ import { StatCard } from "./stat-card";
 import { StorageCard } from "./storage-card";
 import type { DashboardStats } from "./types";
 
+const statCards = [
+  { title: "Total Clients", count: "clientCount", icon: <IconUsers size={22} />, color: "blue" },
+  { title: "Active Projects", count: "projectCount", icon: <IconFolders size={22} />, color: "teal" },
+  { title: "Total Photos", count: "attachmentCount", icon: <IconPhoto size={22} />, color: "violet" },
+] as const;
+
 export function DashboardPage() {
   const { query, result } = useCustom<DashboardStats>({
     url: "/dashboard/stats",
@@ -25,33 +31,17 @@ export function DashboardPage() {
         </Alert>
       ) : (
         <Grid>
-          <Grid.Col sm={6} lg={4}>
-            <StatCard
-              title="Total Clients"
-              value={formatCount(stats?.clientCount ?? 0)}
-              icon={<IconUsers size={22} />}
-              color="blue"
-              loading={loading}
-            />
-          </Grid.Col>
-          <Grid.Col sm={6} lg={4}>
-            <StatCard
-              title="Active Projects"
-              value={formatCount(stats?.projectCount ?? 0)}
-              icon={<IconFolders size={22} />}
-              color="teal"
-              loading={loading}
-            />
-          </Grid.Col>
-          <Grid.Col sm={6} lg={4}>
-            <StatCard
-              title="Total Photos"
-              value={formatCount(stats?.attachmentCount ?? 0)}
-              icon={<IconPhoto size={22} />}
-              color="violet"
-              loading={loading}
-            />
-          </Grid.Col>
+          {statCards.map((card) => (
+            <Grid.Col sm={6} lg={4} key={card.title}>
+              <StatCard
+                title={card.title}
+                value={formatCount(stats?.[card.count] ?? 0)}
+                icon={card.icon}
+                color={card.color}
+                loading={loading}
+              />
+            </Grid.Col>
+          ))}
           <Grid.Col md={6}>
             <StorageCard usage={stats?.diskUsage} loading={loading} />
           </Grid.Col>
