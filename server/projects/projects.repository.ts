@@ -147,10 +147,13 @@ export async function findProject(db: Db, id: number): Promise<Project | undefin
 
 /** The stored state a change is decided on: its publish status and the files it owns. */
 export async function findProjectState(db: Db, id: number) {
-  return db("projects").where({ id }).first<{ publish_status: PublishStatus; published_zip_path: string | null } | undefined>(
-    "publish_status",
-    "published_zip_path",
-  );
+  return db("projects")
+    .where({ id })
+    .first<{ publish_status: PublishStatus; published_zip_path: string | null; client_id: number | null } | undefined>(
+      "publish_status",
+      "published_zip_path",
+      "client_id",
+    );
 }
 
 function toRow(values: Partial<ProjectValues>) {

@@ -17,6 +17,12 @@ async function requireClient(db: Db, clientId: number | null | undefined) {
   if (!(await clientExists(db, clientId))) throw new ValidationError("Client not found", { clientId: "Client not found" });
 }
 
+/** A client's projectCount changes with its projects: lists showing it refresh live too. */
+function announceClientCounts(ctx: AppContext, ...clientIds: Array<number | null | undefined>) {
+  const ids = [...new Set(clientIds.filter((id): id is number => id != null))];
+  ctx.events.resourceChanged({ resource: "clients", type: "updated", ids });
+}
+
 export function listProjects(ctx: AppContext, list: ListQuery) {
   return repo.listProjects(ctx.db, list);
 }
@@ -34,18 +40,21 @@ export async function createProject(ctx: AppContext, input: CreateProjectInput) 
     return repo.insertProject(trx, values, nowIso());
   });
   ctx.events.resourceChanged({ resource: "projects", type: "created", ids: [id] });
+  announceClientCounts(ctx, values.clientId);
   return (await repo.findProject(ctx.db, id))!;
 }
 
 /** A published or publishing project is frozen: its ZIP must keep matching what the page shows. */
 export async function updateProject(ctx: AppContext, id: number, input: UpdateProjectInput) {
-  await ctx.db.transaction(async (trx) => {
+  const previousClientId = await ctx.db.transaction(async (trx) => {
     const state = await repo.findProjectState(trx, id);
     if (!state) throw new NotFoundError(PROJECT_NOT_FOUND);
     await requireClient(trx, input.clientId);
     if (!(await repo.updateUnpublishedProject(trx, id, input, nowIso()))) throw new ConflictError(PROJECT_IS_PUBLISHED);
+    return state.client_id;
   });
   ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [id] });
+  if (input.clientId !== undefined && input.clientId !== previousClientId) announceClientCounts(ctx, previousClientId, input.clientId);
   return (await repo.findProject(ctx.db, id))!;
 }
 
@@ -59,13 +68,14 @@ export async function deleteProject(ctx: AppContext, id: number) {
     if (!state) throw new NotFoundError(PROJECT_NOT_FOUND);
     const attachments = await repo.attachmentFilesOf(trx, id);
     if (!(await repo.deleteProjectUnlessPublishing(trx, id))) throw new ConflictError(PROJECT_IS_PUBLISHED);
-    return { zipPath: state.published_zip_path, attachments };
+    return { zipPath: state.published_zip_path, attachments, clientId: state.client_id };
   });
   await removeProjectFiles(ctx, id, removed).catch((err) =>
     ctx.logger.warn({ err, projectId: id }, "could not remove a deleted project's files"),
   );
   ctx.events.resourceChanged({ resource: "projects", type: "deleted", ids: [id] });
   ctx.events.resourceChanged({ resource: "attachments", type: "deleted", ids: removed.attachments.map((a) => a.id) });
+  announceClientCounts(ctx, removed.clientId);
 }
 
 async function removeProjectFiles(

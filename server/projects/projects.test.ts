@@ -217,3 +217,22 @@ describe("updating a project", () => {
     }
   });
 });
+
+describe("announcing client counts", () => {
+  it("tells listeners a client changed when one of its projects is added, moved or deleted", async () => {
+    const other = await insertClientRow(t.ctx, "Harbour Lights");
+    const seen: Array<{ resource: string; type: string; ids: Array<number | string> }> = [];
+    const stop = t.ctx.events.onResourceChanged((c) => seen.push(c));
+    const clientEvents = () => seen.filter((c) => c.resource === "clients").map((c) => [...c.ids].sort());
+
+    const created = await api().post("/api/projects").set(user.auth).send({ name: "Moving", clientId });
+    expect(clientEvents()).toEqual([[clientId]]);
+    await api().patch(`/api/projects/${created.body.id}`).set(user.auth).send({ name: "Renamed only" });
+    expect(clientEvents()).toHaveLength(1);
+    await api().patch(`/api/projects/${created.body.id}`).set(user.auth).send({ clientId: other });
+    expect(clientEvents()[1]).toEqual([clientId, other].sort());
+    await api().delete(`/api/projects/${created.body.id}`).set(user.auth);
+    stop();
+    expect(clientEvents()[2]).toEqual([other]);
+  });
+});
