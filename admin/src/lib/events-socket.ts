@@ -15,20 +15,16 @@ export type ConnectionState = "connecting" | "open" | "lost" | "failed";
 type FrameListener = (frame: EventFrame) => void;
 type StateListener = (state: ConnectionState) => void;
 
-// Spec section 9: a network failure is retried after 30 s, doubling up to 16 minutes. The first
-// retry comes sooner because a dropped socket (server restart, laptop waking up) usually comes
-// straight back, and live progress that stops for 30 s looks broken.
-const FIRST_RETRY_MS = 2_000;
+// Spec section 9: a network failure is retried after 30 s, doubling up to 16 minutes.
 const BACKOFF_START_MS = 30_000;
 const BACKOFF_CAP_MS = 16 * 60_000;
 // Often enough to re-send subscriptions before an access token expires (it is refreshed 5 minutes,
 // or half its lifetime, before expiry); reading the stored session costs nothing.
 const TOKEN_CHECK_MS = 15_000;
 
-/** Milliseconds before reconnect attempt `attempt` (0-based): 2 s, then 30 s doubling up to 16 min. */
+/** Milliseconds before reconnect attempt `attempt` (0-based): 30 s doubling up to 16 min. */
 export function reconnectDelay(attempt: number): number {
-  if (attempt <= 0) return FIRST_RETRY_MS;
-  return Math.min(BACKOFF_START_MS * 2 ** (attempt - 1), BACKOFF_CAP_MS);
+  return Math.min(BACKOFF_START_MS * 2 ** Math.max(0, attempt), BACKOFF_CAP_MS);
 }
 
 class EventsSocket {

@@ -1,16 +1,20 @@
 import type { NotificationProvider } from "@refinedev/core";
 import { useNotificationProvider } from "@refinedev/mantine";
 
-// The login screen shows these failures in red beside the form; a toast would say it twice.
-const SHOWN_ON_LOGIN_SCREEN = new Set(["login-error", "register-error", "forgot-password-error", "update-password-error"]);
-
-/** Mantine's notifications, minus the ones the login screen already shows inline. */
+/**
+ * Mantine's notifications, minus every error: the spec shows API failures to nobody (section 8)
+ * and only logs failed saves, deletes and publishes. Where a failure is shown (login, uploads,
+ * loading a page) the screen shows it itself, in its own words.
+ */
 export function useAppNotificationProvider(): NotificationProvider {
   const mantine = useNotificationProvider();
   return {
     ...mantine,
     open: (params) => {
-      if (params.key && SHOWN_ON_LOGIN_SCREEN.has(params.key)) return;
+      if (params.type === "error") {
+        console.error(params.message, params.description ?? "");
+        return;
+      }
       mantine.open?.(params);
     },
   };

@@ -27,6 +27,8 @@ const toPayload = (values: ProjectFormValues, action: "create" | "edit"): Projec
   return payload;
 };
 
+const NO_CLIENT = { value: "", label: "No client" };
+
 export interface ProjectFormModal {
   showCreate: () => void;
   showEdit: (id: number) => void;
@@ -84,7 +86,17 @@ function ProjectFormFields({ form, title }: { form: ReturnType<typeof useProject
     >
       <TextInput label="Name" withAsterisk data-autofocus {...getInputProps("name")} />
       <Textarea label="Description" autosize minRows={2} {...getInputProps("description")} />
-      <Select label="Client" placeholder="No client" nothingFound="No clients" {...selectProps} searchable clearable {...getInputProps("clientId")} />
+      <Select
+        label="Client"
+        placeholder="No client"
+        nothingFound="No clients"
+        {...selectProps}
+        // Choosable as well as the placeholder: '' is sent as no client.
+        data={[NO_CLIENT, ...selectProps.data]}
+        searchable
+        clearable
+        {...getInputProps("clientId")}
+      />
     </FormDialog>
   );
 }

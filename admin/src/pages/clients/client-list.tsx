@@ -48,8 +48,6 @@ function ClientTable({ recent }: { recent: boolean }) {
       pagination: { pageSize: PAGE_SIZE },
       sorters: { initial: recent ? NEWEST_FIRST : BY_NAME },
       errorNotification: false,
-      // Counts change when projects and contacts change elsewhere, so the list is re-read on every visit.
-      queryOptions: { staleTime: 0 },
     },
   });
   const {

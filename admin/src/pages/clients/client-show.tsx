@@ -7,17 +7,11 @@ import type { Client } from "../../components/clients/types";
 import { useClientModalForm } from "../../components/clients/use-client-modal-form";
 import { ContactsPanel } from "../../components/contacts/contacts-panel";
 import { ProjectsPanel } from "../../components/projects/projects-panel";
+import { parseRouteId } from "../../lib/route-id";
 import { ClientDetailsCard } from "./client-details-card";
 
-/** The route's id as a positive integer, or null for anything else ("7x", "-1", "abc"). */
-function parseClientId(raw: string | undefined): number | null {
-  if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) return null;
-  const id = Number(raw);
-  return Number.isSafeInteger(id) ? id : null;
-}
-
 export function ClientShow() {
-  const clientId = parseClientId(useParams().id);
+  const clientId = parseRouteId(useParams().id);
   if (clientId === null) return <ClientLoadError />;
   // Keyed by id so that moving between clients starts from a clean page (tabs, dialogs).
   return <ClientPage key={clientId} clientId={clientId} />;

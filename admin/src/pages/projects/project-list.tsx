@@ -1,5 +1,8 @@
+import { useLocation } from "react-router";
 import { ProjectsPanel } from "../../components/projects/projects-panel";
 
+/** /projects/all and /projects/recent: every project, newest first. */
 export function ProjectList() {
-  return <ProjectsPanel title="All Projects" />;
+  const recent = useLocation().pathname.endsWith("/recent");
+  return <ProjectsPanel title={recent ? "Recent Projects" : "All Projects"} />;
 }

@@ -9,14 +9,10 @@ import { useProjectFormModal } from "../../components/projects/project-form-moda
 import type { Project } from "../../components/projects/types";
 import { PublishControl } from "../../components/publish-control/publish-control";
 import { usePublishProgress } from "../../components/publish-control/use-publish-progress";
-
-const parseProjectId = (raw: string | undefined) => {
-  const id = Number(raw);
-  return Number.isInteger(id) && id > 0 ? id : undefined;
-};
+import { parseRouteId } from "../../lib/route-id";
 
 export function ProjectShow() {
-  const projectId = parseProjectId(useParams().id);
+  const projectId = parseRouteId(useParams().id) ?? undefined;
   const { query, result: project } = useShow<Project>({
     resource: "projects",
     id: projectId,
