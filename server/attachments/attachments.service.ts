@@ -1,3 +1,4 @@
+import type { Attachment } from "../../api/types";
 import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
 import { ConflictError, HttpError, NotFoundError, type FieldErrors } from "../http/errors";
@@ -11,8 +12,6 @@ export const ATTACHMENT_NOT_FOUND = "Attachment not found";
 export const PROJECT_NOT_FOUND = "Project not found";
 export const PROJECT_IS_PUBLISHED = "Project is published";
 
-export type Attachment = ReturnType<typeof present>;
-
 /** A received file: where it is now, the name it was sent with, and its SHA-256 if already known. */
 export interface IncomingFile {
   tempFile: string;
@@ -21,7 +20,7 @@ export interface IncomingFile {
   checksum?: string;
 }
 
-function present(record: repo.AttachmentRecord, links: LinkSigner) {
+function present(record: repo.AttachmentRecord, links: LinkSigner): Attachment {
   const { storageKey: _storageKey, thumbnailKey: _thumbnailKey, ...fields } = record;
   return {
     ...fields,

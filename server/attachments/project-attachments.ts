@@ -1,5 +1,6 @@
 import type { AppContext } from "../context";
-import { listProjectAttachmentsOf, type Attachment } from "./attachments.service";
+import type { Attachment } from "../../api/types";
+import { listProjectAttachmentsOf } from "./attachments.service";
 
 /** The attachments of one project as the API shows them (with signed links), for GET /api/projects/{id}. */
 export async function listProjectAttachments(ctx: AppContext, projectId: number): Promise<Attachment[]> {

@@ -3,7 +3,8 @@ import { UnauthorizedError } from "../http/errors";
 import { findUserRowByEmail, insertUser } from "../users/users.repository";
 import { assertPasswordPolicy } from "./password-policy";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords";
-import { startSession, type Session } from "./sessions";
+import type { Session } from "../../api/types";
+import { startSession } from "./sessions";
 
 let dummyHash: Promise<string> | undefined;
 

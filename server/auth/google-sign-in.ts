@@ -5,7 +5,8 @@ import { UnauthorizedError } from "../http/errors";
 import { findUserRowByEmail, findUserRowByGoogleSub, insertUser, updateUserRow, type UserRow } from "../users/users.repository";
 import { firstAccountBecomesAdmin } from "./auth.service";
 import { endEverySession } from "./sessions";
-import { startSession, type Session } from "./sessions";
+import type { Session } from "../../api/types";
+import { startSession } from "./sessions";
 
 export interface GoogleIdentity {
   sub: string;

@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import type { AppContext } from "../context";
 import { UnauthorizedError } from "../http/errors";
 import type { Db } from "../db/database";
-import { findUserRow, bumpSessionGeneration, toUser, type User, type UserRow } from "../users/users.repository";
+import type { Session } from "../../api/types";
+import { findUserRow, bumpSessionGeneration, toUser, type UserRow } from "../users/users.repository";
 import {
   deleteExpiredRefreshTokens,
   insertRefreshToken,
@@ -12,12 +13,6 @@ import {
 } from "./refresh-tokens.repository";
 import { hashSecretToken, newSecretToken, secondsFromNow } from "./secret-tokens";
 
-export interface Session {
-  accessToken: string;
-  refreshToken: string;
-  expiresIn: number;
-  user: User;
-}
 
 async function sessionFor(ctx: AppContext, row: UserRow, refreshToken: string): Promise<Session> {
   return {

@@ -1,16 +1,9 @@
 import type { Knex } from "knex";
 import type { Db } from "../db/database";
 import { toIso } from "../db/database";
+import type { Client } from "../../api/types";
 import { applyFilters, applyPage, type ListQuery, type ListSpec } from "../http/list-query";
 
-export interface Client {
-  id: number;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-  projectCount: number;
-  contactCount: number;
-}
 
 interface ClientRow {
   id: number;

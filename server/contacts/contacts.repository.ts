@@ -1,16 +1,8 @@
 import type { Db } from "../db/database";
 import { toIso } from "../db/database";
+import type { Contact } from "../../api/types";
 import { applyFilters, applyPage, type ListQuery, type ListSpec } from "../http/list-query";
 
-export interface Contact {
-  id: number;
-  clientId: number;
-  name: string;
-  email: string | null;
-  phoneNumber: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
 
 interface ContactRow {
   id: number;

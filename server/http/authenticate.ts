@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from "express";
 import type { AppContext } from "../context";
-import { findUserRow, toUser, type User } from "../users/users.repository";
+import type { User } from "../../api/types";
+import { findUserRow, toUser } from "../users/users.repository";
 import { ForbiddenError, UnauthorizedError } from "./errors";
 
 declare module "express-serve-static-core" {

@@ -1,27 +1,9 @@
 import type { Knex } from "knex";
 import type { Db } from "../db/database";
 import { toIso } from "../db/database";
+import type { Project, PublishStatus } from "../../api/types";
 import { applyFilters, applyPage, type ListQuery, type ListSpec } from "../http/list-query";
 
-export type PublishStatus = "draft" | "publishing" | "published" | "failed";
-
-export interface Project {
-  id: number;
-  name: string;
-  description: string | null;
-  clientId: number | null;
-  client: { id: number; name: string } | null;
-  publishStatus: PublishStatus;
-  publishedAt: string | null;
-  publishedZipPath: string | null;
-  downloadUrl: string | null;
-  /** Why the last build failed, while publishStatus is `failed`. */
-  publishError: string | null;
-  attachmentCount: number;
-  totalFileSize: number;
-  createdAt: string;
-  updatedAt: string;
-}
 
 interface ProjectRow {
   id: number;

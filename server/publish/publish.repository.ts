@@ -1,6 +1,6 @@
 import type { Db } from "../db/database";
 import { nowIso } from "../db/database";
-import type { PublishStatus } from "../projects/projects.repository";
+import type { PublishStatus } from "../../api/types";
 
 export interface PublishState {
   id: number;

@@ -1,7 +1,8 @@
 import type { AppContext } from "../context";
 import { ConflictError, NotFoundError, ValidationError } from "../http/errors";
 import { publishedZipFile, removeQuietly } from "../storage/paths";
-import { downloadUrlFor, findProject, type Project } from "../projects/projects.repository";
+import type { Project } from "../../api/types";
+import { downloadUrlFor, findProject } from "../projects/projects.repository";
 import { claimForPublishing, findPublishState, resetToDraft } from "./publish.repository";
 import { newBuildId, publishQueue, runPublishBuild } from "./publish-job";
 

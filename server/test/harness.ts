@@ -9,7 +9,7 @@ import { createApp } from "../app";
 import type { AppContext } from "../context";
 import { createLogger } from "../logger";
 import { nowIso } from "../db/database";
-import type { Role } from "../users/users.repository";
+import type { Role } from "../../api/types";
 
 export interface TestApp {
   app: Express;

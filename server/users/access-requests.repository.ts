@@ -1,6 +1,6 @@
 import type { Db } from "../db/database";
 import { nowIso, toIso } from "../db/database";
-import type { AccessRequest } from "./users.repository";
+import type { AccessRequest } from "../../api/types";
 
 export async function findAccessRequest(db: Db, uid: string): Promise<AccessRequest | null> {
   const row = await db("access_requests").where({ user_uid: uid }).first();

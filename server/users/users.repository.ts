@@ -1,11 +1,10 @@
 import crypto from "node:crypto";
+import type { ManagedUser, Role, User } from "../../api/types";
 import type { Db } from "../db/database";
 import { nowIso, toIso } from "../db/database";
 import { isUniqueViolation } from "../db/dialect";
 import { ConflictError } from "../http/errors";
 import { applyFilters, applyPage, type ListQuery, type ListSpec } from "../http/list-query";
-
-export type Role = "admin" | "staff";
 
 export interface UserRow {
   uid: string;
@@ -23,30 +22,8 @@ export interface UserRow {
   updated_at: string;
 }
 
-/** The user as the API shows it (contract section 2). */
-export interface User {
-  uid: string;
-  email: string;
-  displayName: string | null;
-  emailVerified: boolean;
-  phoneNumber: string | null;
-  photoURL: string | null;
-  providerData: Array<{ providerId: string }>;
-  role: Role;
-  hasAccess: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
 
-export interface AccessRequest {
-  message: string | null;
-  createdAt: string;
-}
 
-/** A user as the admin resource /api/users shows it. */
-export interface ManagedUser extends User {
-  accessRequest: AccessRequest | null;
-}
 
 export function toUser(row: UserRow): User {
   const providerData: Array<{ providerId: string }> = [];

@@ -1,3 +1,4 @@
+import type { AccessRequest, ManagedUser, User } from "../../api/types";
 import type { AppContext } from "../context";
 import { ConflictError, NotFoundError } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
@@ -10,9 +11,6 @@ import {
   listManagedUsers,
   toUser,
   updateUserRow,
-  type AccessRequest,
-  type ManagedUser,
-  type User,
   type UserPatch,
 } from "./users.repository";
 

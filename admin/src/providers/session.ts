@@ -1,25 +1,7 @@
 /** The signed-in session, kept in localStorage so a reload or a new tab stays signed in. */
-export type Role = "admin" | "staff";
+import type { Session, User } from "../../../api/types";
 
-export interface User {
-  uid: string;
-  email: string;
-  displayName: string | null;
-  emailVerified: boolean;
-  phoneNumber: string | null;
-  photoURL: string | null;
-  providerData: Array<{ providerId: string }>;
-  role: Role;
-  hasAccess: boolean;
-}
-
-/** What the identity endpoints answer (contract section 2). */
-export interface Session {
-  accessToken: string;
-  refreshToken: string;
-  expiresIn: number;
-  user: User;
-}
+export type { Role, Session, User } from "../../../api/types";
 
 export interface StoredSession extends Session {
   /** Epoch milliseconds; computed when stored because expiresIn is relative to the answer. */

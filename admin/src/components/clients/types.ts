@@ -1,12 +1,4 @@
-/** A row of GET /api/clients (contract section 3). */
-export interface Client {
-  id: number;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-  projectCount: number;
-  contactCount: number;
-}
+export type { Client } from "../../../../api/types";
 
 export interface ClientFormValues {
   name: string;

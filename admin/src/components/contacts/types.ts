@@ -1,13 +1,4 @@
-/** GET /api/contacts rows; absent values are null (contract section 3). */
-export interface Contact {
-  id: number;
-  clientId: number;
-  name: string;
-  email: string | null;
-  phoneNumber: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { Contact } from "../../../../api/types";
 
 /** What the form holds: text fields, never null, so inputs stay controlled. */
 export interface ContactFormValues {

@@ -1,39 +1,6 @@
-/** The API's shapes (contract section 3) as the project and attachment screens use them. */
-export type PublishStatus = "draft" | "publishing" | "published" | "failed";
+import type { Project } from "../../../../api/types";
 
-export interface Attachment {
-  id: number;
-  projectId: number;
-  originalName: string;
-  mimeType: string;
-  size: number;
-  width: number | null;
-  height: number | null;
-  createdAt: string;
-  updatedAt: string;
-  viewUrl: string;
-  downloadUrl: string;
-  thumbnailUrl: string | null;
-}
-
-export interface Project {
-  id: number;
-  name: string;
-  description: string | null;
-  clientId: number | null;
-  client: { id: number; name: string } | null;
-  publishStatus: PublishStatus;
-  publishedAt: string | null;
-  publishedZipPath: string | null;
-  downloadUrl: string | null;
-  /** Why the last build failed, while publishStatus is `failed`. */
-  publishError?: string | null;
-  attachmentCount: number;
-  totalFileSize: number;
-  createdAt: string;
-  updatedAt: string;
-  attachments?: Attachment[];
-}
+export type { Attachment, Project, PublishStatus } from "../../../../api/types";
 
 export const isPublished = (project: Pick<Project, "publishStatus">) => project.publishStatus === "published";
 

@@ -1,0 +1,110 @@
+/**
+ * The API's shapes (contract sections 2 and 3), declared once: the server answers with them and
+ * the web app reads them. Types only, so importing them puts no server code in the web bundle.
+ */
+
+export type Role = "admin" | "staff";
+
+/** A user as the API shows it (contract section 2). */
+export interface User {
+  uid: string;
+  email: string;
+  displayName: string | null;
+  emailVerified: boolean;
+  phoneNumber: string | null;
+  photoURL: string | null;
+  providerData: Array<{ providerId: string }>;
+  role: Role;
+  hasAccess: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AccessRequest {
+  message: string | null;
+  createdAt: string;
+}
+
+/** A user as the admin resource /api/users shows it. */
+export interface ManagedUser extends User {
+  accessRequest: AccessRequest | null;
+}
+
+/** What the identity endpoints answer. */
+export interface Session {
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+  user: User;
+}
+
+export interface Client {
+  id: number;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  projectCount: number;
+  contactCount: number;
+}
+
+/** Absent values are null. */
+export interface Contact {
+  id: number;
+  clientId: number;
+  name: string;
+  email: string | null;
+  phoneNumber: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type PublishStatus = "draft" | "publishing" | "published" | "failed";
+
+export interface Project {
+  id: number;
+  name: string;
+  description: string | null;
+  clientId: number | null;
+  client: { id: number; name: string } | null;
+  publishStatus: PublishStatus;
+  publishedAt: string | null;
+  publishedZipPath: string | null;
+  downloadUrl: string | null;
+  /** Why the last build failed, while publishStatus is `failed`. */
+  publishError: string | null;
+  attachmentCount: number;
+  totalFileSize: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The three links carry a short-lived signature, so they work in an <img> or a new tab. */
+export interface Attachment {
+  id: number;
+  projectId: number;
+  originalName: string;
+  mimeType: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  checksum: string;
+  createdAt: string;
+  updatedAt: string;
+  viewUrl: string;
+  downloadUrl: string;
+  thumbnailUrl: string;
+}
+
+/** GET /api/projects/{id} */
+export interface ProjectWithAttachments extends Project {
+  attachments: Attachment[];
+}
+
+/** Sizes in bytes; diskUsage in GB. */
+export interface DashboardStats {
+  clientCount: number;
+  projectCount: number;
+  attachmentCount: number;
+  totalFileSize: number;
+  diskUsage: { used: number; total: number; percentage: number };
+}
