@@ -6,12 +6,18 @@ import type { Attachment } from "../projects/types";
 const UPLOAD_TIMEOUT_MS = 10 * 60_000;
 
 /** One file, one request, with progress in percent. */
-export async function uploadAttachment(projectId: number, file: File, onProgress: (percent: number) => void): Promise<Attachment> {
+export async function uploadAttachment(
+  projectId: number,
+  file: File,
+  onProgress: (percent: number) => void,
+  signal?: AbortSignal,
+): Promise<Attachment> {
   const body = new FormData();
   body.append("file", file, file.name);
   try {
     const { data } = await http.post<Attachment>(`/attachments/projects/${projectId}/upload`, body, {
       timeout: UPLOAD_TIMEOUT_MS,
+      signal,
       onUploadProgress: (event) => {
         const total = event.total ?? file.size;
         if (total > 0) onProgress(Math.min(100, Math.round((event.loaded * 100) / total)));

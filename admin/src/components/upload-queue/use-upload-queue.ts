@@ -10,7 +10,6 @@ export interface UploadItem {
   status: UploadStatus;
   progress: number;
   error?: string;
-  attachment?: Attachment;
 }
 
 const PARALLEL_UPLOADS = 3;
@@ -22,6 +21,8 @@ const newUploadId = () => `${Date.now()}-${Math.random().toString(36).slice(2, 1
 export function useUploadQueue(projectId: number, onUploaded: (attachment: Attachment) => void) {
   const [items, setItems] = useState<UploadItem[]>([]);
   const started = useRef(new Set<string>());
+  // Removing a row that is still uploading cancels its request, so the file never becomes an attachment.
+  const inFlight = useRef(new Map<string, AbortController>());
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
   const onUploadedRef = useRef(onUploaded);
   onUploadedRef.current = onUploaded;
@@ -31,6 +32,8 @@ export function useUploadQueue(projectId: number, onUploaded: (attachment: Attac
   }, []);
 
   const remove = useCallback((id: string) => {
+    inFlight.current.get(id)?.abort();
+    inFlight.current.delete(id);
     started.current.delete(id);
     setItems((current) => current.filter((item) => item.id !== id));
   }, []);
@@ -41,9 +44,12 @@ export function useUploadQueue(projectId: number, onUploaded: (attachment: Attac
     for (const item of next) {
       started.current.add(item.id);
       patch(item.id, { status: "uploading", progress: 0, error: undefined });
-      uploadAttachment(projectId, item.file, (progress) => patch(item.id, { progress }))
+      const controller = new AbortController();
+      inFlight.current.set(item.id, controller);
+      uploadAttachment(projectId, item.file, (progress) => patch(item.id, { progress }), controller.signal)
         .then((attachment) => {
-          patch(item.id, { status: "completed", progress: 100, attachment });
+          inFlight.current.delete(item.id);
+          patch(item.id, { status: "completed", progress: 100 });
           onUploadedRef.current(attachment);
           const timer = setTimeout(() => {
             timers.current.delete(timer);
@@ -52,6 +58,8 @@ export function useUploadQueue(projectId: number, onUploaded: (attachment: Attac
           timers.current.add(timer);
         })
         .catch((error: Error) => {
+          inFlight.current.delete(item.id);
+          if (controller.signal.aborted) return;
           started.current.delete(item.id);
           patch(item.id, { status: "error", error: error.message || "Upload failed" });
         });
