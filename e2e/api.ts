@@ -1,14 +1,19 @@
 import { inject } from "vitest";
 
-/** Arranges data through the real API, the way another staff member would have created it. */
-export async function adminToken(): Promise<string> {
+/** A session as POST /api/auth/login answers it. */
+export async function logIn(email: string, password: string): Promise<{ accessToken: string; expiresIn: number }> {
   const response = await fetch(`${inject("baseUrl")}/api/auth/login`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email: inject("adminEmail"), password: inject("adminPassword") }),
+    body: JSON.stringify({ email, password }),
   });
-  if (!response.ok) throw new Error(`Admin sign-in failed: ${response.status}`);
-  return ((await response.json()) as { accessToken: string }).accessToken;
+  if (!response.ok) throw new Error(`Sign-in failed: ${response.status}`);
+  return (await response.json()) as { accessToken: string; expiresIn: number };
+}
+
+/** Arranges data through the real API, the way another staff member would have created it. */
+export async function adminToken(): Promise<string> {
+  return (await logIn(inject("adminEmail"), inject("adminPassword"))).accessToken;
 }
 
 export async function create<T>(token: string, resource: string, body: object): Promise<T> {
