@@ -24,6 +24,15 @@ const ClientShow = lazy(() => import("./pages/clients/client-show").then((m) => 
 const ProjectList = lazy(() => import("./pages/projects/project-list").then((m) => ({ default: m.ProjectList })));
 const ProjectShow = lazy(() => import("./pages/projects/project-show").then((m) => ({ default: m.ProjectShow })));
 
+const theme = {
+  ...RefineThemes.Blue,
+  components: {
+    // No exit transition: a menu still fading out while a dialog opens from it leaves Mantine 5's
+    // focus traps out of step, and the page stays aria-hidden after the dialog closes.
+    Menu: { defaultProps: { transitionDuration: 0 } },
+  },
+};
+
 const FIVE_MINUTES = 5 * 60_000;
 const APP_TITLE = "Photodrop - Photo Delivery, Fast";
 
@@ -66,7 +75,7 @@ export function App() {
   useEffect(followSessionChangesInOtherTabs, []);
   return (
     <BrowserRouter>
-      <MantineProvider theme={RefineThemes.Blue} withNormalizeCSS withGlobalStyles>
+      <MantineProvider theme={theme} withNormalizeCSS withGlobalStyles>
         <Global styles={{ body: { WebkitFontSmoothing: "auto" } }} />
         <NotificationsProvider position="top-right">
           <Refine

@@ -14,8 +14,6 @@ interface AttachmentRowProps {
 }
 
 export function AttachmentRow({ attachment, locked, selecting, selected, onToggle, onRename, onDelete }: AttachmentRowProps) {
-  // No closing animation: the menu's focus trap must let go of the page (aria-hidden) before a
-  // dialog opened from it takes hold, or the page stays hidden after the dialog closes.
   return (
     <Paper withBorder p="xs" radius="sm" aria-label={attachment.originalName}>
       <Group noWrap>
@@ -38,7 +36,7 @@ export function AttachmentRow({ attachment, locked, selecting, selected, onToggl
             {attachment.mimeType} · {formatFileSize(attachment.size)} · {formatDateTime(attachment.createdAt)}
           </Text>
         </div>
-        <Menu position="bottom-end" withinPortal shadow="md" transitionDuration={0}>
+        <Menu position="bottom-end" withinPortal shadow="md">
           <Menu.Target>
             <ActionIcon aria-label={`Actions for ${attachment.originalName}`}>
               <IconDots size={18} />

@@ -3,7 +3,7 @@ import { Alert, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { useList } from "@refinedev/core";
 import { IconLock } from "@tabler/icons-react";
 import { ImageDropZone } from "../drop-zone/image-drop-zone";
-import { ConfirmDialog } from "../projects/confirm-dialog";
+import { ConfirmDeleteDialog } from "../confirm-delete/confirm-delete-dialog";
 import type { Attachment } from "../projects/types";
 import { useRefreshProjects } from "../projects/use-refresh-projects";
 import { UploadQueue } from "../upload-queue/upload-queue";
@@ -129,7 +129,7 @@ export function AttachmentsCard({ projectId, locked, published }: AttachmentsCar
         )}
       </Stack>
       <RenameDialog attachment={renaming} onClose={() => setRenaming(null)} onRenamed={() => refresh(projectId)} />
-      <ConfirmDialog
+      <ConfirmDeleteDialog
         opened={deletion !== null}
         title={deletion?.bulk ? "Delete Selected Attachments" : "Delete Attachment"}
         message={

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
-import { Button, Group, Modal, TextInput } from "@mantine/core";
+import { TextInput } from "@mantine/core";
 import { useUpdate } from "@refinedev/core";
+import { FormDialog } from "../form-dialog/form-dialog";
 import type { Attachment } from "../projects/types";
 
 interface RenameDialogProps {
@@ -35,23 +36,17 @@ export function RenameDialog({ attachment, onClose, onRenamed }: RenameDialogPro
   };
 
   return (
-    <Modal opened={attachment !== null} onClose={onClose} title="Rename Attachment" centered>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          save();
-        }}
-      >
-        <TextInput label="File name" value={name} onChange={(event) => setName(event.currentTarget.value)} data-autofocus />
-        <Group position="right" mt="lg">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={mutation.isPending}>
-            Save
-          </Button>
-        </Group>
-      </form>
-    </Modal>
+    <FormDialog
+      title="Rename Attachment"
+      opened={attachment !== null}
+      onClose={onClose}
+      onSubmit={(event) => {
+        event?.preventDefault();
+        save();
+      }}
+      loading={mutation.isPending}
+    >
+      <TextInput label="File name" value={name} onChange={(event) => setName(event.currentTarget.value)} data-autofocus />
+    </FormDialog>
   );
 }

@@ -18,9 +18,7 @@ export function ClientRowActions({ client, onEdit, onDelete }: ClientRowActionsP
           <IconEye size={18} />
         </ActionIcon>
       </Tooltip>
-      {/* No exit transition: a menu still fading out while the dialog opens leaves Mantine 5's focus
-          traps out of step, and the page stays aria-hidden after the dialog closes. */}
-      <Menu position="bottom-end" withinPortal shadow="md" transitionDuration={0}>
+      <Menu position="bottom-end" withinPortal shadow="md">
         <Menu.Target>
           <ActionIcon aria-label={`Actions for ${client.name}`} variant="subtle">
             <IconDots size={18} />

@@ -1,5 +1,5 @@
 import { useDelete } from "@refinedev/core";
-import { ConfirmDeleteModal } from "./confirm-delete-modal";
+import { ConfirmDeleteDialog } from "../confirm-delete/confirm-delete-dialog";
 import type { Client } from "./types";
 
 interface DeleteClientModalProps {
@@ -37,15 +37,13 @@ export function DeleteClientModal({ client, onClose, onDeleted }: DeleteClientMo
   };
 
   return (
-    <ConfirmDeleteModal
+    <ConfirmDeleteDialog
       opened={client !== null}
       title="Delete Client"
       loading={mutation.isPending}
       onCancel={onClose}
       onConfirm={confirm}
-    >
-      Are you sure you want to delete {client?.name}? Its contacts will be deleted too; its projects are kept
-      without a client. This action cannot be undone.
-    </ConfirmDeleteModal>
+      message={<>Are you sure you want to delete {client?.name}? Its contacts will be deleted too; its projects are kept without a client. This action cannot be undone.</>}
+    />
   );
 }

@@ -1,19 +1,8 @@
-import type { ReactNode } from "react";
 import { Anchor, Button, Group, SimpleGrid, Stack, Text } from "@mantine/core";
 import { IconEdit, IconTrash } from "@tabler/icons-react";
 import { formatDateTime } from "../../lib/format";
 import type { Contact } from "./types";
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" color="dimmed" weight={600} transform="uppercase">
-        {label}
-      </Text>
-      <Text size="sm">{children}</Text>
-    </div>
-  );
-}
+import { Field } from "../field/field";
 
 const notGiven = (
   <Text span color="dimmed">

@@ -1,5 +1,5 @@
 import { useDelete, useInvalidate } from "@refinedev/core";
-import { ConfirmDeleteModal } from "../clients/confirm-delete-modal";
+import { ConfirmDeleteDialog } from "../confirm-delete/confirm-delete-dialog";
 import type { Contact } from "./types";
 
 /** Confirms and deletes a contact, then refreshes the client's counts. */
@@ -25,14 +25,13 @@ export function DeleteContactModal({ contact, onClose }: { contact: Contact | nu
   };
 
   return (
-    <ConfirmDeleteModal
+    <ConfirmDeleteDialog
       opened={contact !== null}
       title="Delete Contact"
       loading={mutation.isPending}
       onCancel={onClose}
       onConfirm={confirm}
-    >
-      Are you sure you want to delete the contact {contact?.name}? This action cannot be undone.
-    </ConfirmDeleteModal>
+      message={<>Are you sure you want to delete the contact {contact?.name}? This action cannot be undone.</>}
+    />
   );
 }

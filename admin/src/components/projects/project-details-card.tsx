@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Anchor, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { Link } from "react-router";
 import { formatDate, formatDateTime, formatFileSize } from "../../lib/format";
-import type { Project } from "./types";
+import { isPublished, type Project } from "./types";
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -18,7 +18,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 }
 
 export function ProjectDetailsCard({ project }: { project: Project }) {
-  const published = project.publishStatus === "published" && project.publishedAt;
+  const published = isPublished(project) && project.publishedAt;
   return (
     <Card withBorder shadow="xs" radius="md" p="lg">
       <Title order={4} mb="md">

@@ -10,10 +10,8 @@ interface ProjectRowMenuProps {
 }
 
 export function ProjectRowMenu({ project, onEdit, onPublish, onDelete }: ProjectRowMenuProps) {
-  // No closing animation: the menu's focus trap must let go of the page (aria-hidden) before a
-  // dialog opened from it takes hold, or the page stays hidden after the dialog closes.
   return (
-    <Menu position="bottom-end" withinPortal shadow="md" transitionDuration={0}>
+    <Menu position="bottom-end" withinPortal shadow="md">
       <Menu.Target>
         <ActionIcon aria-label={`Actions for ${project.name}`}>
           <IconDots size={18} />

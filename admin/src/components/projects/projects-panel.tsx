@@ -5,7 +5,7 @@ import { IconPlus } from "@tabler/icons-react";
 import { Link } from "react-router";
 import { formatDate } from "../../lib/format";
 import { usePublishActions } from "../publish-control/use-publish-actions";
-import { ConfirmDialog } from "./confirm-dialog";
+import { ConfirmDeleteDialog } from "../confirm-delete/confirm-delete-dialog";
 import { ProjectRowMenu } from "./project-row-menu";
 import { useProjectFormModal } from "./project-form-modal";
 import { useRefreshProjects } from "./use-refresh-projects";
@@ -139,7 +139,7 @@ export function ProjectsPanel({ clientId, title, showClient = true, showAttachme
         </Center>
       )}
       {forms.modals}
-      <ConfirmDialog
+      <ConfirmDeleteDialog
         opened={deleting !== null}
         title="Delete Project"
         message={`Are you sure you want to delete "${deleting?.name ?? ""}"? Its attachments and published ZIP are deleted too. This action cannot be undone.`}

@@ -1,6 +1,6 @@
 import { Button, Group, Progress, Stack, Text } from "@mantine/core";
 import { IconDownload, IconRocket, IconRocketOff } from "@tabler/icons-react";
-import { canPublish, type Project } from "../projects/types";
+import { canPublish, isPublished, type Project } from "../projects/types";
 import { CopyLinkButton } from "./copy-link-button";
 import type { PublishProgress } from "./use-publish-progress";
 import { usePublishActions } from "./use-publish-actions";
@@ -14,7 +14,7 @@ interface PublishControlProps {
 export function PublishControl({ project, live }: PublishControlProps) {
   const { publish, unpublish, publishPending, unpublishPending } = usePublishActions();
   const publishing = project.publishStatus === "publishing" || live.active || publishPending;
-  const published = project.publishStatus === "published";
+  const published = isPublished(project);
   const storedError = project.publishStatus === "failed" ? project.publishError || "Failed" : null;
   const error = live.error ?? (publishing ? null : storedError);
 

@@ -1,19 +1,8 @@
-import type { ReactNode } from "react";
 import { Button, Card, Group, SimpleGrid, Text, Title } from "@mantine/core";
 import { IconEdit } from "@tabler/icons-react";
 import type { Client } from "../../components/clients/types";
 import { formatDateTime } from "../../lib/format";
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" color="dimmed" weight={600} transform="uppercase">
-        {label}
-      </Text>
-      <Text size="sm">{children}</Text>
-    </div>
-  );
-}
+import { Field } from "../../components/field/field";
 
 /** The client's name, ID and dates, with the way to rename it. */
 export function ClientDetailsCard({ client, onEdit }: { client: Client; onEdit: () => void }) {

@@ -6,7 +6,7 @@ import { Link, useParams } from "react-router";
 import { AttachmentsCard } from "../../components/attachments/attachments-card";
 import { ProjectDetailsCard } from "../../components/projects/project-details-card";
 import { useProjectFormModal } from "../../components/projects/project-form-modal";
-import type { Project } from "../../components/projects/types";
+import { isPublished, type Project } from "../../components/projects/types";
 import { PublishControl } from "../../components/publish-control/publish-control";
 import { usePublishProgress } from "../../components/publish-control/use-publish-progress";
 import { parseRouteId } from "../../lib/route-id";
@@ -68,7 +68,7 @@ export function ProjectShow() {
           <ProjectDetailsCard project={project} />
         </Grid.Col>
         <Grid.Col md={8}>
-          <AttachmentsCard projectId={project.id} locked={locked} published={project.publishStatus === "published"} />
+          <AttachmentsCard projectId={project.id} locked={locked} published={isPublished(project)} />
         </Grid.Col>
       </Grid>
       {forms.modals}

@@ -1,27 +1,26 @@
 import type { ReactNode } from "react";
 import { Button, Group, Modal, Text } from "@mantine/core";
 
-interface ConfirmDialogProps {
+interface ConfirmDeleteDialogProps {
   opened: boolean;
   title: string;
   message: ReactNode;
-  confirmLabel?: string;
   loading?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }
 
-/** A yes/no question before something that cannot be undone. */
-export function ConfirmDialog({ opened, title, message, confirmLabel = "Delete", loading, onConfirm, onCancel }: ConfirmDialogProps) {
+/** Asks before anything is deleted; Delete is the red, explicit choice. */
+export function ConfirmDeleteDialog({ opened, title, message, loading, onConfirm, onCancel }: ConfirmDeleteDialogProps) {
   return (
     <Modal opened={opened} onClose={onCancel} title={title} centered>
       <Text size="sm">{message}</Text>
       <Group position="right" mt="lg">
-        <Button variant="default" onClick={onCancel}>
+        <Button variant="default" onClick={onCancel} disabled={loading}>
           Cancel
         </Button>
         <Button color="red" onClick={onConfirm} loading={loading}>
-          {confirmLabel}
+          Delete
         </Button>
       </Group>
     </Modal>
