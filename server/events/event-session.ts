@@ -2,7 +2,6 @@ import { decodeJwt } from "jose";
 import WebSocket from "ws";
 import type { AppContext } from "../context";
 import { userForToken } from "../http/authenticate";
-import { findUserRow } from "../users/users.repository";
 import type { PublishEvent, ResourceChange, ResourceName } from "./bus";
 import { parseClientFrame, type ClientFrame } from "./frames";
 
@@ -14,6 +13,8 @@ const SLOW_CLIENT_BYTES = 1024 * 1024;
 
 interface Identity {
   uid: string;
+  /** The token the client last sent: re-checked the way every HTTP call checks its bearer token. */
+  token: string;
   isAdmin: boolean;
   /** When the token the client last sent expires (ms since epoch). */
   expiresAt: number;
@@ -74,13 +75,18 @@ export class EventSession {
     return false;
   }
 
-  /** Re-reads the user: revoked access drops everything, a lost admin role drops `users`. */
+  /**
+   * Checks the token again as a bearer token is checked, user read afresh: revoked access or a
+   * sign-out everywhere (password reset) drops everything, a lost admin role drops `users`.
+   */
   async recheckUser(): Promise<void> {
-    if (!this.identity) return;
-    const row = await findUserRow(this.ctx.db, this.identity.uid);
-    if (!row || !row.has_access) return this.revoke();
-    this.identity.isAdmin = row.role === "admin";
-    if (!this.identity.isAdmin) this.resources.delete("users");
+    const identity = this.identity;
+    if (!identity) return;
+    const user = await userForToken(this.ctx, identity.token).catch(() => undefined);
+    if (this.identity !== identity) return;
+    if (!user?.hasAccess) return this.revoke();
+    identity.isAdmin = user.role === "admin";
+    if (!identity.isAdmin) this.resources.delete("users");
   }
 
   private revoke(): void {
@@ -150,7 +156,7 @@ export class EventSession {
       if (!user.hasAccess) throw new Error("not approved");
       const expiresAt = (decodeJwt(token).exp ?? 0) * 1000;
       if (this.identity && this.identity.uid !== user.uid) this.forget();
-      this.identity = { uid: user.uid, isAdmin: user.role === "admin", expiresAt };
+      this.identity = { uid: user.uid, token, isAdmin: user.role === "admin", expiresAt };
       return true;
     } catch {
       this.sendError(AUTH_FAILED);

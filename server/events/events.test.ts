@@ -172,6 +172,19 @@ describe("authentication on /events", () => {
     expect(await socket.quietFor(150)).toEqual([]);
   });
 
+  it("stops a socket's events once its user is signed out everywhere (a password reset)", async () => {
+    const user = await createUser(t.ctx);
+    const id = await insertProjectRow(t.ctx);
+    const socket = await subscribed(id, user);
+
+    await t.ctx.db("users").where({ uid: user.uid }).increment("session_generation", 1);
+
+    // Noticed at the next heartbeat (200 ms here), without any event about the user.
+    expect(await socket.next()).toMatchObject({ event: "error", data: { message: "Failed to authenticate" } });
+    progressOf(id, 40);
+    expect(await socket.quietFor(150)).toEqual([]);
+  });
+
   it("stops a socket's events once the token it subscribed with has expired", async () => {
     const shortLived = await createTokenService(t.ctx.db, 2);
     const token = await shortLived.signAccessToken(staff.uid);
