@@ -49,7 +49,7 @@ export async function listAttachments(ctx: AppContext, list: ListQuery) {
   return { rows: await presentAll(ctx, rows), total };
 }
 
-export async function listProjectAttachmentsOf(ctx: AppContext, projectId: number) {
+export async function listProjectAttachments(ctx: AppContext, projectId: number) {
   return presentAll(ctx, await repo.attachmentsOfProject(ctx.db, projectId));
 }
 

@@ -4,7 +4,7 @@ import request from "supertest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ResourceChange } from "../events/bus";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { listProjectAttachments } from "./project-attachments";
+import { listProjectAttachments } from "./attachments.service";
 import {
   makeImage,
   setPublishStatus,

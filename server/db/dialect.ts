@@ -45,10 +45,6 @@ interface SqliteConnection {
   run(sql: string, cb?: (err: Error | null) => void): void;
 }
 
-export function isSqlite(db: Knex): boolean {
-  return db.client.config.client === "sqlite3";
-}
-
 /** True when an error is a unique-constraint violation, whatever the database. */
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; errno?: number; message?: string };

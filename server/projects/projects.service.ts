@@ -4,7 +4,7 @@ import { nowIso, type Db } from "../db/database";
 import { ConflictError, NotFoundError, ValidationError } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
 import { clientExists } from "../clients/clients.repository";
-import { listProjectAttachments } from "../attachments/project-attachments";
+import { listProjectAttachments } from "../attachments/attachments.service";
 import { publishedZipFile, removeQuietly, uploadPath } from "../storage/paths";
 import type { CreateProjectInput, UpdateProjectInput } from "./projects.schema";
 import * as repo from "./projects.repository";

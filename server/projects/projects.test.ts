@@ -1,7 +1,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { listProjectAttachments } from "../attachments/project-attachments";
+import { listProjectAttachments } from "../attachments/attachments.service";
 import { insertAttachmentRow, insertClientRow, insertProjectRow } from "../test/rows";
 
 let t: TestApp;

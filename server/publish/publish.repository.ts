@@ -24,10 +24,6 @@ export async function findPublishState(db: Db, id: number): Promise<PublishState
   return row && { id: row.id, name: row.name, publishStatus: row.publish_status, publishedZipPath: row.published_zip_path };
 }
 
-export async function hasAttachments(db: Db, projectId: number): Promise<boolean> {
-  return Boolean(await db("attachments").where({ project_id: projectId }).first("id"));
-}
-
 /**
  * Moves a draft or failed project with at least one attachment to `publishing` in one
  * statement, so of two simultaneous calls exactly one gets `true`. The row then names

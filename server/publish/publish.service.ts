@@ -39,14 +39,6 @@ export async function publishProject(ctx: AppContext, id: number): Promise<Proje
   return asJustClaimed(await projectOrNotFound(ctx, id));
 }
 
-/**
- * Stops every queued or running build of the project and waits until their partial files are
- * gone. The project's status is the caller's business.
- */
-export async function cancelPublish(ctx: AppContext, projectId: number): Promise<void> {
-  await publishQueue(ctx).cancel(projectId);
-}
-
 /** Stops every build, e.g. before shutting down; interrupted projects are recovered at the next start. */
 export async function cancelAllPublishes(ctx: AppContext): Promise<void> {
   await publishQueue(ctx).cancelAll();

@@ -1,11 +1,6 @@
 import type { Db } from "../db/database";
-import { nowIso, toIso } from "../db/database";
+import { nowIso } from "../db/database";
 import type { AccessRequest } from "../../api/types";
-
-export async function findAccessRequest(db: Db, uid: string): Promise<AccessRequest | null> {
-  const row = await db("access_requests").where({ user_uid: uid }).first();
-  return row ? { message: row.message, createdAt: toIso(row.created_at)! } : null;
-}
 
 /** One open request per user: asking again replaces the message and the time. */
 export async function saveAccessRequest(db: Db, uid: string, message: string | null): Promise<{ created: boolean; request: AccessRequest }> {

@@ -1,4 +1,4 @@
-import { Button, Card, Group, SimpleGrid, Text, Title } from "@mantine/core";
+import { Button, Card, Group, SimpleGrid, Title } from "@mantine/core";
 import { IconEdit } from "@tabler/icons-react";
 import type { Client } from "../../components/clients/types";
 import { formatDateTime } from "../../lib/format";
