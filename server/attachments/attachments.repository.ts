@@ -84,12 +84,6 @@ export async function attachmentsOfProject(db: Queryable, projectId: number): Pr
   return rows.map(toRecord);
 }
 
-/** The publish status of a project, or undefined when there is no such project. */
-export async function projectPublishStatus(db: Queryable, projectId: number): Promise<string | undefined> {
-  const row = await db("projects").where({ id: projectId }).first("publish_status");
-  return row?.publish_status;
-}
-
 /** Publish statuses of the given projects, by project id. */
 export async function projectPublishStatuses(db: Queryable, projectIds: number[]): Promise<Map<number, string>> {
   const rows = await db("projects").whereIn("id", projectIds).select("id", "publish_status");

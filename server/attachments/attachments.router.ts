@@ -6,6 +6,7 @@ import { attachmentListSpec } from "./attachments.repository";
 import { bulkDeleteSchema, renameAttachmentSchema } from "./attachments.schema";
 import * as service from "./attachments.service";
 import { multipleUploads, receiveUploads, releaseUpload, singleUpload } from "./upload-receiver";
+import { assertProjectEditable } from "../projects/project-rules";
 
 /** /api/attachments (bearer-authenticated). */
 export function attachmentsRouter(ctx: AppContext): Router {
@@ -13,7 +14,7 @@ export function attachmentsRouter(ctx: AppContext): Router {
 
   // Refused before the body is read, so a file bound for a missing or published project is never written.
   const checkProject = async (req: Request, _res: Response, next: () => void) => {
-    await service.assertProjectEditable(ctx.db, parseId(req.params.id, "project id"));
+    await assertProjectEditable(ctx.db, parseId(req.params.id, "project id"));
     next();
   };
   const receive = receiveUploads(ctx.config, ctx.logger);

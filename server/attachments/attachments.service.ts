@@ -5,12 +5,11 @@ import { ConflictError, HttpError, NotFoundError, type FieldErrors } from "../ht
 import type { ListQuery } from "../http/list-query";
 import { placeImage, prepareImage, removeStoredImages, type PreparedImage, type StoredImage } from "../storage/image-files";
 import { removeQuietly } from "../storage/paths";
+import { assertProjectEditable, isLocked, PROJECT_IS_PUBLISHED } from "../projects/project-rules";
 import * as repo from "./attachments.repository";
 import { linkSigner, type LinkSigner } from "./signed-links";
 
 export const ATTACHMENT_NOT_FOUND = "Attachment not found";
-export const PROJECT_NOT_FOUND = "Project not found";
-export const PROJECT_IS_PUBLISHED = "Project is published";
 
 /** A received file: where it is now, the name it was sent with, and its SHA-256 if already known. */
 export interface IncomingFile {
@@ -33,15 +32,6 @@ function present(record: repo.AttachmentRecord, links: LinkSigner): Attachment {
 async function presentAll(ctx: AppContext, records: repo.AttachmentRecord[]) {
   const links = await linkSigner(ctx.db);
   return records.map((r) => present(r, links));
-}
-
-const isLocked = (status: string | undefined) => status === "published" || status === "publishing";
-
-/** Refuses a change to a missing, published or publishing project. */
-export async function assertProjectEditable(db: repo.Queryable, projectId: number) {
-  const status = await repo.projectPublishStatus(db, projectId);
-  if (status === undefined) throw new NotFoundError(PROJECT_NOT_FOUND);
-  if (isLocked(status)) throw new ConflictError(PROJECT_IS_PUBLISHED);
 }
 
 export async function listAttachments(ctx: AppContext, list: ListQuery) {
@@ -85,14 +75,14 @@ async function prepareAll(files: IncomingFile[]): Promise<PreparedImage[]> {
  * recorded in one transaction. On any failure no row is written and no file is kept.
  */
 export async function uploadAttachments(ctx: AppContext, projectId: number, files: IncomingFile[]) {
-  await assertProjectEditable(ctx.db, projectId);
   const prepared = await prepareAll(files);
   const stored: StoredImage[] = [];
   let ids: number[];
   try {
     for (const image of prepared) stored.push(await placeImage(ctx.config, projectId, image));
     ids = await ctx.db.transaction(async (trx) => {
-      // Checked again inside the transaction: publishing may have started while the files arrived.
+      // The router refused a locked project before the body was read; checked again here because
+      // publishing may have started while the files arrived.
       await assertProjectEditable(trx, projectId);
       const now = nowIso();
       return repo.insertAttachments(trx, projectId, files.map((f, i) => ({ originalName: f.originalName, image: stored[i] })), now);
@@ -124,11 +114,12 @@ export async function renameAttachment(ctx: AppContext, id: number, originalName
  * Deletes attachments all together or not at all: an unknown id gives 404 and a published
  * project 409, with nothing deleted. Files go only after the rows are gone for good.
  */
-export async function deleteAttachments(ctx: AppContext, ids: number[]) {
+export async function deleteAttachments(ctx: AppContext, ids: number[], { listMissing = true } = {}) {
   const unique = [...new Set(ids)];
   const removed = await ctx.db.transaction(async (trx) => {
     const found = await repo.findAttachments(trx, unique);
     if (found.length !== unique.length) {
+      if (!listMissing) throw new NotFoundError(ATTACHMENT_NOT_FOUND);
       const known = new Set(found.map((r) => r.id));
       const missing = unique.filter((id) => !known.has(id));
       throw new HttpError(404, ATTACHMENT_NOT_FOUND, { ids: `Unknown attachment ids: ${missing.join(", ")}` });
@@ -143,8 +134,6 @@ export async function deleteAttachments(ctx: AppContext, ids: number[]) {
   ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [...new Set(removed.map((r) => r.projectId))] });
 }
 
-export async function deleteAttachment(ctx: AppContext, id: number) {
-  const record = await repo.findAttachment(ctx.db, id);
-  if (!record) throw new NotFoundError(ATTACHMENT_NOT_FOUND);
-  await deleteAttachments(ctx, [id]);
+export function deleteAttachment(ctx: AppContext, id: number) {
+  return deleteAttachments(ctx, [id], { listMissing: false });
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from "../context";
-import { nowIso } from "../db/database";
-import { NotFoundError } from "../http/errors";
+import { nowIso, type Db } from "../db/database";
+import { NotFoundError, ValidationError } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
 import { contactsOfClient } from "../contacts/contacts.repository";
 import { projectsOfClient } from "../projects/projects.repository";
@@ -8,6 +8,12 @@ import type { CreateClientInput, UpdateClientInput } from "./clients.schema";
 import * as repo from "./clients.repository";
 
 export const CLIENT_NOT_FOUND = "Client not found";
+
+/** A client a contact or project refers to must exist: a 400 on the clientId field otherwise. No client is fine. */
+export async function requireClient(db: Db, clientId: number | null | undefined): Promise<void> {
+  if (clientId == null) return;
+  if (!(await repo.clientExists(db, clientId))) throw new ValidationError(CLIENT_NOT_FOUND, { clientId: CLIENT_NOT_FOUND });
+}
 
 export function listClients(ctx: AppContext, list: ListQuery) {
   return repo.listClients(ctx.db, list);

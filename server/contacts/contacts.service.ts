@@ -1,16 +1,12 @@
 import type { AppContext } from "../context";
-import { nowIso, type Db } from "../db/database";
-import { NotFoundError, ValidationError } from "../http/errors";
+import { nowIso } from "../db/database";
+import { NotFoundError } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
-import { clientExists } from "../clients/clients.repository";
+import { requireClient } from "../clients/clients.service";
 import type { CreateContactInput, UpdateContactInput } from "./contacts.schema";
 import * as repo from "./contacts.repository";
 
 const CONTACT_NOT_FOUND = "Contact not found";
-
-async function requireClient(db: Db, clientId: number) {
-  if (!(await clientExists(db, clientId))) throw new ValidationError("Client not found", { clientId: "Client not found" });
-}
 
 export function listContacts(ctx: AppContext, list: ListQuery) {
   return repo.listContacts(ctx.db, list);

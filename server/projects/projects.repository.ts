@@ -151,13 +151,13 @@ export async function insertProject(db: Db, values: ProjectValues, now: string):
   return typeof row === "object" ? row.id : row;
 }
 
-const LOCKED: PublishStatus[] = ["published", "publishing"];
+export const LOCKED_STATUSES: readonly PublishStatus[] = ["published", "publishing"];
 
 /** Updates a project unless it is published or publishing; false when nothing matched. */
 export async function updateUnpublishedProject(db: Db, id: number, values: Partial<ProjectValues>, now: string): Promise<boolean> {
   const changed = await db("projects")
     .where({ id })
-    .whereNotIn("publish_status", LOCKED)
+    .whereNotIn("publish_status", LOCKED_STATUSES)
     .update({ ...toRow(values), updated_at: now });
   return changed > 0;
 }

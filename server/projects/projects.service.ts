@@ -1,21 +1,15 @@
 import path from "node:path";
 import type { AppContext } from "../context";
-import { nowIso, type Db } from "../db/database";
-import { ConflictError, NotFoundError, ValidationError } from "../http/errors";
+import { nowIso } from "../db/database";
+import { ConflictError, NotFoundError } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
-import { clientExists } from "../clients/clients.repository";
+import { requireClient } from "../clients/clients.service";
 import { listProjectAttachments } from "../attachments/attachments.service";
 import { publishedZipFile, removeQuietly, uploadPath } from "../storage/paths";
 import type { CreateProjectInput, UpdateProjectInput } from "./projects.schema";
+import { PROJECT_IS_PUBLISHED, PROJECT_NOT_FOUND } from "./project-rules";
 import * as repo from "./projects.repository";
 
-export const PROJECT_NOT_FOUND = "Project not found";
-export const PROJECT_IS_PUBLISHED = "Project is published";
-
-async function requireClient(db: Db, clientId: number | null | undefined) {
-  if (clientId == null) return;
-  if (!(await clientExists(db, clientId))) throw new ValidationError("Client not found", { clientId: "Client not found" });
-}
 
 /** A client's projectCount changes with its projects: lists showing it refresh live too. */
 function announceClientCounts(ctx: AppContext, ...clientIds: Array<number | null | undefined>) {
