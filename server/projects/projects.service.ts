@@ -1,4 +1,3 @@
-import path from "node:path";
 import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
 import { ConflictError, NotFoundError } from "../http/errors";
@@ -78,10 +77,8 @@ async function removeProjectFiles(
   removed: { zipPath: string | null; attachments: Array<{ storage_key: string; thumbnail_key: string | null }> },
 ) {
   const { config } = ctx;
-  const files = [path.join(config.uploadsDir, String(id))];
-  for (const a of removed.attachments) {
-    for (const key of [a.storage_key, a.thumbnail_key]) if (key) files.push(uploadPath(config, key));
-  }
+  // Every attachment and thumbnail of the project lives in its own folder.
+  const files = [uploadPath(config, String(id))];
   if (removed.zipPath) files.push(publishedZipFile(config, removed.zipPath));
   await removeQuietly(...files);
 }

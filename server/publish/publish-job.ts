@@ -1,9 +1,8 @@
 import crypto from "node:crypto";
 import fsp from "node:fs/promises";
-import path from "node:path";
 import type { AppContext } from "../context";
 import type { PublishEventType } from "../events/bus";
-import { removeQuietly, uploadPath } from "../storage/paths";
+import { newPublishedZipName, publishedZipFile, removeQuietly, uploadPath } from "../storage/paths";
 import { zipEntryNames } from "./entry-names";
 import { attachmentsForBuild, markFailed, markPublished } from "./publish.repository";
 import { PublishQueue, type PublishBuild } from "./publish-queue";
@@ -86,8 +85,8 @@ export async function runPublishBuild(ctx: AppContext, build: PublishBuild, sign
   const emit = (type: PublishEventType, data: { progress?: number; error?: string }) =>
     ctx.events.publishEvent({ projectId, type, data });
   const queue = publishQueue(ctx);
-  const name = crypto.randomBytes(16).toString("base64url");
-  const zipFile = path.join(ctx.config.publishedDir, `${name}.zip`);
+  const zipName = newPublishedZipName();
+  const zipFile = publishedZipFile(ctx.config, zipName);
   const partFile = `${zipFile}.part`;
   let sources: ZipSource[] = [];
   const startedAt = Date.now();
@@ -114,7 +113,7 @@ export async function runPublishBuild(ctx: AppContext, build: PublishBuild, sign
     await fsp.rename(partFile, zipFile);
     await syncDirectory(ctx.config.publishedDir);
     signal.throwIfAborted();
-    if (!(await markPublished(ctx.db, projectId, buildId, `published/${name}.zip`))) {
+    if (!(await markPublished(ctx.db, projectId, buildId, `published/${zipName}`))) {
       await removeQuietly(zipFile);
       return;
     }

@@ -1,12 +1,11 @@
 import { Router, type NextFunction, type Response } from "express";
 import type { AppContext } from "../context";
 import { HttpError, NotFoundError } from "../http/errors";
-import { publishedZipFile } from "../storage/paths";
+import { PUBLISHED_ZIP_NAME, publishedZipFile } from "../storage/paths";
 import { attachmentDisposition } from "./download-name";
 import { findPublishedByZipPath } from "./publish.repository";
 
 /** Names the publisher generates: at least 128 random bits in base64url. */
-const PUBLISHED_NAME = /^[A-Za-z0-9_-]{22,}\.zip$/;
 
 const FILE_HEADERS = ["Content-Type", "Content-Disposition", "ETag", "Last-Modified"];
 
@@ -39,7 +38,7 @@ export function publishedRouter(ctx: AppContext): Router {
 
   router.get("/:name", async (req, res, next) => {
     const name = req.params.name;
-    if (!PUBLISHED_NAME.test(name)) throw new NotFoundError();
+    if (!PUBLISHED_ZIP_NAME.test(name)) throw new NotFoundError();
     const project = await findPublishedByZipPath(ctx.db, `published/${name}`);
     if (!project) throw new NotFoundError();
     res.sendFile(

@@ -1,13 +1,13 @@
 import fsp from "node:fs/promises";
 import path from "node:path";
 import type { AppContext } from "../context";
-import { removeQuietly } from "../storage/paths";
+import { PUBLISHED_ZIP_NAME, publishedZipFile, removeQuietly } from "../storage/paths";
 import { failInterruptedPublishes, referencedZipPaths } from "./publish.repository";
 
 export const INTERRUPTED_MESSAGE = "Interrupted by a restart";
 
-/** Only files the publisher itself names are ever removed from PUBLISHED_DIR. */
-const PUBLISHER_FILE = /^[A-Za-z0-9_-]{22,}\.zip(\.part)?$/;
+/** Only files the publisher itself names (a ZIP or its `.part`) are ever removed from PUBLISHED_DIR. */
+const isPublisherFile = (name: string) => PUBLISHED_ZIP_NAME.test(name.replace(/\.part$/, ""));
 
 /**
  * At start, before anything builds: projects left `publishing` become `failed` (they can be
@@ -18,9 +18,9 @@ export async function recoverInterruptedPublishes(ctx: AppContext): Promise<void
   const interrupted = await failInterruptedPublishes(ctx.db, INTERRUPTED_MESSAGE);
   const referenced = new Set((await referencedZipPaths(ctx.db)).map((p) => path.basename(p)));
   const strays = (await fsp.readdir(ctx.config.publishedDir)).filter(
-    (name) => PUBLISHER_FILE.test(name) && !referenced.has(name),
+    (name) => isPublisherFile(name) && !referenced.has(name),
   );
-  await removeQuietly(...strays.map((name) => path.join(ctx.config.publishedDir, name)));
+  await removeQuietly(...strays.map((name) => publishedZipFile(ctx.config, name)));
   if (interrupted.length > 0 || strays.length > 0) {
     ctx.logger.warn({ projects: interrupted, removedFiles: strays.length }, "recovered from interrupted publishing");
   }

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
@@ -10,7 +11,14 @@ export function uploadPath(config: Config, storageKey: string): string {
   return full;
 }
 
-/** Absolute path of a published ZIP from the stored `published/<name>.zip`. */
+/** A published ZIP's name: 128 random bits, URL-safe. The only names served from or swept out of PUBLISHED_DIR. */
+export const PUBLISHED_ZIP_NAME = /^[A-Za-z0-9_-]{22,}\.zip$/;
+
+export function newPublishedZipName(): string {
+  return `${crypto.randomBytes(16).toString("base64url")}.zip`;
+}
+
+/** Absolute path of a published ZIP from the stored `published/<name>.zip` (or the bare name). */
 export function publishedZipFile(config: Config, publishedZipPath: string): string {
   return path.join(config.publishedDir, path.basename(publishedZipPath));
 }
