@@ -40,24 +40,12 @@ export const sha256 = (data: Buffer) => crypto.createHash("sha256").update(data)
  */
 export const sentAs = (name: string) => ({ filepath: name }) as unknown as { filename: string };
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(data: Buffer): number {
-  let c = 0xffffffff;
-  for (const byte of data) c = CRC_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
 function pngChunk(type: string, data: Buffer): Buffer {
   const typed = Buffer.concat([Buffer.from(type, "latin1"), data]);
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
   const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(typed));
+  crc.writeUInt32BE(zlib.crc32(typed));
   return Buffer.concat([length, typed, crc]);
 }
 

@@ -4,7 +4,8 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/harness";
 import { hashSecretToken } from "./secret-tokens";
-import { createLoggedTestApp, eventually, RELAXED_LIMITS, signUp } from "./auth-test-helpers";
+import { createLoggedTestApp, RELAXED_LIMITS, signUp } from "./auth-test-helpers";
+import { eventually } from "../test/wait";
 
 interface ReceivedMail {
   to: string[];
@@ -175,7 +176,7 @@ describe("password reset without SMTP", () => {
     await signUp(logged.app, "quinn@studio.test", "quinnpass9");
     await requestReset("quinn@studio.test");
     const entry = await eventually(() =>
-      logged.lines.map((l) => JSON.parse(l)).find((l: { mail?: { to: string } }) => l.mail?.to === "quinn@studio.test"),
+      logged.lines.map((l: string) => JSON.parse(l)).find((l: { mail?: { to: string } }) => l.mail?.to === "quinn@studio.test"),
     );
     expect(entry.level).toBe(30);
     const [, , token] = entry.mail.body.match(resetLink);

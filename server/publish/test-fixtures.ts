@@ -11,6 +11,7 @@ import type { AppContext } from "../context";
 import { uploadPath } from "../storage/paths";
 import type { PublishEvent } from "../events/bus";
 import { insertAttachmentRow } from "../test/rows";
+export { until } from "../test/wait";
 
 /** A real JPEG of noise (so it does not shrink to nothing) stored the way uploads are. */
 export async function addPhoto(ctx: AppContext, projectId: number, originalName: string, side = 64): Promise<{ file: string; bytes: Buffer }> {
@@ -172,14 +173,4 @@ export const crc32 = (bytes: Buffer) => zlib.crc32(bytes) >>> 0;
 export async function unzipTest(file: string): Promise<string> {
   const { stdout } = await promisify(execFile)("unzip", ["-t", file]);
   return stdout;
-}
-
-export async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }

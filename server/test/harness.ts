@@ -15,6 +15,8 @@ export interface TestApp {
   app: Express;
   ctx: AppContext;
   dir: string;
+  /** Every log line, when created with `captureLog`. */
+  logLines: string[];
   close(): Promise<void>;
 }
 
@@ -22,7 +24,7 @@ export interface TestApp {
  * The real app over a fresh sqlite file and fresh data folders in a temp directory.
  * `env` overrides any environment variable the contract lists.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, opts: { captureLog?: boolean } = {}): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-test-"));
   const config: Config = loadConfig({
     DATABASE_URL: path.join(dir, "db.sqlite3"),
@@ -32,12 +34,17 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     LOG_LEVEL: "silent",
     ...env,
   });
-  const ctx = await createContext(config, createLogger(config.logLevel));
+  const logLines: string[] = [];
+  const logger = opts.captureLog
+    ? createLogger("trace", { write: (line: string) => void logLines.push(line) })
+    : createLogger(config.logLevel);
+  const ctx = await createContext(config, logger);
   const app = createApp(ctx);
   return {
     app,
     ctx,
     dir,
+    logLines,
     async close() {
       await ctx.db.destroy();
       fs.rmSync(dir, { recursive: true, force: true });
