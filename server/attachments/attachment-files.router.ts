@@ -1,8 +1,10 @@
 import { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
 import { bearerToken, userForToken } from "../http/authenticate";
-import { ForbiddenError, HttpError, NotFoundError, UnauthorizedError } from "../http/errors";
+import { ForbiddenError, NotFoundError, UnauthorizedError } from "../http/errors";
+import { sendStoredFile } from "../http/send-file";
 import { parseId } from "../http/validate";
+import { uploadPath } from "../storage/paths";
 import { findAttachment, type AttachmentRecord } from "./attachments.repository";
 import { ATTACHMENT_NOT_FOUND } from "./attachments.service";
 import { LINK_KINDS, linkSigner, type LinkKind } from "./signed-links";
@@ -40,22 +42,6 @@ function setDisposition(res: Response, kind: LinkKind, originalName: string) {
   if (kind !== "download") res.set("Content-Disposition", res.get("Content-Disposition")!.replace(/^attachment/, "inline"));
 }
 
-function sendStored(ctx: AppContext, res: Response, key: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    // `send` answers Range (206/416) and If-None-Match/If-Range against the ETag set beforehand.
-    res.sendFile(key, { root: ctx.config.uploadsDir, dotfiles: "deny", cacheControl: false, etag: false }, (err?: Error & { status?: number }) => {
-      if (!err || res.headersSent) return resolve();
-      // The error answer is JSON, not the file: drop what described the file.
-      for (const header of ["Content-Type", "Content-Disposition", "ETag", "Last-Modified"]) res.removeHeader(header);
-      res.set("Cache-Control", "no-store");
-      if (err.status === 404) return reject(new NotFoundError("Attachment file not found"));
-      if (err.status === 416) return reject(new HttpError(416, "Range not satisfiable"));
-      if (err.status === 412) return reject(new HttpError(412, "Precondition failed"));
-      reject(err);
-    });
-  });
-}
-
 /** /api/attachments/:id/view|download|thumbnail: a signed link or a bearer token (mounted before authenticate). */
 export function attachmentFilesRouter(ctx: AppContext): Router {
   const router = Router();
@@ -72,7 +58,7 @@ export function attachmentFilesRouter(ctx: AppContext): Router {
         ETag: file.etag,
         "Cache-Control": cacheSeconds > 0 ? `private, max-age=${cacheSeconds}` : "private, no-cache",
       });
-      await sendStored(ctx, res, file.key);
+      await sendStoredFile(res, uploadPath(ctx.config, file.key), { notFound: "Attachment file not found" });
     });
   }
   return router;

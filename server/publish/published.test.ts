@@ -80,7 +80,7 @@ describe("GET /published/<name>.zip", () => {
     expect(res.headers["content-range"]).toBe(`bytes */${zip.length}`);
     expect(res.headers["content-type"]).toMatch(/^application\/json/);
     expect(res.headers["content-disposition"]).toBeUndefined();
-    expect(res.body).toEqual({ statusCode: 416, message: "Range Not Satisfiable" });
+    expect(res.body).toEqual({ statusCode: 416, message: "Range not satisfiable" });
   });
 
   it("answers HEAD with the headers only", async () => {
