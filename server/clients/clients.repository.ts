@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import type { Db } from "../db/database";
 import { toIso } from "../db/database";
 import type { Client } from "../../api/types";
-import { applyFilters, applyPage, type ListQuery, type ListSpec } from "../http/list-query";
+import { listWithAggregates, type ListQuery, type ListSpec } from "../http/list-query";
 
 
 interface ClientRow {
@@ -46,23 +46,15 @@ function selectClients(db: Db): Knex.QueryBuilder {
   return db("clients as c").select("c.id", "c.name", "c.created_at", "c.updated_at", projectCount(db), contactCount(db));
 }
 
-/** The ids of one page, so the counts are computed for that page's rows only. */
-function pageIds(db: Db, list: ListQuery): Knex.QueryBuilder {
-  const qb = applyFilters(db("clients as c").select("c.id"), list, clientListSpec);
-  const sorted = new Set(list.sort.map((s) => s.column));
-  if (sorted.has("project_count")) qb.select(projectCount(db));
-  if (sorted.has("contact_count")) qb.select(contactCount(db));
-  return db.select("id").from(applyPage(qb, list).as("page"));
-}
-
 export async function listClients(db: Db, list: ListQuery): Promise<{ rows: Client[]; total: number }> {
-  const total = await applyFilters(db("clients as c").count({ n: "*" }), list, clientListSpec).first();
-  const qb = selectClients(db);
-  if (list.range) qb.whereIn("c.id", pageIds(db, list));
-  else applyFilters(qb, list, clientListSpec);
-  for (const s of list.sort) qb.orderBy(s.column, s.order);
-  const rows: ClientRow[] = await qb;
-  return { rows: rows.map(toClient), total: Number(total?.n ?? 0) };
+  const { rows, total } = await listWithAggregates<ClientRow>(db, list, clientListSpec, {
+    table: () => db("clients as c"),
+    base: () => db("clients as c"),
+    select: () => selectClients(db),
+    idColumn: "c.id",
+    aggregates: { project_count: () => projectCount(db), contact_count: () => contactCount(db) },
+  });
+  return { rows: rows.map(toClient), total };
 }
 
 export async function findClient(db: Db, id: number): Promise<Client | undefined> {

@@ -141,3 +141,39 @@ export function applyPage(qb: Knex.QueryBuilder, list: ListQuery): Knex.QueryBui
   }
   return qb;
 }
+
+/** Where a list's rows come from, for `listWithAggregates`. */
+export interface AggregatedListSource {
+  /** The table alone, for the total: filters never need a join, so the count reads one table. */
+  table(): Knex.QueryBuilder;
+  /** The table with the joins sorting may need: where the page's ids are chosen. */
+  base(): Knex.QueryBuilder;
+  /** The full row: columns plus per-row aggregates. */
+  select(): Knex.QueryBuilder;
+  idColumn: string;
+  /** Aggregate columns by the alias they are sorted by, computed for every row only when sorted by. */
+  aggregates: Record<string, () => Knex.QueryBuilder>;
+}
+
+/**
+ * One page of a list whose rows carry aggregates (counts, sums): the filters, sort and window
+ * pick the page's ids first, so the aggregates are computed for that page's rows only.
+ */
+export async function listWithAggregates<Row>(
+  db: Knex,
+  list: ListQuery,
+  spec: ListSpec,
+  source: AggregatedListSource,
+): Promise<{ rows: Row[]; total: number }> {
+  const total = await applyFilters(source.table().count({ n: "*" }), list, spec).first();
+  const qb = source.select();
+  if (list.range) {
+    const ids = applyFilters(source.base().select(source.idColumn), list, spec);
+    for (const s of list.sort) {
+      if (Object.hasOwn(source.aggregates, s.column)) ids.select(source.aggregates[s.column]());
+    }
+    qb.whereIn(source.idColumn, db.select("id").from(applyPage(ids, list).as("page")));
+  } else applyFilters(qb, list, spec);
+  for (const s of list.sort) qb.orderBy(s.column, s.order);
+  return { rows: (await qb) as Row[], total: Number(total?.n ?? 0) };
+}

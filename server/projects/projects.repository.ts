@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import type { Db } from "../db/database";
 import { toIso } from "../db/database";
 import type { Project, PublishStatus } from "../../api/types";
-import { applyFilters, applyPage, type ListQuery, type ListSpec } from "../http/list-query";
+import { listWithAggregates, type ListQuery, type ListSpec } from "../http/list-query";
 
 
 interface ProjectRow {
@@ -98,23 +98,15 @@ export function toProject(row: ProjectRow): Project {
   };
 }
 
-/** The ids of one page; sort keys that are aggregates are computed here only when sorted by. */
-function pageIds(db: Db, list: ListQuery): Knex.QueryBuilder {
-  const qb = applyFilters(fromProjects(db).select("p.id"), list, projectListSpec);
-  const sorted = new Set(list.sort.map((s) => s.column));
-  if (sorted.has("attachment_count")) qb.select(attachmentCount(db));
-  if (sorted.has("total_file_size")) qb.select(totalFileSize(db));
-  return db.select("id").from(applyPage(qb, list).as("page"));
-}
-
 export async function listProjects(db: Db, list: ListQuery): Promise<{ rows: Project[]; total: number }> {
-  const total = await applyFilters(db("projects as p").count({ n: "*" }), list, projectListSpec).first();
-  const qb = selectProjects(db);
-  if (list.range) qb.whereIn("p.id", pageIds(db, list));
-  else applyFilters(qb, list, projectListSpec);
-  for (const s of list.sort) qb.orderBy(s.column, s.order);
-  const rows: ProjectRow[] = await qb;
-  return { rows: rows.map(toProject), total: Number(total?.n ?? 0) };
+  const { rows, total } = await listWithAggregates<ProjectRow>(db, list, projectListSpec, {
+    table: () => db("projects as p"),
+    base: () => fromProjects(db),
+    select: () => selectProjects(db),
+    idColumn: "p.id",
+    aggregates: { attachment_count: () => attachmentCount(db), total_file_size: () => totalFileSize(db) },
+  });
+  return { rows: rows.map(toProject), total };
 }
 
 export async function projectsOfClient(db: Db, clientId: number): Promise<Project[]> {
