@@ -2,7 +2,7 @@ import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
 import type { Config } from "../config";
 import type { AppContext } from "../context";
 import { UnauthorizedError } from "../http/errors";
-import { findUserRowByEmail, findUserRowByGoogleSub, insertUser, updateUserRow, type UserRow } from "../users/users.repository";
+import { findUserRow, findUserRowByEmail, findUserRowByGoogleSub, insertUser, updateUserRow, type UserRow } from "../users/users.repository";
 import { firstAccountBecomesAdmin } from "./auth.service";
 import { endEverySession } from "./sessions";
 import type { Session } from "../../api/types";
@@ -62,7 +62,7 @@ async function accountFor(ctx: AppContext, identity: GoogleIdentity): Promise<Us
     const untrustedPassword = Boolean(byEmail.password_hash) && !byEmail.email_verified;
     // Before the row is read back, so the session started below carries the new generation.
     if (untrustedPassword) await endEverySession(ctx.db, byEmail.uid);
-    const linked = await updateUserRow(ctx.db, byEmail.uid, {
+    await updateUserRow(ctx.db, byEmail.uid, {
       google_sub: identity.sub,
       email_verified: true,
       ...(untrustedPassword ? { password_hash: null } : {}),
@@ -71,7 +71,7 @@ async function accountFor(ctx: AppContext, identity: GoogleIdentity): Promise<Us
     });
     ctx.logger.info({ uid: byEmail.uid, droppedUnverifiedPassword: untrustedPassword }, "Google account linked");
     ctx.events.resourceChanged({ resource: "users", type: "updated", ids: [byEmail.uid] });
-    return linked!;
+    return (await findUserRow(ctx.db, byEmail.uid))!;
   }
   const created = await insertUser(
     ctx.db,

@@ -94,10 +94,12 @@ export async function markFailed(db: Db, id: number, buildId: string, error: str
 export async function resetToDraft(
   db: Db,
   id: number,
-): Promise<{ previousZipPath: string | null; buildId: string | null } | undefined> {
+): Promise<{ changed: boolean; previousZipPath: string | null; buildId: string | null } | undefined> {
   return db.transaction(async (trx) => {
-    const row = await trx("projects").where({ id }).first("published_zip_path", "publish_build_id");
+    const row = await trx("projects").where({ id }).first("publish_status", "published_zip_path", "publish_build_id");
     if (!row) return undefined;
+    // Already a draft: nothing to undo, and its updatedAt stays.
+    if (row.publish_status === "draft") return { changed: false, previousZipPath: null, buildId: null };
     await trx("projects").where({ id }).update({
       publish_status: "draft",
       publish_build_id: null,
@@ -106,7 +108,7 @@ export async function resetToDraft(
       publish_error: null,
       updated_at: nowIso(),
     });
-    return { previousZipPath: row.published_zip_path as string | null, buildId: row.publish_build_id as string | null };
+    return { changed: true, previousZipPath: row.published_zip_path as string | null, buildId: row.publish_build_id as string | null };
   });
 }
 

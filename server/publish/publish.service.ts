@@ -50,14 +50,13 @@ export async function cancelAllPublishes(ctx: AppContext): Promise<void> {
  * reset has a build of its own that this call leaves alone.
  */
 export async function unpublishProject(ctx: AppContext, id: number): Promise<Project> {
-  const state = await findPublishState(ctx.db, id);
-  if (!state) throw new NotFoundError("Project not found");
-  if (state.publishStatus === "draft") return projectOrNotFound(ctx, id);
   const reset = await resetToDraft(ctx.db, id);
   if (!reset) throw new NotFoundError("Project not found");
-  if (reset.buildId) await publishQueue(ctx).cancelBuild(reset.buildId);
-  if (reset.previousZipPath) await removeQuietly(publishedZipFile(ctx.config, reset.previousZipPath));
-  projectsChanged(ctx, id);
+  if (reset.changed) {
+    if (reset.buildId) await publishQueue(ctx).cancelBuild(reset.buildId);
+    if (reset.previousZipPath) await removeQuietly(publishedZipFile(ctx.config, reset.previousZipPath));
+    projectsChanged(ctx, id);
+  }
   return projectOrNotFound(ctx, id);
 }
 

@@ -103,11 +103,8 @@ export type UserPatch = Partial<
   Pick<UserRow, "password_hash" | "display_name" | "phone_number" | "photo_url" | "email_verified" | "role" | "has_access" | "google_sub">
 >;
 
-export async function updateUserRow(db: Db, uid: string, patch: UserPatch): Promise<UserRow | undefined> {
-  if (Object.keys(patch).length > 0) {
-    await db("users").where({ uid }).update({ ...patch, updated_at: nowIso() });
-  }
-  return findUserRow(db, uid);
+export async function updateUserRow(db: Db, uid: string, patch: UserPatch): Promise<void> {
+  if (Object.keys(patch).length > 0) await db("users").where({ uid }).update({ ...patch, updated_at: nowIso() });
 }
 
 /** From now on, access tokens issued earlier are refused for this user. */

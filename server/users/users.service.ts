@@ -18,7 +18,8 @@ export async function updateProfile(ctx: AppContext, uid: string, change: Profil
   const patch: UserPatch = {};
   if (change.displayName !== undefined) patch.display_name = change.displayName;
   if (change.phoneNumber !== undefined) patch.phone_number = change.phoneNumber;
-  const row = await updateUserRow(ctx.db, uid, patch);
+  await updateUserRow(ctx.db, uid, patch);
+  const row = await findUserRow(ctx.db, uid);
   if (!row) throw new NotFoundError("User not found");
   if (Object.keys(patch).length > 0) ctx.events.resourceChanged({ resource: "users", type: "updated", ids: [uid] });
   return toUser(row);
