@@ -11,11 +11,11 @@ export const SIGNED_OUT = "Signed out";
 
 type AccessState = "approved" | "not-approved" | "signed-out";
 
-// Sider items and buttons ask at the same moment; they share one answer for a short while.
-const ACCESS_ANSWER_TTL_MS = 30_000;
-let cachedAccess: { uid: string; at: number; answer: Promise<AccessState> } | null = null;
-
-/** Whether the signed-in user is approved; a failed or missing answer counts as not approved. */
+/**
+ * Whether the signed-in user is approved; a failed or missing answer counts as not approved.
+ * Not cached here: the one asker (AccessGate) goes through React Query, which shares a request
+ * in flight and asks again when the tab regains focus, so an approval shows without a reload.
+ */
 async function askForAccess(): Promise<AccessState> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -32,23 +32,13 @@ async function askForAccess(): Promise<AccessState> {
   }
 }
 
-function accessState(uid: string): Promise<AccessState> {
-  if (!cachedAccess || cachedAccess.uid !== uid || Date.now() - cachedAccess.at > ACCESS_ANSWER_TTL_MS) {
-    cachedAccess = { uid, at: Date.now(), answer: askForAccess() };
-  }
-  return cachedAccess.answer;
-}
-
-export function forgetAccess(): void {
-  cachedAccess = null;
-}
 
 /** The whole app needs approval; the users resource additionally needs the admin role. */
 export const accessControlProvider: AccessControlProvider = {
   can: async ({ resource }) => {
     const session = readSession();
     if (!session) return { can: false, reason: SIGNED_OUT };
-    const state = await accessState(session.user.uid);
+    const state = await askForAccess();
     if (state === "signed-out") return { can: false, reason: SIGNED_OUT };
     if (state === "not-approved") return { can: false, reason: "Waiting for approval" };
     if (resource === "users" && session.user.role !== "admin") {

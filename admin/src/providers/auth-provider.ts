@@ -9,7 +9,6 @@ import {
   type Session,
   type User,
 } from "./session";
-import { forgetAccess } from "./access-control";
 
 export interface SignInVariables {
   email?: string;
@@ -41,7 +40,6 @@ let signedInUid: string | null = shownUid;
 function startSession(session: Session): AuthActionResponse {
   const previousUid = shownUid;
   writeSession(session);
-  forgetAccess();
   shownUid = session.user.uid;
   signedInUid = session.user.uid;
   if (previousUid && previousUid !== session.user.uid) {
@@ -102,7 +100,6 @@ export const authProvider: AuthProvider = {
   logout: async () => {
     const session = readSession();
     clearSession();
-    forgetAccess();
     signedInUid = null;
     if (session) {
       try {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { Alert, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { useList } from "@refinedev/core";
 import { IconLock } from "@tabler/icons-react";
@@ -31,7 +31,7 @@ export function AttachmentsCard({ projectId, locked, published }: AttachmentsCar
   const refresh = useRefreshProjects();
   const uploads = useUploadQueue(projectId, () => refresh(projectId));
   const [selecting, setSelecting] = useState(false);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [chosen, setSelected] = useState<Set<number>>(new Set());
   const [renaming, setRenaming] = useState<Attachment | null>(null);
   const [deletion, setDeletion] = useState<PendingDeletion>(null);
   const { deleteAttachment, deleteAttachments, pending } = useAttachmentDeletion(() => refresh(projectId));
@@ -40,22 +40,19 @@ export function AttachmentsCard({ projectId, locked, published }: AttachmentsCar
   useEffect(() => {
     if (!canSelect) setSelecting(false);
   }, [canSelect]);
-  useEffect(() => {
-    // Forget selected attachments that are gone (deleted here or elsewhere).
-    setSelected((current) => new Set(attachments.filter((a) => current.has(a.id)).map((a) => a.id)));
-  }, [attachments]);
+  // Only attachments still there count as selected (others may have been deleted elsewhere).
+  const selected = useMemo(() => new Set(attachments.filter((a) => chosen.has(a.id)).map((a) => a.id)), [attachments, chosen]);
 
   const toggleSelecting = () => {
     setSelecting((on) => !on);
     setSelected(new Set());
   };
-  const toggle = (id: number) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+  const toggle = (id: number) => {
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setSelected(next);
+  };
 
   const confirmDeletion = () => {
     if (!deletion || locked) return setDeletion(null);

@@ -34,11 +34,16 @@ export function applyPublishEvent(state: PublishProgress, type: string, data: Pu
 const AUTH_ERRORS = new Set(["Authentication required", "Failed to authenticate"]);
 const IDLE: PublishProgress = { active: false, progress: 0, error: null, connectionError: null };
 
-/** Follows a project's publish events on the shared socket; `refetch` runs when the project may have changed. */
-export function usePublishProgress(projectId: number | undefined, refetch: () => void) {
+/**
+ * Follows a project's publish events on the shared socket; `refetch` runs when the project may have
+ * changed. `shownStatus` is the status the page shows now.
+ */
+export function usePublishProgress(projectId: number | undefined, refetch: () => void, shownStatus: string | undefined) {
   const [state, setState] = useState<PublishProgress>(IDLE);
   const refetchRef = useRef(refetch);
   refetchRef.current = refetch;
+  const shownStatusRef = useRef(shownStatus);
+  shownStatusRef.current = shownStatus;
 
   useEffect(() => {
     if (!projectId) return;
@@ -53,8 +58,8 @@ export function usePublishProgress(projectId: number | undefined, refetch: () =>
       if (Number(data.projectId) !== projectId) return;
       if (event === "subscribed") {
         update({ connectionError: null });
-        // A build that ended before we subscribed shows only in the project itself.
-        refetchRef.current();
+        // A build shown as running may have ended before we subscribed: only the project tells.
+        if (shownStatusRef.current === "publishing") refetchRef.current();
         return;
       }
       if (event !== "publish-event") return;

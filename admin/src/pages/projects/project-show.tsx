@@ -19,7 +19,7 @@ export function ProjectShow() {
     queryOptions: { enabled: projectId !== undefined },
     errorNotification: false,
   });
-  const live = usePublishProgress(projectId, () => void query.refetch());
+  const live = usePublishProgress(projectId, () => void query.refetch(), project?.publishStatus);
   const forms = useProjectFormModal();
   const { reset } = live;
   const status = project?.publishStatus;
