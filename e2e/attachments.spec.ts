@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { adminToken, create } from "./api";
-import { launchBrowser, newPage, screenshot, signIn } from "./browser";
+import { launchBrowser, newPage, screenshot, signInAsAdmin } from "./browser";
 import { removeThroughApi } from "./fixtures/cleanup";
 import { imageFile } from "./fixtures/images";
 import { uploadThroughApi } from "./fixtures/upload";
@@ -15,9 +15,11 @@ const dropZoneInput = (page: Page) => page.getByTestId("attachment-drop-zone").l
 
 async function signedIn(browser: Browser) {
   const { context, page } = await newPage(browser);
-  await signIn(page, inject("adminEmail"), inject("adminPassword"));
-  await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
-  return { context, page };
+  // Every frame the server sends on /events, from the first page on.
+  const frames: string[] = [];
+  page.on("websocket", (socket) => socket.on("framereceived", ({ payload }) => void frames.push(String(payload))));
+  await signInAsAdmin(page);
+  return { context, page, frames };
 }
 
 describe("uploads that fail, and projects changed from the list", () => {
@@ -94,12 +96,17 @@ describe("uploads that fail, and projects changed from the list", () => {
   });
 
   it("shows a project another user creates without a reload", async () => {
-    const { context, page } = await signedIn(browser);
+    const { context, page, frames } = await signedIn(browser);
+    frames.length = 0;
     await page.goto("/projects/all");
     await page.getByRole("heading", { name: "All Projects" }).waitFor();
     await page.getByRole("button", { name: "Add Project" }).waitFor();
-    // Let the list subscribe to live changes before the other user acts.
-    await page.waitForTimeout(1_000);
+    // The other user acts only once the server has confirmed this page's live subscription.
+    const subscribedToProjects = (frame: string) => {
+      const { event, data } = JSON.parse(frame);
+      return event === "subscribed" && Array.isArray(data?.resources) && data.resources.includes("projects");
+    };
+    await expect.poll(() => frames.some(subscribedToProjects), { timeout: 10_000 }).toBe(true);
     await arrange("Created Elsewhere Project");
     await page.getByRole("link", { name: "Created Elsewhere Project" }).first().waitFor();
     await context.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { launchBrowser, newPage, screenshot, signIn } from "./browser";
+import { launchBrowser, newPage, screenshot, signIn, signInAsAdmin } from "./browser";
 
 describe("signing in and out", () => {
   let browser: Browser;
@@ -26,9 +26,7 @@ describe("signing in and out", () => {
 
   it("signs the admin in to the dashboard with a 60 px header and a 300 px navigation, then out again", async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, inject("adminEmail"), inject("adminPassword"));
-
-    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await signInAsAdmin(page);
     expect(new URL(page.url()).pathname).toBe("/");
 
     const header = await page.getByRole("banner").boundingBox();

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { inject } from "vitest";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
+import { expect, inject } from "vitest";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const screenshotDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
@@ -40,4 +40,15 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+/** Signs the admin in and waits for the dashboard. */
+export async function signInAsAdmin(page: Page): Promise<void> {
+  await signIn(page, inject("adminEmail"), inject("adminPassword"));
+  await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+}
+
+/** Waits for a dialog's opening transition to end, so a screenshot shows it as a person sees it. */
+export async function settled(dialog: Locator): Promise<void> {
+  await expect.poll(() => dialog.evaluate((node) => getComputedStyle(node).opacity)).toBe("1");
 }

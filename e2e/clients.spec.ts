@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Locator, Page } from "playwright-core";
 import { adminToken, create } from "./api";
-import { launchBrowser, newPage, screenshot, signIn } from "./browser";
+import { launchBrowser, newPage, screenshot, settled, signInAsAdmin } from "./browser";
 
 interface Named {
   id: number;
@@ -11,11 +11,6 @@ interface Named {
 async function apiGet(token: string, path: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${inject("baseUrl")}/api/${path}`, { headers: { Authorization: `Bearer ${token}` } });
   return { status: response.status, body: await response.json() };
-}
-
-/** Waits for a dialog's opening transition to end, so a screenshot shows it as a person sees it. */
-async function settled(dialog: Locator): Promise<void> {
-  await expect.poll(() => dialog.evaluate((node) => getComputedStyle(node).opacity)).toBe("1");
 }
 
 /** The dashboard's Total Clients figure, once it has loaded. */
@@ -57,8 +52,7 @@ describe("clients and their contacts", () => {
 
   it("adds a client, manages its contacts in tabs, renames it and deletes it from the list", async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, inject("adminEmail"), inject("adminPassword"));
-    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await signInAsAdmin(page);
     const clientsBefore = await totalClients(page);
     const navigation = page.getByRole("navigation", { name: "Main navigation" });
     await navigation.getByRole("link", { name: "All Clients" }).click();
@@ -203,8 +197,7 @@ describe("clients and their contacts", () => {
     await create(token, "contacts", { name: "Contact of Delta", clientId: created[1].id });
 
     const { context, page } = await newPage(browser);
-    await signIn(page, inject("adminEmail"), inject("adminPassword"));
-    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await signInAsAdmin(page);
     await page.goto("/clients/all");
     await searchClients(page, "Sort E2E");
     const rows = page.getByRole("row", { name: /Sort E2E/ });
@@ -243,8 +236,7 @@ describe("clients and their contacts", () => {
       arranged.push(await create<Named>(token, "clients", { name: `Page E2E ${String(i).padStart(2, "0")}` }));
     }
     const { context, page } = await newPage(browser);
-    await signIn(page, inject("adminEmail"), inject("adminPassword"));
-    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await signInAsAdmin(page);
     await page.goto("/clients/all");
     await searchClients(page, "Page E2E");
 
@@ -263,8 +255,7 @@ describe("clients and their contacts", () => {
 
   it("shows 'Loading client...' and then the error for a client that does not exist or a malformed id", async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, inject("adminEmail"), inject("adminPassword"));
-    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await signInAsAdmin(page);
 
     // Hold the answer back for a moment so the loading state can be seen.
     await page.route("**/api/clients/999999", async (route) => {

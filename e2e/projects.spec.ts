@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { adminToken, create } from "./api";
-import { launchBrowser, newPage, screenshot, signIn } from "./browser";
+import { launchBrowser, newPage, screenshot, settled, signInAsAdmin } from "./browser";
 import { removeThroughApi } from "./fixtures/cleanup";
 import { imageFile } from "./fixtures/images";
 
@@ -48,8 +48,7 @@ describe("projects, attachments and publishing", () => {
   it("creates a project, uploads, renames, publishes, downloads the ZIP, unpublishes and bulk-deletes", async () => {
     const { context, page } = await newPage(browser);
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-    await signIn(page, inject("adminEmail"), inject("adminPassword"));
-    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await signInAsAdmin(page);
 
     await page.goto("/projects/all");
     await page.getByRole("heading", { name: "All Projects" }).waitFor();
@@ -148,7 +147,7 @@ describe("projects, attachments and publishing", () => {
     await page.getByRole("button", { name: "Delete Selected (2)" }).click();
     const confirm = dialog(page, "Delete Selected Attachments");
     await confirm.getByText("Are you sure you want to delete 2 selected attachment(s)? This action cannot be undone.").waitFor();
-    await page.waitForTimeout(300); // the dialog's opening transition
+    await settled(confirm);
     await screenshot(page, "attachments-delete-confirm");
     await confirm.getByRole("button", { name: "Delete" }).click();
     await page.getByText("Attachments (1)").waitFor();
@@ -159,8 +158,7 @@ describe("projects, attachments and publishing", () => {
 
   it("creates a project for the client whose page it is added from", async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, inject("adminEmail"), inject("adminPassword"));
-    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await signInAsAdmin(page);
     await page.goto(`/clients/${client.id}`);
     await page.getByRole("button", { name: "Add Project" }).click();
     const createDialog = dialog(page, "Create Project");
@@ -180,8 +178,7 @@ describe("projects, attachments and publishing", () => {
 
   it("says so when a project does not exist", async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, inject("adminEmail"), inject("adminPassword"));
-    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await signInAsAdmin(page);
     await page.goto("/projects/999999");
     await page.getByText("Error loading project").waitFor();
     await page.getByText("Project not found or failed to load.").waitFor();
@@ -193,8 +190,7 @@ describe("projects, attachments and publishing", () => {
     const project = await create<Named>(await adminToken(), "projects", { name: "Empty Journey Project" });
     projectIds.push(project.id);
     const { context, page } = await newPage(browser);
-    await signIn(page, inject("adminEmail"), inject("adminPassword"));
-    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await signInAsAdmin(page);
     await page.goto(`/projects/${project.id}`);
     await page.getByRole("link", { name: "Empty Journey Project" }).first().waitFor();
     await page.getByText("No attachments found for this project.").waitFor();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { logIn, signUpAccount } from "./api";
-import { launchBrowser, newPage, signIn } from "./browser";
+import { launchBrowser, newPage, signInAsAdmin } from "./browser";
 
 interface StoredSession {
   accessToken: string;
@@ -44,8 +44,7 @@ describe("keeping the session", () => {
 
   it("refreshes a token about to expire exactly once and carries on", async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, inject("adminEmail"), inject("adminPassword"));
-    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await signInAsAdmin(page);
     const before = await readStoredSession(page);
 
     const refreshCalls: string[] = [];
@@ -67,8 +66,7 @@ describe("keeping the session", () => {
 
   it("returns to the login screen when the server no longer accepts the session", async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, inject("adminEmail"), inject("adminPassword"));
-    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await signInAsAdmin(page);
 
     const { refreshToken } = await readStoredSession(page);
     const revoked = await fetch(`${inject("baseUrl")}/api/auth/logout`, {
@@ -107,8 +105,7 @@ describe("keeping the session", () => {
 
   it("loads the page afresh when a different user signs in after a sign-out, so nothing cached carries over", async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, inject("adminEmail"), inject("adminPassword"));
-    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await signInAsAdmin(page);
     await page.getByRole("button", { name: "Log out" }).click();
     await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
     await markPage(page);
@@ -125,8 +122,7 @@ describe("keeping the session", () => {
 
   it("reloads a tab when another tab signs in as someone else", async () => {
     const { context, page: first } = await newPage(browser);
-    await signIn(first, inject("adminEmail"), inject("adminPassword"));
-    await first.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await signInAsAdmin(first);
     await markPage(first);
 
     // The other tab replaces the session with another user's, with no sign-out in between: only
