@@ -1,6 +1,9 @@
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import type { Knex } from "knex";
+
+const require = createRequire(import.meta.url);
 
 // Error messages keep `?` placeholders instead of the bound values, so a failed query never
 // carries a password hash or token into a log line.
@@ -22,7 +25,7 @@ export function knexConfigFor(databaseUrl: string): Knex.Config {
   if (filename !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
   return {
     ...common,
-    client: "sqlite3",
+    client: ImmediateSqlite3Client as unknown as typeof Knex.Client,
     connection: { filename },
     useNullAsDefault: true,
     pool: {
@@ -30,7 +33,7 @@ export function knexConfigFor(databaseUrl: string): Knex.Config {
       max: 1,
       // sqlite turns these off for every new connection, so each one is set per connection.
       afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
-        const pragmas = ["foreign_keys = ON", "journal_mode = WAL", "synchronous = NORMAL", "busy_timeout = 5000"];
+        const pragmas = ["foreign_keys = ON", "journal_mode = WAL", "synchronous = NORMAL", `busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`];
         const next = (i: number) => {
           if (i === pragmas.length) return done(null, conn);
           conn.run(`PRAGMA ${pragmas[i]}`, (err) => (err ? done(err, conn) : next(i + 1)));
@@ -39,6 +42,32 @@ export function knexConfigFor(databaseUrl: string): Knex.Config {
       },
     },
   };
+}
+
+/** How long a statement waits for another process's write lock (a backup, a sqlite3 shell) before failing. */
+export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
+
+type Sqlite3ClientClass = new (config: Knex.Config) => { transaction(...args: unknown[]): unknown };
+type TransactionClass = new (...args: unknown[]) => { query(conn: unknown, sql: string): Promise<unknown> };
+const Sqlite3Client: Sqlite3ClientClass = require("knex/lib/dialects/sqlite3/index.js");
+const SqliteTransaction: TransactionClass = require("knex/lib/dialects/sqlite3/execution/sqlite-transaction.js");
+
+/**
+ * Transactions take the write lock when they begin (BEGIN IMMEDIATE). A deferred BEGIN reads
+ * first and asks for the lock at its first write; if another process holds it then, sqlite
+ * cannot wait (the busy timeout does not apply mid-transaction) and answers SQLITE_BUSY at once.
+ * The pool has one connection, so this process never waits for itself.
+ */
+class ImmediateTransaction extends SqliteTransaction {
+  begin(conn: unknown) {
+    return this.query(conn, "BEGIN IMMEDIATE;");
+  }
+}
+
+class ImmediateSqlite3Client extends Sqlite3Client {
+  override transaction(...args: unknown[]) {
+    return new ImmediateTransaction(this, ...args);
+  }
 }
 
 interface SqliteConnection {
