@@ -1,0 +1,20 @@
+import { Router } from "express";
+import type { AppContext } from "../context";
+import { checkReadiness } from "./readiness";
+
+/** Liveness and readiness for monitoring and orchestrators: no sign-in, cheap enough to poll every second. */
+export function healthRouter(ctx: AppContext): Router {
+  const router = Router();
+  router.use(["/healthz", "/readyz"], (_req, res, next) => {
+    res.set("Cache-Control", "no-store");
+    next();
+  });
+  router.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  router.get("/readyz", async (_req, res) => {
+    const { ready, checks } = await checkReadiness(ctx);
+    res.status(ready ? 200 : 503).json({ status: ready ? "ok" : "unavailable", checks });
+  });
+  return router;
+}
