@@ -25,9 +25,16 @@ export interface AccessRequest {
   createdAt: string;
 }
 
+/**
+ * Where a user stands, as the users list shows it: approved; pending (not approved, asked);
+ * revoked (an admin took access away, no new request since); none (signed up, never asked).
+ */
+export type AccessState = "approved" | "pending" | "revoked" | "none";
+
 /** A user as the admin resource /api/users shows it. */
 export interface ManagedUser extends User {
   accessRequest: AccessRequest | null;
+  access: AccessState;
 }
 
 /** What the identity endpoints answer. */

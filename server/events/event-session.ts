@@ -2,6 +2,7 @@ import { decodeJwt } from "jose";
 import WebSocket from "ws";
 import type { AppContext } from "../context";
 import { userForToken } from "../http/authenticate";
+import { AccessWatch } from "./access-watch";
 import type { PublishEvent, ResourceChange, ResourceName } from "./bus";
 import { parseClientFrame, type ClientFrame } from "./frames";
 
@@ -30,12 +31,16 @@ export class EventSession {
   private readonly projects = new Set<number>();
   private readonly resources = new Set<ResourceName>();
   private pending: Promise<void> = Promise.resolve();
+  /** The socket's own user's access, followed even before approval (see access-watch.ts). */
+  readonly access: AccessWatch;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly ws: WebSocket,
     private readonly replayProgress: (projectId: number) => number | undefined,
-  ) {}
+  ) {
+    this.access = new AccessWatch(ctx, (event, data) => this.send(event, data), { required: AUTH_REQUIRED, failed: AUTH_FAILED });
+  }
 
   get uid(): string | undefined {
     return this.identity?.uid;
@@ -139,6 +144,10 @@ export class EventSession {
         for (const resource of frame.data.resources) this.resources.delete(resource);
         this.send("unsubscribed", { resources: frame.data.resources });
         return;
+      case "subscribe-to-access":
+        return this.access.start(frame.data.token);
+      case "unsubscribe-from-access":
+        return this.access.stop();
     }
   }
 

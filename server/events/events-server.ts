@@ -68,12 +68,16 @@ export function attachEventsServer(server: Server, ctx: AppContext, options: Eve
       const uids = new Set(change.ids.map(String));
       for (const session of sessions.values()) {
         if (session.uid && uids.has(session.uid)) void recheck(session);
+        if (session.access.uid && uids.has(session.access.uid)) void recheckAccess(session);
       }
     }
   });
 
   const recheck = (session: EventSession) =>
     session.recheckUser().catch((err) => ctx.logger.warn({ err }, "events: could not re-check a user"));
+
+  const recheckAccess = (session: EventSession) =>
+    session.access.recheck().catch((err) => ctx.logger.warn({ err }, "events: could not re-check a user's access"));
 
   const heartbeat = setInterval(() => {
     for (const [ws, session] of sessions) {
@@ -84,6 +88,7 @@ export function attachEventsServer(server: Server, ctx: AppContext, options: Eve
       session.alive = false;
       ws.ping();
       if (session.stillAuthorised()) void recheck(session);
+      void recheckAccess(session);
     }
   }, heartbeatMs);
   heartbeat.unref();

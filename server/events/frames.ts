@@ -21,6 +21,8 @@ const frames = {
   "unsubscribe-from-project": z.object({ projectId }),
   "subscribe-to-resources": z.object({ resources, token }),
   "unsubscribe-from-resources": z.object({ resources }),
+  "subscribe-to-access": z.object({ token }),
+  "unsubscribe-from-access": z.object({}),
 };
 
 type Frames = typeof frames;

@@ -1,13 +1,16 @@
 import { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
 import { currentUser } from "../http/authenticate";
+import { trustedOrigin } from "../http/request-origin";
 import { parseBody } from "../http/validate";
+import { createMailer } from "../mail/mailer";
 import { accessRequestSchema, profileSchema } from "./users.schema";
 import { requestAccess, updateProfile } from "./users.service";
 
 /** /api/users/me*: open to signed-in users without approval. */
 export function meRouter(ctx: AppContext): Router {
   const router = Router();
+  const mailer = createMailer(ctx.config.mail, ctx.logger);
 
   router.get("/", (req, res) => {
     res.json(currentUser(req));
@@ -26,7 +29,7 @@ export function meRouter(ctx: AppContext): Router {
 
   router.post("/request-access", async (req, res) => {
     const { message } = parseBody(accessRequestSchema, req.body ?? {});
-    const { created, ...answer } = await requestAccess(ctx, currentUser(req), message);
+    const { created, ...answer } = await requestAccess(ctx, currentUser(req), message, { mailer, origin: trustedOrigin(req, ctx.config) });
     res.status(created ? 201 : 200).json(answer);
   });
 

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
-import type { ManagedUser, Role, User } from "../../api/types";
+import type { Knex } from "knex";
+import type { AccessState, ManagedUser, Role, User } from "../../api/types";
 import type { Db } from "../db/database";
 import { nowIso, toIso } from "../db/database";
 import { isUniqueViolation } from "../db/dialect";
@@ -18,12 +19,10 @@ export interface UserRow {
   has_access: number | boolean;
   google_sub: string | null;
   session_generation: number;
+  access_revoked_at: string | null;
   created_at: string;
   updated_at: string;
 }
-
-
-
 
 export function toUser(row: UserRow): User {
   const providerData: Array<{ providerId: string }> = [];
@@ -100,7 +99,10 @@ export async function insertUser(db: Db, user: NewUser, opts: { promoteIfFirst?:
 }
 
 export type UserPatch = Partial<
-  Pick<UserRow, "password_hash" | "display_name" | "phone_number" | "photo_url" | "email_verified" | "role" | "has_access" | "google_sub">
+  Pick<
+    UserRow,
+    "password_hash" | "display_name" | "phone_number" | "photo_url" | "email_verified" | "role" | "has_access" | "google_sub" | "access_revoked_at"
+  >
 >;
 
 export async function updateUserRow(db: Db, uid: string, patch: UserPatch): Promise<void> {
@@ -144,7 +146,50 @@ export const usersListSpec: ListSpec = {
   ],
 };
 
+/** The e-mail addresses of every approved admin: who hears of a new access request. */
+export async function approvedAdminEmails(db: Db): Promise<string[]> {
+  const rows = await db<UserRow>("users").where({ role: "admin", has_access: true }).orderBy("created_at").select("email");
+  return rows.map((r) => r.email);
+}
+
 type ManagedUserRow = UserRow & { request_message: string | null; request_created_at: string | null; request_id: number | null };
+
+export const ACCESS_STATES: readonly AccessState[] = ["approved", "pending", "revoked", "none"];
+
+/** The users-only list parameters: `access=<state>` and `q`, which searches e-mail and name. */
+export interface UserListOptions {
+  access?: AccessState;
+}
+
+function whereAccess(qb: Knex.QueryBuilder, access: AccessState): void {
+  if (access === "approved") return void qb.where("users.has_access", true);
+  qb.where("users.has_access", false);
+  if (access === "pending") qb.whereNotNull("access_requests.id");
+  else qb.whereNull("access_requests.id");
+  if (access === "revoked") qb.whereNotNull("users.access_revoked_at");
+  if (access === "none") qb.whereNull("users.access_revoked_at");
+}
+
+function whereNameOrEmail(qb: Knex.QueryBuilder, text: string): void {
+  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  qb.where((inner) =>
+    inner.whereRaw("lower(users.email) like ? escape '\\'", [pattern]).orWhereRaw("lower(users.display_name) like ? escape '\\'", [pattern]),
+  );
+}
+
+/** Search and filters of a users list, for the page and its count alike. */
+function applyUserFilters(qb: Knex.QueryBuilder, list: ListQuery, options: UserListOptions): Knex.QueryBuilder {
+  applyFilters(qb, { ...list, search: undefined }, usersListSpec);
+  if (list.search) whereNameOrEmail(qb, list.search);
+  if (options.access) whereAccess(qb, options.access);
+  return qb;
+}
+
+function accessOf(row: ManagedUserRow): AccessState {
+  if (row.has_access) return "approved";
+  if (row.request_id !== null) return "pending";
+  return row.access_revoked_at ? "revoked" : "none";
+}
 
 function managedUsers(db: Db) {
   return db("users")
@@ -161,13 +206,14 @@ function toManagedUser(row: ManagedUserRow): ManagedUser {
   return {
     ...toUser(row),
     accessRequest: row.request_id === null ? null : { message: row.request_message, createdAt: toIso(row.request_created_at)! },
+    access: accessOf(row),
   };
 }
 
-export async function listManagedUsers(db: Db, list: ListQuery): Promise<{ rows: ManagedUser[]; total: number }> {
-  const countQuery = applyFilters(db("users").leftJoin("access_requests", "access_requests.user_uid", "users.uid"), list, usersListSpec);
+export async function listManagedUsers(db: Db, list: ListQuery, options: UserListOptions = {}): Promise<{ rows: ManagedUser[]; total: number }> {
+  const countQuery = applyUserFilters(db("users").leftJoin("access_requests", "access_requests.user_uid", "users.uid"), list, options);
   const [count] = await countQuery.count({ n: "*" });
-  const rows = (await applyPage(applyFilters(managedUsers(db), list, usersListSpec), list)) as ManagedUserRow[];
+  const rows = (await applyPage(applyUserFilters(managedUsers(db), list, options), list)) as ManagedUserRow[];
   return { rows: rows.map(toManagedUser), total: Number((count as { n: number | string }).n) };
 }
 

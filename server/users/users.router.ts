@@ -1,10 +1,12 @@
 import { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
 import { currentUser } from "../http/authenticate";
-import { NotFoundError } from "../http/errors";
+import { NotFoundError, ValidationError } from "../http/errors";
 import { parseListQuery } from "../http/list-query";
 import { parseBody } from "../http/validate";
-import { usersListSpec } from "./users.repository";
+import { trustedOrigin } from "../http/request-origin";
+import { createMailer } from "../mail/mailer";
+import { ACCESS_STATES, usersListSpec, type UserListOptions } from "./users.repository";
 import { userChangeSchema } from "./users.schema";
 import { changeUser, getUser, listUsers } from "./users.service";
 
@@ -14,13 +16,22 @@ function parseUid(raw: unknown): string {
   return uid;
 }
 
+function parseAccess(raw: unknown): UserListOptions["access"] {
+  if (raw === undefined) return undefined;
+  const found = ACCESS_STATES.find((state) => state === raw);
+  if (!found) throw new ValidationError(`Filter access must be one of ${ACCESS_STATES.join(", ")}`);
+  return found;
+}
+
 /** /api/users: the admin-only approval resource. */
 export function usersRouter(ctx: AppContext): Router {
   const router = Router();
+  const mailer = createMailer(ctx.config.mail, ctx.logger);
 
   router.get("/", async (req, res) => {
-    const list = parseListQuery(req.query as Record<string, unknown>, usersListSpec);
-    const { rows, total } = await listUsers(ctx, list);
+    const { access, ...query } = req.query as Record<string, unknown>;
+    const list = parseListQuery(query, usersListSpec);
+    const { rows, total } = await listUsers(ctx, list, { access: parseAccess(access) });
     res.set("X-Total-Count", String(total)).json(rows);
   });
 
@@ -31,7 +42,7 @@ export function usersRouter(ctx: AppContext): Router {
   const update = async (req: Request, res: Response) => {
     const uid = parseUid(req.params.uid);
     const change = parseBody(userChangeSchema, req.body);
-    res.json(await changeUser(ctx, currentUser(req), uid, change));
+    res.json(await changeUser(ctx, currentUser(req), uid, change, { mailer, origin: trustedOrigin(req, ctx.config) }));
   };
   router.put("/:uid", update);
   router.patch("/:uid", update);

@@ -1,8 +1,10 @@
 import type { AccessRequest, ManagedUser, User } from "../../api/types";
 import type { AppContext } from "../context";
+import { nowIso } from "../db/database";
 import { ConflictError, NotFoundError } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
 import { deleteAccessRequest, saveAccessRequest } from "./access-requests.repository";
+import { mailAccessRequest, mailApproval, type MailRoute } from "./access-mail";
 import type { ProfileChange, UserChange } from "./users.schema";
 import {
   countApprovedAdminsExcept,
@@ -11,6 +13,7 @@ import {
   listManagedUsers,
   toUser,
   updateUserRow,
+  type UserListOptions,
   type UserPatch,
 } from "./users.repository";
 
@@ -25,21 +28,26 @@ export async function updateProfile(ctx: AppContext, uid: string, change: Profil
   return toUser(row);
 }
 
-/** An approved user has nothing to ask for; anyone else records (or renews) one request. */
+/**
+ * An approved user has nothing to ask for; anyone else records (or renews) one request. The
+ * admins are mailed once per request: asking again only updates the message they see in Users.
+ */
 export async function requestAccess(
   ctx: AppContext,
   user: User,
   message: string | null,
+  mail: MailRoute,
 ): Promise<{ created: boolean; hasAccess: boolean; accessRequest: AccessRequest | null }> {
   if (user.hasAccess) return { created: false, hasAccess: true, accessRequest: null };
   const { created, request } = await saveAccessRequest(ctx.db, user.uid, message);
   ctx.logger.info({ uid: user.uid }, "access requested");
   ctx.events.resourceChanged({ resource: "users", type: "updated", ids: [user.uid] });
+  if (created) mailAccessRequest(ctx, mail, user, message);
   return { created, hasAccess: false, accessRequest: request };
 }
 
-export function listUsers(ctx: AppContext, list: ListQuery) {
-  return listManagedUsers(ctx.db, list);
+export function listUsers(ctx: AppContext, list: ListQuery, options: UserListOptions = {}) {
+  return listManagedUsers(ctx.db, list, options);
 }
 
 export async function getUser(ctx: AppContext, uid: string): Promise<ManagedUser> {
@@ -53,8 +61,8 @@ export async function getUser(ctx: AppContext, uid: string): Promise<ManagedUser
  * role, and the last approved admin can never lose either: the count and the update share a
  * transaction, so two admins demoting each other at once cannot leave none.
  */
-export async function changeUser(ctx: AppContext, actor: User, uid: string, change: UserChange): Promise<ManagedUser> {
-  await ctx.db.transaction(async (trx) => {
+export async function changeUser(ctx: AppContext, actor: User, uid: string, change: UserChange, mail?: MailRoute): Promise<ManagedUser> {
+  const approved = await ctx.db.transaction(async (trx) => {
     const row = await findUserRow(trx, uid);
     if (!row) throw new NotFoundError("User not found");
     const losesAccess = change.hasAccess === false && Boolean(row.has_access);
@@ -68,11 +76,15 @@ export async function changeUser(ctx: AppContext, actor: User, uid: string, chan
     const patch: UserPatch = {};
     if (change.hasAccess !== undefined) patch.has_access = change.hasAccess;
     if (change.role !== undefined) patch.role = change.role;
+    if (losesAccess) patch.access_revoked_at = nowIso();
+    if (change.hasAccess === true) patch.access_revoked_at = null;
     await updateUserRow(trx, uid, patch);
     // An approved request has been answered; a later revocation starts from a clean slate.
     if (change.hasAccess === true) await deleteAccessRequest(trx, uid);
+    return change.hasAccess === true && !row.has_access ? { uid: row.uid, email: row.email } : undefined;
   });
   ctx.logger.info({ by: actor.uid, uid, ...change }, "user access changed");
   ctx.events.resourceChanged({ resource: "users", type: "updated", ids: [uid] });
+  if (approved && mail) mailApproval(ctx, mail, approved);
   return getUser(ctx, uid);
 }

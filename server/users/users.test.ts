@@ -52,6 +52,52 @@ describe("GET /api/users", () => {
   });
 });
 
+describe("the access filter and the search", () => {
+  it("tells approved, pending, revoked and never-asked users apart, and filters by each", async () => {
+    const revoked = await createUser(t.ctx, { email: "revoked@studio.test" });
+    const silent = await createUser(t.ctx, { hasAccess: false, email: "silent@studio.test" });
+    await request(t.app).post("/api/users/me/request-access").set(pending.auth).send({ message: "hi" });
+    expect((await put(admin, revoked.uid, { hasAccess: false })).body.access).toBe("revoked");
+    const all = await request(t.app).get("/api/users").set(admin.auth);
+    const accessOf = Object.fromEntries(all.body.map((u: { email: string; access: string }) => [u.email, u.access]));
+    expect(accessOf).toEqual({
+      "admin@studio.test": "approved",
+      "staff@studio.test": "approved",
+      "pending@studio.test": "pending",
+      "revoked@studio.test": "revoked",
+      "silent@studio.test": "none",
+    });
+    for (const [access, uid] of [["pending", pending.uid], ["revoked", revoked.uid], ["none", silent.uid]]) {
+      const res = await request(t.app).get(`/api/users?access=${access}&_start=0&_end=10`).set(admin.auth);
+      expect(res.body.map((u: { uid: string }) => u.uid)).toEqual([uid]);
+      expect(res.headers["x-total-count"]).toBe("1");
+    }
+    const approved = await request(t.app).get("/api/users?access=approved").set(admin.auth);
+    expect(approved.headers["x-total-count"]).toBe("2");
+    // A revoked user who asks again is pending; approving clears both.
+    await request(t.app).post("/api/users/me/request-access").set(revoked.auth).send({});
+    expect((await request(t.app).get(`/api/users/${revoked.uid}`).set(admin.auth)).body.access).toBe("pending");
+    expect((await put(admin, revoked.uid, { hasAccess: true })).body.access).toBe("approved");
+  });
+
+  it("refuses an unknown access state with 400", async () => {
+    const res = await request(t.app).get("/api/users?access=maybe").set(admin.auth);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("Filter access must be one of approved, pending, revoked, none");
+  });
+
+  it("searches by e-mail or display name, case-insensitively, with the total to match", async () => {
+    await t.ctx.db("users").where({ uid: staff.uid }).update({ display_name: "Rosa Lind" });
+    const byName = await request(t.app).get("/api/users?q=rosa&_start=0&_end=10").set(admin.auth);
+    expect(byName.body.map((u: { uid: string }) => u.uid)).toEqual([staff.uid]);
+    expect(byName.headers["x-total-count"]).toBe("1");
+    const byEmail = await request(t.app).get("/api/users?q=PENDING@").set(admin.auth);
+    expect(byEmail.body.map((u: { uid: string }) => u.uid)).toEqual([pending.uid]);
+    const literal = await request(t.app).get("/api/users?q=%25").set(admin.auth);
+    expect(literal.body).toEqual([]);
+  });
+});
+
 describe("GET /api/users/:uid", () => {
   it("answers one user, and 404 for an unknown one", async () => {
     const res = await request(t.app).get(`/api/users/${staff.uid}`).set(admin.auth);
