@@ -18,6 +18,8 @@ import { authenticate, requireAdmin, requireApproved } from "./http/authenticate
 import { apiNotFound, errorMiddleware } from "./http/error-middleware";
 import { securityHeaders } from "./http/security";
 import { healthRouter } from "./ops/health.router";
+import { metricsRouter } from "./ops/metrics.router";
+import { observeRequests } from "./ops/request-observer";
 
 const adminDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../admin/dist");
 
@@ -27,8 +29,9 @@ export function createApp(ctx: AppContext): Express {
   app.disable("x-powered-by");
   app.set("query parser", "simple");
   app.set("trust proxy", ctx.config.trustProxy);
+  app.use(observeRequests(ctx));
   app.use(securityHeaders({ googleSignIn: Boolean(ctx.config.google) }));
-  app.use(healthRouter(ctx));
+  app.use(healthRouter(ctx), metricsRouter(ctx));
 
   const api = express.Router();
   api.use(express.json({ limit: "1mb", strict: false }));

@@ -63,6 +63,8 @@ const envSchema = z.object({
     return /^\d+$/.test(v) ? Number(v) : v;
   }),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
+  SLOW_REQUEST_MS: int(1000, 1),
+  METRICS_TOKEN: z.string().optional().transform((v) => (v === undefined || v.trim() === "" ? undefined : v)),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -98,6 +100,10 @@ function toConfig(env: z.infer<typeof envSchema>) {
     /** Express's `trust proxy`: set behind a reverse proxy so per-IP limits see the client's address. */
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
+    /** Requests slower than this (ms) are logged at warn. */
+    slowRequestMs: env.SLOW_REQUEST_MS,
+    /** Unset: /metrics is off. Set: /metrics needs it as a bearer token. */
+    metricsToken: env.METRICS_TOKEN,
   };
 }
 

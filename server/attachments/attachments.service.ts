@@ -8,6 +8,7 @@ import { removeQuietly } from "../storage/paths";
 import { assertProjectEditable, isLocked, PROJECT_IS_PUBLISHED } from "../projects/project-rules";
 import * as repo from "./attachments.repository";
 import { linkSigner, type LinkSigner } from "./signed-links";
+import { appMetrics } from "../ops/metrics";
 
 export const ATTACHMENT_NOT_FOUND = "Attachment not found";
 
@@ -92,6 +93,7 @@ export async function uploadAttachments(ctx: AppContext, projectId: number, file
     await removeQuietly(...prepared.map((p) => p.thumbnailFile));
     throw err;
   }
+  appMetrics(ctx).uploadsAccepted(stored);
   ctx.events.resourceChanged({ resource: "attachments", type: "created", ids });
   ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [projectId] });
   return presentAll(ctx, await repo.findAttachments(ctx.db, ids));

@@ -111,7 +111,7 @@ describe("access tokens on a protected route", () => {
 describe("approval and roles", () => {
   it("lets an unapproved user reach only /api/users/me, /access and /request-access", async () => {
     expect((await request(t.app).get("/api/users/me").set(pending.auth)).status).toBe(200);
-    expect((await request(t.app).get("/api/users/me/access").set(pending.auth)).body).toEqual({ hasAccess: false });
+    expect((await request(t.app).get("/api/users/me/access").set(pending.auth)).body).toEqual({ hasAccess: false, role: "staff" });
     expect((await request(t.app).post("/api/users/me/request-access").set(pending.auth).send({})).status).toBe(201);
     for (const path of ["/api/clients", "/api/projects", "/api/contacts", "/api/dashboard/stats", "/api/users"]) {
       const res = await request(t.app).get(path).set(pending.auth);

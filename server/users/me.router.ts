@@ -23,8 +23,10 @@ export function meRouter(ctx: AppContext): Router {
   router.put("/", update);
   router.patch("/", update);
 
+  // The role rides along so the web app's access control never acts on a role from an old session.
   router.get("/access", (req, res) => {
-    res.json({ hasAccess: currentUser(req).hasAccess });
+    const { hasAccess, role } = currentUser(req);
+    res.json({ hasAccess, role });
   });
 
   router.post("/request-access", async (req, res) => {

@@ -81,9 +81,9 @@ describe("PUT and PATCH /api/users/me", () => {
 });
 
 describe("access", () => {
-  it("answers hasAccess for approved and unapproved users", async () => {
-    expect((await request(t.app).get("/api/users/me/access").set(pending.auth)).body).toEqual({ hasAccess: false });
-    expect((await request(t.app).get("/api/users/me/access").set(approved.auth)).body).toEqual({ hasAccess: true });
+  it("answers hasAccess and the role for approved and unapproved users", async () => {
+    expect((await request(t.app).get("/api/users/me/access").set(pending.auth)).body).toEqual({ hasAccess: false, role: "staff" });
+    expect((await request(t.app).get("/api/users/me/access").set(approved.auth)).body).toEqual({ hasAccess: true, role: "staff" });
   });
 
   it("records an access request with its trimmed message, then updates it on a second request", async () => {

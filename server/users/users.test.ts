@@ -121,7 +121,7 @@ describe("approving, revoking and roles", () => {
     expect(res.body).toMatchObject({ uid: pending.uid, hasAccess: true, accessRequest: null });
     expect(changes).toEqual([{ resource: "users", type: "updated", ids: [pending.uid] }]);
     expect((await request(t.app).get("/api/clients").set(pending.auth)).status).toBe(200);
-    expect((await request(t.app).get("/api/users/me/access").set(pending.auth)).body).toEqual({ hasAccess: true });
+    expect((await request(t.app).get("/api/users/me/access").set(pending.auth)).body).toEqual({ hasAccess: true, role: "staff" });
     expect(await t.ctx.db("access_requests")).toHaveLength(0);
   });
 
