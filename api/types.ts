@@ -79,10 +79,24 @@ export interface Project {
   downloadUrl: string | null;
   /** Why the last build failed, while publishStatus is `failed`. */
   publishError: string | null;
+  /** The client's delivery page, `/d/<token>` (the token is the ZIP's random name), while published. */
+  deliveryUrl: string | null;
+  delivery: DeliverySettings;
   attachmentCount: number;
   totalFileSize: number;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A project's delivery link settings and what its client did with it. */
+export interface DeliverySettings {
+  expiresAt: string | null;
+  hasPasscode: boolean;
+  /** Page views (the gallery shown, not the passcode form). */
+  views: number;
+  /** Full transfers of the ZIP, however many Range requests each took. */
+  downloads: number;
+  lastDownloadAt: string | null;
 }
 
 /** The three links carry a short-lived signature, so they work in an <img> or a new tab. */

@@ -11,6 +11,8 @@ import { contactsRouter } from "./contacts/contacts.router";
 import { projectsRouter } from "./projects/projects.router";
 import { publishRouter } from "./publish/publish.router";
 import { publishedRouter } from "./publish/published.router";
+import { deliveryRouter } from "./delivery/delivery.router";
+import { deliverySettingsRouter } from "./delivery/delivery-settings.router";
 import { attachmentsRouter } from "./attachments/attachments.router";
 import { attachmentFilesRouter } from "./attachments/attachment-files.router";
 import { dashboardRouter } from "./dashboard/dashboard.router";
@@ -48,13 +50,14 @@ export function createApp(ctx: AppContext): Express {
   api.use("/users", requireAdmin, usersRouter(ctx));
   api.use("/clients", clientsRouter(ctx));
   api.use("/contacts", contactsRouter(ctx));
-  api.use("/projects", publishRouter(ctx), projectsRouter(ctx));
+  api.use("/projects", deliverySettingsRouter(ctx), publishRouter(ctx), projectsRouter(ctx));
   api.use("/attachments", attachmentsRouter(ctx));
   api.use("/dashboard", dashboardRouter(ctx));
   api.use(apiNotFound);
   app.use("/api", api);
 
   app.use("/published", publishedRouter(ctx));
+  app.use("/d", deliveryRouter(ctx));
   serveWebApp(app);
   app.use(errorMiddleware(ctx.logger));
   return app;

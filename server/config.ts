@@ -62,6 +62,7 @@ const envSchema = z.object({
     if (v === "true") return true;
     return /^\d+$/.test(v) ? Number(v) : v;
   }),
+  STUDIO_NAME: optionalText.transform((v) => v ?? "Photodrop"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
   SLOW_REQUEST_MS: int(1000, 1),
   METRICS_TOKEN: z.string().optional().transform((v) => (v === undefined || v.trim() === "" ? undefined : v)),
@@ -104,6 +105,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     slowRequestMs: env.SLOW_REQUEST_MS,
     /** Unset: /metrics is off. Set: /metrics needs it as a bearer token. */
     metricsToken: env.METRICS_TOKEN,
+    /** Shown on every client's delivery page. */
+    studioName: env.STUDIO_NAME,
   };
 }
 

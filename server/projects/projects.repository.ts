@@ -15,6 +15,11 @@ interface ProjectRow {
   published_at: string | null;
   published_zip_path: string | null;
   publish_error: string | null;
+  delivery_expires_at: string | null;
+  delivery_passcode_hash: string | null;
+  delivery_views: number | string;
+  delivery_downloads: number | string;
+  delivery_last_download_at: string | null;
   created_at: string;
   updated_at: string;
   attachment_count: number | string;
@@ -66,11 +71,22 @@ function selectProjects(db: Db): Knex.QueryBuilder {
     "p.published_at",
     "p.published_zip_path",
     "p.publish_error",
+    "p.delivery_expires_at",
+    "p.delivery_passcode_hash",
+    "p.delivery_views",
+    "p.delivery_downloads",
+    "p.delivery_last_download_at",
     "p.created_at",
     "p.updated_at",
     attachmentCount(db),
     totalFileSize(db),
   );
+}
+
+/** `/d/<token>` for a stored `published/<token>.zip`, only while the project is published. */
+export function deliveryUrlFor(status: PublishStatus, zipPath: string | null): string | null {
+  if (status !== "published" || !zipPath) return null;
+  return `/d/${zipPath.slice(zipPath.lastIndexOf("/") + 1).replace(/\.zip$/, "")}`;
 }
 
 /** `/published/<name>.zip` for a stored `published/<name>.zip`, only while the project is published. */
@@ -91,6 +107,14 @@ export function toProject(row: ProjectRow): Project {
     publishedZipPath: row.published_zip_path ?? null,
     downloadUrl: downloadUrlFor(row.publish_status, row.published_zip_path),
     publishError: row.publish_status === "failed" ? (row.publish_error ?? null) : null,
+    deliveryUrl: deliveryUrlFor(row.publish_status, row.published_zip_path),
+    delivery: {
+      expiresAt: toIso(row.delivery_expires_at),
+      hasPasscode: Boolean(row.delivery_passcode_hash),
+      views: Number(row.delivery_views ?? 0),
+      downloads: Number(row.delivery_downloads ?? 0),
+      lastDownloadAt: toIso(row.delivery_last_download_at),
+    },
     attachmentCount: Number(row.attachment_count),
     totalFileSize: Number(row.total_file_size),
     createdAt: toIso(row.created_at)!,

@@ -34,6 +34,8 @@ describe("creating a project", () => {
       publishedZipPath: null,
       downloadUrl: null,
       publishError: null,
+      deliveryUrl: null,
+      delivery: { expiresAt: null, hasPasscode: false, views: 0, downloads: 0, lastDownloadAt: null },
       attachmentCount: 0,
       totalFileSize: 0,
       createdAt: expect.any(String),

@@ -112,11 +112,6 @@ export async function resetToDraft(
   });
 }
 
-/** The published project a public ZIP name belongs to, if any. */
-export async function findPublishedByZipPath(db: Db, zipPath: string): Promise<{ id: number; name: string } | undefined> {
-  return db("projects").where({ published_zip_path: zipPath, publish_status: "published" }).first("id", "name");
-}
-
 /** After a restart nothing is building: every `publishing` project was interrupted. */
 export async function failInterruptedPublishes(db: Db, error: string): Promise<number[]> {
   return db.transaction(async (trx) => {

@@ -1,14 +1,14 @@
 import { Router } from "express";
 import type { AppContext } from "../context";
 import { NotFoundError } from "../http/errors";
-import { sendStoredFile } from "../http/send-file";
-import { PUBLISHED_ZIP_NAME, publishedZipFile } from "../storage/paths";
-import { attachmentDisposition } from "./download-name";
-import { findPublishedByZipPath } from "./publish.repository";
+import { PUBLISHED_ZIP_NAME } from "../storage/paths";
+import { openLink, requirePasscodeCookie, sendZip } from "../delivery/delivery.service";
 
 /**
  * /published/<name>.zip: public delivery of published ZIPs. A name is served only while a
  * published project records it, so unknown, unpublished and crafted names all look the same.
+ * It is the same ZIP as its delivery page's `all.zip`, under the same rules: 410 past the link's
+ * expiry, 401 without the passcode's cookie, and a full transfer counts as a download.
  */
 export function publishedRouter(ctx: AppContext): Router {
   const router = Router();
@@ -16,16 +16,9 @@ export function publishedRouter(ctx: AppContext): Router {
   router.get("/:name", async (req, res) => {
     const name = req.params.name;
     if (!PUBLISHED_ZIP_NAME.test(name)) throw new NotFoundError();
-    const project = await findPublishedByZipPath(ctx.db, `published/${name}`);
-    if (!project) throw new NotFoundError();
-    res.set({
-      "Content-Type": "application/zip",
-      "Content-Disposition": attachmentDisposition(project.name),
-      // The link stops working on unpublish, so caches must ask again each time.
-      "Cache-Control": "private, no-cache",
-      "X-Robots-Tag": "noindex",
-    });
-    await sendStoredFile(res, publishedZipFile(ctx.config, name), { etag: true });
+    const link = await openLink(ctx, name.slice(0, -".zip".length));
+    await requirePasscodeCookie(ctx, req, link);
+    await sendZip(ctx, req, res, link);
   });
 
   router.use(() => {

@@ -1,0 +1,21 @@
+import { Router } from "express";
+import type { AppContext } from "../context";
+import { parseBody, parseId } from "../http/validate";
+import { deliverySettingsSchema } from "./delivery.schema";
+import { regenerateLink, updateSettings } from "./delivery.service";
+
+/** /api/projects/:id/delivery (mounted at /api/projects for approved users, before the projects router). */
+export function deliverySettingsRouter(ctx: AppContext): Router {
+  const router = Router();
+
+  router.put("/:id/delivery", async (req, res) => {
+    const id = parseId(req.params.id);
+    res.json(await updateSettings(ctx, id, parseBody(deliverySettingsSchema, req.body)));
+  });
+
+  router.post("/:id/delivery/regenerate", async (req, res) => {
+    res.json(await regenerateLink(ctx, parseId(req.params.id)));
+  });
+
+  return router;
+}

@@ -1,0 +1,104 @@
+import type { Db } from "../db/database";
+import { nowIso } from "../db/database";
+
+/** A published project as its delivery page sees it: nothing about clients or staff. */
+export interface DeliveryLink {
+  projectId: number;
+  projectName: string;
+  /** The ZIP's random name without `.zip`. */
+  token: string;
+  zipPath: string;
+  expiresAt: string | null;
+  passcodeHash: string | null;
+}
+
+/** One photo of a delivery, in the ZIP's order. */
+export interface DeliveryPhoto {
+  originalName: string;
+  mimeType: string;
+  size: number;
+  storageKey: string;
+  thumbnailKey: string | null;
+  checksum: string;
+}
+
+export const zipPathFor = (token: string) => `published/${token}.zip`;
+
+/** The published project whose ZIP is `published/<token>.zip`, if any. */
+export async function findLinkByToken(db: Db, token: string): Promise<DeliveryLink | undefined> {
+  const row = await db("projects")
+    .where({ published_zip_path: zipPathFor(token), publish_status: "published" })
+    .first("id", "name", "published_zip_path", "delivery_expires_at", "delivery_passcode_hash");
+  if (!row) return undefined;
+  return {
+    projectId: row.id,
+    projectName: row.name,
+    token,
+    zipPath: row.published_zip_path,
+    expiresAt: row.delivery_expires_at ?? null,
+    passcodeHash: row.delivery_passcode_hash ?? null,
+  };
+}
+
+export async function photosOf(db: Db, projectId: number): Promise<DeliveryPhoto[]> {
+  const rows = await db("attachments")
+    .where({ project_id: projectId })
+    .orderBy([{ column: "created_at" }, { column: "id" }])
+    .select("original_name", "mime_type", "size", "storage_key", "thumbnail_key", "checksum");
+  return rows.map((r) => ({
+    originalName: r.original_name,
+    mimeType: r.mime_type,
+    size: Number(r.size),
+    storageKey: r.storage_key,
+    thumbnailKey: r.thumbnail_key ?? null,
+    checksum: r.checksum,
+  }));
+}
+
+/** Changes only the settings given; false when the project does not exist. */
+export async function updateDeliverySettings(
+  db: Db,
+  projectId: number,
+  values: { expiresAt?: string | null; passcodeHash?: string | null },
+): Promise<boolean> {
+  const row: Record<string, unknown> = {};
+  if (values.expiresAt !== undefined) row.delivery_expires_at = values.expiresAt;
+  if (values.passcodeHash !== undefined) row.delivery_passcode_hash = values.passcodeHash;
+  if (Object.keys(row).length === 0) return (await db("projects").where({ id: projectId }).first("id")) !== undefined;
+  return (await db("projects").where({ id: projectId }).update(row)) > 0;
+}
+
+/**
+ * Points a published project at a new ZIP name and runs `rename` (moving the file) inside the
+ * same transaction: if the move fails the row keeps its old name, and the move happens only
+ * while the row still names the old file. Answers the old path, or undefined when the project
+ * is not published.
+ */
+export async function swapZipPath(
+  db: Db,
+  projectId: number,
+  newZipPath: string,
+  rename: (oldZipPath: string) => Promise<void>,
+): Promise<string | undefined> {
+  return db.transaction(async (trx) => {
+    const row = await trx("projects").where({ id: projectId, publish_status: "published" }).first("published_zip_path");
+    if (!row?.published_zip_path) return undefined;
+    const changed = await trx("projects")
+      .where({ id: projectId, publish_status: "published", published_zip_path: row.published_zip_path })
+      .update({ published_zip_path: newZipPath });
+    if (changed !== 1) return undefined;
+    await rename(row.published_zip_path);
+    return row.published_zip_path as string;
+  });
+}
+
+export async function countView(db: Db, projectId: number): Promise<void> {
+  await db("projects").where({ id: projectId }).increment("delivery_views", 1);
+}
+
+export async function countDownload(db: Db, projectId: number): Promise<void> {
+  await db("projects").where({ id: projectId }).update({
+    delivery_downloads: db.raw("delivery_downloads + 1"),
+    delivery_last_download_at: nowIso(),
+  });
+}

@@ -1,0 +1,57 @@
+import crypto from "node:crypto";
+import type { Request, Response } from "express";
+import type { Db } from "../db/database";
+import { appSecret } from "../db/app-secrets";
+import type { DeliveryLink } from "./delivery.repository";
+
+export const PASSCODE_COOKIE = "photodrop_delivery";
+const SECRET_NAME = "delivery_cookie_key";
+/** A link without an expiry keeps its cookie this long. */
+const DEFAULT_LIFETIME_SECONDS = 30 * 24 * 3600;
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/**
+ * The signature covers the token (a new link needs the passcode again) and the passcode's hash
+ * (a new passcode does too) as well as the cookie's own expiry, so none can be edited client-side.
+ */
+async function sign(db: Db, link: DeliveryLink, exp: number): Promise<string> {
+  const key = await appSecret(db, SECRET_NAME);
+  return crypto.createHmac("sha256", key).update(`${link.token}\n${link.passcodeHash ?? ""}\n${exp}`).digest("base64url");
+}
+
+/** Every cookie of that name the request carries (a browser sends one per matching path). */
+function cookieValues(req: Request, name: string): string[] {
+  const header = req.headers.cookie ?? "";
+  const values: string[] = [];
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim());
+  }
+  return values;
+}
+
+/** Whether the request carries a cookie this server signed for this link and passcode, still within its life. */
+export async function hasValidCookie(db: Db, req: Request, link: DeliveryLink, now = Date.now()): Promise<boolean> {
+  for (const value of cookieValues(req, PASSCODE_COOKIE)) {
+    const match = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(value);
+    if (!match || Number(match[1]) <= seconds(now)) continue;
+    const given = Buffer.from(match[2]);
+    const expected = Buffer.from(await sign(db, link, Number(match[1])));
+    if (given.length === expected.length && crypto.timingSafeEqual(given, expected)) return true;
+  }
+  return false;
+}
+
+/**
+ * Sets the cookie for the page and its files (`/d/<token>`) and for the ZIP's public link
+ * (`/published/<token>.zip`); it lives as long as the link does.
+ */
+export async function setPasscodeCookie(db: Db, req: Request, res: Response, link: DeliveryLink, now = Date.now()): Promise<void> {
+  const linkEnds = link.expiresAt ? new Date(link.expiresAt).getTime() : now + DEFAULT_LIFETIME_SECONDS * 1000;
+  const exp = seconds(linkEnds);
+  const value = `${exp}.${await sign(db, link, exp)}`;
+  const options = { httpOnly: true, sameSite: "lax" as const, secure: req.secure, expires: new Date(exp * 1000), encode: String };
+  res.cookie(PASSCODE_COOKIE, value, { ...options, path: `/d/${link.token}` });
+  res.cookie(PASSCODE_COOKIE, value, { ...options, path: `/published/${link.token}.zip` });
+}

@@ -1,0 +1,55 @@
+/** Arrangements for the delivery tests: a project published through the API, with real files. */
+import fs from "node:fs";
+import path from "node:path";
+import request from "supertest";
+import { expect } from "vitest";
+import type { TestApp, TestUser } from "../test/harness";
+import { insertProjectRow } from "../test/rows";
+import { addPhoto, projectRow, recordPublishEvents } from "../publish/test-fixtures";
+
+export interface PublishedDelivery {
+  id: number;
+  token: string;
+  page: string;
+  zipUrl: string;
+  zipFile: string;
+  photos: Buffer[];
+}
+
+/** Collects a binary body (supertest only buffers text and JSON by default). */
+export const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void) => {
+  const chunks: Buffer[] = [];
+  res.on("data", (c: Buffer) => chunks.push(c));
+  res.on("end", () => cb(null, Buffer.concat(chunks)));
+};
+
+export async function publishDelivery(
+  t: TestApp,
+  staff: TestUser,
+  opts: { name?: string; clientId?: number | null; photoNames?: string[]; side?: number } = {},
+): Promise<PublishedDelivery> {
+  const id = await insertProjectRow(t.ctx, { name: opts.name ?? "Wedding", clientId: opts.clientId ?? null });
+  const photos: Buffer[] = [];
+  for (const name of opts.photoNames ?? ["one.jpg", "two.jpg", "three.jpg"]) photos.push((await addPhoto(t.ctx, id, name, opts.side ?? 64)).bytes);
+  const events = recordPublishEvents(t.ctx, id);
+  expect((await request(t.app).post(`/api/projects/${id}/publish`).set(staff.auth)).status).toBe(202);
+  await events.next("publish_completed");
+  events.stop();
+  return locate(t, id, photos);
+}
+
+/** Where the project's delivery is now (after a regenerate, say). */
+export async function locate(t: TestApp, id: number, photos: Buffer[] = []): Promise<PublishedDelivery> {
+  const row = await projectRow(t.ctx, id);
+  const base = path.basename(row.published_zip_path);
+  const token = base.replace(/\.zip$/, "");
+  return { id, token, page: `/d/${token}`, zipUrl: `/published/${base}`, zipFile: path.join(t.ctx.config.publishedDir, base), photos };
+}
+
+/** The `name=value` pairs of a response's Set-Cookie headers, ready for a Cookie header. */
+export function cookiesOf(res: request.Response): string {
+  const set = res.headers["set-cookie"] as unknown as string[] | undefined;
+  return (set ?? []).map((c) => c.split(";")[0]).filter((v, i, all) => all.indexOf(v) === i).join("; ");
+}
+
+export const readFile = (file: string) => fs.readFileSync(file);
