@@ -4,6 +4,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import type { AppContext } from "../context";
 import { publishQueue } from "../publish/publish-job";
 import { EventSession } from "./event-session";
+import { appMetrics } from "../ops/metrics";
 
 export interface EventsServerOptions {
   /** How often sockets are pinged; one that has not answered the previous ping is dropped. */
@@ -41,6 +42,7 @@ export function attachEventsServer(server: Server, ctx: AppContext, options: Eve
   wss.on("connection", (ws: WebSocket) => {
     const session = new EventSession(ctx, ws, (projectId) => queue.progressOf(projectId));
     sessions.set(ws, session);
+    appMetrics(ctx).trackEventsConnection(ws);
     let windowStart = Date.now();
     let framesInWindow = 0;
     ws.on("pong", () => (session.alive = true));

@@ -1,0 +1,128 @@
+import fsp from "node:fs/promises";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { AppContext } from "../context";
+import { publishQueue } from "../publish/publish-job";
+import { findPublishState } from "../publish/publish.repository";
+import { publishedZipFile } from "../storage/paths";
+
+/** Every Photodrop metric of one running app, in a registry of its own (tests run several apps in one process). */
+export class AppMetrics {
+  readonly registry = new Registry();
+  private readonly registers = [this.registry];
+
+  readonly httpRequests = new Counter({
+    name: "photodrop_http_requests_total",
+    help: "HTTP requests answered, by method, route template and status",
+    labelNames: ["method", "route", "status"] as const,
+    registers: this.registers,
+  });
+  readonly httpDuration = new Histogram({
+    name: "photodrop_http_request_duration_seconds",
+    help: "Time from request to the end of the answer, by method, route template and status",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120],
+    registers: this.registers,
+  });
+  readonly uploadedFiles = new Counter({
+    name: "photodrop_uploads_total",
+    help: "Files accepted by upload and stored as attachments",
+    registers: this.registers,
+  });
+  readonly uploadedBytes = new Counter({
+    name: "photodrop_upload_bytes_total",
+    help: "Bytes of the files accepted by upload",
+    registers: this.registers,
+  });
+  readonly uploadRefusals = new Counter({
+    name: "photodrop_upload_refusals_total",
+    help: "Upload requests refused or failed, by reason",
+    labelNames: ["reason"] as const,
+    registers: this.registers,
+  });
+  readonly publishBuilds = new Counter({
+    name: "photodrop_publish_builds_total",
+    help: "Publish builds that ended, by outcome (completed or failed)",
+    labelNames: ["outcome"] as const,
+    registers: this.registers,
+  });
+  readonly publishDuration = new Histogram({
+    name: "photodrop_publish_build_duration_seconds",
+    help: "Time from a build's start to its end, by outcome",
+    labelNames: ["outcome"] as const,
+    buckets: [0.5, 1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600],
+    registers: this.registers,
+  });
+  readonly publishBytes = new Counter({
+    name: "photodrop_publish_bytes_total",
+    help: "Bytes of the published ZIPs written by completed builds",
+    registers: this.registers,
+  });
+  readonly eventsConnections = new Gauge({
+    name: "photodrop_events_connections",
+    help: "Open /events WebSocket connections",
+    registers: this.registers,
+  });
+
+  constructor(ctx: AppContext) {
+    const queue = publishQueue(ctx);
+    new Gauge({
+      name: "photodrop_publish_queue_length",
+      help: "Publish builds waiting or running",
+      registers: this.registers,
+      collect() {
+        this.set(queue.size);
+      },
+    });
+    collectDefaultMetrics({ register: this.registry });
+    this.observePublishing(ctx);
+  }
+
+  /** Counts builds from the publish events on the bus, so the build job itself knows nothing of metrics. */
+  private observePublishing(ctx: AppContext) {
+    const startedAt = new Map<number, number>();
+    ctx.events.onPublishEvent(({ projectId, type }) => {
+      if (type === "publish_started") startedAt.set(projectId, performance.now());
+      if (type !== "publish_completed" && type !== "publish_failed") return;
+      const outcome = type === "publish_completed" ? "completed" : "failed";
+      const started = startedAt.get(projectId);
+      startedAt.delete(projectId);
+      this.publishBuilds.inc({ outcome });
+      if (started !== undefined) this.publishDuration.observe({ outcome }, (performance.now() - started) / 1000);
+      if (outcome === "completed") {
+        void publishedZipSize(ctx, projectId)
+          .then((bytes) => this.publishBytes.inc(bytes))
+          .catch((err) => ctx.logger.debug({ err, projectId }, "metrics: could not size a published ZIP"));
+      }
+    });
+  }
+
+  /** One accepted upload request's files (called once their rows are committed). */
+  uploadsAccepted(files: ReadonlyArray<{ size: number }>) {
+    this.uploadedFiles.inc(files.length);
+    this.uploadedBytes.inc(files.reduce((sum, f) => sum + f.size, 0));
+  }
+
+  /** Counts one open /events socket until it closes. */
+  trackEventsConnection(socket: { once(event: "close", listener: () => void): unknown }) {
+    this.eventsConnections.inc();
+    socket.once("close", () => this.eventsConnections.dec());
+  }
+}
+
+async function publishedZipSize(ctx: AppContext, projectId: number): Promise<number> {
+  const state = await findPublishState(ctx.db, projectId);
+  if (!state?.publishedZipPath) return 0;
+  return (await fsp.stat(publishedZipFile(ctx.config, state.publishedZipPath))).size;
+}
+
+const all = new WeakMap<AppContext, AppMetrics>();
+
+/** The metrics of one running app, created (and observing the bus) on first use. */
+export function appMetrics(ctx: AppContext): AppMetrics {
+  let metrics = all.get(ctx);
+  if (!metrics) {
+    metrics = new AppMetrics(ctx);
+    all.set(ctx, metrics);
+  }
+  return metrics;
+}
