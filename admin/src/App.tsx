@@ -14,15 +14,15 @@ import { dataProvider } from "./providers/data-provider";
 import { liveProvider } from "./providers/live-provider";
 import { useAppNotificationProvider } from "./providers/notification-provider";
 
-const LoginPage = lazy(() => import("./pages/login/login-page").then((m) => ({ default: m.LoginPage })));
+const LoginPage = lazy(() => import("./features/auth").then((m) => ({ default: m.LoginPage })));
 const RequestAccessPage = lazy(() =>
   import("./pages/request-access/request-access-page").then((m) => ({ default: m.RequestAccessPage })),
 );
-const DashboardPage = lazy(() => import("./pages/dashboard/dashboard-page").then((m) => ({ default: m.DashboardPage })));
-const ClientList = lazy(() => import("./pages/clients/client-list").then((m) => ({ default: m.ClientList })));
-const ClientShow = lazy(() => import("./pages/clients/client-show").then((m) => ({ default: m.ClientShow })));
-const ProjectList = lazy(() => import("./pages/projects/project-list").then((m) => ({ default: m.ProjectList })));
-const ProjectShow = lazy(() => import("./pages/projects/project-show").then((m) => ({ default: m.ProjectShow })));
+const DashboardPage = lazy(() => import("./features/dashboard").then((m) => ({ default: m.DashboardPage })));
+const ClientList = lazy(() => import("./features/clients").then((m) => ({ default: m.ClientList })));
+const ClientShow = lazy(() => import("./features/clients").then((m) => ({ default: m.ClientShow })));
+const ProjectList = lazy(() => import("./features/projects").then((m) => ({ default: m.ProjectList })));
+const ProjectShow = lazy(() => import("./features/projects").then((m) => ({ default: m.ProjectShow })));
 
 const theme = {
   ...RefineThemes.Blue,

@@ -1,7 +1,7 @@
 import { ActionIcon, Checkbox, Group, Image, Menu, Paper, Text } from "@mantine/core";
 import { IconDots, IconDownload, IconEye, IconPencil, IconPhoto, IconTrash } from "@tabler/icons-react";
 import { formatDateTime, formatFileSize } from "../../lib/format";
-import type { Attachment } from "../projects/types";
+import type { Attachment } from "../../../../api/types";
 
 interface AttachmentRowProps {
   attachment: Attachment;

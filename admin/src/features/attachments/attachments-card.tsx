@@ -1,13 +1,13 @@
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { Alert, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { useList } from "@refinedev/core";
 import { IconLock } from "@tabler/icons-react";
-import { ImageDropZone } from "../drop-zone/image-drop-zone";
-import { ConfirmDeleteDialog } from "../confirm-delete/confirm-delete-dialog";
-import type { Attachment } from "../projects/types";
-import { useRefreshProjects } from "../projects/use-refresh-projects";
-import { UploadQueue } from "../upload-queue/upload-queue";
-import { useUploadQueue } from "../upload-queue/use-upload-queue";
+import { ImageDropZone } from "./image-drop-zone";
+import { ConfirmDeleteDialog } from "../../ui/confirm-delete-dialog";
+import type { Attachment } from "../../../../api/types";
+import { useRefreshProjects } from "../../lib/use-refresh-projects";
+import { UploadQueue } from "./upload-queue";
+import { useUploadQueue } from "./use-upload-queue";
 import { AttachmentRow } from "./attachment-row";
 import { RenameDialog } from "./rename-dialog";
 import { useAttachmentDeletion } from "./use-attachment-deletion";
@@ -30,21 +30,19 @@ export function AttachmentsCard({ projectId, locked, published }: AttachmentsCar
   const attachments = result.data;
   const refresh = useRefreshProjects();
   const uploads = useUploadQueue(projectId, () => refresh(projectId));
-  const [selecting, setSelecting] = useState(false);
+  const [selectingChosen, setSelecting] = useState(false);
   const [chosen, setSelected] = useState<Set<number>>(new Set());
   const [renaming, setRenaming] = useState<Attachment | null>(null);
   const [deletion, setDeletion] = useState<PendingDeletion>(null);
   const { deleteAttachment, deleteAttachments, pending } = useAttachmentDeletion(() => refresh(projectId));
 
   const canSelect = attachments.length > 0 && !locked;
-  useEffect(() => {
-    if (!canSelect) setSelecting(false);
-  }, [canSelect]);
+  const selecting = selectingChosen && canSelect;
   // Only attachments still there count as selected (others may have been deleted elsewhere).
   const selected = useMemo(() => new Set(attachments.filter((a) => chosen.has(a.id)).map((a) => a.id)), [attachments, chosen]);
 
   const toggleSelecting = () => {
-    setSelecting((on) => !on);
+    setSelecting(!selecting);
     setSelected(new Set());
   };
   const toggle = (id: number) => {

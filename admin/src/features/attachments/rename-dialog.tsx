@@ -1,8 +1,8 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { TextInput } from "@mantine/core";
 import { useUpdate } from "@refinedev/core";
-import { FormDialog } from "../form-dialog/form-dialog";
-import type { Attachment } from "../projects/types";
+import { FormDialog } from "../../ui/form-dialog";
+import type { Attachment } from "../../../../api/types";
 
 interface RenameDialogProps {
   attachment: Attachment | null;
@@ -14,7 +14,12 @@ interface RenameDialogProps {
 export function RenameDialog({ attachment, onClose, onRenamed }: RenameDialogProps) {
   const [name, setName] = useState("");
   const { mutate, mutation } = useUpdate<Attachment>();
-  useEffect(() => setName(attachment?.originalName ?? ""), [attachment]);
+  // A newly opened attachment starts from its own name (React's "adjust state on a prop change").
+  const [shownFor, setShownFor] = useState(attachment);
+  if (attachment !== shownFor) {
+    setShownFor(attachment);
+    setName(attachment?.originalName ?? "");
+  }
 
   const save = () => {
     const trimmed = name.trim();

@@ -1,6 +1,6 @@
 import type { HttpError } from "@refinedev/core";
 import { http } from "../../providers/http";
-import type { Attachment } from "../projects/types";
+import type { Attachment } from "../../../../api/types";
 
 // The API's 30 s timeout is for calls; a 10 MB photo on a slow uplink needs longer.
 const UPLOAD_TIMEOUT_MS = 10 * 60_000;
@@ -25,7 +25,7 @@ export async function uploadAttachment(
     });
     return data;
   } catch (error) {
-    throw new Error(uploadErrorMessage(error as HttpError));
+    throw new Error(uploadErrorMessage(error as HttpError), { cause: error });
   }
 }
 

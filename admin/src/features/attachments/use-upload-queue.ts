@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { Attachment } from "../projects/types";
+import type { Attachment } from "../../../../api/types";
 import { uploadAttachment } from "./upload-attachment";
 
 export type UploadStatus = "pending" | "uploading" | "completed" | "error";

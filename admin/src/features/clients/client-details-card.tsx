@@ -1,8 +1,8 @@
 import { Button, Card, Group, SimpleGrid, Title } from "@mantine/core";
 import { IconEdit } from "@tabler/icons-react";
-import type { Client } from "../../components/clients/types";
+import type { Client } from "./types";
 import { formatDateTime } from "../../lib/format";
-import { Field } from "../../components/field/field";
+import { Field } from "../../ui/field";
 
 /** The client's name, ID and dates, with the way to rename it. */
 export function ClientDetailsCard({ client, onEdit }: { client: Client; onEdit: () => void }) {

@@ -1,5 +1,5 @@
 import { TextInput } from "@mantine/core";
-import { FormDialog } from "../form-dialog/form-dialog";
+import { FormDialog } from "../../ui/form-dialog";
 import type { ClientModalForm } from "./use-client-modal-form";
 
 /** The add / edit client dialog; server field errors land on the field like local ones. */

@@ -6,12 +6,12 @@ import { List } from "@refinedev/mantine";
 import { useTable } from "@refinedev/react-table";
 import { IconPlus, IconSearch } from "@tabler/icons-react";
 import { useLocation } from "react-router";
-import { clientColumns } from "../../components/clients/client-columns";
-import { ClientFormModal } from "../../components/clients/client-form-modal";
-import { DeleteClientModal } from "../../components/clients/delete-client-modal";
-import { SortableTable } from "../../components/clients/sortable-table";
-import type { Client } from "../../components/clients/types";
-import { useClientModalForm } from "../../components/clients/use-client-modal-form";
+import { clientColumns } from "./client-columns";
+import { ClientFormModal } from "./client-form-modal";
+import { DeleteClientModal } from "./delete-client-modal";
+import { SortableTable } from "../../ui/sortable-table";
+import type { Client } from "./types";
+import { useClientModalForm } from "./use-client-modal-form";
 
 const PAGE_SIZE = 10;
 const SEARCH = "q";
@@ -64,7 +64,7 @@ function ClientTable({ recent }: { recent: boolean }) {
       ...filters.filter((f) => f.id !== SEARCH),
       ...(debouncedSearch ? [{ id: SEARCH, value: debouncedSearch }] : []),
     ]);
-  }, [debouncedSearch]);
+  }, [debouncedSearch, reactTable]);
 
   const total = result.total ?? 0;
 

@@ -2,11 +2,11 @@ import { Alert, Center, Group, Loader, Stack, Text } from "@mantine/core";
 import { useShow } from "@refinedev/core";
 import { IconAlertCircle } from "@tabler/icons-react";
 import { useParams } from "react-router";
-import { ClientFormModal } from "../../components/clients/client-form-modal";
-import type { Client } from "../../components/clients/types";
-import { useClientModalForm } from "../../components/clients/use-client-modal-form";
-import { ContactsPanel } from "../../components/contacts/contacts-panel";
-import { ProjectsPanel } from "../../components/projects/projects-panel";
+import { ClientFormModal } from "./client-form-modal";
+import type { Client } from "./types";
+import { useClientModalForm } from "./use-client-modal-form";
+import { ContactsPanel } from "../contacts";
+import { ProjectsPanel } from "../projects";
 import { parseRouteId } from "../../lib/route-id";
 import { ClientDetailsCard } from "./client-details-card";
 

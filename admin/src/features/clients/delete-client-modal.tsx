@@ -1,5 +1,5 @@
 import { useDelete } from "@refinedev/core";
-import { ConfirmDeleteDialog } from "../confirm-delete/confirm-delete-dialog";
+import { ConfirmDeleteDialog } from "../../ui/confirm-delete-dialog";
 import type { Client } from "./types";
 
 interface DeleteClientModalProps {

@@ -2,7 +2,7 @@ import { Anchor, Button, Group, SimpleGrid, Stack, Text } from "@mantine/core";
 import { IconEdit, IconTrash } from "@tabler/icons-react";
 import { formatDateTime } from "../../lib/format";
 import type { Contact } from "./types";
-import { Field } from "../field/field";
+import { Field } from "../../ui/field";
 
 const notGiven = (
   <Text span color="dimmed">

@@ -1,5 +1,5 @@
 import { TextInput } from "@mantine/core";
-import { FormDialog } from "../form-dialog/form-dialog";
+import { FormDialog } from "../../ui/form-dialog";
 import type { ContactModalForm } from "./use-contact-modal-form";
 
 /** The add / edit contact dialog; server field errors land on the field like local ones. */

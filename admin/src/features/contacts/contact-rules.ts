@@ -1,4 +1,4 @@
-import { nameError } from "../clients/client-rules";
+import { nameError } from "../../lib/name-rule";
 import type { ContactFormValues, ContactPayload } from "./types";
 
 export { nameError };

@@ -1,5 +1,5 @@
 import { useDelete, useInvalidate } from "@refinedev/core";
-import { ConfirmDeleteDialog } from "../confirm-delete/confirm-delete-dialog";
+import { ConfirmDeleteDialog } from "../../ui/confirm-delete-dialog";
 import type { Contact } from "./types";
 
 /** Confirms and deletes a contact, then refreshes the client's counts. */

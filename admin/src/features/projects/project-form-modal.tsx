@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Select, Textarea, TextInput } from "@mantine/core";
-import { FormDialog } from "../form-dialog/form-dialog";
+import { FormDialog } from "../../ui/form-dialog";
 import type { HttpError } from "@refinedev/core";
 import { useModalForm, useSelect } from "@refinedev/mantine";
 import type { Project } from "./types";

@@ -1,5 +1,5 @@
 import { useLocation } from "react-router";
-import { ProjectsPanel } from "../../components/projects/projects-panel";
+import { ProjectsPanel } from "./projects-panel";
 
 /** /projects/all and /projects/recent: every project, newest first. */
 export function ProjectList() {

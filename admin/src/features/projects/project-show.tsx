@@ -3,12 +3,11 @@ import { Alert, Anchor, Button, Center, Grid, Group, Loader, Stack, Text, Title 
 import { useShow } from "@refinedev/core";
 import { IconAlertCircle, IconPencil } from "@tabler/icons-react";
 import { Link, useParams } from "react-router";
-import { AttachmentsCard } from "../../components/attachments/attachments-card";
-import { ProjectDetailsCard } from "../../components/projects/project-details-card";
-import { useProjectFormModal } from "../../components/projects/project-form-modal";
-import { isPublished, type Project } from "../../components/projects/types";
-import { PublishControl } from "../../components/publish-control/publish-control";
-import { usePublishProgress } from "../../components/publish-control/use-publish-progress";
+import { AttachmentsCard } from "../attachments";
+import { ProjectDetailsCard } from "./project-details-card";
+import { useProjectFormModal } from "./project-form-modal";
+import { isPublished, type Project } from "./types";
+import { PublishControl, usePublishProgress } from "../publish";
 import { parseRouteId } from "../../lib/route-id";
 
 export function ProjectShow() {

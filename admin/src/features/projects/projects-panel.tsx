@@ -4,11 +4,11 @@ import { useDelete, useList, type CrudFilter } from "@refinedev/core";
 import { IconPlus } from "@tabler/icons-react";
 import { Link } from "react-router";
 import { formatDate } from "../../lib/format";
-import { usePublishActions } from "../publish-control/use-publish-actions";
-import { ConfirmDeleteDialog } from "../confirm-delete/confirm-delete-dialog";
+import { usePublishActions } from "../publish";
+import { ConfirmDeleteDialog } from "../../ui/confirm-delete-dialog";
 import { ProjectRowMenu } from "./project-row-menu";
 import { useProjectFormModal } from "./project-form-modal";
-import { useRefreshProjects } from "./use-refresh-projects";
+import { useRefreshProjects } from "../../lib/use-refresh-projects";
 import type { Project } from "./types";
 
 const PAGE_SIZE = 10;

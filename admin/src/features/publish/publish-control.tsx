@@ -1,6 +1,7 @@
 import { Button, Group, Progress, Stack, Text } from "@mantine/core";
 import { IconDownload, IconRocket, IconRocketOff } from "@tabler/icons-react";
-import { canPublish, isPublished, type Project } from "../projects/types";
+import type { Project } from "../../../../api/types";
+import { canPublish, isPublished } from "../../lib/project-status";
 import { CopyLinkButton } from "./copy-link-button";
 import type { PublishProgress } from "./use-publish-progress";
 import { usePublishActions } from "./use-publish-actions";

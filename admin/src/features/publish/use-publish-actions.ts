@@ -1,6 +1,7 @@
 import { useCustomMutation } from "@refinedev/core";
-import { useRefreshProjects } from "../projects/use-refresh-projects";
-import { canPublish, type Project } from "../projects/types";
+import { useRefreshProjects } from "../../lib/use-refresh-projects";
+import type { Project } from "../../../../api/types";
+import { canPublish } from "../../lib/project-status";
 
 /** Publish and unpublish calls; failures are only logged (spec section 8), the live events show progress. */
 export function usePublishActions() {

@@ -40,6 +40,11 @@ const IDLE: PublishProgress = { active: false, progress: 0, error: null, connect
  */
 export function usePublishProgress(projectId: number | undefined, refetch: () => void, shownStatus: string | undefined) {
   const [state, setState] = useState<PublishProgress>(IDLE);
+  const [followed, setFollowed] = useState(projectId);
+  if (followed !== projectId) {
+    setFollowed(projectId);
+    setState(IDLE);
+  }
   const refetchRef = useRef(refetch);
   refetchRef.current = refetch;
   const shownStatusRef = useRef(shownStatus);
@@ -47,7 +52,6 @@ export function usePublishProgress(projectId: number | undefined, refetch: () =>
 
   useEffect(() => {
     if (!projectId) return;
-    setState(IDLE);
     const update = (change: Partial<PublishProgress>) => setState((current) => ({ ...current, ...change }));
     const stopFrames = eventsSocket.onFrame(({ event, data }) => {
       if (event === "error") {

@@ -1,0 +1,1 @@
+export { AttachmentsCard } from "./attachments-card";

@@ -1,0 +1,2 @@
+export { ClientList } from "./client-list";
+export { ClientShow } from "./client-show";

@@ -1,0 +1,1 @@
+export { ContactsPanel } from "./contacts-panel";

@@ -1,0 +1,3 @@
+export { PublishControl } from "./publish-control";
+export { usePublishActions } from "./use-publish-actions";
+export { usePublishProgress } from "./use-publish-progress";
