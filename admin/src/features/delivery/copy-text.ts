@@ -1,0 +1,20 @@
+/** The clipboard API needs a secure context and permission; a selected textarea works almost everywhere. */
+export async function copyText(text: string): Promise<void> {
+  try {
+    if (!navigator.clipboard) throw new Error("no clipboard");
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.appendChild(area);
+    area.select();
+    try {
+      document.execCommand("copy");
+    } finally {
+      document.body.removeChild(area);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import { SimpleGrid, Stack, Text } from "@mantine/core";
+import type { DeliverySettings } from "../../../../api/types";
+import { formatDateTime } from "../../lib/format";
+
+function Figure({ label, value }: { label: string; value: string }) {
+  return (
+    <Stack spacing={0} role="group" aria-label={label}>
+      <Text size="xs" color="dimmed" weight={600} transform="uppercase">
+        {label}
+      </Text>
+      <Text size="lg" weight={700}>
+        {value}
+      </Text>
+    </Stack>
+  );
+}
+
+/** Views, downloads and the last download; they move live as the client uses the page. */
+export function DeliveryFigures({ delivery }: { delivery: DeliverySettings }) {
+  return (
+    <SimpleGrid cols={3} spacing="xs">
+      <Figure label="Views" value={String(delivery.views)} />
+      <Figure label="Downloads" value={String(delivery.downloads)} />
+      <Figure
+        label="Last download"
+        value={delivery.lastDownloadAt ? formatDateTime(delivery.lastDownloadAt) : "Never"}
+      />
+    </SimpleGrid>
+  );
+}

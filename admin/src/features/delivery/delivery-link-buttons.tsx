@@ -1,0 +1,44 @@
+import { useEffect, useState } from "react";
+import { Button, Group } from "@mantine/core";
+import { IconCheck, IconExternalLink, IconLink } from "@tabler/icons-react";
+import { copyText } from "./copy-text";
+
+const COPIED_FOR_MS = 2_000;
+
+/** 'Copy page link' (the delivery page's absolute URL) and 'Open delivery page'. */
+export function DeliveryLinkButtons({ deliveryUrl }: { deliveryUrl: string }) {
+  const [copied, setCopied] = useState(false);
+  const link = new URL(deliveryUrl, window.location.origin).toString();
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPIED_FOR_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  return (
+    <Group spacing="xs">
+      <Button
+        variant="default"
+        data-link={link}
+        leftIcon={copied ? <IconCheck size={16} /> : <IconLink size={16} />}
+        onClick={() =>
+          copyText(link)
+            .then(() => setCopied(true))
+            .catch((error) => console.error("Failed to copy the delivery page link", error))
+        }
+      >
+        {copied ? "Copied!" : "Copy page link"}
+      </Button>
+      <Button
+        component="a"
+        href={link}
+        target="_blank"
+        rel="noopener"
+        variant="default"
+        leftIcon={<IconExternalLink size={16} />}
+      >
+        Open delivery page
+      </Button>
+    </Group>
+  );
+}

@@ -1,0 +1,81 @@
+import { useState } from "react";
+import { Button, Group, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
+import type { Project } from "../../../../api/types";
+import { fromLocalInput, passcodeError, toLocalInput } from "./expiry-input";
+import type { DeliverySettingsChange } from "./use-delivery-actions";
+
+interface Props {
+  project: Project;
+  saving: boolean;
+  onSave: (change: DeliverySettingsChange) => Promise<unknown>;
+}
+
+const messageOf = (error: unknown) =>
+  (error as { message?: string })?.message || "Could not save the delivery settings";
+
+/** Expiry and passcode. A passcode is never shown again: blank keeps the current one. */
+export function DeliverySettingsForm({ project, saving, onSave }: Props) {
+  const { delivery } = project;
+  const [expiry, setExpiry] = useState(toLocalInput(delivery.expiresAt));
+  const [passcode, setPasscode] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const invalid = passcodeError(passcode);
+
+  const send = (change: DeliverySettingsChange) => {
+    setError(null);
+    onSave(change).then(
+      () => setPasscode(""),
+      (err: unknown) => {
+        console.error("Failed to save the delivery settings:", messageOf(err));
+        setError(messageOf(err));
+      },
+    );
+  };
+
+  return (
+    <form
+      aria-label="Delivery settings"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (invalid) return;
+        send({ expiresAt: fromLocalInput(expiry), ...(passcode ? { passcode } : {}) });
+      }}
+    >
+      <Stack spacing="xs">
+        <TextInput
+          type="datetime-local"
+          label="Link expires"
+          description="Leave empty for a link that does not expire"
+          value={expiry}
+          onChange={(event) => setExpiry(event.currentTarget.value)}
+        />
+        <PasswordInput
+          label="Passcode"
+          description={
+            delivery.hasPasscode ? "A passcode is set. Type a new one to replace it." : "Optional, 4 to 64 characters"
+          }
+          placeholder={delivery.hasPasscode ? "••••••" : "No passcode"}
+          autoComplete="new-password"
+          value={passcode}
+          error={invalid}
+          onChange={(event) => setPasscode(event.currentTarget.value)}
+        />
+        {error && (
+          <Text size="sm" color="red">
+            {error}
+          </Text>
+        )}
+        <Group spacing="xs">
+          <Button type="submit" loading={saving} disabled={Boolean(invalid)}>
+            Save delivery settings
+          </Button>
+          {delivery.hasPasscode && (
+            <Button variant="default" color="red" disabled={saving} onClick={() => send({ passcode: null })}>
+              Remove passcode
+            </Button>
+          )}
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { fromLocalInput, passcodeError, toLocalInput } from "./expiry-input";
+
+describe("the expiry field", () => {
+  it("round-trips an instant through the local datetime-local value", () => {
+    const iso = new Date(2026, 11, 24, 18, 30).toISOString();
+    expect(toLocalInput(iso)).toBe("2026-12-24T18:30");
+    expect(fromLocalInput("2026-12-24T18:30")).toBe(iso);
+  });
+
+  it("treats empty and unreadable values as no expiry", () => {
+    expect(toLocalInput(null)).toBe("");
+    expect(fromLocalInput("")).toBeNull();
+    expect(fromLocalInput("not a date")).toBeNull();
+  });
+
+  it("accepts a blank passcode (keep) and 4 to 64 characters", () => {
+    expect(passcodeError("")).toBeNull();
+    expect(passcodeError("abcd")).toBeNull();
+    expect(passcodeError("abc")).toBe("Passcode must be 4 to 64 characters");
+    expect(passcodeError("x".repeat(65))).toBe("Passcode must be 4 to 64 characters");
+  });
+});

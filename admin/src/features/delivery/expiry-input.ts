@@ -1,0 +1,22 @@
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** An ISO instant as the local `YYYY-MM-DDTHH:mm` a datetime-local input shows; empty for none. */
+export function toLocalInput(iso: string | null): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** A datetime-local value (local time) as an ISO instant; null for an empty or unreadable one. */
+export function fromLocalInput(value: string): string | null {
+  if (!value.trim()) return null;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+/** The passcode rule the server applies, checked before sending: blank means "keep the current one". */
+export function passcodeError(passcode: string): string | null {
+  if (passcode === "") return null;
+  return passcode.length < 4 || passcode.length > 64 ? "Passcode must be 4 to 64 characters" : null;
+}

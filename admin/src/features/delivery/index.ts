@@ -1,0 +1,2 @@
+export { DeliveryCard } from "./delivery-card";
+export { DeliveryLinkButtons } from "./delivery-link-buttons";
