@@ -3,7 +3,6 @@ import { Badge, Card, Divider, Group, Stack, Text, Title } from "@mantine/core";
 import type { Project } from "../../../../api/types";
 import { formatDateTime } from "../../lib/format";
 import { DeliveryFigures } from "./delivery-figures";
-import { DeliveryLinkButtons } from "./delivery-link-buttons";
 import { DeliverySettingsForm } from "./delivery-settings-form";
 import { RegenerateLinkButton } from "./regenerate-link-button";
 import { useDeliveryActions } from "./use-delivery-actions";
@@ -30,14 +29,16 @@ function LinkState({ project }: { project: Project }) {
 export function DeliveryCard({ project }: { project: Project }) {
   const actions = useDeliveryActions(project.id);
   return (
-    <Card withBorder shadow="xs" radius="md" p="lg" aria-label="Delivery">
+    <Card withBorder shadow="xs" radius="md" p="lg" mt="md" aria-label="Delivery">
       <Group position="apart" mb="md">
         <Title order={4}>Delivery</Title>
         <LinkState project={project} />
       </Group>
       <Stack spacing="md">
         {project.deliveryUrl ? (
-          <DeliveryLinkButtons deliveryUrl={project.deliveryUrl} />
+          <Text size="sm" sx={{ fontFamily: "monospace", overflowWrap: "anywhere" }} aria-label="Delivery page link">
+            {new URL(project.deliveryUrl, window.location.origin).toString()}
+          </Text>
         ) : (
           <Text size="sm" color="dimmed">
             Publish the project to give your client a delivery page.

@@ -1,11 +1,11 @@
 import { useEffect, useState } from "react";
-import { Button, Group } from "@mantine/core";
+import { Button } from "@mantine/core";
 import { IconCheck, IconExternalLink, IconLink } from "@tabler/icons-react";
 import { copyText } from "./copy-text";
 
 const COPIED_FOR_MS = 2_000;
 
-/** 'Copy page link' (the delivery page's absolute URL) and 'Open delivery page'. */
+/** 'Copy page link' (the delivery page's absolute URL) and 'Open delivery page', to sit beside the ZIP's copy-link button. */
 export function DeliveryLinkButtons({ deliveryUrl }: { deliveryUrl: string }) {
   const [copied, setCopied] = useState(false);
   const link = new URL(deliveryUrl, window.location.origin).toString();
@@ -16,7 +16,7 @@ export function DeliveryLinkButtons({ deliveryUrl }: { deliveryUrl: string }) {
   }, [copied]);
 
   return (
-    <Group spacing="xs">
+    <>
       <Button
         variant="default"
         data-link={link}
@@ -39,6 +39,6 @@ export function DeliveryLinkButtons({ deliveryUrl }: { deliveryUrl: string }) {
       >
         Open delivery page
       </Button>
-    </Group>
+    </>
   );
 }

@@ -5,6 +5,7 @@ import { IconAlertCircle, IconPencil } from "@tabler/icons-react";
 import { Link, useParams } from "react-router";
 import { AttachmentsCard } from "../attachments";
 import { ProjectDetailsCard } from "./project-details-card";
+import { DeliveryCard } from "../delivery";
 import { useProjectFormModal } from "./project-form-modal";
 import { isPublished, type Project } from "./types";
 import { PublishControl, usePublishProgress } from "../publish";
@@ -65,6 +66,7 @@ export function ProjectShow() {
       <Grid>
         <Grid.Col md={4}>
           <ProjectDetailsCard project={project} />
+          <DeliveryCard project={project} />
         </Grid.Col>
         <Grid.Col md={8}>
           <AttachmentsCard projectId={project.id} locked={locked} published={isPublished(project)} />

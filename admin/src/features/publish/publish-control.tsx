@@ -3,6 +3,7 @@ import { IconDownload, IconRocket, IconRocketOff } from "@tabler/icons-react";
 import type { Project } from "../../../../api/types";
 import { canPublish, isPublished } from "../../lib/project-status";
 import { CopyLinkButton } from "./copy-link-button";
+import { DeliveryLinkButtons } from "../delivery";
 import type { PublishProgress } from "./use-publish-progress";
 import { usePublishActions } from "./use-publish-actions";
 
@@ -51,6 +52,7 @@ export function PublishControl({ project, live }: PublishControlProps) {
               Download ZIP
             </Button>
             <CopyLinkButton path={project.downloadUrl} />
+            {project.deliveryUrl && <DeliveryLinkButtons deliveryUrl={project.deliveryUrl} />}
           </>
         )}
       </Group>
