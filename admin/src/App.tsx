@@ -1,13 +1,15 @@
 import { lazy, Suspense, useEffect, type ReactNode } from "react";
 import { Center, Global, Loader, MantineProvider } from "@mantine/core";
 import { NotificationsProvider } from "@mantine/notifications";
-import { Authenticated, Refine, type HttpError } from "@refinedev/core";
+import { Authenticated, CanAccess, Refine, type HttpError } from "@refinedev/core";
 import { ErrorComponent, RefineThemes, ThemedLayout } from "@refinedev/mantine";
 import routerProvider, { CatchAllNavigate, DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
 import { BrowserRouter, Navigate, Outlet, Route, Routes, useSearchParams } from "react-router";
 import { AccessGate } from "./components/access-gate/access-gate";
 import { AppHeader } from "./components/layout/app-header";
 import { AppSider } from "./components/layout/app-sider";
+// Static: the navigation needs this feature on every page anyway (the Users entry and its badge).
+import { NoAccess, UserList } from "./features/users";
 import { accessControlProvider } from "./providers/access-control";
 import { authProvider, followSessionChangesInOtherTabs } from "./providers/auth-provider";
 import { dataProvider } from "./providers/data-provider";
@@ -88,6 +90,7 @@ export function App() {
             resources={[
               { name: "clients", list: "/clients/all", show: "/clients/:id", meta: { label: "Clients" } },
               { name: "projects", list: "/projects/all", show: "/projects/:id", meta: { label: "Projects" } },
+              { name: "users", list: "/users", meta: { label: "Users" } },
             ]}
             options={{
               syncWithLocation: true,
@@ -131,6 +134,14 @@ export function App() {
                   <Route path="recent" element={<ProjectList />} />
                   <Route path=":id" element={<ProjectShow />} />
                 </Route>
+                <Route
+                  path="/users"
+                  element={
+                    <CanAccess resource="users" action="list" fallback={<NoAccess />}>
+                      <UserList />
+                    </CanAccess>
+                  }
+                />
                 <Route path="*" element={<ErrorComponent />} />
               </Route>
               <Route

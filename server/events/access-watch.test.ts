@@ -51,11 +51,20 @@ describe("subscribe-to-access", () => {
     expect(first).toMatchObject({ event: "subscribed", data: { access: { hasAccess: false, role: "staff" } } });
 
     expect((await put(waiting.uid, { hasAccess: true })).status).toBe(200);
-    expect(await socket.next(5000)).toMatchObject({ event: "access-changed", data: { hasAccess: true, role: "staff" } });
+    expect(await socket.next(5000)).toMatchObject({
+      event: "access-changed",
+      data: { hasAccess: true, role: "staff" },
+    });
     expect((await put(waiting.uid, { role: "admin" })).status).toBe(200);
-    expect(await socket.next(5000)).toMatchObject({ event: "access-changed", data: { hasAccess: true, role: "admin" } });
+    expect(await socket.next(5000)).toMatchObject({
+      event: "access-changed",
+      data: { hasAccess: true, role: "admin" },
+    });
     expect((await put(waiting.uid, { role: "staff", hasAccess: false })).status).toBe(200);
-    expect(await socket.next(5000)).toMatchObject({ event: "access-changed", data: { hasAccess: false, role: "staff" } });
+    expect(await socket.next(5000)).toMatchObject({
+      event: "access-changed",
+      data: { hasAccess: false, role: "staff" },
+    });
   });
 
   it("tells nobody about anyone else, and says nothing when a change leaves access and role as they were", async () => {
@@ -91,8 +100,18 @@ describe("the admin's live users list", () => {
     socket.send("subscribe-to-resources", { resources: ["users"], token: admin.token });
     expect(await socket.next()).toMatchObject({ event: "subscribed", data: { resources: ["users"] } });
     await request(server).post("/api/users/me/request-access").set(waiting.auth).send({ message: "let me in" });
-    expect(await socket.next(5000)).toEqual(expect.objectContaining({ event: "resource-changed", data: { resource: "users", type: "updated", ids: [waiting.uid] } }));
+    expect(await socket.next(5000)).toEqual(
+      expect.objectContaining({
+        event: "resource-changed",
+        data: { resource: "users", type: "updated", ids: [waiting.uid] },
+      }),
+    );
     await put(waiting.uid, { hasAccess: true });
-    expect(await socket.next(5000)).toEqual(expect.objectContaining({ event: "resource-changed", data: { resource: "users", type: "updated", ids: [waiting.uid] } }));
+    expect(await socket.next(5000)).toEqual(
+      expect.objectContaining({
+        event: "resource-changed",
+        data: { resource: "users", type: "updated", ids: [waiting.uid] },
+      }),
+    );
   });
 });

@@ -16,7 +16,9 @@ let smtpUrl: string;
 const inbox: ReceivedMail[] = [];
 
 function decodeQuotedPrintable(raw: string): string {
-  return raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return raw
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 beforeAll(async () => {
@@ -28,7 +30,10 @@ beforeAll(async () => {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
-        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), body: decodeQuotedPrintable(Buffer.concat(chunks).toString("utf8")) });
+        inbox.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          body: decodeQuotedPrintable(Buffer.concat(chunks).toString("utf8")),
+        });
         callback();
       });
     },
@@ -59,7 +64,10 @@ async function studio(env: Record<string, string> = {}) {
 }
 
 const askForAccess = (user: TestUser, message?: string) =>
-  request(t.app).post("/api/users/me/request-access").set(user.auth).send(message === undefined ? {} : { message });
+  request(t.app)
+    .post("/api/users/me/request-access")
+    .set(user.auth)
+    .send(message === undefined ? {} : { message });
 
 describe("the access request mail", () => {
   it("goes to every approved admin with the message and a link to Users, once per request", async () => {
@@ -86,7 +94,11 @@ describe("the access request mail", () => {
 
   it("says when there is no message, and links nowhere when the request's Host is not this machine", async () => {
     const { newcomer } = await studio({ PUBLIC_URL: "" });
-    const res = await request(t.app).post("/api/users/me/request-access").set("Host", "evil.example").set(newcomer.auth).send({});
+    const res = await request(t.app)
+      .post("/api/users/me/request-access")
+      .set("Host", "evil.example")
+      .set(newcomer.auth)
+      .send({});
     expect(res.status).toBe(201);
     const mail = await eventually(() => mailsTo("boss@studio.test")[0]);
     expect(mail.body).toContain("They left no message.");
@@ -106,9 +118,15 @@ describe("the approval mail", () => {
     expect(mail.body).not.toContain(boss.token);
     expect(mail.body).not.toContain(newcomer.token);
 
-    expect((await request(t.app).put(`/api/users/${newcomer.uid}`).set(boss.auth).send({ hasAccess: true })).status).toBe(200);
-    expect((await request(t.app).put(`/api/users/${staff.uid}`).set(boss.auth).send({ hasAccess: false })).status).toBe(200);
-    expect((await request(t.app).put(`/api/users/${newcomer.uid}`).set(boss.auth).send({ role: "admin" })).status).toBe(200);
+    expect(
+      (await request(t.app).put(`/api/users/${newcomer.uid}`).set(boss.auth).send({ hasAccess: true })).status,
+    ).toBe(200);
+    expect((await request(t.app).put(`/api/users/${staff.uid}`).set(boss.auth).send({ hasAccess: false })).status).toBe(
+      200,
+    );
+    expect((await request(t.app).put(`/api/users/${newcomer.uid}`).set(boss.auth).send({ role: "admin" })).status).toBe(
+      200,
+    );
     await settle();
     expect(inbox).toHaveLength(1);
   });
@@ -124,13 +142,19 @@ describe("the approval mail", () => {
 
 describe("when mail cannot be sent", () => {
   it("still records the request and the approval, and logs each failure without a token", async () => {
-    const logged = await createLoggedTestApp({ SMTP_URL: "smtp://127.0.0.1:1", PUBLIC_URL: "https://photos.example.test" });
+    const logged = await createLoggedTestApp({
+      SMTP_URL: "smtp://127.0.0.1:1",
+      PUBLIC_URL: "https://photos.example.test",
+    });
     t = logged;
     const boss = await createUser(logged.ctx, { role: "admin", email: "boss@studio.test" });
     const newcomer = await createUser(logged.ctx, { hasAccess: false, email: "newcomer@studio.test" });
     expect((await askForAccess(newcomer, "hello")).status).toBe(201);
     await eventually(() => (logged.log().includes("access request e-mail could not be sent") ? true : undefined));
-    const approve = await request(logged.app).put(`/api/users/${newcomer.uid}`).set(boss.auth).send({ hasAccess: true });
+    const approve = await request(logged.app)
+      .put(`/api/users/${newcomer.uid}`)
+      .set(boss.auth)
+      .send({ hasAccess: true });
     expect(approve.status).toBe(200);
     expect(approve.body).toMatchObject({ hasAccess: true, access: "approved" });
     await eventually(() => (logged.log().includes("approval e-mail could not be sent") ? true : undefined));

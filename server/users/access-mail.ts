@@ -14,7 +14,12 @@ const linkLine = (origin: string | undefined, path: string, without: string) => 
  * Tells every approved admin that someone asked for access. Sent after the answer and never
  * failing it: a mail that cannot go out is logged (addresses and subject, no body).
  */
-export function mailAccessRequest(ctx: AppContext, route: MailRoute, requester: { uid: string; email: string; displayName: string | null }, message: string | null): void {
+export function mailAccessRequest(
+  ctx: AppContext,
+  route: MailRoute,
+  requester: { uid: string; email: string; displayName: string | null },
+  message: string | null,
+): void {
   const work = async () => {
     const admins = await approvedAdminEmails(ctx.db);
     const who = requester.displayName ? `${requester.displayName} <${requester.email}>` : requester.email;
@@ -31,11 +36,15 @@ export function mailAccessRequest(ctx: AppContext, route: MailRoute, requester: 
       admins.map((to) =>
         route.mailer
           .send({ to, subject: `Access request from ${requester.email}`, text })
-          .catch((err: Error) => ctx.logger.error({ uid: requester.uid, to, err: err.message }, "access request e-mail could not be sent")),
+          .catch((err: Error) =>
+            ctx.logger.error({ uid: requester.uid, to, err: err.message }, "access request e-mail could not be sent"),
+          ),
       ),
     );
   };
-  work().catch((err: Error) => ctx.logger.error({ uid: requester.uid, err: err.message }, "access request e-mails could not be prepared"));
+  work().catch((err: Error) =>
+    ctx.logger.error({ uid: requester.uid, err: err.message }, "access request e-mails could not be prepared"),
+  );
 }
 
 /** Tells a user their access was approved, with a sign-in link; same failure rule as above. */

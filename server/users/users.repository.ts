@@ -154,8 +154,6 @@ export async function approvedAdminEmails(db: Db): Promise<string[]> {
 
 type ManagedUserRow = UserRow & { request_message: string | null; request_created_at: string | null; request_id: number | null };
 
-export const ACCESS_STATES: readonly AccessState[] = ["approved", "pending", "revoked", "none"];
-
 /** The users-only list parameters: `access=<state>` and `q`, which searches e-mail and name. */
 export interface UserListOptions {
   access?: AccessState;

@@ -1,26 +1,19 @@
 import { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
 import { currentUser } from "../http/authenticate";
-import { NotFoundError, ValidationError } from "../http/errors";
+import { NotFoundError } from "../http/errors";
 import { parseListQuery } from "../http/list-query";
 import { parseBody } from "../http/validate";
 import { trustedOrigin } from "../http/request-origin";
 import { createMailer } from "../mail/mailer";
-import { ACCESS_STATES, usersListSpec, type UserListOptions } from "./users.repository";
-import { userChangeSchema } from "./users.schema";
+import { usersListSpec } from "./users.repository";
+import { accessFilterSchema, userChangeSchema } from "./users.schema";
 import { changeUser, getUser, listUsers } from "./users.service";
 
 function parseUid(raw: unknown): string {
   const uid = String(raw ?? "");
   if (!/^[\w-]{1,40}$/.test(uid)) throw new NotFoundError("User not found");
   return uid;
-}
-
-function parseAccess(raw: unknown): UserListOptions["access"] {
-  if (raw === undefined) return undefined;
-  const found = ACCESS_STATES.find((state) => state === raw);
-  if (!found) throw new ValidationError(`Filter access must be one of ${ACCESS_STATES.join(", ")}`);
-  return found;
 }
 
 /** /api/users: the admin-only approval resource. */
@@ -31,7 +24,7 @@ export function usersRouter(ctx: AppContext): Router {
   router.get("/", async (req, res) => {
     const { access, ...query } = req.query as Record<string, unknown>;
     const list = parseListQuery(query, usersListSpec);
-    const { rows, total } = await listUsers(ctx, list, { access: parseAccess(access) });
+    const { rows, total } = await listUsers(ctx, list, parseBody(accessFilterSchema, { access }));
     res.set("X-Total-Count", String(total)).json(rows);
   });
 

@@ -9,6 +9,13 @@ export const profileSchema = z.object({
 
 export const accessRequestSchema = z.object({ message: optionalText("Message", 1000) });
 
+const ACCESS_STATES = ["approved", "pending", "revoked", "none"] as const;
+
+/** The users list's own filter, `access=<state>` (beside the simple-rest parameters). */
+export const accessFilterSchema = z.object({
+  access: z.enum(ACCESS_STATES, { error: `Filter access must be one of ${ACCESS_STATES.join(", ")}` }).optional(),
+});
+
 export const userChangeSchema = z.object({
   hasAccess: z.boolean({ error: "hasAccess must be true or false" }).optional(),
   role: z.enum(["admin", "staff"], { error: "role must be admin or staff" }).optional(),

@@ -36,6 +36,8 @@ class EventsSocket {
   private sentToken: string | null = null;
   private readonly projects = new Map<number, number>();
   private readonly resources = new Map<string, number>();
+  /** How many screens follow the user's own access (`subscribe-to-access`, open before approval). */
+  private accessWatchers = 0;
   private readonly frameListeners = new Set<FrameListener>();
   private readonly stateListeners = new Set<StateListener>();
 
@@ -75,6 +77,21 @@ class EventsSocket {
     };
   }
 
+  /** Follows the signed-in user's own access: `access-changed` frames when it is approved or revoked. */
+  watchAccess(): () => void {
+    this.accessWatchers += 1;
+    if (this.accessWatchers === 1) void this.sendSubscriptions({ projectIds: [], resources: [], access: true });
+    this.ensureConnected();
+    let stopped = false;
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      this.accessWatchers -= 1;
+      if (this.accessWatchers === 0) this.send({ event: "unsubscribe-from-access", data: {} });
+      this.closeWhenIdle();
+    };
+  }
+
   onFrame(listener: FrameListener): () => void {
     this.frameListeners.add(listener);
     return () => this.frameListeners.delete(listener);
@@ -87,7 +104,7 @@ class EventsSocket {
   }
 
   private get idle() {
-    return this.projects.size === 0 && this.resources.size === 0;
+    return this.projects.size === 0 && this.resources.size === 0 && this.accessWatchers === 0;
   }
 
   private ensureConnected() {
@@ -107,7 +124,7 @@ class EventsSocket {
       this.retries = 0;
       this.setState("open");
       this.sentToken = null;
-      void this.sendSubscriptions({ projectIds: [...this.projects.keys()], resources: [...this.resources.keys()] });
+      void this.sendSubscriptions({ projectIds: [...this.projects.keys()], resources: [...this.resources.keys()], access: true });
       this.tokenTimer ??= setInterval(() => void this.refreshSubscriptionsIfTokenChanged(), TOKEN_CHECK_MS);
     };
     socket.onmessage = (message) => this.dispatch(message.data);
@@ -162,7 +179,15 @@ class EventsSocket {
     return true;
   }
 
-  private async sendSubscriptions({ projectIds, resources }: { projectIds: number[]; resources: string[] }) {
+  private async sendSubscriptions({
+    projectIds,
+    resources,
+    access = false,
+  }: {
+    projectIds: number[];
+    resources: string[];
+    access?: boolean;
+  }) {
     if (this.socket?.readyState !== WebSocket.OPEN) return;
     let token: string | null = null;
     try {
@@ -177,19 +202,20 @@ class EventsSocket {
     }
     const current = resources.filter((name) => this.resources.has(name));
     if (current.length) this.send({ event: "subscribe-to-resources", data: { resources: current, ...data } });
+    if (access && this.accessWatchers > 0) this.send({ event: "subscribe-to-access", data });
     if (token) this.sentToken = token;
   }
 
   /** The server ends a subscription when the token it was made with expires: renew it in time. */
   private async refreshSubscriptionsIfTokenChanged() {
-    let token: string | null = null;
+    let token: string | null;
     try {
       token = await freshAccessToken();
     } catch {
       return;
     }
     if (token && token !== this.sentToken) {
-      await this.sendSubscriptions({ projectIds: [...this.projects.keys()], resources: [...this.resources.keys()] });
+      await this.sendSubscriptions({ projectIds: [...this.projects.keys()], resources: [...this.resources.keys()], access: true });
     }
   }
 }

@@ -1,47 +1,61 @@
 import type { AccessControlProvider } from "@refinedev/core";
+import type { Role } from "../../../api/types";
 import { http, toHttpError } from "./http";
 import { readSession } from "./session";
 
 interface AccessAnswer {
   hasAccess: boolean;
+  role?: Role;
 }
 
 /** The reason `can` gives when the session turned out to be gone (a 401 even after a refresh). */
 export const SIGNED_OUT = "Signed out";
 
-type AccessState = "approved" | "not-approved" | "signed-out";
+type AccessState = { state: "approved"; role: Role | undefined } | { state: "not-approved" } | { state: "signed-out" };
 
 /**
- * Whether the signed-in user is approved; a failed or missing answer counts as not approved.
- * Not cached here: the one asker (AccessGate) goes through React Query, which shares a request
- * in flight and asks again when the tab regains focus, so an approval shows without a reload.
+ * Whether the signed-in user is approved, and their role as stored now; a failed or missing
+ * answer counts as not approved. Not cached here: every asker goes through React Query (useCan).
  */
 async function askForAccess(): Promise<AccessState> {
   for (let attempt = 1; ; attempt++) {
     try {
       const { data } = await http.get<AccessAnswer>("/users/me/access");
-      return data?.hasAccess === true ? "approved" : "not-approved";
+      return data?.hasAccess === true ? { state: "approved", role: data.role } : { state: "not-approved" };
     } catch (error) {
       const { statusCode, message } = toHttpError(error);
-      if (statusCode === 401) return "signed-out";
+      if (statusCode === 401) return { state: "signed-out" };
       if (attempt >= 2) {
         console.error("Access check failed:", message);
-        return "not-approved";
+        return { state: "not-approved" };
       }
     }
   }
 }
 
+const accessRechecks = new EventTarget();
+
+/**
+ * Something suggests the user's access changed (a 403 from the API, a live `access-changed`):
+ * whoever shows the app by access (the access gate) asks again.
+ */
+export function recheckAccess(): void {
+  accessRechecks.dispatchEvent(new Event("recheck"));
+}
+
+export function onAccessRecheck(listener: () => void): () => void {
+  accessRechecks.addEventListener("recheck", listener);
+  return () => accessRechecks.removeEventListener("recheck", listener);
+}
 
 /** The whole app needs approval; the users resource additionally needs the admin role. */
 export const accessControlProvider: AccessControlProvider = {
   can: async ({ resource }) => {
-    const session = readSession();
-    if (!session) return { can: false, reason: SIGNED_OUT };
-    const state = await askForAccess();
-    if (state === "signed-out") return { can: false, reason: SIGNED_OUT };
-    if (state === "not-approved") return { can: false, reason: "Waiting for approval" };
-    if (resource === "users" && session.user.role !== "admin") {
+    if (!readSession()) return { can: false, reason: SIGNED_OUT };
+    const access = await askForAccess();
+    if (access.state === "signed-out") return { can: false, reason: SIGNED_OUT };
+    if (access.state === "not-approved") return { can: false, reason: "Waiting for approval" };
+    if (resource === "users" && access.role !== "admin") {
       return { can: false, reason: "Only administrators manage users" };
     }
     return { can: true };

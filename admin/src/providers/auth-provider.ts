@@ -1,4 +1,5 @@
 import type { AuthActionResponse, AuthProvider } from "@refinedev/core";
+import { recheckAccess } from "./access-control";
 import { freshAccessToken, http, toHttpError } from "./http";
 import {
   clearSession,
@@ -132,9 +133,12 @@ export const authProvider: AuthProvider = {
   getPermissions: async () => readSession()?.user.role ?? null,
 
   onError: async (error) => {
-    if (toHttpError(error).statusCode === 401) {
+    const { statusCode } = toHttpError(error);
+    if (statusCode === 401) {
       return { logout: true, redirectTo: "/login", error };
     }
+    // Access revoked (or the admin role lost) since the screen was shown: the access gate asks again.
+    if (statusCode === 403) recheckAccess();
     return {};
   },
 };

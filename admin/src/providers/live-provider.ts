@@ -1,8 +1,9 @@
 import type { BaseKey, LiveEvent, LiveProvider } from "@refinedev/core";
 import { eventsSocket } from "../lib/events-socket";
 
-// What the /events socket announces to every approved user (`users` is admin-only and not listed here).
-const LIVE_RESOURCES = new Set(["clients", "contacts", "projects", "attachments"]);
+// What the /events socket announces: every approved user's resources, and `users`, which only the
+// admin-only screens (the users list, the navigation's pending badge) ever subscribe to.
+const LIVE_RESOURCES = new Set(["clients", "contacts", "projects", "attachments", "users"]);
 
 const sameId = (a: BaseKey, b: BaseKey) => String(a) === String(b);
 

@@ -3,6 +3,7 @@ import { Navbar, NavLink, ScrollArea, Text } from "@mantine/core";
 import { useList } from "@refinedev/core";
 import { Link, useLocation } from "react-router";
 import { IconDashboard, IconFolders, IconList, IconUsers, IconClock } from "@tabler/icons-react";
+import { UsersNavLink } from "../../features/users";
 
 export const NAVBAR_WIDTH = 300;
 const RECENT_PROJECTS = 4;
@@ -82,6 +83,7 @@ export function AppSider() {
           <SiderLink to="/clients/recent" label="Recent Clients" icon={<IconClock size={18} />} pathname={pathname} />
           <RecentItems items={recentClients} basePath="/clients" pathname={pathname} />
         </NavLink>
+        <UsersNavLink pathname={pathname} />
       </Navbar.Section>
     </Navbar>
   );
