@@ -1,6 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import express, { type Express } from "express";
 import type { AppContext } from "./context";
 import { authRouter } from "./auth/auth.router";
@@ -22,8 +19,7 @@ import { securityHeaders } from "./http/security";
 import { healthRouter } from "./ops/health.router";
 import { metricsRouter } from "./ops/metrics.router";
 import { observeRequests } from "./ops/request-observer";
-
-const adminDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../admin/dist");
+import { serveWebApp } from "./web/web-app";
 
 /** The whole HTTP application; no listen() here, so tests drive it with supertest. */
 export function createApp(ctx: AppContext): Express {
@@ -61,15 +57,4 @@ export function createApp(ctx: AppContext): Express {
   serveWebApp(app);
   app.use(errorMiddleware(ctx.logger));
   return app;
-}
-
-/** The built web app; every other GET falls back to index.html so deep links load. */
-function serveWebApp(app: Express) {
-  const index = path.join(adminDist, "index.html");
-  app.use(express.static(adminDist, { index: false, maxAge: "1h" }));
-  app.get(/^\/(?!api\/|api$|published\/|events$).*/, (_req, res, next) => {
-    if (!fs.existsSync(index)) return next();
-    res.set("Cache-Control", "no-cache");
-    res.sendFile(index);
-  });
 }
