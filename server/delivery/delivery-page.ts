@@ -49,7 +49,10 @@ export function renderGallery(view: GalleryView): string {
   const total = view.photos.reduce((sum, p) => sum + p.size, 0);
   const count = `${view.photos.length} ${view.photos.length === 1 ? "photo" : "photos"}`;
   const items = view.photos
-    .map((p, i) => `<li><a href="p/${i + 1}" data-dl="p/${i + 1}/download"><img src="t/${i + 1}" alt="${escapeHtml(p.originalName)}" loading="lazy" decoding="async"></a></li>`)
+    .map(
+      (p, i) =>
+        `<li><a href="p/${i + 1}" data-dl="p/${i + 1}/download"><img src="t/${i + 1}" alt="${escapeHtml(p.originalName)}" loading="lazy" decoding="async"></a></li>`,
+    )
     .join("");
   const body =
     `<header>${studioLine(view.studio)}<h1>${escapeHtml(view.projectName)}</h1>` +

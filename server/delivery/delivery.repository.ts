@@ -97,8 +97,10 @@ export async function countView(db: Db, projectId: number): Promise<void> {
 }
 
 export async function countDownload(db: Db, projectId: number): Promise<void> {
-  await db("projects").where({ id: projectId }).update({
-    delivery_downloads: db.raw("delivery_downloads + 1"),
-    delivery_last_download_at: nowIso(),
-  });
+  await db("projects")
+    .where({ id: projectId })
+    .update({
+      delivery_downloads: db.raw("delivery_downloads + 1"),
+      delivery_last_download_at: nowIso(),
+    });
 }

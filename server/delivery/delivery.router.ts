@@ -10,13 +10,24 @@ import { photosOf, type DeliveryLink } from "./delivery.repository";
 import { renderGallery, renderMessage, renderPasscodeForm } from "./delivery-page";
 import { createPasscodeAttempts } from "./passcode-attempts";
 import { setPasscodeCookie } from "./passcode-cookie";
-import { checkPasscode, EXPIRED_MESSAGE, mayOpen, openLink, recordView, requirePasscodeCookie, sendZip } from "./delivery.service";
+import {
+  checkPasscode,
+  EXPIRED_MESSAGE,
+  mayOpen,
+  openLink,
+  recordView,
+  requirePasscodeCookie,
+  sendZip,
+} from "./delivery.service";
 
 const assetsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "assets");
 export const PASSCODE_LIMIT = { limit: 10, windowSeconds: 15 * 60 };
 
 function sendHtml(res: Response, status: number, html: string) {
-  res.status(status).set({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" }).send(html);
+  res
+    .status(status)
+    .set({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" })
+    .send(html);
 }
 
 /** /d/...: the client's delivery page, its photos, thumbnails and ZIP, and the passcode form. */
@@ -64,22 +75,30 @@ export function deliveryRouter(ctx: AppContext): Router {
     const zip = await fs.stat(publishedZipFile(ctx.config, link.zipPath)).catch(() => undefined);
     if (!zip) throw new NotFoundError();
     await recordView(ctx, link);
-    sendHtml(res, 200, renderGallery({ studio, token: link.token, projectName: link.projectName, photos, zipSize: zip.size }));
+    sendHtml(
+      res,
+      200,
+      renderGallery({ studio, token: link.token, projectName: link.projectName, photos, zipSize: zip.size }),
+    );
   });
 
-  router.post("/:token/unlock", express.urlencoded({ extended: false, limit: "4kb", parameterLimit: 5 }), async (req, res) => {
-    const link = await pageFor(res, req.params.token);
-    if (!link) return;
-    try {
-      await checkPasscode(link, (req.body as Record<string, unknown> | undefined)?.passcode, attempts);
-    } catch (err) {
-      if (!(err instanceof HttpError) || (err.statusCode !== 401 && err.statusCode !== 429)) throw err;
-      if (err.headers) res.set(err.headers);
-      return sendHtml(res, err.statusCode, renderPasscodeForm({ studio, token: link.token, error: err.message }));
-    }
-    if (link.passcodeHash) await setPasscodeCookie(ctx.db, req, res, link);
-    res.redirect(303, `/d/${link.token}`);
-  });
+  router.post(
+    "/:token/unlock",
+    express.urlencoded({ extended: false, limit: "4kb", parameterLimit: 5 }),
+    async (req, res) => {
+      const link = await pageFor(res, req.params.token);
+      if (!link) return;
+      try {
+        await checkPasscode(link, (req.body as Record<string, unknown> | undefined)?.passcode, attempts);
+      } catch (err) {
+        if (!(err instanceof HttpError) || (err.statusCode !== 401 && err.statusCode !== 429)) throw err;
+        if (err.headers) res.set(err.headers);
+        return sendHtml(res, err.statusCode, renderPasscodeForm({ studio, token: link.token, error: err.message }));
+      }
+      if (link.passcodeHash) await setPasscodeCookie(ctx.db, req, res, link);
+      res.redirect(303, `/d/${link.token}`);
+    },
+  );
 
   router.get("/:token/all.zip", async (req, res) => {
     await sendZip(ctx, req, res, await unlockedLink(req));
@@ -92,7 +111,8 @@ export function deliveryRouter(ctx: AppContext): Router {
       const photo = await photoAt(link, String(req.params.n));
       const thumbnail = kind === "t" && photo.thumbnailKey;
       res.attachment(photo.originalName);
-      if (kind !== "p-download") res.set("Content-Disposition", res.get("Content-Disposition")!.replace(/^attachment/, "inline"));
+      if (kind !== "p-download")
+        res.set("Content-Disposition", res.get("Content-Disposition")!.replace(/^attachment/, "inline"));
       res.set({
         "Content-Type": thumbnail ? "image/webp" : photo.mimeType,
         "X-Content-Type-Options": "nosniff",

@@ -1,13 +1,12 @@
 import { z } from "zod";
 
 /** PUT /api/projects/:id/delivery: a field left out stays as it is; null removes it. */
-export const deliverySettingsSchema = z
-  .object({
-    expiresAt: z.iso.datetime({ offset: true, error: "Expiry must be an ISO 8601 date and time" }).nullable().optional(),
-    passcode: z
-      .string({ error: "Passcode must be text" })
-      .min(4, "Passcode must be 4 to 64 characters")
-      .max(64, "Passcode must be 4 to 64 characters")
-      .nullable()
-      .optional(),
-  });
+export const deliverySettingsSchema = z.object({
+  expiresAt: z.iso.datetime({ offset: true, error: "Expiry must be an ISO 8601 date and time" }).nullable().optional(),
+  passcode: z
+    .string({ error: "Passcode must be text" })
+    .min(4, "Passcode must be 4 to 64 characters")
+    .max(64, "Passcode must be 4 to 64 characters")
+    .nullable()
+    .optional(),
+});

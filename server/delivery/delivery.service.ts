@@ -53,7 +53,8 @@ export async function openLink(ctx: AppContext, token: string): Promise<Delivery
   const link = await findLinkByToken(ctx.db, token);
   const expected = Buffer.from(zipPathFor(token));
   const stored = Buffer.from(link?.zipPath ?? "");
-  if (!link || stored.length !== expected.length || !crypto.timingSafeEqual(stored, expected)) throw new NotFoundError();
+  if (!link || stored.length !== expected.length || !crypto.timingSafeEqual(stored, expected))
+    throw new NotFoundError();
   if (isExpired(link)) throw new GoneError();
   return link;
 }
@@ -117,10 +118,18 @@ export interface DeliverySettingsInput {
   passcode?: string | null;
 }
 
-export async function updateSettings(ctx: AppContext, projectId: number, input: DeliverySettingsInput): Promise<Project> {
+export async function updateSettings(
+  ctx: AppContext,
+  projectId: number,
+  input: DeliverySettingsInput,
+): Promise<Project> {
   const passcodeHash = typeof input.passcode === "string" ? await hashPassword(input.passcode) : input.passcode;
-  const expiresAt = input.expiresAt === undefined || input.expiresAt === null ? input.expiresAt : new Date(input.expiresAt).toISOString();
-  if (!(await updateDeliverySettings(ctx.db, projectId, { expiresAt, passcodeHash }))) throw new NotFoundError("Project not found");
+  const expiresAt =
+    input.expiresAt === undefined || input.expiresAt === null
+      ? input.expiresAt
+      : new Date(input.expiresAt).toISOString();
+  if (!(await updateDeliverySettings(ctx.db, projectId, { expiresAt, passcodeHash })))
+    throw new NotFoundError("Project not found");
   projectChanged(ctx, projectId);
   return projectOrNotFound(ctx, projectId);
 }
@@ -145,7 +154,10 @@ export async function regenerateLink(ctx: AppContext, projectId: number): Promis
     }
   } catch (err) {
     // The row kept its old name (the transaction rolled back): the file goes back under it.
-    if (moved) await fs.rename(moved.to, moved.from).catch((e: unknown) => ctx.logger.error({ err: e }, "could not restore a renamed ZIP"));
+    if (moved)
+      await fs
+        .rename(moved.to, moved.from)
+        .catch((e: unknown) => ctx.logger.error({ err: e }, "could not restore a renamed ZIP"));
     throw err;
   }
   projectChanged(ctx, projectId);

@@ -25,10 +25,21 @@ const get = (url: string, cookie?: string) => {
   return cookie ? req.set("Cookie", cookie) : req;
 };
 const html = (res: request.Response) => (res.body as Buffer).toString("utf8");
-const settings = (id: number, body: unknown) => api().put(`/api/projects/${id}/delivery`).set(staff.auth).send(body as object);
-const unlock = (d: PublishedDelivery, passcode: string) => api().post(`/d/${d.token}/unlock`).type("form").send({ passcode });
+const settings = (id: number, body: unknown) =>
+  api()
+    .put(`/api/projects/${id}/delivery`)
+    .set(staff.auth)
+    .send(body as object);
+const unlock = (d: PublishedDelivery, passcode: string) =>
+  api().post(`/d/${d.token}/unlock`).type("form").send({ passcode });
 /** Every URL of a delivery that serves something of the project. */
-const fileUrls = (d: PublishedDelivery) => [`${d.page}/p/1`, `${d.page}/p/1/download`, `${d.page}/t/1`, `${d.page}/all.zip`, d.zipUrl];
+const fileUrls = (d: PublishedDelivery) => [
+  `${d.page}/p/1`,
+  `${d.page}/p/1/download`,
+  `${d.page}/t/1`,
+  `${d.page}/all.zip`,
+  d.zipUrl,
+];
 
 describe("the delivery page", () => {
   let d: PublishedDelivery;
@@ -36,7 +47,11 @@ describe("the delivery page", () => {
   beforeAll(async () => {
     clientName = "Hidden Client Ltd";
     const clientId = await insertClientRow(t.ctx, clientName);
-    d = await publishDelivery(t, staff, { name: `<b>Smith & "Jones"</b>`, clientId, photoNames: ["a.jpg", `<img src=x onerror=alert(1)>.jpg`, "c.jpg"] });
+    d = await publishDelivery(t, staff, {
+      name: `<b>Smith & "Jones"</b>`,
+      clientId,
+      photoNames: ["a.jpg", `<img src=x onerror=alert(1)>.jpg`, "c.jpg"],
+    });
   });
 
   it("is listed on the project as deliveryUrl, the ZIP's random name (128 bits or more)", async () => {
@@ -44,7 +59,13 @@ describe("the delivery page", () => {
     expect(res.body.deliveryUrl).toBe(d.page);
     expect(d.token).toMatch(/^[A-Za-z0-9_-]{22,}$/);
     expect(res.body.downloadUrl).toBe(`/published/${d.token}.zip`);
-    expect(res.body.delivery).toEqual({ expiresAt: null, hasPasscode: false, views: 0, downloads: 0, lastDownloadAt: null });
+    expect(res.body.delivery).toEqual({
+      expiresAt: null,
+      hasPasscode: false,
+      views: 0,
+      downloads: 0,
+      lastDownloadAt: null,
+    });
   });
 
   it("shows the studio, the escaped project name, the count, the sizes, every thumbnail and the ZIP link", async () => {
@@ -68,7 +89,16 @@ describe("the delivery page", () => {
   it("carries no ids, client or staff data, loads no admin bundle, no inline script, and stays under 50 kB", async () => {
     const page = html(await get(d.page));
     const row = await t.ctx.db("attachments").where({ project_id: d.id }).first();
-    for (const secret of [clientName, staff.email, staff.uid, row.storage_key, row.checksum, "/api/", "/assets/index", `"id"`]) {
+    for (const secret of [
+      clientName,
+      staff.email,
+      staff.uid,
+      row.storage_key,
+      row.checksum,
+      "/api/",
+      "/assets/index",
+      `"id"`,
+    ]) {
       expect(page, secret).not.toContain(secret);
     }
     expect(page.match(/<script[^>]*>/g)).toEqual(['<script src="/d/assets/delivery.js" defer>']);
@@ -96,13 +126,26 @@ describe("the delivery page", () => {
     const thumb = await get(`${d.page}/t/1`);
     expect(thumb.status).toBe(200);
     expect(thumb.headers["cache-control"]).toMatch(/^private/);
-    for (const bad of [`${d.page}/p/4`, `${d.page}/p/0`, `${d.page}/p/-1`, `${d.page}/p/1e3`, `${d.page}/t/99`, `${d.page}/p/..%2F..%2Fdb.sqlite3`]) {
+    for (const bad of [
+      `${d.page}/p/4`,
+      `${d.page}/p/0`,
+      `${d.page}/p/-1`,
+      `${d.page}/p/1e3`,
+      `${d.page}/t/99`,
+      `${d.page}/p/..%2F..%2Fdb.sqlite3`,
+    ]) {
       expect((await api().get(bad)).status, bad).toBe(404);
     }
   });
 
   it("answers a readable 404 for unknown, malformed and unrelated tokens", async () => {
-    for (const url of ["/d/" + "A".repeat(22), "/d/short", "/d/..%2F..", "/d/" + "A".repeat(22) + "/p/1", "/d/" + "A".repeat(22) + "/all.zip"]) {
+    for (const url of [
+      "/d/" + "A".repeat(22),
+      "/d/short",
+      "/d/..%2F..",
+      "/d/" + "A".repeat(22) + "/p/1",
+      "/d/" + "A".repeat(22) + "/all.zip",
+    ]) {
       const res = await api().get(url);
       expect(res.status, url).toBe(404);
     }
@@ -159,8 +202,14 @@ describe("link settings", () => {
     expect(JSON.stringify(res.body)).not.toContain("open sesame");
     const row = await t.ctx.db("projects").where({ id: d.id }).first();
     expect(row.delivery_passcode_hash).toMatch(/^scrypt\$/);
-    expect((await settings(d.id, { expiresAt: null })).body.delivery).toMatchObject({ expiresAt: null, hasPasscode: true });
-    expect((await settings(d.id, { passcode: null })).body.delivery).toMatchObject({ expiresAt: null, hasPasscode: false });
+    expect((await settings(d.id, { expiresAt: null })).body.delivery).toMatchObject({
+      expiresAt: null,
+      hasPasscode: true,
+    });
+    expect((await settings(d.id, { passcode: null })).body.delivery).toMatchObject({
+      expiresAt: null,
+      hasPasscode: false,
+    });
   });
 });
 
@@ -242,7 +291,11 @@ describe("passcode", () => {
       const user = await createUser(secure.ctx);
       const s = await publishDelivery(secure, user);
       await request(secure.app).put(`/api/projects/${s.id}/delivery`).set(user.auth).send({ passcode: "1234" });
-      const res = await request(secure.app).post(`/d/${s.token}/unlock`).set("X-Forwarded-Proto", "https").type("form").send({ passcode: "1234" });
+      const res = await request(secure.app)
+        .post(`/d/${s.token}/unlock`)
+        .set("X-Forwarded-Proto", "https")
+        .type("form")
+        .send({ passcode: "1234" });
       expect(res.status).toBe(303);
       for (const cookie of res.headers["set-cookie"] as unknown as string[]) expect(cookie).toMatch(/; Secure/);
     } finally {
@@ -257,7 +310,12 @@ describe("passcode", () => {
     const [exp, sig] = value.split(".");
     const flipped = sig.slice(0, -1) + (sig.endsWith("A") ? "B" : "A");
     const later = String(Number(exp) + 3600);
-    for (const cookie of [`photodrop_delivery=${exp}.${flipped}`, `photodrop_delivery=${later}.${sig}`, "photodrop_delivery=1.x", `photodrop_delivery=1.${sig}`]) {
+    for (const cookie of [
+      `photodrop_delivery=${exp}.${flipped}`,
+      `photodrop_delivery=${later}.${sig}`,
+      "photodrop_delivery=1.x",
+      `photodrop_delivery=1.${sig}`,
+    ]) {
       expect((await api().get(`${d.page}/p/1`).set("Cookie", cookie)).status, cookie).toBe(401);
     }
     // A new passcode ends the cookies the old one earned.

@@ -78,7 +78,8 @@ function fetchBytes(url: string, headers: Record<string, string> = {}, stopAfter
   });
 }
 
-const downloads = async (id: number) => (await t.ctx.db("projects").where({ id }).first("delivery_downloads")).delivery_downloads as number;
+const downloads = async (id: number) =>
+  (await t.ctx.db("projects").where({ id }).first("delivery_downloads")).delivery_downloads as number;
 /** The server reports a response's bytes when it closes, a moment after the client has them. */
 const settle = () => new Promise((r) => setTimeout(r, 400));
 
@@ -86,10 +87,15 @@ describe("download figures", () => {
   it("counts one full download, with its time, and nothing for HEAD or a part", async () => {
     const d = await bigDelivery();
     expect((await fetchBytes(`${d.page}/all.zip`)).bytes).toBe(d.size);
-    await until(() => downloads(d.id), (n) => n === 1);
+    await until(
+      () => downloads(d.id),
+      (n) => n === 1,
+    );
     const row = await t.ctx.db("projects").where({ id: d.id }).first();
     expect(Date.now() - new Date(row.delivery_last_download_at).getTime()).toBeLessThan(60_000);
-    await new Promise<void>((resolve) => http.request(`${base}${d.zipUrl}`, { method: "HEAD" }, (res) => (res.resume(), resolve())).end());
+    await new Promise<void>((resolve) =>
+      http.request(`${base}${d.zipUrl}`, { method: "HEAD" }, (res) => (res.resume(), resolve())).end(),
+    );
     expect((await fetchBytes(d.zipUrl, { Range: "bytes=0-99" })).status).toBe(206);
     await settle();
     expect(await downloads(d.id)).toBe(1);
@@ -104,7 +110,10 @@ describe("download figures", () => {
     expect(await downloads(d.id)).toBe(0);
     const rest = await fetchBytes(d.zipUrl, { Range: `bytes=${first.bytes}-` });
     expect(rest).toEqual({ status: 206, bytes: d.size - first.bytes });
-    await until(() => downloads(d.id), (n) => n >= 1);
+    await until(
+      () => downloads(d.id),
+      (n) => n >= 1,
+    );
     await settle();
     expect(await downloads(d.id)).toBe(1);
   });
@@ -119,7 +128,10 @@ describe("download figures", () => {
       fetchBytes(`${d.page}/all.zip`, { Range: `bytes=${3 * q + 1}-` }),
     ]);
     expect(chunks.map((c) => c.status)).toEqual([206, 206, 206, 206]);
-    await until(() => downloads(d.id), (n) => n >= 1);
+    await until(
+      () => downloads(d.id),
+      (n) => n >= 1,
+    );
     await settle();
     expect(await downloads(d.id)).toBe(1);
   });
@@ -128,7 +140,10 @@ describe("download figures", () => {
     const d = await bigDelivery();
     await fetchBytes(d.zipUrl);
     await fetchBytes(d.zipUrl);
-    await until(() => downloads(d.id), (n) => n === 2);
+    await until(
+      () => downloads(d.id),
+      (n) => n === 2,
+    );
     const half = Math.floor(d.size / 2);
     await fetchBytes(d.zipUrl, { Range: `bytes=0-${half}`, "User-Agent": "browser-a" });
     await fetchBytes(d.zipUrl, { Range: `bytes=${half + 1}-`, "User-Agent": "browser-b" });
@@ -141,7 +156,10 @@ describe("download figures", () => {
     const seen: number[] = [];
     const stop = t.ctx.events.onResourceChanged((c) => c.resource === "projects" && seen.push(...(c.ids as number[])));
     await fetchBytes(d.zipUrl);
-    await until(() => seen.filter((id) => id === d.id).length, (n) => n === 1);
+    await until(
+      () => seen.filter((id) => id === d.id).length,
+      (n) => n === 1,
+    );
     stop();
     const project = (await request(t.app).get(`/api/projects/${d.id}`).set(staff.auth)).body;
     expect(project.delivery).toMatchObject({ downloads: 1, lastDownloadAt: expect.any(String) });

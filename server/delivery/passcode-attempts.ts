@@ -25,7 +25,8 @@ export function createPasscodeAttempts(opts: { limit: number; windowSeconds: num
     check(key: string): void {
       const at = now();
       const w = current(key, at);
-      if (w && w.failures >= opts.limit) throw new TooManyRequestsError((w.resetAt - at) / 1000, "Too many wrong passcodes, please try again later");
+      if (w && w.failures >= opts.limit)
+        throw new TooManyRequestsError((w.resetAt - at) / 1000, "Too many wrong passcodes, please try again later");
     },
     recordFailure(key: string): void {
       const at = now();

@@ -17,7 +17,10 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
  */
 async function sign(db: Db, link: DeliveryLink, exp: number): Promise<string> {
   const key = await appSecret(db, SECRET_NAME);
-  return crypto.createHmac("sha256", key).update(`${link.token}\n${link.passcodeHash ?? ""}\n${exp}`).digest("base64url");
+  return crypto
+    .createHmac("sha256", key)
+    .update(`${link.token}\n${link.passcodeHash ?? ""}\n${exp}`)
+    .digest("base64url");
 }
 
 /** Every cookie of that name the request carries (a browser sends one per matching path). */
@@ -47,11 +50,23 @@ export async function hasValidCookie(db: Db, req: Request, link: DeliveryLink, n
  * Sets the cookie for the page and its files (`/d/<token>`) and for the ZIP's public link
  * (`/published/<token>.zip`); it lives as long as the link does.
  */
-export async function setPasscodeCookie(db: Db, req: Request, res: Response, link: DeliveryLink, now = Date.now()): Promise<void> {
+export async function setPasscodeCookie(
+  db: Db,
+  req: Request,
+  res: Response,
+  link: DeliveryLink,
+  now = Date.now(),
+): Promise<void> {
   const linkEnds = link.expiresAt ? new Date(link.expiresAt).getTime() : now + DEFAULT_LIFETIME_SECONDS * 1000;
   const exp = seconds(linkEnds);
   const value = `${exp}.${await sign(db, link, exp)}`;
-  const options = { httpOnly: true, sameSite: "lax" as const, secure: req.secure, expires: new Date(exp * 1000), encode: String };
+  const options = {
+    httpOnly: true,
+    sameSite: "lax" as const,
+    secure: req.secure,
+    expires: new Date(exp * 1000),
+    encode: String,
+  };
   res.cookie(PASSCODE_COOKIE, value, { ...options, path: `/d/${link.token}` });
   res.cookie(PASSCODE_COOKIE, value, { ...options, path: `/published/${link.token}.zip` });
 }

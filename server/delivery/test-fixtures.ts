@@ -30,7 +30,8 @@ export async function publishDelivery(
 ): Promise<PublishedDelivery> {
   const id = await insertProjectRow(t.ctx, { name: opts.name ?? "Wedding", clientId: opts.clientId ?? null });
   const photos: Buffer[] = [];
-  for (const name of opts.photoNames ?? ["one.jpg", "two.jpg", "three.jpg"]) photos.push((await addPhoto(t.ctx, id, name, opts.side ?? 64)).bytes);
+  for (const name of opts.photoNames ?? ["one.jpg", "two.jpg", "three.jpg"])
+    photos.push((await addPhoto(t.ctx, id, name, opts.side ?? 64)).bytes);
   const events = recordPublishEvents(t.ctx, id);
   expect((await request(t.app).post(`/api/projects/${id}/publish`).set(staff.auth)).status).toBe(202);
   await events.next("publish_completed");
@@ -43,13 +44,23 @@ export async function locate(t: TestApp, id: number, photos: Buffer[] = []): Pro
   const row = await projectRow(t.ctx, id);
   const base = path.basename(row.published_zip_path);
   const token = base.replace(/\.zip$/, "");
-  return { id, token, page: `/d/${token}`, zipUrl: `/published/${base}`, zipFile: path.join(t.ctx.config.publishedDir, base), photos };
+  return {
+    id,
+    token,
+    page: `/d/${token}`,
+    zipUrl: `/published/${base}`,
+    zipFile: path.join(t.ctx.config.publishedDir, base),
+    photos,
+  };
 }
 
 /** The `name=value` pairs of a response's Set-Cookie headers, ready for a Cookie header. */
 export function cookiesOf(res: request.Response): string {
   const set = res.headers["set-cookie"] as unknown as string[] | undefined;
-  return (set ?? []).map((c) => c.split(";")[0]).filter((v, i, all) => all.indexOf(v) === i).join("; ");
+  return (set ?? [])
+    .map((c) => c.split(";")[0])
+    .filter((v, i, all) => all.indexOf(v) === i)
+    .join("; ");
 }
 
 export const readFile = (file: string) => fs.readFileSync(file);

@@ -11,7 +11,13 @@
     return node;
   }
 
-  var viewer = el("div", { class: "viewer", role: "dialog", "aria-modal": "true", "aria-label": "Photo viewer", hidden: "" });
+  var viewer = el("div", {
+    class: "viewer",
+    role: "dialog",
+    "aria-modal": "true",
+    "aria-label": "Photo viewer",
+    hidden: "",
+  });
   var bar = el("div", { class: "viewer-bar" });
   var name = el("span", { class: "viewer-name" });
   var position = el("span", { class: "viewer-position" });
@@ -62,8 +68,12 @@
       open(index);
     });
   });
-  prev.addEventListener("click", function () { show(current - 1); });
-  next.addEventListener("click", function () { show(current + 1); });
+  prev.addEventListener("click", function () {
+    show(current - 1);
+  });
+  next.addEventListener("click", function () {
+    show(current + 1);
+  });
   close.addEventListener("click", shut);
   document.addEventListener("keydown", function (event) {
     if (viewer.hidden) return;
@@ -75,7 +85,13 @@
   });
 
   var touchX = null;
-  stage.addEventListener("touchstart", function (event) { touchX = event.changedTouches[0].clientX; }, { passive: true });
+  stage.addEventListener(
+    "touchstart",
+    function (event) {
+      touchX = event.changedTouches[0].clientX;
+    },
+    { passive: true },
+  );
   stage.addEventListener("touchend", function (event) {
     if (touchX === null) return;
     var dx = event.changedTouches[0].clientX - touchX;

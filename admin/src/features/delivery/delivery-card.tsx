@@ -53,7 +53,9 @@ export function DeliveryCard({ project }: { project: Project }) {
           onSave={actions.saveSettings}
         />
         {project.deliveryUrl && (
-          <RegenerateLinkButton pending={actions.regenerating} onConfirm={actions.regenerateLink} />
+          <Group>
+            <RegenerateLinkButton pending={actions.regenerating} onConfirm={actions.regenerateLink} />
+          </Group>
         )}
       </Stack>
     </Card>

@@ -2,13 +2,13 @@ import { SimpleGrid, Stack, Text } from "@mantine/core";
 import type { DeliverySettings } from "../../../../api/types";
 import { formatDateTime } from "../../lib/format";
 
-function Figure({ label, value }: { label: string; value: string }) {
+function Figure({ label, value, small = false }: { label: string; value: string; small?: boolean }) {
   return (
     <Stack spacing={0} role="group" aria-label={label}>
       <Text size="xs" color="dimmed" weight={600} transform="uppercase">
         {label}
       </Text>
-      <Text size="lg" weight={700}>
+      <Text size={small ? "sm" : "lg"} weight={700}>
         {value}
       </Text>
     </Stack>

@@ -1,0 +1,218 @@
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import sharp from "sharp";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { adminToken, create } from "./api";
+import { launchBrowser, screenshot, signInAsAdmin } from "./browser";
+import { removeThroughApi } from "./fixtures/cleanup";
+import type { FilePayload } from "./fixtures/images";
+import { uploadThroughApi } from "./fixtures/upload";
+
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const PASSCODE = "garden-party-24";
+
+/** A photo-like JPEG: a soft two-colour gradient with a sun, so the screenshots read as a gallery. */
+async function photo(name: string, from: string, to: string, width = 1200, height = 800): Promise<FilePayload> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
+    <rect width="100%" height="100%" fill="url(#g)"/><circle cx="${width * 0.7}" cy="${height * 0.35}" r="${height * 0.12}" fill="#fff6d5" opacity="0.85"/>
+    <path d="M0 ${height * 0.8} Q ${width * 0.3} ${height * 0.6} ${width * 0.6} ${height * 0.78} T ${width} ${height * 0.72} V ${height} H 0 Z" fill="#00000033"/></svg>`;
+  return { name, mimeType: "image/jpeg", buffer: await sharp(Buffer.from(svg)).jpeg({ quality: 82 }).toBuffer() };
+}
+
+const PHOTOS: Array<[string, string, string]> = [
+  ["golden-hour-001.jpg", "#f6d365", "#fda085"],
+  ["golden-hour-002.jpg", "#a1c4fd", "#c2e9fb"],
+  ["first-dance.jpg", "#fbc2eb", "#a6c1ee"],
+  ["the-rings.jpg", "#84fab0", "#8fd3f4"],
+  ["toast & cheers.jpg", "#ffecd2", "#fcb69f"],
+  ["sparklers.jpg", "#30cfd0", "#330867"],
+];
+
+async function clientContext(
+  browser: Browser,
+  viewport: { width: number; height: number },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: inject("baseUrl"),
+    viewport,
+    acceptDownloads: true,
+    isMobile: viewport.width < 500,
+    hasTouch: viewport.width < 500,
+  });
+  context.setDefaultTimeout(15_000);
+  return { context, page: await context.newPage() };
+}
+
+/** Scrolls through the grid (thumbnails load lazily) and answers how many have really loaded. */
+async function loadedThumbnails(page: Page): Promise<number> {
+  const thumbs = page.locator(".grid img");
+  const count = await thumbs.count();
+  for (let i = 0; i < count; i++) await thumbs.nth(i).scrollIntoViewIfNeeded();
+  await expect
+    .poll(() =>
+      thumbs.evaluateAll(
+        (imgs) =>
+          imgs.filter((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0).length,
+      ),
+    )
+    .toBe(count);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  return count;
+}
+
+const figure = (page: Page, label: string) => page.getByRole("group", { name: label });
+
+describe("the client's delivery page", () => {
+  let browser: Browser;
+  let projectId: number;
+  const files: FilePayload[] = [];
+
+  beforeAll(async () => {
+    const token = await adminToken();
+    const project = await create<{ id: number }>(token, "projects", {
+      name: "Ana & Luís — Golden Hour",
+      description: "Wedding, 14 June",
+    });
+    projectId = project.id;
+    for (const [name, from, to] of PHOTOS) {
+      const file = await photo(name, from, to);
+      files.push(file);
+      await uploadThroughApi(token, projectId, file);
+    }
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (projectId) await removeThroughApi(await adminToken(), "projects", projectId);
+  });
+
+  it("publishes, shows the page on a phone and a desktop, pages through the viewer, downloads, locks with a passcode and regenerates", async () => {
+    // The studio publishes and keeps the project page open: the figures must move on it without a reload.
+    const studio = await browser.newContext({ baseURL: inject("baseUrl"), viewport: DESKTOP });
+    studio.setDefaultTimeout(20_000);
+    await studio.grantPermissions(["clipboard-read", "clipboard-write"]);
+    const staff = await studio.newPage();
+    await signInAsAdmin(staff);
+    await staff.goto(`/projects/${projectId}`);
+    await staff.getByText("Attachments (6)").waitFor();
+    const card = staff
+      .locator(".mantine-Card-root")
+      .filter({ has: staff.getByRole("heading", { name: "Delivery", exact: true }) });
+    await card.getByText("Publish the project to give your client a delivery page.").waitFor();
+    await staff.getByRole("button", { name: "Publish Project" }).click();
+    await staff.getByRole("link", { name: "Open delivery page" }).waitFor();
+    await staff.getByRole("button", { name: "Copy page link" }).click();
+    await staff.getByRole("button", { name: "Copied!" }).first().waitFor();
+    const pageUrl = await staff.evaluate(() => navigator.clipboard.readText());
+    expect(pageUrl).toMatch(new RegExp(`^${inject("baseUrl")}/d/[A-Za-z0-9_-]{22,}$`));
+    expect(await staff.getByRole("link", { name: "Open delivery page" }).getAttribute("href")).toBe(pageUrl);
+    const zipHref = await staff.getByRole("link", { name: "Download ZIP" }).getAttribute("href");
+    await expect.poll(() => figure(staff, "Views").textContent()).toContain("0");
+
+    // The client, on a phone, in a browser that has never seen the app.
+    const phone = await clientContext(browser, PHONE);
+    await phone.page.goto(pageUrl);
+    await phone.page.getByRole("heading", { name: "Ana & Luís — Golden Hour" }).waitFor();
+    await phone.page.getByText("6 photos").waitFor();
+    expect(await loadedThumbnails(phone.page)).toBe(6);
+    const adminBundle = await phone.page.evaluate(
+      () => performance.getEntriesByType("resource").filter((e) => e.name.includes("/assets/index")).length,
+    );
+    expect(adminBundle).toBe(0);
+    await screenshot(phone.page, "delivery-phone");
+    await phone.page.locator(".grid a").nth(2).click();
+    const phoneViewer = phone.page.getByRole("dialog", { name: "Photo viewer" });
+    await phoneViewer.getByText("first-dance.jpg").waitFor();
+    await expect
+      .poll(() => phoneViewer.locator("img").evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBeGreaterThan(0);
+    await screenshot(phone.page, "delivery-phone-viewer");
+    await phone.page.keyboard.press("Escape");
+    await phoneViewer.waitFor({ state: "hidden" });
+
+    // The same page on a desktop: the viewer pages with the keyboard and downloads one photo.
+    const desktop = await clientContext(browser, DESKTOP);
+    await desktop.page.goto(pageUrl);
+    expect(await loadedThumbnails(desktop.page)).toBe(6);
+    await screenshot(desktop.page, "delivery-desktop");
+    await desktop.page.locator(".grid a").first().click();
+    const viewer = desktop.page.getByRole("dialog", { name: "Photo viewer" });
+    await viewer.getByText("golden-hour-001.jpg").waitFor();
+    await desktop.page.keyboard.press("ArrowRight");
+    await viewer.getByText("golden-hour-002.jpg").waitFor();
+    await desktop.page.keyboard.press("ArrowRight");
+    await viewer.getByText("first-dance.jpg").waitFor();
+    await desktop.page.keyboard.press("ArrowLeft");
+    await viewer.getByText("golden-hour-002.jpg").waitFor();
+    await desktop.page.keyboard.press("ArrowLeft");
+    await desktop.page.keyboard.press("ArrowLeft");
+    await viewer.getByText("sparklers.jpg").waitFor();
+    await viewer.getByText("6 / 6").waitFor();
+    await expect
+      .poll(() => viewer.locator("img").evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBeGreaterThan(0);
+    await screenshot(desktop.page, "delivery-desktop-viewer");
+    const [photoDownload] = await Promise.all([
+      desktop.page.waitForEvent("download"),
+      viewer.getByRole("link", { name: "Download" }).click(),
+    ]);
+    expect(photoDownload.suggestedFilename()).toBe("sparklers.jpg");
+    expect(fs.readFileSync((await photoDownload.path())!).equals(files[5].buffer)).toBe(true);
+    await desktop.page.keyboard.press("Escape");
+    await viewer.waitFor({ state: "hidden" });
+
+    const downloadAll = desktop.page.getByRole("link", { name: /^Download all \(ZIP, [\d.]+ (KB|MB)\)$/ });
+    const [zipDownload] = await Promise.all([desktop.page.waitForEvent("download"), downloadAll.click()]);
+    const zipBytes = fs.readFileSync((await zipDownload.path())!);
+    const published = Buffer.from(await (await fetch(new URL(zipHref!, inject("baseUrl")))).arrayBuffer());
+    expect(zipBytes.equals(published)).toBe(true);
+    expect(zipDownload.suggestedFilename()).toBe("Ana & Luís — Golden Hour.zip");
+
+    // The studio's page caught up by itself: two page views, and the ZIP fetched by the test above plus the client's.
+    await expect.poll(() => figure(staff, "Views").textContent(), { timeout: 15_000 }).toContain("2");
+    await expect.poll(() => figure(staff, "Downloads").textContent(), { timeout: 15_000 }).toContain("2");
+    await expect.poll(() => figure(staff, "Last download").textContent()).not.toContain("Never");
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(staff, "delivery-card");
+
+    // A passcode: the page becomes a form, and the right passcode opens it.
+    await card.getByLabel("Passcode").fill(PASSCODE);
+    await card.getByRole("button", { name: "Save delivery settings" }).click();
+    await card.getByText("A passcode is set. Type a new one to replace it.").waitFor();
+    await phone.page.goto(pageUrl);
+    await phone.page.getByRole("heading", { name: "Enter the passcode" }).waitFor();
+    expect(await phone.page.locator(".grid img").count()).toBe(0);
+    expect(await phone.page.content()).not.toContain("Golden Hour");
+    await screenshot(phone.page, "delivery-phone-passcode");
+    await phone.page.getByLabel("Passcode").fill("not-it");
+    await phone.page.getByRole("button", { name: "View photos" }).click();
+    await phone.page.getByText("Wrong passcode").waitFor();
+    await phone.page.getByLabel("Passcode").fill(PASSCODE);
+    await phone.page.getByRole("button", { name: "View photos" }).click();
+    await phone.page.getByRole("heading", { name: "Ana & Luís — Golden Hour" }).waitFor();
+    expect(await loadedThumbnails(phone.page)).toBe(6);
+
+    // A new link: the old page dies at once, the new one asks for the passcode again.
+    await card.getByRole("button", { name: "Regenerate link" }).click();
+    const confirm = staff.getByRole("dialog", { name: "Regenerate link" });
+    await confirm.getByRole("button", { name: "Regenerate" }).click();
+    await confirm.waitFor({ state: "hidden" });
+    await expect
+      .poll(() => staff.getByRole("link", { name: "Open delivery page" }).getAttribute("href"))
+      .not.toBe(pageUrl);
+    const newUrl = (await staff.getByRole("link", { name: "Open delivery page" }).getAttribute("href"))!;
+    const old = await phone.page.goto(pageUrl);
+    expect(old?.status()).toBe(404);
+    await phone.page.getByRole("heading", { name: "This delivery link does not exist" }).waitFor();
+    await phone.page.goto(newUrl);
+    await phone.page.getByRole("heading", { name: "Enter the passcode" }).waitFor();
+
+    await phone.context.close();
+    await desktop.context.close();
+    await studio.close();
+  });
+});
