@@ -65,7 +65,7 @@ export function deliveryRouter(ctx: AppContext): Router {
     return photo;
   }
 
-  router.use("/assets", express.static(assetsDir, { index: false, maxAge: "1h", fallthrough: false }));
+  router.use("/assets", express.static(assetsDir, { index: false, maxAge: "1h", fallthrough: true }));
 
   router.get("/:token", async (req, res) => {
     const link = await pageFor(res, req.params.token);
@@ -74,7 +74,7 @@ export function deliveryRouter(ctx: AppContext): Router {
     const photos = await photosOf(ctx.db, link.projectId);
     const zip = await fs.stat(publishedZipFile(ctx.config, link.zipPath)).catch(() => undefined);
     if (!zip) throw new NotFoundError();
-    await recordView(ctx, link);
+    if (req.method === "GET") await recordView(ctx, link);
     sendHtml(
       res,
       200,

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { insertClientRow } from "../test/rows";
+import path from "node:path";
+import { insertAttachmentRow, insertClientRow, insertProjectRow } from "../test/rows";
 import { cancelAllPublishes } from "../publish/publish.service";
 import type { ResourceChange } from "../events/bus";
 import { binary, cookiesOf, locate, publishDelivery, readFile, type PublishedDelivery } from "./test-fixtures";
@@ -161,6 +162,34 @@ describe("the delivery page", () => {
     stop();
     expect((await api().get(`/api/projects/${d.id}`).set(staff.auth)).body.delivery.views).toBe(before + 1);
     expect(seen).toContainEqual({ resource: "projects", type: "updated", ids: [d.id] });
+    expect((await api().head(d.page)).status).toBe(200);
+    expect((await api().get(`/api/projects/${d.id}`).set(staff.auth)).body.delivery.views).toBe(before + 1);
+  });
+
+  it("answers a plain 404 for an asset it does not have", async () => {
+    const res = await api().get("/d/assets/missing.js");
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ statusCode: 404, message: "Not found" });
+  });
+
+  it("stays under 50 kB for a 250-photo delivery with long file names", async () => {
+    const token = "Z".repeat(22);
+    const id = await insertProjectRow(t.ctx, {
+      name: "Big day",
+      publishStatus: "published",
+      publishedZipPath: `published/${token}.zip`,
+    });
+    fs.mkdirSync(t.ctx.config.publishedDir, { recursive: true });
+    fs.writeFileSync(path.join(t.ctx.config.publishedDir, `${token}.zip`), "PK");
+    for (let i = 1; i <= 250; i++)
+      await insertAttachmentRow(t.ctx, id, {
+        originalName: `DSC_${String(i).padStart(5, "0")}-edited.jpg`,
+        size: 5_000_000,
+      });
+    const res = await get(`/d/${token}`);
+    expect(res.status).toBe(200);
+    expect(html(res).match(/<li>/g)).toHaveLength(250);
+    expect((res.body as Buffer).length).toBeLessThan(50 * 1024);
   });
 });
 
