@@ -19,7 +19,7 @@ let changes: ResourceChange[];
 beforeAll(async () => {
   t = await createTestApp();
   user = await createUser(t.ctx);
-  t.ctx.events.onResourceChanged((c) => changes.push(c));
+  t.ctx.events.onResourceChanged((c) => c.resource !== "dashboard" && changes.push(c));
 });
 afterAll(() => t.close());
 beforeEach(async () => {

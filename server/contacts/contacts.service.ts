@@ -12,6 +12,11 @@ export function listContacts(ctx: AppContext, list: ListQuery) {
   return repo.listContacts(ctx.db, list);
 }
 
+/** A client's contactCount changes with its contacts: lists showing it refetch. */
+function announceContactCounts(ctx: AppContext, ...clientIds: number[]) {
+  ctx.events.resourceChanged({ resource: "clients", type: "updated", ids: [...new Set(clientIds)] });
+}
+
 export async function getContact(ctx: AppContext, id: number) {
   const contact = await repo.findContact(ctx.db, id);
   if (!contact) throw new NotFoundError(CONTACT_NOT_FOUND);
@@ -26,20 +31,28 @@ export async function createContact(ctx: AppContext, input: CreateContactInput) 
     return repo.insertContact(trx, values, nowIso());
   });
   ctx.events.resourceChanged({ resource: "contacts", type: "created", ids: [id] });
+  announceContactCounts(ctx, input.clientId);
   return (await repo.findContact(ctx.db, id))!;
 }
 
 export async function updateContact(ctx: AppContext, id: number, input: UpdateContactInput) {
-  await ctx.db.transaction(async (trx) => {
-    if (!(await repo.findContact(trx, id))) throw new NotFoundError(CONTACT_NOT_FOUND);
+  const previousClientId = await ctx.db.transaction(async (trx) => {
+    const previous = await repo.findContact(trx, id);
+    if (!previous) throw new NotFoundError(CONTACT_NOT_FOUND);
     if (input.clientId !== undefined) await requireClient(trx, input.clientId);
     await repo.updateContact(trx, id, input, nowIso());
+    return previous.clientId;
   });
   ctx.events.resourceChanged({ resource: "contacts", type: "updated", ids: [id] });
+  if (input.clientId !== undefined && input.clientId !== previousClientId) {
+    announceContactCounts(ctx, previousClientId, input.clientId);
+  }
   return (await repo.findContact(ctx.db, id))!;
 }
 
 export async function deleteContact(ctx: AppContext, id: number) {
-  if (!(await repo.deleteContact(ctx.db, id))) throw new NotFoundError(CONTACT_NOT_FOUND);
+  const contact = await repo.findContact(ctx.db, id);
+  if (!contact || !(await repo.deleteContact(ctx.db, id))) throw new NotFoundError(CONTACT_NOT_FOUND);
   ctx.events.resourceChanged({ resource: "contacts", type: "deleted", ids: [id] });
+  announceContactCounts(ctx, contact.clientId);
 }

@@ -39,7 +39,10 @@ describe("creating a contact", () => {
     });
     const row = await t.ctx.db("contacts").where({ id: res.body.id }).first();
     expect(row).toMatchObject({ client_id: clientId, name: "Maya Lind", email: "maya@northfield.test" });
-    expect(seen).toEqual([{ resource: "contacts", type: "created", ids: [res.body.id] }]);
+    expect(seen).toEqual([
+      { resource: "contacts", type: "created", ids: [res.body.id] },
+      { resource: "clients", type: "updated", ids: [clientId] },
+    ]);
   });
 
   it("stores blank or absent e-mail and phone as null", async () => {

@@ -1,6 +1,9 @@
 import { EventEmitter } from "node:events";
 
-export type ResourceName = "clients" | "contacts" | "projects" | "attachments" | "users";
+export type ResourceName = "clients" | "contacts" | "projects" | "attachments" | "users" | "dashboard";
+
+/** The dashboard's totals (one record, id "stats") count clients, projects and attachments. */
+const COUNTED_ON_THE_DASHBOARD = new Set<ResourceName>(["clients", "projects", "attachments"]);
 
 export interface ResourceChange {
   resource: ResourceName;
@@ -21,7 +24,11 @@ export class EventBus {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
 
   resourceChanged(change: ResourceChange): void {
-    if (change.ids.length > 0) this.emitter.emit("resource", change);
+    if (change.ids.length === 0) return;
+    this.emitter.emit("resource", change);
+    if (COUNTED_ON_THE_DASHBOARD.has(change.resource) && change.type !== "updated") {
+      this.emitter.emit("resource", { resource: "dashboard", type: "updated", ids: ["stats"] } satisfies ResourceChange);
+    }
   }
 
   onResourceChanged(listener: (change: ResourceChange) => void): () => void {

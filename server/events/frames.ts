@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ResourceName } from "./bus";
 
 /** Every resource a socket may follow; `users` only for admins. */
-export const RESOURCE_NAMES = ["clients", "contacts", "projects", "attachments", "users"] as const satisfies readonly ResourceName[];
+export const RESOURCE_NAMES = ["clients", "contacts", "projects", "attachments", "users", "dashboard"] as const satisfies readonly ResourceName[];
 
 /** Web clients often hold a route parameter ("7") rather than a number. */
 const projectId = z
