@@ -1,32 +1,26 @@
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import knex, { type Knex } from "knex";
+import { runtimeModules } from "../runtime-modules";
 import { knexConfigFor } from "./dialect";
 
 export type Db = Knex;
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const migrationsDir = path.join(root, "migrations");
 
 export function openDatabase(databaseUrl: string): Db {
   return knex(knexConfigFor(databaseUrl));
 }
 
 /**
- * Migrations are TypeScript modules in /migrations, loaded through the same module loader
- * as the app (tsx in production, vitest in tests) rather than knex's own file loader.
+ * Migrations are the TypeScript modules in /migrations (compiled into dist/migrations by the
+ * production build), loaded through the app's own module loader rather than knex's file loader.
  */
-const migrationSource: Knex.MigrationSource<string> = {
+const migrationSource: Knex.MigrationSource<RuntimeMigration> = {
   async getMigrations() {
-    return fs
-      .readdirSync(migrationsDir)
-      .filter((f) => /^\d{14}_[\w-]+\.ts$/.test(f))
-      .sort();
+    return runtimeModules("migrations", /^\d{14}_[\w-]+\.ts$/);
   },
-  getMigrationName: (name) => name,
-  getMigration: (name) => import(pathToFileURL(path.join(migrationsDir, name)).href),
+  getMigrationName: (migration) => migration.name,
+  getMigration: (migration) => migration.load() as Promise<Knex.Migration>,
 };
+
+type RuntimeMigration = ReturnType<typeof runtimeModules>[number];
 
 export async function migrate(db: Db): Promise<void> {
   await db.migrate.latest({ migrationSource });

@@ -1,6 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Knex } from "knex";
 import type { AppContext } from "../context";
 import type { Db } from "../db/database";
@@ -8,8 +5,7 @@ import { generatePassword, hashPassword } from "../auth/passwords";
 import { findUserRowByEmail, insertUser } from "../users/users.repository";
 import { seedDemoAttachments } from "../attachments/demo-attachments";
 import { DEMO_PROJECTS } from "../../seeds/02_demo_projects";
-
-const seedsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../seeds");
+import { runtimeModules } from "../runtime-modules";
 
 export const DEMO_ADMIN_EMAIL = "admin@photodrop.local";
 
@@ -22,15 +18,12 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
 
 /**
  * Runs the knex-style seed files in /seeds, in name order, in one transaction. They are loaded
- * through the app's own module loader (as the migrations are), so TypeScript seeds need no build.
+ * through the app's own module loader (as the migrations are): the TypeScript sources, or their
+ * compiled copies in the production build.
  */
 async function runSeedFiles(db: Db): Promise<void> {
-  const files = fs
-    .readdirSync(seedsDir)
-    .filter((f) => /^\d+_[\w-]+\.ts$/.test(f))
-    .sort();
   const seeds: Array<{ seed: (knex: Knex) => Promise<void> }> = [];
-  for (const file of files) seeds.push(await import(pathToFileURL(path.join(seedsDir, file)).href));
+  for (const file of runtimeModules("seeds", /^\d+_[\w-]+\.ts$/)) seeds.push((await file.load()) as { seed: (knex: Knex) => Promise<void> });
   await db.transaction(async (trx) => {
     for (const module of seeds) await module.seed(trx);
   });
