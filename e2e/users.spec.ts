@@ -139,6 +139,12 @@ describe("access administration, from a fresh installation", () => {
     expect(usersCalls).toEqual([]);
     await screenshot(staff, "users-no-access");
 
+    // A promotion and a demotion reach the open navigation at once.
+    await row(admin, "sam@studio.test").getByRole("button", { name: "Make admin" }).click();
+    await usersLink(staff).waitFor({ timeout: 8_000 });
+    await row(admin, "sam@studio.test").getByRole("button", { name: "Make staff" }).click();
+    await usersLink(staff).waitFor({ state: "detached", timeout: 8_000 });
+
     // The last admin cannot revoke themself: the server's refusal shows in the dialog.
     await row(admin, "ada@studio.test").getByRole("button", { name: "Revoke" }).click();
     await settled(dialog);

@@ -1,7 +1,9 @@
+import { useEffect } from "react";
 import { Badge, NavLink } from "@mantine/core";
-import { CanAccess } from "@refinedev/core";
+import { useCan } from "@refinedev/core";
 import { IconUserCheck } from "@tabler/icons-react";
 import { Link } from "react-router";
+import { onAccessRecheck } from "../../providers/access-control";
 import { usePendingCount } from "./use-pending-count";
 
 function UsersLink({ active }: { active: boolean }) {
@@ -29,11 +31,14 @@ function UsersLink({ active }: { active: boolean }) {
   );
 }
 
-/** The navigation's 'Users' entry: admins only, with the number of pending access requests. */
+/**
+ * The navigation's 'Users' entry: admins only, with the number of pending access requests. The
+ * same check as the route's `<CanAccess>` (one query), asked again when the user's own access or
+ * role changes (a live `access-changed`, a 403), so a promotion or demotion shows at once.
+ */
 export function UsersNavLink({ pathname }: { pathname: string }) {
-  return (
-    <CanAccess resource="users" action="list">
-      <UsersLink active={pathname === "/users"} />
-    </CanAccess>
-  );
+  const { data, refetch } = useCan({ resource: "users", action: "list" });
+  useEffect(() => onAccessRecheck(() => void refetch()), [refetch]);
+  if (!data?.can) return null;
+  return <UsersLink active={pathname === "/users"} />;
 }
