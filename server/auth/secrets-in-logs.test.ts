@@ -31,7 +31,7 @@ describe("logs", () => {
     expect((await request(t.app).put(`/api/users/${staff.body.user.uid}`).set(admin).send({ hasAccess: true })).status).toBe(200);
 
     await request(t.app).post("/api/auth/password-reset").send({ email: "staff@studio.test" });
-    const mail = await eventually(() => t.lines.map((l: string) => JSON.parse(l)).find((l) => l.mail?.to === "staff@studio.test"));
+    const mail = await eventually(() => t.lines.map((l: string) => JSON.parse(l)).find((l) => l.mail?.subject === "Reset your Photodrop password"));
     const resetToken = mail.mail.body.match(/token=([\w-]+)/)[1];
     await request(t.app).post("/api/auth/password-reset/confirm").send({ token: resetToken, password: "resetSecret4" });
     secrets.push("resetSecret4");
