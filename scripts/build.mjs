@@ -16,15 +16,13 @@ const dist = outdirFlag > 0 ? path.resolve(process.argv[outdirFlag + 1]) : path.
 const ifNeeded = process.argv.includes("--if-needed");
 const serverOnly = process.argv.includes("--server");
 
-/** Entry points: the server, the backup command, and every migration and seed. */
+/** Entry points: the server, and every migration and seed. */
 function entryPoints() {
   const folder = (name) => fs.readdirSync(path.join(root, name)).filter((f) => f.endsWith(".ts")).map((f) => path.join(root, name, f));
-  const entries = {
+  return {
     "server/index": path.join(root, "server/index.ts"),
-    "server/backup-cli": path.join(root, "server/backup/backup-cli.ts"),
     ...Object.fromEntries([...folder("migrations"), ...folder("seeds")].map((f) => [path.relative(root, f).replace(/\.ts$/, ""), f])),
   };
-  return Object.fromEntries(Object.entries(entries).filter(([, file]) => fs.existsSync(file)));
 }
 
 function newest(entry) {

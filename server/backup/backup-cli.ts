@@ -1,0 +1,40 @@
+import { loadConfig, ConfigError } from "../config";
+import { createBackup } from "./backup";
+import { BackupError } from "./backup-error";
+import { restoreBackup } from "./restore";
+
+const USAGE = `Usage:
+  npm run backup -- <folder> [--with-zips]   back up the running Photodrop into a new or empty folder
+  npm run restore -- <folder>                 restore a backup into an empty database and data folders
+DATABASE_URL, UPLOADS_DIR and PUBLISHED_DIR say where Photodrop's data is, as for the server.`;
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const flags = rest.filter((a) => a.startsWith("--"));
+  const folders = rest.filter((a) => !a.startsWith("--"));
+  const unknown = flags.filter((f) => !(command === "backup" && f === "--with-zips"));
+  if ((command !== "backup" && command !== "restore") || folders.length !== 1 || unknown.length > 0) {
+    console.error(USAGE);
+    return 2;
+  }
+  const config = loadConfig();
+  if (command === "backup") {
+    const summary = await createBackup(config, folders[0], { withZips: flags.includes("--with-zips") });
+    console.log(`Backed up the database and ${summary.files} files (${mib(summary.bytes)}, ${summary.method}) into ${folders[0]}`);
+  } else {
+    const summary = await restoreBackup(config, folders[0]);
+    console.log(`Restored the database and ${summary.files} files (${mib(summary.bytes)}) from ${folders[0]}`);
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    if (err instanceof BackupError || err instanceof ConfigError) console.error(err.message);
+    else console.error("The backup command failed:", err);
+    process.exit(1);
+  },
+);

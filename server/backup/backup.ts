@@ -1,0 +1,170 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Config } from "../config";
+import type { Db } from "../db/database";
+import { PUBLISHED_ZIP_NAME } from "../storage/paths";
+import { BackupError } from "./backup-error";
+import { databaseBackupFor } from "./database-backup";
+import { describeFile, writeManifest, type Manifest } from "./manifest";
+
+export interface BackupOptions {
+  /** Published ZIPs too (they can be rebuilt by publishing again, so they are left out by default). */
+  withZips?: boolean;
+}
+
+export interface BackupSummary {
+  files: number;
+  bytes: number;
+  /** How the files were taken: hard links (same file system) or copies. */
+  method: "hard links" | "copies" | "none";
+}
+
+const ATTEMPTS = 3;
+const ZIP_LEFT_OUT = "The ZIP was not included in the backup; publish again to rebuild it";
+
+/**
+ * Writes a backup of a running Photodrop into an empty or new folder: the database as one
+ * consistent moment, exactly the files that database lists, and a manifest with each file's size
+ * and SHA-256. Files are taken before the database moment, so a file deleted after it is still
+ * in hand (a hard link keeps it, files are never rewritten in place); the ones placed afterwards
+ * are taken after it; whatever the copy does not list is dropped again.
+ */
+export async function createBackup(config: Config, folder: string, options: BackupOptions = {}): Promise<BackupSummary> {
+  prepareEmptyFolder(folder);
+  const database = databaseBackupFor(config.databaseUrl);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await attemptBackup(config, folder, options, database);
+    } catch (err) {
+      emptyFolder(folder);
+      // Only the rare file deleted between being placed and being taken is worth a fresh try.
+      if (!(err instanceof FileVanished) || attempt === ATTEMPTS) throw err;
+    }
+  }
+}
+
+class FileVanished extends BackupError {}
+
+async function attemptBackup(config: Config, folder: string, options: BackupOptions, database: ReturnType<typeof databaseBackupFor>) {
+  const taker = new FileTaker();
+  const roots = { uploads: config.uploadsDir, published: config.publishedDir };
+  for (const relative of liveFiles(config.uploadsDir)) taker.take(path.join(roots.uploads, relative), path.join(folder, "uploads", relative));
+  if (options.withZips) {
+    for (const name of fs.readdirSync(config.publishedDir).filter((n) => PUBLISHED_ZIP_NAME.test(n))) {
+      taker.take(path.join(roots.published, name), path.join(folder, "published", name));
+    }
+  }
+
+  const databaseFile = path.join(folder, database.fileName);
+  await database.snapshot(databaseFile);
+  const copy = database.openCopy(databaseFile);
+  let listed: string[];
+  let schemaVersion: string;
+  try {
+    listed = await filesListedBy(copy, options.withZips ?? false);
+    schemaVersion = String(await copy("knex_migrations").max({ v: "name" }).first().then((r) => r?.v ?? ""));
+    // The backup's own database must not name a ZIP the backup leaves out.
+    if (!options.withZips) await forgetZips(copy);
+  } finally {
+    await copy.destroy();
+  }
+
+  const wanted = new Set(listed);
+  for (const relative of listed) {
+    const target = path.join(folder, relative);
+    if (fs.existsSync(target)) continue;
+    const [root, ...rest] = relative.split("/");
+    const source = path.join(roots[root as keyof typeof roots], ...rest);
+    if (!taker.take(source, target)) throw new FileVanished(`${relative} disappeared while the backup was taken`);
+  }
+  for (const root of ["uploads", "published"]) {
+    for (const relative of liveFiles(path.join(folder, root))) {
+      if (!wanted.has(`${root}/${relative}`)) fs.rmSync(path.join(folder, root, relative));
+    }
+  }
+
+  const files = [];
+  for (const relative of listed.sort()) files.push(await describeFile(folder, relative));
+  const manifest: Manifest = {
+    format: "photodrop-backup/1",
+    createdAt: new Date().toISOString(),
+    schemaVersion,
+    withZips: options.withZips ?? false,
+    database: { ...(await describeFile(folder, database.fileName)), kind: "sqlite", path: "database.sqlite3" },
+    files,
+  };
+  await writeManifest(folder, manifest);
+  return { files: files.length, bytes: files.reduce((sum, f) => sum + f.size, 0), method: taker.method() };
+}
+
+async function filesListedBy(db: Db, withZips: boolean): Promise<string[]> {
+  const rows = (await db("attachments").select("storage_key", "thumbnail_key")) as Array<{ storage_key: string; thumbnail_key: string | null }>;
+  const files = rows.flatMap((r) => [r.storage_key, r.thumbnail_key].filter((k): k is string => Boolean(k)).map((k) => `uploads/${k}`));
+  if (withZips) {
+    const zips = (await db("projects").where({ publish_status: "published" }).whereNotNull("published_zip_path").pluck("published_zip_path")) as string[];
+    files.push(...zips.map((p) => `published/${path.basename(p)}`));
+  }
+  return [...new Set(files)];
+}
+
+/** In the backup's copy only: published projects become `failed` with a reason, so they can be published again after a restore. */
+async function forgetZips(db: Db): Promise<void> {
+  await db("projects")
+    .whereNotNull("published_zip_path")
+    .update({ publish_status: "failed", published_zip_path: null, published_at: null, publish_error: ZIP_LEFT_OUT });
+}
+
+/** Files under a data folder, relative to it; the receive area and dot-files (readiness probes) are not data. */
+function liveFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
+    .filter((relative) => !relative.split("/").some((part) => part.startsWith(".")));
+}
+
+/** Hard links while the backup folder shares the file system, copies otherwise. */
+class FileTaker {
+  private links = 0;
+  private copies = 0;
+
+  /** Takes `source` as `target`; false when the source is gone. */
+  take(source: string, target: string): boolean {
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    try {
+      fs.linkSync(source, target);
+      this.links++;
+      return true;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return false;
+      if (code !== "EXDEV" && code !== "EPERM") throw err;
+    }
+    try {
+      fs.copyFileSync(source, target);
+      this.copies++;
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw err;
+    }
+  }
+
+  method(): BackupSummary["method"] {
+    if (this.copies > 0) return "copies";
+    return this.links > 0 ? "hard links" : "none";
+  }
+}
+
+function prepareEmptyFolder(folder: string) {
+  if (fs.existsSync(folder)) {
+    if (!fs.statSync(folder).isDirectory()) throw new BackupError(`${folder} is not a folder`);
+    if (fs.readdirSync(folder).length > 0) throw new BackupError(`${folder} is not empty; back up into a new or empty folder`);
+  }
+  fs.mkdirSync(folder, { recursive: true });
+}
+
+function emptyFolder(folder: string) {
+  for (const name of fs.readdirSync(folder)) fs.rmSync(path.join(folder, name), { recursive: true, force: true });
+}
