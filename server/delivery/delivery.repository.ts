@@ -40,19 +40,31 @@ export async function findLinkByToken(db: Db, token: string): Promise<DeliveryLi
   };
 }
 
-export async function photosOf(db: Db, projectId: number): Promise<DeliveryPhoto[]> {
-  const rows = await db("attachments")
+const photoColumns = ["original_name", "mime_type", "size", "storage_key", "thumbnail_key", "checksum"];
+const inZipOrder = (db: Db, projectId: number) =>
+  db("attachments")
     .where({ project_id: projectId })
-    .orderBy([{ column: "created_at" }, { column: "id" }])
-    .select("original_name", "mime_type", "size", "storage_key", "thumbnail_key", "checksum");
-  return rows.map((r) => ({
-    originalName: r.original_name,
-    mimeType: r.mime_type,
+    .orderBy([{ column: "created_at" }, { column: "id" }]);
+
+function toPhoto(r: Record<string, unknown>): DeliveryPhoto {
+  return {
+    originalName: r.original_name as string,
+    mimeType: r.mime_type as string,
     size: Number(r.size),
-    storageKey: r.storage_key,
-    thumbnailKey: r.thumbnail_key ?? null,
-    checksum: r.checksum,
-  }));
+    storageKey: r.storage_key as string,
+    thumbnailKey: (r.thumbnail_key as string | null) ?? null,
+    checksum: r.checksum as string,
+  };
+}
+
+export async function photosOf(db: Db, projectId: number): Promise<DeliveryPhoto[]> {
+  return (await inZipOrder(db, projectId).select(photoColumns)).map(toPhoto);
+}
+
+/** The photo at a 0-based position in the ZIP's order, if there is one. */
+export async function photoAtPosition(db: Db, projectId: number, index: number): Promise<DeliveryPhoto | undefined> {
+  const row = await inZipOrder(db, projectId).offset(index).first(photoColumns);
+  return row && toPhoto(row);
 }
 
 /** Changes only the settings given; false when the project does not exist. */

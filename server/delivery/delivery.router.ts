@@ -1,23 +1,24 @@
-import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import express, { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
 import { HttpError, NotFoundError } from "../http/errors";
 import { sendStoredFile } from "../http/send-file";
-import { uploadPath, publishedZipFile } from "../storage/paths";
-import { photosOf, type DeliveryLink } from "./delivery.repository";
+import { uploadPath } from "../storage/paths";
 import { renderGallery, renderMessage, renderPasscodeForm } from "./delivery-page";
 import { createPasscodeAttempts } from "./passcode-attempts";
 import { setPasscodeCookie } from "./passcode-cookie";
 import {
   checkPasscode,
   EXPIRED_MESSAGE,
+  galleryOf,
   mayOpen,
   openLink,
+  photoAt,
   recordView,
   requirePasscodeCookie,
   sendZip,
+  type DeliveryLink,
 } from "./delivery.service";
 
 const assetsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "assets");
@@ -57,29 +58,15 @@ export function deliveryRouter(ctx: AppContext): Router {
     return link;
   }
 
-  async function photoAt(link: DeliveryLink, raw: string) {
-    const photos = await photosOf(ctx.db, link.projectId);
-    const index = /^[1-9]\d{0,5}$/.test(raw) ? Number(raw) - 1 : -1;
-    const photo = photos[index];
-    if (!photo) throw new NotFoundError("Photo not found");
-    return photo;
-  }
-
   router.use("/assets", express.static(assetsDir, { index: false, maxAge: "1h", fallthrough: true }));
 
   router.get("/:token", async (req, res) => {
     const link = await pageFor(res, req.params.token);
     if (!link) return;
     if (!(await mayOpen(ctx, req, link))) return sendHtml(res, 200, renderPasscodeForm({ studio, token: link.token }));
-    const photos = await photosOf(ctx.db, link.projectId);
-    const zip = await fs.stat(publishedZipFile(ctx.config, link.zipPath)).catch(() => undefined);
-    if (!zip) throw new NotFoundError();
+    const { photos, zipSize } = await galleryOf(ctx, link);
     if (req.method === "GET") await recordView(ctx, link);
-    sendHtml(
-      res,
-      200,
-      renderGallery({ studio, token: link.token, projectName: link.projectName, photos, zipSize: zip.size }),
-    );
+    sendHtml(res, 200, renderGallery({ studio, token: link.token, projectName: link.projectName, photos, zipSize }));
   });
 
   router.post(
@@ -108,7 +95,7 @@ export function deliveryRouter(ctx: AppContext): Router {
     const route = kind === "p-download" ? "/:token/p/:n/download" : `/:token/${kind}/:n`;
     router.get(route, async (req, res) => {
       const link = await unlockedLink(req);
-      const photo = await photoAt(link, String(req.params.n));
+      const photo = await photoAt(ctx, link, String(req.params.n));
       const thumbnail = kind === "t" && photo.thumbnailKey;
       res.attachment(photo.originalName);
       if (kind !== "p-download")

@@ -13,10 +13,13 @@ import {
   countDownload,
   countView,
   findLinkByToken,
+  photoAtPosition,
+  photosOf,
   swapZipPath,
   updateDeliverySettings,
   zipPathFor,
   type DeliveryLink,
+  type DeliveryPhoto,
 } from "./delivery.repository";
 import { onDeliveredBytes } from "./delivered-bytes";
 import { hasValidCookie } from "./passcode-cookie";
@@ -76,6 +79,26 @@ export async function checkPasscode(link: DeliveryLink, passcode: unknown, attem
   if (given.length > 0 && given.length <= 256 && (await verifyPassword(given, link.passcodeHash))) return;
   attempts.recordFailure(link.token);
   throw new UnauthorizedError(WRONG_PASSCODE);
+}
+
+export type { DeliveryLink, DeliveryPhoto };
+
+/** What the page lists: the photos in the ZIP's order and the ZIP's size (404 if its file is gone). */
+export async function galleryOf(
+  ctx: AppContext,
+  link: DeliveryLink,
+): Promise<{ photos: DeliveryPhoto[]; zipSize: number }> {
+  const zip = await fs.stat(publishedZipFile(ctx.config, link.zipPath)).catch(() => undefined);
+  if (!zip) throw new NotFoundError();
+  return { photos: await photosOf(ctx.db, link.projectId), zipSize: zip.size };
+}
+
+/** The n-th photo (1-based, the ZIP's order): the page names photos by position, never by id. */
+export async function photoAt(ctx: AppContext, link: DeliveryLink, raw: string): Promise<DeliveryPhoto> {
+  const index = /^[1-9]\d{0,5}$/.test(raw) ? Number(raw) - 1 : -1;
+  const photo = index >= 0 ? await photoAtPosition(ctx.db, link.projectId, index) : undefined;
+  if (!photo) throw new NotFoundError("Photo not found");
+  return photo;
 }
 
 export async function recordView(ctx: AppContext, link: DeliveryLink): Promise<void> {

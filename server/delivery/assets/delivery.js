@@ -1,3 +1,4 @@
+/* global document */
 // The delivery page's viewer: full screen, arrows, swipe, Esc, each photo's own download.
 (function () {
   "use strict";
