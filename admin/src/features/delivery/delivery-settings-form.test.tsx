@@ -1,0 +1,57 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { MantineProvider } from "@mantine/core";
+import type { Project } from "../../../../api/types";
+import { DeliverySettingsForm } from "./delivery-settings-form";
+
+afterEach(cleanup);
+
+const project = (delivery: Partial<Project["delivery"]> = {}) =>
+  ({
+    id: 7,
+    deliveryUrl: "/d/abc",
+    delivery: { expiresAt: null, hasPasscode: false, views: 0, downloads: 0, lastDownloadAt: null, ...delivery },
+  }) as Project;
+
+function setup(p: Project, onSave = vi.fn().mockResolvedValue(undefined)) {
+  render(
+    <MantineProvider>
+      <DeliverySettingsForm project={p} saving={false} onSave={onSave} />
+    </MantineProvider>,
+  );
+  return { onSave, user: userEvent.setup() };
+}
+
+describe("the delivery settings form", () => {
+  it("sends a new passcode with the expiry, and no passcode field when it is left blank", async () => {
+    const { onSave, user } = setup(project());
+    await user.type(screen.getByLabelText("Passcode"), "garden-24");
+    await user.click(screen.getByRole("button", { name: "Save delivery settings" }));
+    expect(onSave).toHaveBeenLastCalledWith({ expiresAt: null, passcode: "garden-24" });
+    await waitFor(() => expect((screen.getByLabelText("Passcode") as HTMLInputElement).value).toBe(""));
+    await user.click(screen.getByRole("button", { name: "Save delivery settings" }));
+    expect(onSave).toHaveBeenLastCalledWith({ expiresAt: null });
+  });
+
+  it("refuses a passcode under 4 characters before sending anything", async () => {
+    const { onSave, user } = setup(project());
+    await user.type(screen.getByLabelText("Passcode"), "abc");
+    expect(screen.getByText("Passcode must be 4 to 64 characters")).toBeTruthy();
+    expect((screen.getByRole("button", { name: "Save delivery settings" }) as HTMLButtonElement).disabled).toBe(true);
+    expect(onSave).not.toHaveBeenCalled();
+  });
+
+  it("offers 'Remove passcode' only when one is set, and shows the server's message when saving fails", async () => {
+    const onSave = vi.fn().mockRejectedValue({ message: "Expiry must be an ISO 8601 date and time" });
+    const { user } = setup(project({ hasPasscode: true }), onSave);
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    await user.click(screen.getByRole("button", { name: "Remove passcode" }));
+    expect(onSave).toHaveBeenCalledWith({ passcode: null });
+    await screen.findByText("Expiry must be an ISO 8601 date and time");
+    cleanup();
+    setup(project());
+    expect(screen.queryByRole("button", { name: "Remove passcode" })).toBeNull();
+  });
+});
