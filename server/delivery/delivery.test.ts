@@ -287,6 +287,13 @@ describe("passcode", () => {
     }
   });
 
+  it("sends a browser that opens the ZIP link itself to the passcode form, without the ZIP", async () => {
+    const res = await api().get(d.zipUrl).set("Accept", "text/html,application/xhtml+xml,*/*;q=0.8");
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe(d.page);
+    expect(res.headers["content-type"]).not.toMatch(/zip/);
+  });
+
   it("answers a wrong passcode with 401 'Wrong passcode' and the form again", async () => {
     const res = await unlock(d, "wrong horse");
     expect(res.status).toBe(401);
