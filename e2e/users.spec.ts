@@ -149,6 +149,29 @@ describe("access administration, from a fresh installation", () => {
     await row(admin, "sam@studio.test").getByRole("button", { name: "Make staff" }).click();
     await usersLink(staff).waitFor({ state: "detached", timeout: 8_000 });
 
+    // With no live socket at all, revocation still reaches an open app: its next call gets a 403.
+    const offline = await openContext();
+    await offline.context().routeWebSocket(/\/events/, (socket) => socket.close());
+    await signUp(offline, "Olga Offline", "olga@studio.test", "olga-password-1");
+    await offline.getByRole("heading", { name: "Request Access" }).waitFor();
+    await row(admin, "olga@studio.test").getByRole("button", { name: "Approve" }).click();
+    await row(admin, "olga@studio.test").getByText("Approved").waitFor();
+    await offline.reload();
+    await offline.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await markNoReload(offline);
+    await row(admin, "olga@studio.test").getByRole("button", { name: "Revoke" }).click();
+    await settled(dialog);
+    await dialog.getByRole("button", { name: "Revoke" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await expect(offline.getByRole("heading", { name: "Dashboard Overview" }).isVisible()).resolves.toBe(true);
+    await offline
+      .getByRole("navigation", { name: "Main navigation" })
+      .getByRole("link", { name: "All Clients" })
+      .click();
+    await offline.getByRole("heading", { name: "Request Access" }).waitFor();
+    await expect(offline.getByRole("alert").count()).resolves.toBe(0);
+    await expect(stillNotReloaded(offline)).resolves.toBe(true);
+
     // The last admin cannot revoke themself: the server's refusal shows in the dialog.
     await row(admin, "ada@studio.test").getByRole("button", { name: "Revoke" }).click();
     await settled(dialog);
@@ -163,5 +186,5 @@ describe("access administration, from a fresh installation", () => {
     expect(server.log()).toContain("Your Photodrop access is approved");
 
     for (const context of contexts) await context.close();
-  });
+  }, 240_000);
 });
