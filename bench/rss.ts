@@ -87,7 +87,12 @@ function stop(child: ChildProcess): Promise<void> {
 async function idleAfterSeed(mode: Mode): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-rss-"));
   try {
-    const env = { DATABASE_URL: path.join(dir, "db.sqlite3"), UPLOADS_DIR: path.join(dir, "uploads"), PUBLISHED_DIR: path.join(dir, "published"), SEED_DEMO: "1" };
+    const env = {
+      DATABASE_URL: path.join(dir, "db.sqlite3"),
+      UPLOADS_DIR: path.join(dir, "uploads"),
+      PUBLISHED_DIR: path.join(dir, "published"),
+      SEED_DEMO: "1",
+    };
     const { child } = await start(mode, env);
     await new Promise((r) => setTimeout(r, IDLE_WAIT_MS));
     const rss = memory(child.pid!, "VmRSS");
@@ -98,19 +103,44 @@ async function idleAfterSeed(mode: Mode): Promise<number> {
   }
 }
 
-async function peakWhilePublishing(mode: Mode, names: string[]): Promise<{ before: number; peak: number; seconds: number }> {
+async function peakWhilePublishing(
+  mode: Mode,
+  names: string[],
+): Promise<{ before: number; peak: number; seconds: number }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-rss-"));
   try {
-    const env = { DATABASE_URL: path.join(dir, "db.sqlite3"), UPLOADS_DIR: filesDir, PUBLISHED_DIR: path.join(dir, "published"), SEED_DEMO: "0" };
+    const env = {
+      DATABASE_URL: path.join(dir, "db.sqlite3"),
+      UPLOADS_DIR: filesDir,
+      PUBLISHED_DIR: path.join(dir, "published"),
+      SEED_DEMO: "0",
+    };
     const ctx = await createContext(loadConfig({ ...env, LOG_LEVEL: "silent" }), createLogger("silent"));
     const now = nowIso();
     await ctx.db("projects").insert({ id: 1, name: "Memory wedding", created_at: now, updated_at: now });
     const rows = names.map((name) => ({
-      project_id: 1, original_name: name, storage_key: `1/${name}`, mime_type: "image/jpeg", size: FILE_BYTES, checksum: "0".repeat(64), created_at: now, updated_at: now,
+      project_id: 1,
+      original_name: name,
+      storage_key: `1/${name}`,
+      mime_type: "image/jpeg",
+      size: FILE_BYTES,
+      checksum: "0".repeat(64),
+      created_at: now,
+      updated_at: now,
     }));
     for (let i = 0; i < rows.length; i += 100) await ctx.db("attachments").insert(rows.slice(i, i + 100));
     const uid = `bench-${crypto.randomBytes(6).toString("hex")}`;
-    await ctx.db("users").insert({ uid, email: `${uid}@photodrop.local`, role: "admin", has_access: true, email_verified: true, created_at: now, updated_at: now });
+    await ctx
+      .db("users")
+      .insert({
+        uid,
+        email: `${uid}@photodrop.local`,
+        role: "admin",
+        has_access: true,
+        email_verified: true,
+        created_at: now,
+        updated_at: now,
+      });
     const token = await ctx.tokens.signAccessToken(uid);
     await ctx.db.destroy();
 
@@ -122,7 +152,10 @@ async function peakWhilePublishing(mode: Mode, names: string[]): Promise<{ befor
     const res = await fetch(`${url}/api/projects/1/publish`, { method: "POST", headers: auth });
     if (res.status !== 202) throw new Error(`publish answered ${res.status}: ${await res.text()}`);
     for (;;) {
-      const project = (await (await fetch(`${url}/api/projects/1`, { headers: auth })).json()) as { publishStatus: string; publishError?: string };
+      const project = (await (await fetch(`${url}/api/projects/1`, { headers: auth })).json()) as {
+        publishStatus: string;
+        publishError?: string;
+      };
       if (project.publishStatus === "published") break;
       if (project.publishStatus === "failed") throw new Error(`publish failed: ${project.publishError}`);
       await new Promise((r) => setTimeout(r, 100));
@@ -137,17 +170,24 @@ async function peakWhilePublishing(mode: Mode, names: string[]): Promise<{ befor
 }
 
 async function main() {
-  if (!fs.existsSync(path.join(root, "dist/server/index.js"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+  if (!fs.existsSync(path.join(root, "dist/server/index.js")))
+    execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   const names = ensureFiles();
   execFileSync("sh", ["-c", `cat ${path.join(filesDir, "1")}/* > /dev/null`]);
-  console.log(`| how the server runs | idle after demo seed, RSS MB | before publishing, RSS MB | peak while publishing ${((FILES * FILE_BYTES) / 1e6).toFixed(0)} MB, VmHWM MB | publish s |`);
+  console.log(
+    `| how the server runs | idle after demo seed, RSS MB | before publishing, RSS MB | peak while publishing ${((FILES * FILE_BYTES) / 1e6).toFixed(0)} MB, VmHWM MB | publish s |`,
+  );
   console.log("|---|---|---|---|---|");
   for (const mode of MODES) {
     const idle = await idleAfterSeed(mode);
     const publish = await peakWhilePublishing(mode, names);
-    console.log(`| ${mode.name} | ${idle.toFixed(0)} | ${publish.before.toFixed(0)} | ${publish.peak.toFixed(0)} | ${publish.seconds.toFixed(1)} |`);
+    console.log(
+      `| ${mode.name} | ${idle.toFixed(0)} | ${publish.before.toFixed(0)} | ${publish.peak.toFixed(0)} | ${publish.seconds.toFixed(1)} |`,
+    );
   }
-  console.log(`\nLoad average at the end: ${fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+  console.log(
+    `\nLoad average at the end: ${fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
+  );
 }
 
 main().catch((err) => {

@@ -18,10 +18,16 @@ const serverOnly = process.argv.includes("--server");
 
 /** Entry points: the server, and every migration and seed. */
 function entryPoints() {
-  const folder = (name) => fs.readdirSync(path.join(root, name)).filter((f) => f.endsWith(".ts")).map((f) => path.join(root, name, f));
+  const folder = (name) =>
+    fs
+      .readdirSync(path.join(root, name))
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => path.join(root, name, f));
   return {
     "server/index": path.join(root, "server/index.ts"),
-    ...Object.fromEntries([...folder("migrations"), ...folder("seeds")].map((f) => [path.relative(root, f).replace(/\.ts$/, ""), f])),
+    ...Object.fromEntries(
+      [...folder("migrations"), ...folder("seeds")].map((f) => [path.relative(root, f).replace(/\.ts$/, ""), f]),
+    ),
   };
 }
 
@@ -75,14 +81,21 @@ async function buildServer() {
 }
 
 function buildWebApp() {
-  const sources = ["admin", "api", "package-lock.json"].map((p) => (p === "admin" ? newestExceptDist(path.join(root, p)) : newest(path.join(root, p))));
+  const sources = ["admin", "api", "package-lock.json"].map((p) =>
+    p === "admin" ? newestExceptDist(path.join(root, p)) : newest(path.join(root, p)),
+  );
   if (ifNeeded && oldest(path.join(root, "admin/dist/index.html")) > Math.max(...sources)) return;
   const result = spawnSync("npm", ["run", "build:admin"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
 function newestExceptDist(dir) {
-  return Math.max(...fs.readdirSync(dir).filter((name) => name !== "dist").map((name) => newest(path.join(dir, name))));
+  return Math.max(
+    ...fs
+      .readdirSync(dir)
+      .filter((name) => name !== "dist")
+      .map((name) => newest(path.join(dir, name))),
+  );
 }
 
 await buildServer();

@@ -30,5 +30,8 @@ export function runtimeModules(folder: "migrations" | "seeds", pattern: RegExp):
     .map((file) => `${file.slice(0, -extension.length)}.ts`)
     .filter((name) => pattern.test(name))
     .sort()
-    .map((name) => ({ name, load: () => import(pathToFileURL(path.join(dir, name.replace(/\.ts$/, extension))).href) }));
+    .map((name) => ({
+      name,
+      load: () => import(pathToFileURL(path.join(dir, name.replace(/\.ts$/, extension))).href),
+    }));
 }

@@ -22,7 +22,9 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   if (command === "backup") {
     const summary = await createBackup(config, folders[0], { withZips: flags.includes("--with-zips") });
-    console.log(`Backed up the database and ${summary.files} files (${mib(summary.bytes)}, ${summary.method}) into ${folders[0]}`);
+    console.log(
+      `Backed up the database and ${summary.files} files (${mib(summary.bytes)}, ${summary.method}) into ${folders[0]}`,
+    );
   } else {
     const summary = await restoreBackup(config, folders[0]);
     console.log(`Restored the database and ${summary.files} files (${mib(summary.bytes)}) from ${folders[0]}`);

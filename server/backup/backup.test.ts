@@ -36,16 +36,27 @@ interface Place {
   PUBLISHED_DIR: string;
 }
 
-const livePlace = (): Place => ({ DATABASE_URL: t.ctx.config.databaseUrl, UPLOADS_DIR: t.ctx.config.uploadsDir, PUBLISHED_DIR: t.ctx.config.publishedDir });
+const livePlace = (): Place => ({
+  DATABASE_URL: t.ctx.config.databaseUrl,
+  UPLOADS_DIR: t.ctx.config.uploadsDir,
+  PUBLISHED_DIR: t.ctx.config.publishedDir,
+});
 
 function freshPlace(name: string): Place {
   const dir = path.join(scratch, name);
-  return { DATABASE_URL: path.join(dir, "db.sqlite3"), UPLOADS_DIR: path.join(dir, "uploads"), PUBLISHED_DIR: path.join(dir, "published") };
+  return {
+    DATABASE_URL: path.join(dir, "db.sqlite3"),
+    UPLOADS_DIR: path.join(dir, "uploads"),
+    PUBLISHED_DIR: path.join(dir, "published"),
+  };
 }
 
 /** The real command, in a process of its own, as `npm run backup` / `npm run restore` run it. */
 function cli(args: string[], place: Place): Promise<{ code: number | null; output: string }> {
-  const child = spawn(tsx, ["server/backup/backup-cli.ts", ...args], { cwd: root, env: { PATH: process.env.PATH, ...place } });
+  const child = spawn(tsx, ["server/backup/backup-cli.ts", ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH, ...place },
+  });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
@@ -56,13 +67,18 @@ let imageCount = 0;
 /** A distinct small JPEG each time. */
 async function nextImage(): Promise<Buffer> {
   const n = imageCount++;
-  return sharp({ create: { width: 48 + (n % 7), height: 32, channels: 3, background: { r: n % 256, g: (n * 7) % 256, b: 90 } } })
+  return sharp({
+    create: { width: 48 + (n % 7), height: 32, channels: 3, background: { r: n % 256, g: (n * 7) % 256, b: 90 } },
+  })
     .jpeg()
     .toBuffer();
 }
 
 async function upload(projectId: number, bytes: Buffer) {
-  return request(t.app).post(`/api/attachments/projects/${projectId}/upload`).set(user.auth).attach("file", bytes, `photo-${imageCount}.jpg`);
+  return request(t.app)
+    .post(`/api/attachments/projects/${projectId}/upload`)
+    .set(user.auth)
+    .attach("file", bytes, `photo-${imageCount}.jpg`);
 }
 
 /** A server over a restored place, with the same signing key, so the same token works. */
@@ -121,24 +137,33 @@ describe("backup and restore", () => {
 
     const server = await serverOver(fresh);
     try {
-      const listed = await request(server.app).get(`/api/attachments?projectId=${projectId}&_start=0&_end=1000`).set(user.auth);
+      const listed = await request(server.app)
+        .get(`/api/attachments?projectId=${projectId}&_start=0&_end=1000`)
+        .set(user.auth);
       expect(listed.status).toBe(200);
       const attachments = listed.body as Attachment[];
       const ids = new Set(attachments.map((a) => a.id));
       // Everything answered before the backup began and not deleted is there; nothing that was never answered 201 is.
-      for (const [id, { answeredAt }] of sent) if (answeredAt < backupStarted && !doomed.includes(id)) expect(ids.has(id)).toBe(true);
+      for (const [id, { answeredAt }] of sent)
+        if (answeredAt < backupStarted && !doomed.includes(id)) expect(ids.has(id)).toBe(true);
       for (const a of attachments) {
         expect(sent.has(a.id)).toBe(true);
-        const file = await request(server.app).get(a.downloadUrl).buffer(true).parse((res, done) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => done(null, Buffer.concat(chunks)));
-        });
+        const file = await request(server.app)
+          .get(a.downloadUrl)
+          .buffer(true)
+          .parse((res, done) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (c: Buffer) => chunks.push(c));
+            res.on("end", () => done(null, Buffer.concat(chunks)));
+          });
         expect(file.status).toBe(200);
         expect(Buffer.compare(file.body as Buffer, sent.get(a.id)!.bytes)).toBe(0);
       }
       // The restored database lists exactly the files restored, thumbnails included.
-      const rows = (await server.ctx.db("attachments").select("storage_key", "thumbnail_key")) as Array<{ storage_key: string; thumbnail_key: string }>;
+      const rows = (await server.ctx.db("attachments").select("storage_key", "thumbnail_key")) as Array<{
+        storage_key: string;
+        thumbnail_key: string;
+      }>;
       const keys = rows.flatMap((r) => [r.storage_key, r.thumbnail_key]).sort();
       expect(filesUnder(fresh.UPLOADS_DIR).filter((f) => !f.startsWith("."))).toEqual(keys);
       expect(filesUnder(path.join(folder, "uploads"))).toEqual(keys);

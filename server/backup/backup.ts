@@ -29,7 +29,11 @@ const ZIP_LEFT_OUT = "The ZIP was not included in the backup; publish again to r
  * in hand (a hard link keeps it, files are never rewritten in place); the ones placed afterwards
  * are taken after it; whatever the copy does not list is dropped again.
  */
-export async function createBackup(config: Config, folder: string, options: BackupOptions = {}): Promise<BackupSummary> {
+export async function createBackup(
+  config: Config,
+  folder: string,
+  options: BackupOptions = {},
+): Promise<BackupSummary> {
   prepareEmptyFolder(folder);
   const database = databaseBackupFor(config.databaseUrl);
   for (let attempt = 1; ; attempt++) {
@@ -45,10 +49,16 @@ export async function createBackup(config: Config, folder: string, options: Back
 
 class FileVanished extends BackupError {}
 
-async function attemptBackup(config: Config, folder: string, options: BackupOptions, database: ReturnType<typeof databaseBackupFor>) {
+async function attemptBackup(
+  config: Config,
+  folder: string,
+  options: BackupOptions,
+  database: ReturnType<typeof databaseBackupFor>,
+) {
   const taker = new FileTaker();
   const roots = { uploads: config.uploadsDir, published: config.publishedDir };
-  for (const relative of liveFiles(config.uploadsDir)) taker.take(path.join(roots.uploads, relative), path.join(folder, "uploads", relative));
+  for (const relative of liveFiles(config.uploadsDir))
+    taker.take(path.join(roots.uploads, relative), path.join(folder, "uploads", relative));
   if (options.withZips) {
     for (const name of fs.readdirSync(config.publishedDir).filter((n) => PUBLISHED_ZIP_NAME.test(n))) {
       taker.take(path.join(roots.published, name), path.join(folder, "published", name));
@@ -62,7 +72,12 @@ async function attemptBackup(config: Config, folder: string, options: BackupOpti
   let schemaVersion: string;
   try {
     listed = await filesListedBy(copy, options.withZips ?? false);
-    schemaVersion = String(await copy("knex_migrations").max({ v: "name" }).first().then((r) => r?.v ?? ""));
+    schemaVersion = String(
+      await copy("knex_migrations")
+        .max({ v: "name" })
+        .first()
+        .then((r) => r?.v ?? ""),
+    );
     // The backup's own database must not name a ZIP the backup leaves out.
     if (!options.withZips) await forgetZips(copy);
   } finally {
@@ -98,10 +113,18 @@ async function attemptBackup(config: Config, folder: string, options: BackupOpti
 }
 
 async function filesListedBy(db: Db, withZips: boolean): Promise<string[]> {
-  const rows = (await db("attachments").select("storage_key", "thumbnail_key")) as Array<{ storage_key: string; thumbnail_key: string | null }>;
-  const files = rows.flatMap((r) => [r.storage_key, r.thumbnail_key].filter((k): k is string => Boolean(k)).map((k) => `uploads/${k}`));
+  const rows = (await db("attachments").select("storage_key", "thumbnail_key")) as Array<{
+    storage_key: string;
+    thumbnail_key: string | null;
+  }>;
+  const files = rows.flatMap((r) =>
+    [r.storage_key, r.thumbnail_key].filter((k): k is string => Boolean(k)).map((k) => `uploads/${k}`),
+  );
   if (withZips) {
-    const zips = (await db("projects").where({ publish_status: "published" }).whereNotNull("published_zip_path").pluck("published_zip_path")) as string[];
+    const zips = (await db("projects")
+      .where({ publish_status: "published" })
+      .whereNotNull("published_zip_path")
+      .pluck("published_zip_path")) as string[];
     files.push(...zips.map((p) => `published/${path.basename(p)}`));
   }
   return [...new Set(files)];
@@ -160,7 +183,8 @@ class FileTaker {
 function prepareEmptyFolder(folder: string) {
   if (fs.existsSync(folder)) {
     if (!fs.statSync(folder).isDirectory()) throw new BackupError(`${folder} is not a folder`);
-    if (fs.readdirSync(folder).length > 0) throw new BackupError(`${folder} is not empty; back up into a new or empty folder`);
+    if (fs.readdirSync(folder).length > 0)
+      throw new BackupError(`${folder} is not empty; back up into a new or empty folder`);
   }
   fs.mkdirSync(folder, { recursive: true });
 }

@@ -23,7 +23,9 @@ export interface DatabaseBackup {
 
 export function databaseBackupFor(databaseUrl: string): DatabaseBackup {
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new BackupError("Backing up a PostgreSQL database (pg_dump/pg_restore) is not available yet; it comes with PostgreSQL support");
+    throw new BackupError(
+      "Backing up a PostgreSQL database (pg_dump/pg_restore) is not available yet; it comes with PostgreSQL support",
+    );
   }
   return new SqliteBackup(sqliteFile(databaseUrl));
 }

@@ -13,7 +13,11 @@ const storedPath = z
   .regex(/^(uploads|published)\/[A-Za-z0-9_-][A-Za-z0-9._/-]*$/, "not a backup file path")
   .refine((p) => !p.split("/").includes(".."), "not a backup file path");
 
-const entry = z.object({ path: z.string(), size: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
+const entry = z.object({
+  path: z.string(),
+  size: z.number().int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
 
 const manifestSchema = z.object({
   format: z.literal("photodrop-backup/1"),
@@ -62,7 +66,9 @@ export async function readManifest(folder: string): Promise<Manifest> {
   const result = manifestSchema.safeParse(parsed);
   if (!result.success) {
     const where = result.error.issues[0];
-    throw new BackupError(`${MANIFEST_FILE} is not a Photodrop backup manifest (${where.path.join(".")}: ${where.message})`);
+    throw new BackupError(
+      `${MANIFEST_FILE} is not a Photodrop backup manifest (${where.path.join(".")}: ${where.message})`,
+    );
   }
   return result.data;
 }
@@ -75,7 +81,8 @@ export async function verifyBackup(folder: string, manifest: Manifest): Promise<
     try {
       const stat = await fs.promises.stat(file);
       if (!stat.isFile()) problems.push(`${item.path}: not a file`);
-      else if (stat.size !== item.size) problems.push(`${item.path}: ${stat.size} bytes, the manifest says ${item.size}`);
+      else if (stat.size !== item.size)
+        problems.push(`${item.path}: ${stat.size} bytes, the manifest says ${item.size}`);
       else if ((await sha256File(file)) !== item.sha256) problems.push(`${item.path}: checksum does not match`);
     } catch {
       problems.push(`${item.path}: missing`);

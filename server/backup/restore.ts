@@ -20,12 +20,15 @@ export async function restoreBackup(config: Config, folder: string): Promise<Res
   const manifest = await readManifest(folder);
   const known = new Set(runtimeModules("migrations", /\.ts$/).map((m) => m.name));
   if (manifest.schemaVersion && !known.has(manifest.schemaVersion)) {
-    throw new BackupError(`The backup comes from a newer Photodrop (schema ${manifest.schemaVersion}); update Photodrop first`);
+    throw new BackupError(
+      `The backup comes from a newer Photodrop (schema ${manifest.schemaVersion}); update Photodrop first`,
+    );
   }
   const database = databaseBackupFor(config.databaseUrl);
   database.assertTargetEmpty();
   const targets = { uploads: config.uploadsDir, published: config.publishedDir };
-  for (const [name, dir] of Object.entries(targets)) assertFolderEmpty(dir, name === "uploads" ? "UPLOADS_DIR" : "PUBLISHED_DIR");
+  for (const [name, dir] of Object.entries(targets))
+    assertFolderEmpty(dir, name === "uploads" ? "UPLOADS_DIR" : "PUBLISHED_DIR");
   await verifyBackup(folder, manifest);
 
   await database.restore(path.join(folder, manifest.database.path));
@@ -42,6 +45,10 @@ export async function restoreBackup(config: Config, folder: string): Promise<Res
 /** Empty means nothing but the repository's placeholder and an empty receive area. */
 function assertFolderEmpty(dir: string, name: string) {
   if (!fs.existsSync(dir)) return;
-  const entries = fs.readdirSync(dir).filter((entry) => entry !== ".gitkeep" && !(entry === ".tmp" && fs.readdirSync(path.join(dir, entry)).length === 0));
+  const entries = fs
+    .readdirSync(dir)
+    .filter(
+      (entry) => entry !== ".gitkeep" && !(entry === ".tmp" && fs.readdirSync(path.join(dir, entry)).length === 0),
+    );
   if (entries.length > 0) throw new BackupError(`${name} ${dir} is not empty; restore only into empty folders`);
 }

@@ -26,7 +26,9 @@ function holdWriteLock(file: string, ms: number): Promise<{ done: Promise<number
       console.log("locked");
       setTimeout(() => db.exec("COMMIT", () => db.close(() => process.exit(0))), ${ms});
     });`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script, file], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script, file], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const done = new Promise<number | null>((resolve) => child.once("exit", resolve));
   return new Promise((resolve, reject) => {
     child.stdout.on("data", (chunk: Buffer) => {

@@ -40,17 +40,25 @@ describe("GET /readyz", () => {
     expect(fs.readdirSync(t.ctx.config.uploadsDir).filter((f) => f.startsWith(".ready"))).toEqual([]);
   });
 
-  it.each(["uploads", "published"] as const)("answers 503 naming the %s folder when no file can be written there", async (which) => {
-    const dir = which === "uploads" ? t.ctx.config.uploadsDir : t.ctx.config.publishedDir;
-    await withFolderReplacedByFile(dir, async () => {
-      const res = await request(t.app).get("/readyz");
-      expect(res.status).toBe(503);
-      expect(res.body.status).toBe("unavailable");
-      expect(res.body.checks).toEqual({ database: "ok", uploads: "ok", published: "ok", [which]: "not writable (ENOTDIR)" });
-      expect(JSON.stringify(res.body)).not.toContain(t.dir);
-    });
-    expect((await request(t.app).get("/readyz")).status).toBe(200);
-  });
+  it.each(["uploads", "published"] as const)(
+    "answers 503 naming the %s folder when no file can be written there",
+    async (which) => {
+      const dir = which === "uploads" ? t.ctx.config.uploadsDir : t.ctx.config.publishedDir;
+      await withFolderReplacedByFile(dir, async () => {
+        const res = await request(t.app).get("/readyz");
+        expect(res.status).toBe(503);
+        expect(res.body.status).toBe("unavailable");
+        expect(res.body.checks).toEqual({
+          database: "ok",
+          uploads: "ok",
+          published: "ok",
+          [which]: "not writable (ENOTDIR)",
+        });
+        expect(JSON.stringify(res.body)).not.toContain(t.dir);
+      });
+      expect((await request(t.app).get("/readyz")).status).toBe(200);
+    },
+  );
 
   it("answers 503 naming the database when it does not answer, while /healthz stays 200", async () => {
     const other = await createTestApp();

@@ -19,7 +19,8 @@ export function metricsRouter(ctx: AppContext): Router {
   router.get("/metrics", async (req, res) => {
     if (!expected) throw new NotFoundError("Metrics are off: set METRICS_TOKEN to turn them on");
     const token = bearerToken(req);
-    if (!token) throw new HttpError(401, "Authentication required", undefined, { "WWW-Authenticate": 'Bearer realm="metrics"' });
+    if (!token)
+      throw new HttpError(401, "Authentication required", undefined, { "WWW-Authenticate": 'Bearer realm="metrics"' });
     if (!sameSecret(token, expected)) throw new ForbiddenError("Invalid metrics token");
     res.set("Cache-Control", "no-store");
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());

@@ -104,7 +104,10 @@ describe("counters after uploads and a publish", () => {
       .set(user.auth)
       .attach("file", Buffer.from("not an image at all"), "fake.jpg");
     expect(refused.status).toBe(415);
-    const missing = await request(t.app).post(`/api/attachments/projects/999999/upload`).set(user.auth).attach("file", one, "x.jpg");
+    const missing = await request(t.app)
+      .post(`/api/attachments/projects/999999/upload`)
+      .set(user.auth)
+      .attach("file", one, "x.jpg");
     expect(missing.status).toBe(404);
 
     const published = await request(t.app).post(`/api/projects/${projectId}/publish`).set(user.auth);
@@ -114,14 +117,19 @@ describe("counters after uploads and a publish", () => {
       (res) => res.body.publishStatus !== "publishing",
     );
     expect(done.body.publishStatus).toBe("published");
-    const after = await until(scrape, (m) => m.value("photodrop_publish_bytes_total") > before.value("photodrop_publish_bytes_total"));
+    const after = await until(
+      scrape,
+      (m) => m.value("photodrop_publish_bytes_total") > before.value("photodrop_publish_bytes_total"),
+    );
 
     const delta = (name: string, labels: Labels = {}) => after.value(name, labels) - before.value(name, labels);
     expect(delta("photodrop_uploads_total")).toBe(2);
     expect(delta("photodrop_upload_bytes_total")).toBe(one.length + two.length);
     expect(delta("photodrop_upload_refusals_total", { reason: "not_an_image" })).toBe(1);
     expect(delta("photodrop_upload_refusals_total", { reason: "project_not_found" })).toBe(1);
-    const refusals = after.families.get("photodrop_upload_refusals_total")!.metrics.reduce((sum, m) => sum + Number(m.value), 0);
+    const refusals = after.families
+      .get("photodrop_upload_refusals_total")!
+      .metrics.reduce((sum, m) => sum + Number(m.value), 0);
     expect(refusals).toBe(2);
 
     expect(delta("photodrop_publish_builds_total", { outcome: "completed" })).toBe(1);
@@ -136,7 +144,9 @@ describe("counters after uploads and a publish", () => {
     expect(requests({ method: "POST", route: "/api/attachments/projects/:id/upload", status: "415" })).toBe(1);
     expect(requests({ method: "POST", route: "/api/attachments/projects/:id/upload", status: "404" })).toBe(1);
     expect(requests({ method: "POST", route: "/api/projects/:id/publish", status: "202" })).toBe(1);
-    expect(after.count("photodrop_http_request_duration_seconds", { method: "POST", route: uploadRoute, status: "201" })).toBe(1);
+    expect(
+      after.count("photodrop_http_request_duration_seconds", { method: "POST", route: uploadRoute, status: "201" }),
+    ).toBe(1);
 
     const routes = after.families.get("photodrop_http_requests_total")!.metrics.map((m) => m.labels!.route);
     for (const route of routes) expect(route).not.toMatch(/\d|\.zip|\?/);
@@ -144,10 +154,14 @@ describe("counters after uploads and a publish", () => {
 
   it("puts unknown paths under one label", async () => {
     const before = await scrape();
-    for (const path of ["/api/nothing/1", "/api/nothing/2", "/no-such-thing.txt"]) await request(t.app).get(path).set(user.auth);
+    for (const path of ["/api/nothing/1", "/api/nothing/2", "/no-such-thing.txt"])
+      await request(t.app).get(path).set(user.auth);
     const after = await scrape();
     const labels = { method: "GET", route: "(unmatched)" };
-    expect(after.value("photodrop_http_requests_total", { ...labels, status: "404" }) - before.value("photodrop_http_requests_total", { ...labels, status: "404" })).toBe(2);
+    expect(
+      after.value("photodrop_http_requests_total", { ...labels, status: "404" }) -
+        before.value("photodrop_http_requests_total", { ...labels, status: "404" }),
+    ).toBe(2);
   });
 });
 

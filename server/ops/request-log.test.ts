@@ -24,7 +24,8 @@ interface Line {
   userId: string | null;
 }
 
-const requestLines = () => t.logLines.map((l) => JSON.parse(l) as Line).filter((l) => l.msg === "request" || l.msg === "slow request");
+const requestLines = () =>
+  t.logLines.map((l) => JSON.parse(l) as Line).filter((l) => l.msg === "request" || l.msg === "slow request");
 
 /** The log lines written for what `act` did (the line is written when the answer has ended). */
 async function linesFor(act: () => Promise<unknown>, expected: number): Promise<Line[]> {
@@ -37,7 +38,14 @@ describe("request logging", () => {
   it("writes one info line per request with method, route template, status, duration and user id", async () => {
     const lines = await linesFor(() => request(t.app).get("/api/clients/424242").set(user.auth), 1);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: 30, msg: "request", method: "GET", route: "/api/clients/:id", status: 404, userId: user.uid });
+    expect(lines[0]).toMatchObject({
+      level: 30,
+      msg: "request",
+      method: "GET",
+      route: "/api/clients/:id",
+      status: 404,
+      userId: user.uid,
+    });
     expect(lines[0].ms).toEqual(expect.any(Number));
   });
 
@@ -48,7 +56,10 @@ describe("request logging", () => {
 
   it("never writes a token, a signed query string or a published ZIP name", async () => {
     const projectId = await insertProjectRow(t.ctx);
-    const uploaded = await request(t.app).post(`/api/attachments/projects/${projectId}/upload`).set(user.auth).attach("file", await makeImage("jpeg"), "a.jpg");
+    const uploaded = await request(t.app)
+      .post(`/api/attachments/projects/${projectId}/upload`)
+      .set(user.auth)
+      .attach("file", await makeImage("jpeg"), "a.jpg");
     expect(uploaded.status).toBe(201);
     const signed: string = uploaded.body.thumbnailUrl ?? uploaded.body.url;
     expect(signed).toMatch(/sig=/);
@@ -57,7 +68,10 @@ describe("request logging", () => {
       expect((await request(t.app).get(signed)).status).toBe(200);
       await request(t.app).get(`/published/${zipName}`);
     }, 2);
-    expect(lines.map((l) => l.route)).toEqual([expect.stringMatching(/^\/api\/attachments\/:id\//), expect.stringMatching(/^\/published\//)]);
+    expect(lines.map((l) => l.route)).toEqual([
+      expect.stringMatching(/^\/api\/attachments\/:id\//),
+      expect.stringMatching(/^\/published\//),
+    ]);
     const text = t.logLines.join("\n");
     expect(text).not.toContain(user.token);
     expect(text).not.toContain(new URL(signed, "http://x").searchParams.get("sig")!);
@@ -69,7 +83,10 @@ describe("request logging", () => {
     try {
       const projectId = await insertProjectRow(slow.ctx);
       const owner = await createUser(slow.ctx);
-      const res = await request(slow.app).post(`/api/attachments/projects/${projectId}/upload`).set(owner.auth).attach("file", await makeImage("png", 800, 600), "big.png");
+      const res = await request(slow.app)
+        .post(`/api/attachments/projects/${projectId}/upload`)
+        .set(owner.auth)
+        .attach("file", await makeImage("png", 800, 600), "big.png");
       expect(res.status).toBe(201);
       const line = await until(
         () => slow.logLines.map((l) => JSON.parse(l)).find((l) => l.route === "/api/attachments/projects/:id/upload"),

@@ -6,7 +6,10 @@ import { uploadRefusalReason } from "./upload-refusals";
 
 /** Probes polled every few seconds: logged at debug so they do not drown the log. */
 const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
-const UPLOAD_ROUTES = new Set(["/api/attachments/projects/:id/upload", "/api/attachments/projects/:id/upload-multiple"]);
+const UPLOAD_ROUTES = new Set([
+  "/api/attachments/projects/:id/upload",
+  "/api/attachments/projects/:id/upload-multiple",
+]);
 
 /**
  * One log line and one metrics observation per request, when its answer has ended or its
@@ -31,7 +34,14 @@ export function observeRequests(ctx: AppContext): RequestHandler {
         const reason = uploadRefusalReason(aborted ? undefined : res.statusCode);
         if (reason) metrics.uploadRefusals.inc({ reason });
       }
-      const line = { method: req.method, route, status: aborted ? null : res.statusCode, aborted, ms, userId: req.user?.uid ?? null };
+      const line = {
+        method: req.method,
+        route,
+        status: aborted ? null : res.statusCode,
+        aborted,
+        ms,
+        userId: req.user?.uid ?? null,
+      };
       if (ms > slowMs) ctx.logger.warn(line, "slow request");
       else if (PROBES.has(route)) ctx.logger.debug(line, "request");
       else ctx.logger.info(line, "request");
