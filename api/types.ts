@@ -121,6 +121,12 @@ export interface ProjectWithAttachments extends Project {
   attachments: Attachment[];
 }
 
+/** GET /api/clients/{id} */
+export interface ClientWithRelations extends Client {
+  contacts: Contact[];
+  projects: Project[];
+}
+
 /** Sizes in bytes; diskUsage in GB. */
 export interface DashboardStats {
   clientCount: number;

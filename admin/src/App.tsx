@@ -2,12 +2,13 @@ import { lazy, Suspense, useEffect, type ReactNode } from "react";
 import { Center, Global, Loader, MantineProvider } from "@mantine/core";
 import { NotificationsProvider } from "@mantine/notifications";
 import { Authenticated, CanAccess, Refine, type HttpError } from "@refinedev/core";
-import { ErrorComponent, RefineThemes, ThemedLayout } from "@refinedev/mantine";
+import { ErrorComponent, RefineThemes } from "@refinedev/mantine";
 import routerProvider, { CatchAllNavigate, DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
 import { BrowserRouter, Navigate, Outlet, Route, Routes, useSearchParams } from "react-router";
 import { AccessGate } from "./components/access-gate/access-gate";
 import { AppHeader } from "./components/layout/app-header";
 import { AppSider } from "./components/layout/app-sider";
+import { AppLayout } from "./ui/layout/app-layout";
 // Static: the navigation needs this feature on every page anyway (the Users entry and its badge).
 import { NoAccess, UserList } from "./features/users";
 import { accessControlProvider } from "./providers/access-control";
@@ -32,6 +33,8 @@ const theme = {
     // No exit transition: a menu still fading out while a dialog opens from it leaves Mantine 5's
     // focus traps out of step, and the page stays aria-hidden after the dialog closes.
     Menu: { defaultProps: { transitionDuration: 0 } },
+    // Dialogs never grow wider than a phone's screen.
+    Modal: { styles: { modal: { maxWidth: "100%" } } },
   },
 };
 
@@ -88,8 +91,27 @@ export function App() {
             accessControlProvider={accessControlProvider}
             notificationProvider={useAppNotificationProvider}
             resources={[
-              { name: "clients", list: "/clients/all", show: "/clients/:id", meta: { label: "Clients" } },
-              { name: "projects", list: "/projects/all", show: "/projects/:id", meta: { label: "Projects" } },
+              // Records are edited in dialogs on their own page: `edit` points there.
+              {
+                name: "clients",
+                list: "/clients/all",
+                show: "/clients/:id",
+                edit: "/clients/:id",
+                meta: { label: "Clients" },
+              },
+              // Contacts are listed, added and edited on their client's page.
+              { name: "contacts", meta: { label: "Contacts", parent: "clients", hide: true } },
+              {
+                name: "projects",
+                list: "/projects/all",
+                show: "/projects/:id",
+                edit: "/projects/:id",
+                meta: { label: "Projects" },
+              },
+              // A project's attachments are listed, uploaded, renamed and deleted on its page.
+              { name: "attachments", meta: { label: "Attachments", parent: "projects", hide: true } },
+              // The dashboard's totals: one record, `stats`, refreshed by the server's announcements.
+              { name: "dashboard", meta: { label: "Dashboard", hide: true } },
               { name: "users", list: "/users", meta: { label: "Users" } },
             ]}
             options={{
@@ -112,11 +134,11 @@ export function App() {
                         </Lazy>
                       }
                     >
-                      <ThemedLayout Header={AppHeader} Sider={AppSider}>
+                      <AppLayout Header={AppHeader} Sider={AppSider}>
                         <Lazy>
                           <Outlet />
                         </Lazy>
-                      </ThemedLayout>
+                      </AppLayout>
                     </AccessGate>
                   </Authenticated>
                 }

@@ -1,37 +1,79 @@
 import type { BaseKey, LiveEvent, LiveProvider } from "@refinedev/core";
 import { eventsSocket } from "../lib/events-socket";
 
-// What the /events socket announces: every approved user's resources, and `users`, which only the
-// admin-only screens (the users list, the navigation's pending badge) ever subscribe to.
-const LIVE_RESOURCES = new Set(["clients", "contacts", "projects", "attachments", "users"]);
+// What the /events socket announces: every approved user's resources (the dashboard's totals
+// among them), and `users`, which only the admin-only screens ever subscribe to.
+const LIVE_RESOURCES = new Set(["clients", "contacts", "projects", "attachments", "dashboard", "users"]);
+
+const AUTH_ERRORS = new Set(["Authentication required", "Failed to authenticate"]);
+
+/** `projects/<id>`: that project's publish events and the connection's state, for its page. */
+export const projectChannel = (projectId: number) => `projects/${projectId}`;
 
 const sameId = (a: BaseKey, b: BaseKey) => String(a) === String(b);
+
+type Callback = (event: LiveEvent) => void;
+
+function followResource(channel: string, resource: string, types: string[], callback: Callback, watchedId?: BaseKey) {
+  const stopListening = eventsSocket.onFrame((frame) => {
+    if (frame.event !== "resource-changed" || frame.data.resource !== resource) return;
+    const type = String(frame.data.type);
+    if (!types.includes("*") && !types.includes(type)) return;
+    const ids = Array.isArray(frame.data.ids) ? (frame.data.ids as BaseKey[]) : [];
+    // A record page only cares about its own record.
+    if (watchedId !== undefined && ids.length > 0 && !ids.some((id) => sameId(id, watchedId))) return;
+    callback({ channel, type, payload: { ids }, date: new Date() });
+  });
+  const stopSubscription = eventsSocket.subscribeResources([resource]);
+  return () => {
+    stopListening();
+    stopSubscription();
+  };
+}
+
+/**
+ * A project's channel: `publish_started|progress|completed|failed` events with their data,
+ * `subscribed` once the server follows the project, and `connection` with `{error}` when the
+ * socket cannot deliver them ('Authentication required', 'Failed to authenticate',
+ * 'Connection lost', 'Connection failed').
+ */
+function followProject(channel: string, projectId: number, callback: Callback) {
+  const send = (type: string, payload: Record<string, unknown>) => callback({ channel, type, payload, date: new Date() });
+  const stopFrames = eventsSocket.onFrame(({ event, data }) => {
+    if (event === "error") {
+      const message = String(data.message ?? "");
+      if (AUTH_ERRORS.has(message)) send("connection", { error: message });
+      return;
+    }
+    if (Number(data.projectId) !== projectId) return;
+    if (event === "subscribed") send("subscribed", {});
+    else if (event === "publish-event") send(String(data.type), (data.data ?? {}) as Record<string, unknown>);
+  });
+  const stopState = eventsSocket.onState((connection) => {
+    if (connection === "lost") send("connection", { error: "Connection lost" });
+    else if (connection === "failed") send("connection", { error: "Connection failed" });
+  });
+  const unsubscribe = eventsSocket.subscribeProject(projectId);
+  return () => {
+    unsubscribe();
+    stopState();
+    stopFrames();
+  };
+}
 
 /**
  * Refine's live provider over the shared /events socket: a `resource-changed` frame becomes a
  * live event on `resources/<name>`, so lists and records another user changed refetch themselves
- * (options.liveMode "auto").
+ * (options.liveMode "auto"); `projects/<id>` carries that project's publish progress.
  */
 export const liveProvider: LiveProvider = {
   subscribe: ({ channel, types, callback, params }) => {
+    const project = /^projects\/(\d+)$/.exec(channel);
+    if (project) return followProject(channel, Number(project[1]), callback);
     const resource = channel.replace(/^resources\//, "");
     if (!LIVE_RESOURCES.has(resource)) return null;
-    const stopListening = eventsSocket.onFrame((frame) => {
-      if (frame.event !== "resource-changed" || frame.data.resource !== resource) return;
-      const type = String(frame.data.type);
-      if (!types.includes("*") && !types.includes(type)) return;
-      const ids = Array.isArray(frame.data.ids) ? (frame.data.ids as BaseKey[]) : [];
-      // A record page only cares about its own record.
-      const watchedId = params?.subscriptionType === "useOne" ? params.id : undefined;
-      if (watchedId !== undefined && ids.length > 0 && !ids.some((id) => sameId(id, watchedId))) return;
-      const event: LiveEvent = { channel, type, payload: { ids }, date: new Date() };
-      callback(event);
-    });
-    const stopSubscription = eventsSocket.subscribeResources([resource]);
-    return () => {
-      stopListening();
-      stopSubscription();
-    };
+    const watchedId = params?.subscriptionType === "useOne" ? params.id : undefined;
+    return followResource(channel, resource, types, callback, watchedId);
   },
   unsubscribe: (subscription: (() => void) | null) => subscription?.(),
 };

@@ -1,4 +1,4 @@
-import { Center, Group, LoadingOverlay, Table, Text, UnstyledButton } from "@mantine/core";
+import { Center, Group, LoadingOverlay, ScrollArea, Table, Text, UnstyledButton } from "@mantine/core";
 import { IconChevronDown, IconChevronUp, IconSelector } from "@tabler/icons-react";
 import { flexRender, type Header, type Table as ReactTable } from "@tanstack/react-table";
 
@@ -39,7 +39,9 @@ export function SortableTable<T>({ table, loading, empty }: SortableTableProps<T
   return (
     <div style={{ position: "relative", minHeight: 120 }}>
       <LoadingOverlay visible={loading} overlayBlur={1} />
-      <Table highlightOnHover verticalSpacing="sm">
+      {/* On a phone the table scrolls inside its card instead of widening the page. */}
+      <ScrollArea type="auto" offsetScrollbars>
+      <Table highlightOnHover verticalSpacing="sm" miw={560}>
         <thead>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
@@ -59,6 +61,7 @@ export function SortableTable<T>({ table, loading, empty }: SortableTableProps<T
           ))}
         </tbody>
       </Table>
+      </ScrollArea>
       {!loading && rows.length === 0 && <Center py="xl">{empty}</Center>}
     </div>
   );

@@ -1,7 +1,8 @@
-import { ActionIcon, Group, Header, Title, Tooltip } from "@mantine/core";
+import { ActionIcon, Burger, Group, Header, MediaQuery, Title, Tooltip } from "@mantine/core";
 import { useGetIdentity, useLogout, useWarnAboutChange } from "@refinedev/core";
 import { IconLogout } from "@tabler/icons-react";
 import type { User } from "../../providers/session";
+import { navigationToggle, useNavigationOpened } from "../../ui/layout/navigation-toggle";
 
 export const HEADER_HEIGHT = 60;
 
@@ -9,6 +10,7 @@ export function AppHeader() {
   const { data: user } = useGetIdentity<User>();
   const { mutate: logout } = useLogout();
   const { warnWhen, setWarnWhen } = useWarnAboutChange();
+  const navigationOpened = useNavigationOpened();
 
   const handleLogout = () => {
     if (warnWhen) {
@@ -21,9 +23,19 @@ export function AppHeader() {
   return (
     <Header height={HEADER_HEIGHT} px="md" zIndex={199} sx={{ position: "sticky", top: 0 }}>
       <Group position="apart" noWrap h="100%">
-        <Title order={3} size="h4">
-          Photodrop - Photo Delivery, Fast
-        </Title>
+        <Group spacing="sm" noWrap sx={{ minWidth: 0 }}>
+          <MediaQuery largerThan="sm" styles={{ display: "none" }}>
+            <Burger
+              opened={navigationOpened}
+              onClick={navigationToggle.toggle}
+              size="sm"
+              aria-label={navigationOpened ? "Close navigation" : "Open navigation"}
+            />
+          </MediaQuery>
+          <Title order={3} size="h4" lineClamp={1}>
+            Photodrop - Photo Delivery, Fast
+          </Title>
+        </Group>
         <Tooltip label={user?.email ?? "Log out"} position="bottom-end" withArrow>
           <ActionIcon size="lg" variant="light" aria-label="Log out" onClick={handleLogout}>
             <IconLogout size={20} />

@@ -1,9 +1,11 @@
 import type { ReactNode } from "react";
+import { HEADER_HEIGHT } from "./app-header";
 import { Navbar, NavLink, ScrollArea, Text } from "@mantine/core";
 import { useList } from "@refinedev/core";
 import { Link, useLocation } from "react-router";
 import { IconDashboard, IconFolders, IconList, IconUsers, IconClock } from "@tabler/icons-react";
 import { UsersNavLink } from "../../features/users";
+import { navigationToggle, useNavigationOpened } from "../../ui/layout/navigation-toggle";
 
 export const NAVBAR_WIDTH = 300;
 const RECENT_PROJECTS = 4;
@@ -63,13 +65,34 @@ export function AppSider() {
   const { pathname } = useLocation();
   const recentProjects = useRecent("projects", RECENT_PROJECTS);
   const recentClients = useRecent("clients", RECENT_CLIENTS);
+  const opened = useNavigationOpened();
 
   return (
     <Navbar
       width={{ base: NAVBAR_WIDTH }}
       p="xs"
       aria-label="Main navigation"
-      sx={{ position: "sticky", top: 0, height: "100vh", flexShrink: 0 }}
+      hiddenBreakpoint="sm"
+      hidden={!opened}
+      // Following a link on a phone closes the navigation it was chosen from.
+      onClickCapture={(event) => {
+        if ((event.target as HTMLElement).closest("a")) navigationToggle.close();
+      }}
+      sx={(theme) => ({
+        position: "sticky",
+        top: 0,
+        height: "100vh",
+        flexShrink: 0,
+        // Below 768 px the navigation is a full-width panel under the header, opened by the burger.
+        [theme.fn.smallerThan("sm")]: {
+          position: "fixed",
+          top: HEADER_HEIGHT,
+          left: 0,
+          width: "100%",
+          height: `calc(100dvh - ${HEADER_HEIGHT}px)`,
+          zIndex: 200,
+        },
+      })}
     >
       <Navbar.Section grow component={ScrollArea}>
         <SiderLink to="/" label="Dashboard" icon={<IconDashboard size={20} />} pathname={pathname} />

@@ -1,11 +1,9 @@
 import { useMemo, useState } from "react";
 import { Alert, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
-import { useList } from "@refinedev/core";
 import { IconLock } from "@tabler/icons-react";
 import { ImageDropZone } from "./image-drop-zone";
 import { ConfirmDeleteDialog } from "../../ui/confirm-delete-dialog";
 import type { Attachment } from "../../../../api/types";
-import { useRefreshProjects } from "../../lib/use-refresh-projects";
 import { UploadQueue } from "./upload-queue";
 import { useUploadQueue } from "./use-upload-queue";
 import { AttachmentRow } from "./attachment-row";
@@ -14,6 +12,8 @@ import { useAttachmentDeletion } from "./use-attachment-deletion";
 
 interface AttachmentsCardProps {
   projectId: number;
+  /** The project's own list (GET /api/projects/{id} embeds it; the project refreshes live). */
+  attachments: Attachment[];
   /** Published (or publishing) projects take no new, renamed or removed attachments. */
   locked: boolean;
   published: boolean;
@@ -21,20 +21,13 @@ interface AttachmentsCardProps {
 
 type PendingDeletion = { ids: number[]; bulk: boolean } | null;
 
-export function AttachmentsCard({ projectId, locked, published }: AttachmentsCardProps) {
-  const { result, query } = useList<Attachment>({
-    resource: "attachments",
-    filters: [{ field: "projectId", operator: "eq", value: projectId }],
-    pagination: { mode: "off" },
-  });
-  const attachments = result.data;
-  const refresh = useRefreshProjects();
-  const uploads = useUploadQueue(projectId, () => refresh(projectId));
+export function AttachmentsCard({ projectId, attachments, locked, published }: AttachmentsCardProps) {
+  const uploads = useUploadQueue(projectId);
   const [selectingChosen, setSelecting] = useState(false);
   const [chosen, setSelected] = useState<Set<number>>(new Set());
   const [renaming, setRenaming] = useState<Attachment | null>(null);
   const [deletion, setDeletion] = useState<PendingDeletion>(null);
-  const { deleteAttachment, deleteAttachments, pending } = useAttachmentDeletion(() => refresh(projectId));
+  const { deleteAttachment, deleteAttachments, pending } = useAttachmentDeletion();
 
   const canSelect = attachments.length > 0 && !locked;
   const selecting = selectingChosen && canSelect;
@@ -100,9 +93,7 @@ export function AttachmentsCard({ projectId, locked, published }: AttachmentsCar
             </Group>
           </Group>
         )}
-        {query.isLoading ? (
-          <Text color="dimmed">Loading attachments...</Text>
-        ) : attachments.length === 0 ? (
+        {attachments.length === 0 ? (
           <Text color="dimmed" align="center" py="md">
             No attachments found for this project.
           </Text>
@@ -123,7 +114,7 @@ export function AttachmentsCard({ projectId, locked, published }: AttachmentsCar
           </Stack>
         )}
       </Stack>
-      <RenameDialog attachment={renaming} onClose={() => setRenaming(null)} onRenamed={() => refresh(projectId)} />
+      <RenameDialog attachment={renaming} onClose={() => setRenaming(null)} />
       <ConfirmDeleteDialog
         opened={deletion !== null}
         title={deletion?.bulk ? "Delete Selected Attachments" : "Delete Attachment"}

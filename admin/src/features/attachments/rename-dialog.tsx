@@ -7,11 +7,10 @@ import type { Attachment } from "../../../../api/types";
 interface RenameDialogProps {
   attachment: Attachment | null;
   onClose: () => void;
-  onRenamed: () => void;
 }
 
 /** Renames an attachment; an empty or unchanged name just closes the dialog. */
-export function RenameDialog({ attachment, onClose, onRenamed }: RenameDialogProps) {
+export function RenameDialog({ attachment, onClose }: RenameDialogProps) {
   const [name, setName] = useState("");
   const { mutate, mutation } = useUpdate<Attachment>();
   // A newly opened attachment starts from its own name (React's "adjust state on a prop change").
@@ -33,7 +32,6 @@ export function RenameDialog({ attachment, onClose, onRenamed }: RenameDialogPro
         errorNotification: false,
       },
       {
-        onSuccess: onRenamed,
         onError: (error) => console.error("Failed to rename the attachment:", error.message),
         onSettled: onClose,
       },

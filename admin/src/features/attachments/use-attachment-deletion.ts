@@ -1,11 +1,13 @@
 import { useCustomMutation, useDelete } from "@refinedev/core";
 
-/** Deleting one attachment, or several with the bulk call; failures are only logged. */
-export function useAttachmentDeletion(onDeleted: () => void) {
+/**
+ * Deleting one attachment, or several with the bulk call; failures are only logged. The project
+ * and its list refresh through the live provider (the server announces both).
+ */
+export function useAttachmentDeletion() {
   const { mutate: deleteOne, mutation: single } = useDelete();
   const { mutate: deleteMany, mutation: bulk } = useCustomMutation();
   const handlers = (what: string, done: () => void) => ({
-    onSuccess: onDeleted,
     onError: (error: { message: string }) => console.error(`Failed to delete ${what}:`, error.message),
     onSettled: done,
   });

@@ -18,7 +18,7 @@ const COMPLETED_VISIBLE_MS = 2_000;
 const newUploadId = () => `${Date.now()}-${Math.random().toString(36).slice(2, 10)}`;
 
 /** Uploads files to a project, a few at a time, each with its own progress, retry and removal. */
-export function useUploadQueue(projectId: number, onUploaded: (attachment: Attachment) => void) {
+export function useUploadQueue(projectId: number, onUploaded?: (attachment: Attachment) => void) {
   const [items, setItems] = useState<UploadItem[]>([]);
   const started = useRef(new Set<string>());
   // Removing a row that is still uploading cancels its request, so the file never becomes an attachment.
@@ -50,7 +50,7 @@ export function useUploadQueue(projectId: number, onUploaded: (attachment: Attac
         .then((attachment) => {
           inFlight.current.delete(item.id);
           patch(item.id, { status: "completed", progress: 100 });
-          onUploadedRef.current(attachment);
+          onUploadedRef.current?.(attachment);
           const timer = setTimeout(() => {
             timers.current.delete(timer);
             remove(item.id);

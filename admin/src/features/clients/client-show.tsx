@@ -1,9 +1,10 @@
 import { Alert, Center, Group, Loader, Stack, Text } from "@mantine/core";
-import { useShow } from "@refinedev/core";
+import { useRef } from "react";
+import { useShow, useSubscription } from "@refinedev/core";
 import { IconAlertCircle } from "@tabler/icons-react";
 import { useParams } from "react-router";
 import { ClientFormModal } from "./client-form-modal";
-import type { Client } from "./types";
+import type { ClientWithRelations } from "../../../../api/types";
 import { useClientModalForm } from "./use-client-modal-form";
 import { ContactsPanel } from "../contacts";
 import { ProjectsPanel } from "../projects";
@@ -26,7 +27,17 @@ function ClientLoadError() {
 }
 
 function ClientPage({ clientId }: { clientId: number }) {
-  const { query, result: client } = useShow<Client>({ resource: "clients", id: clientId, errorNotification: false });
+  const { query, result: client } = useShow<ClientWithRelations>({
+    resource: "clients",
+    id: clientId,
+    errorNotification: false,
+  });
+  // The client embeds its contacts and projects: their own changes refresh it too.
+  const refetch = useRef(query.refetch);
+  refetch.current = query.refetch;
+  const onLiveEvent = () => void refetch.current();
+  useSubscription({ channel: "resources/contacts", onLiveEvent });
+  useSubscription({ channel: "resources/projects", onLiveEvent });
 
   if (query.isLoading) {
     return (
@@ -42,16 +53,25 @@ function ClientPage({ clientId }: { clientId: number }) {
   return <ClientContent client={client} />;
 }
 
-function ClientContent({ client }: { client: Client }) {
+function ClientContent({ client }: { client: ClientWithRelations }) {
   // Mounted only once the client has loaded: the edit form observes the same record, and would
   // otherwise report a failed load as a toast beside the page's own alert.
   const editForm = useClientModalForm("edit");
   return (
     <Stack spacing="md">
       <ClientDetailsCard client={client} onEdit={() => editForm.showFor(client)} />
-      <ContactsPanel clientId={client.id} />
-      <ProjectsPanel clientId={client.id} showClient={false} showAttachmentCount />
+      <ContactsPanel clientId={client.id} contacts={client.contacts} />
+      <ProjectsPanel
+        clientId={client.id}
+        projects={newestFirst(client.projects)}
+        total={client.projects.length}
+        showClient={false}
+        showAttachmentCount
+      />
       <ClientFormModal form={editForm} title="Edit Client" />
     </Stack>
   );
 }
+
+const newestFirst = (projects: ClientWithRelations["projects"]) =>
+  [...projects].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);

@@ -1,6 +1,5 @@
 import { useState } from "react";
-import { Button, Card, Center, Group, Skeleton, Stack, Tabs, Text, Title } from "@mantine/core";
-import { useList } from "@refinedev/core";
+import { Button, Card, Center, Group, Stack, Tabs, Text, Title } from "@mantine/core";
 import { IconPlus, IconUser } from "@tabler/icons-react";
 import { ContactDetails } from "./contact-details";
 import { ContactFormModal } from "./contact-form-modal";
@@ -8,22 +7,13 @@ import { DeleteContactModal } from "./delete-contact-modal";
 import type { Contact } from "./types";
 import { useContactModalForm } from "./use-contact-modal-form";
 
-/** The client page's contacts: one tab per contact, the first selected until another is chosen. */
-export function ContactsPanel({ clientId }: { clientId: number }) {
+/**
+ * The client page's contacts (GET /api/clients/{id} embeds them): one tab per contact, the first
+ * selected until another is chosen.
+ */
+export function ContactsPanel({ clientId, contacts }: { clientId: number; contacts: Contact[] }) {
   const [selectedTab, setSelectedTab] = useState<string | null>(null);
   const [contactToDelete, setContactToDelete] = useState<Contact | null>(null);
-
-  const { query, result } = useList<Contact>({
-    resource: "contacts",
-    filters: [{ field: "clientId", operator: "eq", value: clientId }],
-    sorters: [
-      { field: "createdAt", order: "asc" },
-      { field: "id", order: "asc" },
-    ],
-    pagination: { mode: "off" },
-    errorNotification: false,
-  });
-  const contacts = result.data;
 
   const createForm = useContactModalForm({
     clientId,
@@ -38,18 +28,12 @@ export function ContactsPanel({ clientId }: { clientId: number }) {
   return (
     <Card withBorder shadow="xs" p="lg" radius="md">
       <Group position="apart" mb="md">
-        <Title order={3}>Contacts ({result.total ?? contacts.length})</Title>
+        <Title order={3}>Contacts ({contacts.length})</Title>
         <Button leftIcon={<IconPlus size={16} />} onClick={() => createForm.modal.show()}>
           Add Contact
         </Button>
       </Group>
-      {query.isLoading ? (
-        <Skeleton height={120} />
-      ) : query.isError ? (
-        <Text color="red" size="sm">
-          Failed to load contacts. Please try again later.
-        </Text>
-      ) : contacts.length === 0 ? (
+      {contacts.length === 0 ? (
         <Center py="lg">
           <Stack align="center" spacing="sm">
             <Text color="dimmed" align="center">

@@ -1,5 +1,5 @@
 import { Alert, Grid, Stack, Title } from "@mantine/core";
-import { useCustom } from "@refinedev/core";
+import { useOne } from "@refinedev/core";
 import { IconAlertCircle, IconFolders, IconPhoto, IconUsers } from "@tabler/icons-react";
 import { formatCount } from "../../lib/format";
 import { QuickStatsCard } from "./quick-stats-card";
@@ -14,12 +14,12 @@ const statCards = [
 ] as const;
 
 export function DashboardPage() {
-  const { query, result } = useCustom<DashboardStats>({
-    url: "/dashboard/stats",
-    method: "get",
+  // GET /api/dashboard/stats as one record, so the server's `dashboard` announcements refresh it live.
+  const { query, result: stats } = useOne<DashboardStats & { id: string }>({
+    resource: "dashboard",
+    id: "stats",
     errorNotification: false,
   });
-  const stats = result.data as DashboardStats | undefined;
   const loading = query.isLoading;
 
   return (

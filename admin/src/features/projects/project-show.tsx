@@ -7,13 +7,18 @@ import { AttachmentsCard } from "../attachments";
 import { ProjectDetailsCard } from "./project-details-card";
 import { DeliveryCard } from "../delivery";
 import { useProjectFormModal } from "./project-form-modal";
-import { isPublished, type Project } from "./types";
+import { isPublished, type ProjectWithAttachments } from "./types";
 import { PublishControl, usePublishProgress } from "../publish";
 import { parseRouteId } from "../../lib/route-id";
 
 export function ProjectShow() {
   const projectId = parseRouteId(useParams().id) ?? undefined;
-  const { query, result: project } = useShow<Project>({
+  // One page per project: its live channel is opened for the page's life.
+  return <ProjectPage key={projectId ?? "none"} projectId={projectId} />;
+}
+
+function ProjectPage({ projectId }: { projectId: number | undefined }) {
+  const { query, result: project } = useShow<ProjectWithAttachments>({
     resource: "projects",
     id: projectId,
     queryOptions: { enabled: projectId !== undefined },
@@ -69,7 +74,7 @@ export function ProjectShow() {
           <DeliveryCard project={project} />
         </Grid.Col>
         <Grid.Col md={8}>
-          <AttachmentsCard projectId={project.id} locked={locked} published={isPublished(project)} />
+          <AttachmentsCard projectId={project.id} attachments={project.attachments} locked={locked} published={isPublished(project)} />
         </Grid.Col>
       </Grid>
       {forms.modals}

@@ -1,6 +1,6 @@
-import { useState } from "react";
-import { Anchor, Badge, Button, Card, Center, Group, Pagination, Stack, Table, Text, Title } from "@mantine/core";
-import { useDelete, useList, type CrudFilter } from "@refinedev/core";
+import { useState, type ReactNode } from "react";
+import { Anchor, Badge, Button, Card, Group, ScrollArea, Stack, Table, Text, Title } from "@mantine/core";
+import { useDelete } from "@refinedev/core";
 import { IconPlus } from "@tabler/icons-react";
 import { Link } from "react-router";
 import { formatDate } from "../../lib/format";
@@ -8,12 +8,17 @@ import { usePublishActions } from "../publish";
 import { ConfirmDeleteDialog } from "../../ui/confirm-delete-dialog";
 import { ProjectRowMenu } from "./project-row-menu";
 import { useProjectFormModal } from "./project-form-modal";
-import { useRefreshProjects } from "../../lib/use-refresh-projects";
 import type { Project } from "./types";
 
-const PAGE_SIZE = 10;
-
 export interface ProjectsPanelProps {
+  /** The rows shown: a client's embedded projects, or the projects list's current page. */
+  projects: Project[];
+  total: number;
+  loading?: boolean;
+  /** Above the table (the list's search). */
+  toolbar?: ReactNode;
+  /** Below the table (the list's pagination). */
+  footer?: ReactNode;
   /** Only this client's projects; new projects are created for it. */
   clientId?: number;
   /** Replaces the default 'Projects (n)'. */
@@ -23,24 +28,20 @@ export interface ProjectsPanelProps {
 }
 
 /** The spec's "Projects list": used on /projects/all and in a client's page. */
-export function ProjectsPanel({ clientId, title, showClient = true, showAttachmentCount = true }: ProjectsPanelProps) {
-  const [page, setPage] = useState(1);
+export function ProjectsPanel({
+  projects,
+  total,
+  loading = false,
+  toolbar,
+  footer,
+  clientId,
+  title,
+  showClient = true,
+  showAttachmentCount = true,
+}: ProjectsPanelProps) {
   const [deleting, setDeleting] = useState<Project | null>(null);
-  const filters: CrudFilter[] = clientId ? [{ field: "clientId", operator: "eq", value: clientId }] : [];
-  const { result, query } = useList<Project>({
-    resource: "projects",
-    filters,
-    sorters: [
-      { field: "createdAt", order: "desc" },
-      { field: "id", order: "desc" },
-    ],
-    pagination: { currentPage: page, pageSize: PAGE_SIZE },
-  });
-  const total = result.total ?? 0;
-  const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const forms = useProjectFormModal(clientId);
   const { publish } = usePublishActions();
-  const refresh = useRefreshProjects();
   const { mutate: deleteProject, mutation: deletion } = useDelete();
 
   const confirmDelete = () => {
@@ -48,7 +49,6 @@ export function ProjectsPanel({ clientId, title, showClient = true, showAttachme
     deleteProject(
       { resource: "projects", id: deleting.id, successNotification: false, errorNotification: false },
       {
-        onSuccess: () => refresh(),
         onError: (error) => console.error("Failed to delete the project:", error.message),
         onSettled: () => setDeleting(null),
       },
@@ -66,9 +66,10 @@ export function ProjectsPanel({ clientId, title, showClient = true, showAttachme
           Add Project
         </Button>
       </Group>
-      {query.isLoading ? (
+      {toolbar}
+      {loading ? (
         <Text color="dimmed">Loading projects...</Text>
-      ) : result.data.length === 0 ? (
+      ) : projects.length === 0 ? (
         <Stack align="center" spacing={4} py="xl">
           <Text weight={600}>No projects found.</Text>
           <Text color="dimmed" size="sm">
@@ -76,7 +77,8 @@ export function ProjectsPanel({ clientId, title, showClient = true, showAttachme
           </Text>
         </Stack>
       ) : (
-        <Table verticalSpacing="sm" highlightOnHover>
+        <ScrollArea type="auto" offsetScrollbars>
+        <Table verticalSpacing="sm" highlightOnHover miw={560}>
           <thead>
             <tr>
               <th>Name</th>
@@ -87,7 +89,7 @@ export function ProjectsPanel({ clientId, title, showClient = true, showAttachme
             </tr>
           </thead>
           <tbody>
-            {result.data.map((project) => (
+            {projects.map((project) => (
               <tr key={project.id}>
                 <td>
                   <Anchor component={Link} to={`/projects/${project.id}`} weight={600}>
@@ -132,12 +134,9 @@ export function ProjectsPanel({ clientId, title, showClient = true, showAttachme
             ))}
           </tbody>
         </Table>
+        </ScrollArea>
       )}
-      {pageCount > 1 && (
-        <Center mt="md">
-          <Pagination page={page} onChange={setPage} total={pageCount} />
-        </Center>
-      )}
+      {footer}
       {forms.modals}
       <ConfirmDeleteDialog
         opened={deleting !== null}

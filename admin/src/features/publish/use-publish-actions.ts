@@ -1,11 +1,12 @@
 import { useCustomMutation } from "@refinedev/core";
-import { useRefreshProjects } from "../../lib/use-refresh-projects";
 import type { Project } from "../../../../api/types";
 import { canPublish } from "../../lib/project-status";
 
-/** Publish and unpublish calls; failures are only logged (spec section 8), the live events show progress. */
+/**
+ * Publish and unpublish calls; failures are only logged (spec section 8). The live provider shows
+ * progress and brings the project's new status (the server announces it).
+ */
 export function usePublishActions() {
-  const refresh = useRefreshProjects();
   const { mutate: startPublish, mutation: publishing } = useCustomMutation<Project>();
   const { mutate: startUnpublish, mutation: unpublishing } = useCustomMutation<Project>();
 
@@ -21,7 +22,6 @@ export function usePublishActions() {
     startPublish(
       { url: `/projects/${project.id}/publish`, method: "post", values: {}, successNotification: false, errorNotification: false },
       {
-        onSettled: () => refresh(project.id),
         onError: (error) => console.error("Failed to publish the project:", error.message),
       },
     );
@@ -31,7 +31,6 @@ export function usePublishActions() {
     startUnpublish(
       { url: `/projects/${projectId}/publish`, method: "delete", values: {}, successNotification: false, errorNotification: false },
       {
-        onSettled: () => refresh(projectId),
         onError: (error) => console.error("Failed to unpublish the project:", error.message),
       },
     );

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from "react";
-import { eventsSocket } from "../../lib/events-socket";
+import { useCallback, useRef, useState } from "react";
+import { useSubscription, type LiveEvent } from "@refinedev/core";
+import { projectChannel } from "../../providers/live-provider";
 
 export interface PublishProgress {
   /** A build announced live that has not ended yet. */
@@ -31,58 +32,35 @@ export function applyPublishEvent(state: PublishProgress, type: string, data: Pu
   }
 }
 
-const AUTH_ERRORS = new Set(["Authentication required", "Failed to authenticate"]);
 const IDLE: PublishProgress = { active: false, progress: 0, error: null, connectionError: null };
 
 /**
- * Follows a project's publish events on the shared socket; `refetch` runs when the project may have
- * changed. `shownStatus` is the status the page shows now.
+ * A project's publish progress from the live provider's `projects/<id>` channel. `shownStatus` is
+ * the status the page shows now: a build shown as running may have ended before the subscription
+ * began, so then `refetch` runs once subscribed. The project record itself refreshes through its
+ * own live subscription. The channel is fixed for the component's life (key the page by project).
  */
 export function usePublishProgress(projectId: number | undefined, refetch: () => void, shownStatus: string | undefined) {
   const [state, setState] = useState<PublishProgress>(IDLE);
-  const [followed, setFollowed] = useState(projectId);
-  if (followed !== projectId) {
-    setFollowed(projectId);
-    setState(IDLE);
-  }
-  const refetchRef = useRef(refetch);
-  refetchRef.current = refetch;
-  const shownStatusRef = useRef(shownStatus);
-  shownStatusRef.current = shownStatus;
+  const update = useCallback((change: Partial<PublishProgress>) => setState((current) => ({ ...current, ...change })), []);
+  const latest = useRef({ refetch, shownStatus });
+  latest.current = { refetch, shownStatus };
 
-  useEffect(() => {
-    if (!projectId) return;
-    const update = (change: Partial<PublishProgress>) => setState((current) => ({ ...current, ...change }));
-    const stopFrames = eventsSocket.onFrame(({ event, data }) => {
-      if (event === "error") {
-        const message = String(data.message ?? "");
-        if (AUTH_ERRORS.has(message)) update({ connectionError: message });
-        return;
-      }
-      if (Number(data.projectId) !== projectId) return;
-      if (event === "subscribed") {
-        update({ connectionError: null });
-        // A build shown as running may have ended before we subscribed: only the project tells.
-        if (shownStatusRef.current === "publishing") refetchRef.current();
-        return;
-      }
-      if (event !== "publish-event") return;
-      const type = String(data.type);
-      setState((current) => applyPublishEvent(current, type, (data.data ?? {}) as PublishEventData));
-      if (type === "publish_completed" || type === "publish_failed") refetchRef.current();
-    });
-    const stopState = eventsSocket.onState((connection) => {
-      if (connection === "lost") update({ connectionError: "Connection lost" });
-      else if (connection === "failed") update({ connectionError: "Connection failed" });
-    });
-    const unsubscribe = eventsSocket.subscribeProject(projectId);
-    return () => {
-      unsubscribe();
-      stopState();
-      stopFrames();
-    };
-  }, [projectId]);
+  const onLiveEvent = useRef((event: LiveEvent) => {
+    const payload = (event.payload ?? {}) as PublishEventData & { error?: string };
+    if (event.type === "connection") return update({ connectionError: payload.error ?? null });
+    if (event.type === "subscribed") {
+      update({ connectionError: null });
+      if (latest.current.shownStatus === "publishing") latest.current.refetch();
+      return;
+    }
+    setState((current) => applyPublishEvent(current, event.type, payload));
+  });
+  useSubscription({
+    channel: projectChannel(projectId ?? 0),
+    enabled: projectId !== undefined,
+    onLiveEvent: (event) => onLiveEvent.current(event),
+  });
 
-  const reset = useCallback((change: Partial<PublishProgress>) => setState((current) => ({ ...current, ...change })), []);
-  return { ...state, reset };
+  return { ...state, reset: update };
 }

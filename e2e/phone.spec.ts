@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { inject } from "vitest";
+import { adminToken, create } from "./api";
+import { launchBrowser, screenshot, signInAsAdmin } from "./browser";
+import { removeThroughApi } from "./fixtures/cleanup";
+import { imageFile } from "./fixtures/images";
+
+interface Named {
+  id: number;
+  name: string;
+}
+
+const PHONE = { width: 390, height: 844 };
+
+/** The document never scrolls sideways: nothing is wider than the screen. */
+async function expectNoSidewaysScroll(page: Page) {
+  const widths = await page.evaluate(() => ({
+    document: document.documentElement.scrollWidth,
+    body: document.body.scrollWidth,
+    viewport: window.innerWidth,
+  }));
+  expect(widths.document).toBeLessThanOrEqual(widths.viewport);
+  expect(widths.body).toBeLessThanOrEqual(widths.viewport);
+}
+
+describe("on a 390 × 844 phone", () => {
+  let browser: Browser;
+  let client: Named;
+  let project: Named;
+
+  beforeAll(async () => {
+    const token = await adminToken();
+    client = await create<Named>(token, "clients", { name: "Phone Journey Client" });
+    project = await create<Named>(token, "projects", { name: "Phone Journey Project", clientId: client.id });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    const token = await adminToken();
+    if (project) await removeThroughApi(token, "projects", project.id);
+    if (client) await removeThroughApi(token, "clients", client.id);
+  });
+
+  it("signs in, opens the burger, goes to a project, uploads and publishes, never wider than the screen", async () => {
+    const context = await browser.newContext({ baseURL: inject("baseUrl"), viewport: PHONE, isMobile: true, hasTouch: true });
+    context.setDefaultTimeout(20_000);
+    const page = await context.newPage();
+    await signInAsAdmin(page);
+    await expectNoSidewaysScroll(page);
+
+    const navigation = page.getByRole("navigation", { name: "Main navigation" });
+    await expect(navigation.isVisible()).resolves.toBe(false);
+    await page.getByRole("button", { name: "Open navigation" }).click();
+    await navigation.getByRole("link", { name: "All Projects" }).waitFor();
+    await expectNoSidewaysScroll(page);
+    await screenshot(page, "phone-navigation");
+
+    await navigation.getByRole("link", { name: "All Projects" }).click();
+    await page.getByRole("heading", { name: "All Projects" }).waitFor();
+    // Following a link closes the navigation.
+    await navigation.waitFor({ state: "hidden" });
+    await page.getByRole("button", { name: "Open navigation" }).waitFor();
+    await expectNoSidewaysScroll(page);
+
+    await page.getByRole("link", { name: "Phone Journey Project" }).click();
+    await page.waitForURL(new RegExp(`/projects/${project.id}$`));
+    await page.getByText("No attachments found for this project.").waitFor();
+    await expectNoSidewaysScroll(page);
+
+    await page
+      .getByTestId("attachment-drop-zone")
+      .locator('input[type="file"]')
+      .setInputFiles([await imageFile("phone-shot.jpg", "jpeg", "#8e44ad", 1200)]);
+    await page.getByText("Attachments (1)").waitFor();
+    await page.getByText("Uploading files...").waitFor({ state: "hidden" });
+    await page.getByLabel("phone-shot.jpg", { exact: true }).waitFor();
+    await expectNoSidewaysScroll(page);
+    await screenshot(page, "phone-layout");
+
+    await page.getByRole("button", { name: "Publish Project" }).click();
+    await page.getByText(/^Published on /).waitFor();
+    await expectNoSidewaysScroll(page);
+
+    await page.getByRole("button", { name: "Edit Project" }).click();
+    const dialog = page.getByRole("dialog", { name: "Edit Project" });
+    await dialog.getByLabel("Name").waitFor();
+    const box = await dialog.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
+    await expectNoSidewaysScroll(page);
+    await context.close();
+  });
+});
