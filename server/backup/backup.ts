@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config";
-import type { Db } from "../db/database";
 import { PUBLISHED_ZIP_NAME } from "../storage/paths";
 import { BackupError } from "./backup-error";
+import * as repo from "./backup.repository";
 import { databaseBackupFor } from "./database-backup";
 import { describeFile, writeManifest, type Manifest } from "./manifest";
 
@@ -71,15 +71,10 @@ async function attemptBackup(
   let listed: string[];
   let schemaVersion: string;
   try {
-    listed = await filesListedBy(copy, options.withZips ?? false);
-    schemaVersion = String(
-      await copy("knex_migrations")
-        .max({ v: "name" })
-        .first()
-        .then((r) => r?.v ?? ""),
-    );
+    listed = await repo.filesListedBy(copy, options.withZips ?? false);
+    schemaVersion = await repo.schemaVersion(copy);
     // The backup's own database must not name a ZIP the backup leaves out.
-    if (!options.withZips) await forgetZips(copy);
+    if (!options.withZips) await repo.forgetZips(copy, ZIP_LEFT_OUT);
   } finally {
     await copy.destroy();
   }
@@ -110,31 +105,6 @@ async function attemptBackup(
   };
   await writeManifest(folder, manifest);
   return { files: files.length, bytes: files.reduce((sum, f) => sum + f.size, 0), method: taker.method() };
-}
-
-async function filesListedBy(db: Db, withZips: boolean): Promise<string[]> {
-  const rows = (await db("attachments").select("storage_key", "thumbnail_key")) as Array<{
-    storage_key: string;
-    thumbnail_key: string | null;
-  }>;
-  const files = rows.flatMap((r) =>
-    [r.storage_key, r.thumbnail_key].filter((k): k is string => Boolean(k)).map((k) => `uploads/${k}`),
-  );
-  if (withZips) {
-    const zips = (await db("projects")
-      .where({ publish_status: "published" })
-      .whereNotNull("published_zip_path")
-      .pluck("published_zip_path")) as string[];
-    files.push(...zips.map((p) => `published/${path.basename(p)}`));
-  }
-  return [...new Set(files)];
-}
-
-/** In the backup's copy only: published projects become `failed` with a reason, so they can be published again after a restore. */
-async function forgetZips(db: Db): Promise<void> {
-  await db("projects")
-    .whereNotNull("published_zip_path")
-    .update({ publish_status: "failed", published_zip_path: null, published_at: null, publish_error: ZIP_LEFT_OUT });
 }
 
 /** Files under a data folder, relative to it; the receive area and dot-files (readiness probes) are not data. */

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { AppContext } from "../context";
+import { pingDatabase } from "./readiness.repository";
 
 export type CheckResult = "ok" | string;
 
@@ -31,7 +32,7 @@ async function checkDatabase(ctx: AppContext): Promise<CheckResult> {
   const timeout = new Promise<string>((resolve) => {
     timer = setTimeout(() => resolve(`no answer within ${DATABASE_TIMEOUT_MS} ms`), DATABASE_TIMEOUT_MS);
   });
-  const query = ctx.db.raw("select 1").then(
+  const query = pingDatabase(ctx.db).then(
     () => "ok",
     (err: NodeJS.ErrnoException) => `query failed (${err.code ?? "error"})`,
   );

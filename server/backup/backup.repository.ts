@@ -1,0 +1,34 @@
+import path from "node:path";
+import type { Db } from "../db/database";
+
+/** Every file a database lists, as paths inside a backup folder: attachments, thumbnails and, if asked, published ZIPs. */
+export async function filesListedBy(db: Db, withZips: boolean): Promise<string[]> {
+  const rows = (await db("attachments").select("storage_key", "thumbnail_key")) as Array<{
+    storage_key: string;
+    thumbnail_key: string | null;
+  }>;
+  const files = rows.flatMap((r) =>
+    [r.storage_key, r.thumbnail_key].filter((k): k is string => Boolean(k)).map((k) => `uploads/${k}`),
+  );
+  if (withZips) {
+    const zips = (await db("projects")
+      .where({ publish_status: "published" })
+      .whereNotNull("published_zip_path")
+      .pluck("published_zip_path")) as string[];
+    files.push(...zips.map((p) => `published/${path.basename(p)}`));
+  }
+  return [...new Set(files)];
+}
+
+/** The newest migration the database has run. */
+export async function schemaVersion(db: Db): Promise<string> {
+  const row = (await db("knex_migrations").max({ v: "name" }).first()) as { v?: string | null } | undefined;
+  return row?.v ?? "";
+}
+
+/** For a backup's own copy only: projects that had a ZIP become `failed` with `reason`, so they can be published again. */
+export async function forgetZips(db: Db, reason: string): Promise<void> {
+  await db("projects")
+    .whereNotNull("published_zip_path")
+    .update({ publish_status: "failed", published_zip_path: null, published_at: null, publish_error: reason });
+}
