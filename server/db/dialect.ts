@@ -33,7 +33,12 @@ export function knexConfigFor(databaseUrl: string): Knex.Config {
       max: 1,
       // sqlite turns these off for every new connection, so each one is set per connection.
       afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
-        const pragmas = ["foreign_keys = ON", "journal_mode = WAL", "synchronous = NORMAL", `busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`];
+        const pragmas = [
+          "foreign_keys = ON",
+          "journal_mode = WAL",
+          "synchronous = NORMAL",
+          `busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`,
+        ];
         const next = (i: number) => {
           if (i === pragmas.length) return done(null, conn);
           conn.run(`PRAGMA ${pragmas[i]}`, (err) => (err ? done(err, conn) : next(i + 1)));
