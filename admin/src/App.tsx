@@ -5,27 +5,27 @@ import { Authenticated, CanAccess, Refine, type HttpError } from "@refinedev/cor
 import { ErrorComponent, RefineThemes } from "@refinedev/mantine";
 import routerProvider, { CatchAllNavigate, DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
 import { BrowserRouter, Navigate, Outlet, Route, Routes, useSearchParams } from "react-router";
-import { AccessGate } from "./components/access-gate/access-gate";
-import { AppHeader } from "./components/layout/app-header";
-import { AppSider } from "./components/layout/app-sider";
+import { AccessGate } from "./features/auth";
+import { AppHeader } from "./ui/layout/app-header";
+import { AppSider } from "./ui/layout/app-sider";
 import { AppLayout } from "./ui/layout/app-layout";
 // Static: the navigation needs this feature on every page anyway (the Users entry and its badge).
-import { NoAccess, UserList } from "./features/users";
+import { NoAccess, UserList } from "./features/users/index";
 import { accessControlProvider } from "./providers/access-control";
 import { authProvider, followSessionChangesInOtherTabs } from "./providers/auth-provider";
 import { dataProvider } from "./providers/data-provider";
 import { liveProvider } from "./providers/live-provider";
 import { useAppNotificationProvider } from "./providers/notification-provider";
 
-const LoginPage = lazy(() => import("./features/auth").then((m) => ({ default: m.LoginPage })));
+const LoginPage = lazy(() => import("./features/auth/index").then((m) => ({ default: m.LoginPage })));
 const RequestAccessPage = lazy(() =>
-  import("./pages/request-access/request-access-page").then((m) => ({ default: m.RequestAccessPage })),
+  import("./features/auth").then((m) => ({ default: m.RequestAccessPage })),
 );
-const DashboardPage = lazy(() => import("./features/dashboard").then((m) => ({ default: m.DashboardPage })));
-const ClientList = lazy(() => import("./features/clients").then((m) => ({ default: m.ClientList })));
-const ClientShow = lazy(() => import("./features/clients").then((m) => ({ default: m.ClientShow })));
-const ProjectList = lazy(() => import("./features/projects").then((m) => ({ default: m.ProjectList })));
-const ProjectShow = lazy(() => import("./features/projects").then((m) => ({ default: m.ProjectShow })));
+const DashboardPage = lazy(() => import("./features/dashboard/index").then((m) => ({ default: m.DashboardPage })));
+const ClientList = lazy(() => import("./features/clients/index").then((m) => ({ default: m.ClientList })));
+const ClientShow = lazy(() => import("./features/clients/index").then((m) => ({ default: m.ClientShow })));
+const ProjectList = lazy(() => import("./features/projects/index").then((m) => ({ default: m.ProjectList })));
+const ProjectShow = lazy(() => import("./features/projects/index").then((m) => ({ default: m.ProjectShow })));
 
 const theme = {
   ...RefineThemes.Blue,

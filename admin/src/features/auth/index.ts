@@ -1,1 +1,3 @@
+export { AccessGate } from "./access-gate";
 export { LoginPage } from "./login-page";
+export { RequestAccessPage } from "./request-access-page";

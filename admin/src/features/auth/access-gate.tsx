@@ -1,7 +1,7 @@
 import { useCallback, useEffect, type ReactNode } from "react";
 import { Center, Loader } from "@mantine/core";
 import { useCan, useLogout } from "@refinedev/core";
-import { useAccessWatch } from "../../features/users";
+import { useAccessWatch } from "../users/index";
 import { SIGNED_OUT } from "../../providers/access-control";
 
 // Never reuse an answer across sign-ins (gcTime 0 drops it when the gate unmounts at logout), and

@@ -2,7 +2,7 @@ import { ActionIcon, Burger, Group, Header, MediaQuery, Title, Tooltip } from "@
 import { useGetIdentity, useLogout, useWarnAboutChange } from "@refinedev/core";
 import { IconLogout } from "@tabler/icons-react";
 import type { User } from "../../providers/session";
-import { navigationToggle, useNavigationOpened } from "../../ui/layout/navigation-toggle";
+import { navigationToggle, useNavigationOpened } from "./navigation-toggle";
 
 export const HEADER_HEIGHT = 60;
 

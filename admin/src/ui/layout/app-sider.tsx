@@ -4,8 +4,8 @@ import { Navbar, NavLink, ScrollArea, Text } from "@mantine/core";
 import { useList } from "@refinedev/core";
 import { Link, useLocation } from "react-router";
 import { IconDashboard, IconFolders, IconList, IconUsers, IconClock } from "@tabler/icons-react";
-import { UsersNavLink } from "../../features/users";
-import { navigationToggle, useNavigationOpened } from "../../ui/layout/navigation-toggle";
+import { UsersNavLink } from "../../features/users/index";
+import { navigationToggle, useNavigationOpened } from "./navigation-toggle";
 
 export const NAVBAR_WIDTH = 300;
 const RECENT_PROJECTS = 4;

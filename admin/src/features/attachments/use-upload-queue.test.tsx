@@ -1,0 +1,59 @@
+// @vitest-environment jsdom
+import { act, renderHook, waitFor } from "@testing-library/react";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeImage, setPublishStatus } from "../../../../server/attachments/test-fixtures";
+import { insertProjectRow } from "../../../../server/test/rows";
+import { authProvider } from "../../providers/auth-provider";
+import { browseTo, startWebAppServer, type WebAppServer } from "../../test/web-app-server";
+import { useUploadQueue } from "./use-upload-queue";
+
+let server: WebAppServer;
+
+beforeAll(async () => {
+  server = await startWebAppServer();
+  await browseTo(server.baseUrl);
+  const signedIn = await authProvider.login({ email: server.email, password: server.password });
+  expect(signedIn, JSON.stringify(signedIn)).toMatchObject({ success: true });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const photo = async (name: string) => new File([new Uint8Array(await makeImage("png"))], name, { type: "image/png" });
+const rowsOf = (projectId: number) => server.t.ctx.db("attachments").where({ project_id: projectId });
+
+describe("the upload queue against the real API", () => {
+  it("uploads three files at a time and starts the next as one finishes", async () => {
+    const projectId = await insertProjectRow(server.t.ctx, { name: "Queue of five" });
+    const { result } = renderHook(() => useUploadQueue(projectId));
+    const files = await Promise.all(["a", "b", "c", "d", "e"].map((n) => photo(`${n}.png`)));
+    act(() => result.current.add(files));
+    const count = (status: string) => result.current.items.filter((i) => i.status === status).length;
+    await waitFor(() => expect(count("uploading")).toBe(3));
+    expect(count("pending")).toBe(2);
+    await waitFor(() => expect(count("completed")).toBe(5), { timeout: 15_000 });
+    expect((await rowsOf(projectId)).map((r) => r.original_name).sort()).toEqual(files.map((f) => f.name));
+  });
+
+  it("shows why an upload failed, and a refused file never becomes an attachment", async () => {
+    const projectId = await insertProjectRow(server.t.ctx, { name: "Refusals" });
+    const { result } = renderHook(() => useUploadQueue(projectId));
+    act(() => result.current.add([new File(["not an image"], "notes.png", { type: "image/png" })]));
+    await waitFor(() => expect(result.current.items[0]?.status).toBe("error"));
+    expect(result.current.items[0].error).toMatch(/./);
+    expect(await rowsOf(projectId)).toEqual([]);
+  });
+
+  it("retries a failed upload with the same file once the project takes uploads again", async () => {
+    const projectId = await insertProjectRow(server.t.ctx, { name: "Retry" });
+    await setPublishStatus(server.t.ctx, projectId, "published");
+    const file = await photo("retry-me.png");
+    const { result } = renderHook(() => useUploadQueue(projectId));
+    act(() => result.current.add([file]));
+    await waitFor(() => expect(result.current.items[0]?.status).toBe("error"));
+    await setPublishStatus(server.t.ctx, projectId, "draft");
+    act(() => result.current.retry(result.current.items[0].id));
+    await waitFor(() => expect(result.current.items[0]?.status).toBe("completed"));
+    expect((await rowsOf(projectId)).map((r) => r.original_name)).toEqual(["retry-me.png"]);
+  });
+});

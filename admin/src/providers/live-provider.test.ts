@@ -1,0 +1,87 @@
+// @vitest-environment jsdom
+import type { LiveEvent } from "@refinedev/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertProjectRow } from "../../../server/test/rows";
+import { eventsSocket } from "../lib/events-socket";
+import { browseTo, startWebAppServer, type WebAppServer } from "../test/web-app-server";
+import { authProvider } from "./auth-provider";
+import { liveProvider, projectChannel } from "./live-provider";
+
+let server: WebAppServer;
+
+beforeAll(async () => {
+  server = await startWebAppServer();
+  await browseTo(server.baseUrl);
+  const signedIn = await authProvider.login({ email: server.email, password: server.password });
+  expect(signedIn, JSON.stringify(signedIn)).toMatchObject({ success: true });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Subscribes and resolves once the server has confirmed the subscription. */
+async function subscribed(channel: string, params: Record<string, unknown> = {}) {
+  const events: LiveEvent[] = [];
+  const confirmed = new Promise<void>((resolve) => {
+    const stop = eventsSocket.onFrame((frame) => {
+      if (frame.event !== "subscribed") return;
+      stop();
+      resolve();
+    });
+  });
+  const subscription = liveProvider.subscribe({ channel, types: ["*"], params, callback: (e) => events.push(e) });
+  await confirmed;
+  return { events, stop: () => liveProvider.unsubscribe(subscription) };
+}
+
+describe("the live provider over the real /events socket", () => {
+  it("turns another user's change into a live event on resources/<name>", async () => {
+    const live = await subscribed("resources/clients");
+    const { body: client } = await server
+      .api()
+      .post("/api/clients")
+      .set(server.colleague.auth)
+      .send({ name: "Live Provider Client" });
+    await expect.poll(() => live.events.map((e) => [e.type, e.payload.ids])).toContainEqual(["created", [client.id]]);
+    expect(live.events.every((e) => e.channel === "resources/clients")).toBe(true);
+    live.stop();
+  });
+
+  it("tells a record's page only about its own record", async () => {
+    const api = server.api;
+    const { body: watched } = await api().post("/api/clients").set(server.colleague.auth).send({ name: "Watched" });
+    const { body: other } = await api().post("/api/clients").set(server.colleague.auth).send({ name: "Other" });
+    const live = await subscribed("resources/clients", { subscriptionType: "useOne", id: String(watched.id) });
+    await api().put(`/api/clients/${other.id}`).set(server.colleague.auth).send({ name: "Other 2" }).expect(200);
+    await api().put(`/api/clients/${watched.id}`).set(server.colleague.auth).send({ name: "Watched 2" }).expect(200);
+    await expect.poll(() => live.events.length).toBe(1);
+    expect(live.events[0]).toMatchObject({ type: "updated", payload: { ids: [watched.id] } });
+    live.stop();
+  });
+
+  it("announces the dashboard totals when a client is created", async () => {
+    const live = await subscribed("resources/dashboard", { subscriptionType: "useOne", id: "stats" });
+    await server.api().post("/api/clients").set(server.colleague.auth).send({ name: "Counted" }).expect(201);
+    await expect.poll(() => live.events.map((e) => e.payload.ids)).toContainEqual(["stats"]);
+    live.stop();
+  });
+
+  it("carries one project's publish events, and only its own, on projects/<id>", async () => {
+    const projectId = await insertProjectRow(server.t.ctx, { name: "Live channel project" });
+    const live = await subscribed(projectChannel(projectId));
+    await expect.poll(() => live.events.map((e) => e.type)).toContain("subscribed");
+    server.t.ctx.events.publishEvent({ projectId, type: "publish_progress", data: { progress: 40 } });
+    server.t.ctx.events.publishEvent({ projectId: projectId + 1000, type: "publish_progress", data: { progress: 99 } });
+    server.t.ctx.events.publishEvent({ projectId, type: "publish_completed", data: { progress: 100 } });
+    await expect.poll(() => live.events.map((e) => e.type)).toContain("publish_completed");
+    expect(live.events.filter((e) => e.type.startsWith("publish_")).map((e) => [e.type, e.payload])).toEqual([
+      ["publish_progress", { progress: 40 }],
+      ["publish_completed", { progress: 100 }],
+    ]);
+    live.stop();
+  });
+
+  it("refuses channels it does not know", () => {
+    expect(liveProvider.subscribe({ channel: "resources/secrets", types: ["*"], callback: () => {} })).toBeNull();
+  });
+});

@@ -1,0 +1,69 @@
+import { Blob, File } from "node:buffer";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import request from "supertest";
+import WebSocket from "ws";
+import { attachEventsServer } from "../../../server/events/events-server";
+import { createTestApp, createUser, type TestApp, type TestUser } from "../../../server/test/harness";
+import { http } from "../providers/http";
+
+export interface WebAppServer {
+  t: TestApp;
+  baseUrl: string;
+  email: string;
+  password: string;
+  /** Another member of staff, changing things through the API while the web app watches. */
+  colleague: TestUser;
+  api: () => ReturnType<typeof request>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real API and /events socket on a free port, with one approved admin (the first account,
+ * signed up through the API), for component tests that run the web app's providers in jsdom.
+ */
+export async function startWebAppServer(): Promise<WebAppServer> {
+  const t = await createTestApp({ RATE_LIMIT_PER_IP: "100000", RATE_LIMIT_PER_ACCOUNT: "100000" });
+  const server = createServer(t.app);
+  const hub = attachEventsServer(server, t.ctx);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const email = "first-admin@studio.test";
+  const password = "component-test-password-1";
+  const signUp = await request(t.app).post("/api/auth/signup").send({ email, password, displayName: "First Admin" });
+  if (signUp.status !== 201) throw new Error(`sign-up failed: ${signUp.status} ${JSON.stringify(signUp.body)}`);
+  return {
+    t,
+    baseUrl,
+    email,
+    password,
+    colleague: await createUser(t.ctx),
+    api: () => request(t.app),
+    async close() {
+      await hub.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await t.close();
+    },
+  };
+}
+
+/**
+ * Points jsdom's document, and so the app's HTTP client and events socket, at that server.
+ * jsdom's own XMLHttpRequest and WebSocket cannot reach a server under this Node, so the app's
+ * axios client uses its Node adapter (with the absolute address) and the socket is the `ws` package's browser-compatible one.
+ */
+export async function browseTo(baseUrl: string) {
+  const scope = globalThis as unknown as Record<string, unknown>;
+  http.defaults.adapter = "http";
+  http.defaults.baseURL = `${baseUrl}/api`;
+  scope.WebSocket = WebSocket;
+  // Uploads: the Node adapter streams Node's own FormData, File and Blob (jsdom's are opaque to it).
+  const form = new Response("", { headers: { "content-type": "application/x-www-form-urlencoded" } });
+  scope.FormData = (await form.formData()).constructor;
+  scope.File = File;
+  scope.Blob = Blob;
+  (globalThis as unknown as { jsdom: { reconfigure(options: { url: string }): void } }).jsdom.reconfigure({
+    url: `${baseUrl}/`,
+  });
+}
