@@ -1,0 +1,128 @@
+/**
+ * Throughput under load: autocannon, 50 connections, against the real app and a bare Express JSON
+ * handler in the same process and the same run. Run: npx tsx bench/load.ts [seconds per route]
+ */
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import autocannon from "autocannon";
+import express from "express";
+import { loadConfig } from "../server/config";
+import { createContext } from "../server/bootstrap";
+import { createApp } from "../server/app";
+import { createLogger } from "../server/logger";
+import type { AppContext } from "../server/context";
+import { createUser } from "../server/test/harness";
+
+const CLIENTS = 500;
+const PROJECTS = 10_000;
+const ATTACHMENTS = 200_000;
+const CONNECTIONS = 50;
+const SECONDS = Number(process.argv[2] ?? 10);
+
+/** 400 rows a statement: knex writes a multi-row sqlite insert as a compound SELECT, capped at 500 terms. */
+async function insertInBatches(ctx: AppContext, table: string, count: number, row: (i: number) => object, batch = 400) {
+  await ctx.db.transaction(async (trx) => {
+    for (let start = 0; start < count; start += batch) {
+      const rows = [];
+      for (let i = start; i < Math.min(count, start + batch); i++) rows.push(row(i));
+      await trx(table).insert(rows);
+    }
+  });
+}
+
+async function fillDatabase(ctx: AppContext) {
+  const base = Date.parse("2025-01-01T00:00:00.000Z");
+  const at = (minutes: number) => new Date(base + minutes * 60_000).toISOString();
+  await insertInBatches(ctx, "clients", CLIENTS, (i) => ({ name: `Client ${i + 1}`, created_at: at(i), updated_at: at(i) }));
+  await insertInBatches(ctx, "projects", PROJECTS, (i) => ({
+    name: `Project ${i + 1}`,
+    description: i % 3 ? `Description of project ${i + 1}` : null,
+    client_id: i % 20 === 0 ? null : (i % CLIENTS) + 1,
+    publish_status: "draft",
+    created_at: at(1000 + i * 7),
+    // Updated in a different order than created, so sorting by updatedAt is its own case.
+    updated_at: at(1000 + ((i * 7919) % PROJECTS) * 7),
+  }));
+  await insertInBatches(ctx, "attachments", ATTACHMENTS, (i) => ({
+    project_id: (Math.floor(Math.sqrt((i * 7919) % ATTACHMENTS) * 100) % PROJECTS) + 1,
+    original_name: `IMG_${i}.jpg`,
+    storage_key: `bench/${i}.jpg`,
+    mime_type: "image/jpeg",
+    size: 1_000_000 + ((i * 104729) % 9_000_000),
+    checksum: "0".repeat(64),
+    created_at: at(200_000 + i),
+    updated_at: at(200_000 + i),
+  }));
+}
+
+function listen(app: http.RequestListener): Promise<{ server: http.Server; base: string }> {
+  const server = http.createServer(app);
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })),
+  );
+}
+
+async function load(url: string, headers: Record<string, string>) {
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: SECONDS });
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-load-"));
+  const config = loadConfig({
+    DATABASE_URL: path.join(dir, "db.sqlite3"),
+    UPLOADS_DIR: path.join(dir, "uploads"),
+    PUBLISHED_DIR: path.join(dir, "published"),
+    SEED_DEMO: "0",
+    LOG_LEVEL: "silent",
+  });
+  const ctx = await createContext(config, createLogger(config.logLevel));
+  const filling = performance.now();
+  await fillDatabase(ctx);
+  console.log(`filled ${CLIENTS} clients, ${PROJECTS} projects, ${ATTACHMENTS} attachment rows in ${Math.round(performance.now() - filling)} ms`);
+
+  const user = await createUser(ctx);
+  const api = await listen(createApp(ctx));
+  const fixed = Array.from({ length: 25 }, (_, i) => ({ id: i + 1, name: `Project ${i + 1}`, attachmentCount: i, totalFileSize: i * 1000 }));
+  const bare = express();
+  bare.get("/fixed", (_req, res) => {
+    res.json(fixed);
+  });
+  const baseline = await listen(bare);
+
+  // Project 1 has the most attachments of the uneven spread.
+  const cases: Array<[string, string, Record<string, string>]> = [
+    ["baseline: bare Express, fixed 25 objects", `${baseline.base}/fixed`, {}],
+    ["`GET /api/users/me`", `${api.base}/api/users/me`, user.auth],
+    ["projects page 1, updatedAt desc", `${api.base}/api/projects?_start=0&_end=25&_sort=updatedAt&_order=desc`, user.auth],
+    ["projects page 361, updatedAt desc", `${api.base}/api/projects?_start=9000&_end=9025&_sort=updatedAt&_order=desc`, user.auth],
+    ["clients page 1", `${api.base}/api/clients?_start=0&_end=25`, user.auth],
+    ["attachments of project 1, page 1", `${api.base}/api/attachments?projectId=1&_start=0&_end=25`, user.auth],
+  ];
+  console.log(`\nautocannon, ${CONNECTIONS} connections, ${SECONDS} s per route, loopback, one process:\n`);
+  console.log("| route | req/s | share of baseline | p50 ms | p99 ms |\n|---|---|---|---|---|");
+  let baselineRps = 0;
+  for (const [label, url, headers] of cases) {
+    const { rps, p50, p99 } = await load(url, headers);
+    if (!baselineRps) baselineRps = rps;
+    console.log(`| ${label} | ${Math.round(rps)} | ${Math.round((rps / baselineRps) * 100)}% | ${p50} | ${p99} |`);
+  }
+
+  // autocannon stops without waiting for its last answers; let them finish before closing the pool.
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  api.server.close();
+  baseline.server.close();
+  await ctx.db.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+main().catch((err) => {
+  console.error(String(err?.message ?? err).slice(0, 2000));
+  process.exit(1);
+});
