@@ -257,13 +257,16 @@ describe("clients and their contacts", () => {
     const { context, page } = await newPage(browser);
     await signInAsAdmin(page);
 
-    // Hold the answer back for a moment so the loading state can be seen.
+    // Hold the answer back until the loading state has been seen.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
     await page.route("**/api/clients/999999", async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await released;
       await route.continue();
     });
     await page.goto("/clients/999999");
     await page.getByText("Loading client...").waitFor();
+    release();
     await page.getByText("Error loading client").waitFor();
     await page.getByText("Client not found or failed to load.").waitFor();
     // The spec surfaces an API failure only as this alert, not as a toast besides it.

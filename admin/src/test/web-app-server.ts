@@ -63,6 +63,18 @@ export async function browseTo(baseUrl: string) {
   scope.FormData = (await form.formData()).constructor;
   scope.File = File;
   scope.Blob = Blob;
+  // jsdom has no layout, so no media queries: every query is a non-match (a desktop-less screen).
+  window.matchMedia ??= (media: string) =>
+    ({
+      matches: false,
+      media,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
   (globalThis as unknown as { jsdom: { reconfigure(options: { url: string }): void } }).jsdom.reconfigure({
     url: `${baseUrl}/`,
   });

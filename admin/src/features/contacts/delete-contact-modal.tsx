@@ -1,21 +1,17 @@
-import { useDelete, useInvalidate } from "@refinedev/core";
+import { useDelete } from "@refinedev/core";
 import { ConfirmDeleteDialog } from "../../ui/confirm-delete-dialog";
 import type { Contact } from "./types";
 
-/** Confirms and deletes a contact, then refreshes the client's counts. */
+/** Confirms and deletes a contact; the server announces its client's new count (live). */
 export function DeleteContactModal({ contact, onClose }: { contact: Contact | null; onClose: () => void }) {
   const { mutate, mutation } = useDelete<Contact>();
-  const invalidate = useInvalidate();
 
   const confirm = () => {
     if (!contact) return;
     mutate(
       { resource: "contacts", id: contact.id, successNotification: false, errorNotification: false },
       {
-        onSuccess: () => {
-          void invalidate({ resource: "clients", invalidates: ["list", "detail"], id: contact.clientId });
-          onClose();
-        },
+        onSuccess: onClose,
         onError: (error) => {
           console.error("Failed to delete the contact:", error.message);
           onClose();

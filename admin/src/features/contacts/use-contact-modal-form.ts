@@ -1,4 +1,4 @@
-import { useInvalidate, type HttpError } from "@refinedev/core";
+import type { HttpError } from "@refinedev/core";
 import { useModalForm } from "@refinedev/mantine";
 import { emailError, nameError, toContactPayload } from "./contact-rules";
 import type { Contact, ContactFormValues, ContactPayload } from "./types";
@@ -11,7 +11,6 @@ interface ContactModalFormOptions {
 
 /** The add or edit contact dialog's form, with the spec's rules and messages. */
 export function useContactModalForm({ clientId, action, onSaved }: ContactModalFormOptions) {
-  const invalidate = useInvalidate();
   const form = useModalForm<Contact, HttpError, ContactFormValues, ContactPayload>({
     initialValues: { name: "", email: "", phoneNumber: "" },
     validate: { name: nameError, email: emailError },
@@ -24,11 +23,9 @@ export function useContactModalForm({ clientId, action, onSaved }: ContactModalF
       queryOptions: { enabled: false },
       successNotification: false,
       errorNotification: false,
-      onMutationSuccess: ({ data }) => {
-        // The client's contact count shows in the client list and on the client page.
-        void invalidate({ resource: "clients", invalidates: ["list", "detail"], id: clientId });
-        onSaved?.(data);
-      },
+      // The client's page and its contact count follow through the live provider (the server
+      // announces the contact and its client).
+      onMutationSuccess: ({ data }) => onSaved?.(data),
       onMutationError: (error) => console.error(`Failed to ${action === "create" ? "add" : "update"} the contact:`, error.message),
     },
   });
