@@ -55,5 +55,6 @@ export async function confirmPasswordReset(ctx: AppContext, token: string, passw
     return owner;
   });
   if (!uid) throw new ValidationError("Invalid or expired reset link");
+  ctx.events.userChanged(uid);
   ctx.logger.info({ uid }, "password reset; every session of the account revoked");
 }

@@ -13,9 +13,15 @@ export interface TokenService {
    * `generation` is the user's session generation, so signing out everywhere can void it.
    */
   signAccessToken(uid: string, generation?: number): Promise<string>;
-  /** The user and session generation of a valid token from a trusted issuer; throws UnauthorizedError otherwise. */
-  verifyAccessToken(token: string): Promise<{ uid: string; generation: number }>;
+  /** The user, session generation and expiry (ms) of a valid token from a trusted issuer; throws UnauthorizedError otherwise. */
+  verifyAccessToken(token: string): Promise<VerifiedToken>;
   accessTokenTtl: number;
+}
+
+export interface VerifiedToken {
+  uid: string;
+  generation: number;
+  expiresAt: number;
 }
 
 export async function createTokenService(db: Db, accessTokenTtl: number): Promise<TokenService> {
@@ -40,7 +46,7 @@ export async function createTokenService(db: Db, accessTokenTtl: number): Promis
     },
   };
 
-  async function verify(token: string, mayReload: boolean): Promise<{ uid: string; generation: number }> {
+  async function verify(token: string, mayReload: boolean): Promise<VerifiedToken> {
     try {
       const { payload } = await jwtVerify(token, keySet, {
         issuer: ISSUER,
@@ -48,7 +54,11 @@ export async function createTokenService(db: Db, accessTokenTtl: number): Promis
         algorithms: [ALGORITHM],
         requiredClaims: ["sub", "exp", "iat"],
       });
-      return { uid: payload.sub as string, generation: typeof payload.gen === "number" ? payload.gen : 0 };
+      return {
+        uid: payload.sub as string,
+        generation: typeof payload.gen === "number" ? payload.gen : 0,
+        expiresAt: (payload.exp as number) * 1000,
+      };
     } catch (err) {
       // A key added by another process since start: reload the set, at most every half minute,
       // so tokens with made-up key ids cannot turn every request into a database read.

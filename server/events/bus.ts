@@ -25,6 +25,8 @@ export class EventBus {
 
   resourceChanged(change: ResourceChange): void {
     if (change.ids.length === 0) return;
+    // First, so whoever reacts to the announcement below reads the user afresh.
+    if (change.resource === "users") for (const uid of change.ids) this.userChanged(String(uid));
     this.emitter.emit("resource", change);
     if (COUNTED_ON_THE_DASHBOARD.has(change.resource) && change.type !== "updated") {
       this.emitter.emit("resource", { resource: "dashboard", type: "updated", ids: ["stats"] } satisfies ResourceChange);
@@ -34,6 +36,20 @@ export class EventBus {
   onResourceChanged(listener: (change: ResourceChange) => void): () => void {
     this.emitter.on("resource", listener);
     return () => this.emitter.off("resource", listener);
+  }
+
+  /**
+   * A user's row changed (access, role, password, session generation, deletion); announced after the
+   * change is committed. Whatever holds that user in memory (signed-in users, live sessions) drops it.
+   * Every `users` resource change is also a user change.
+   */
+  userChanged(uid: string): void {
+    this.emitter.emit("user", uid);
+  }
+
+  onUserChanged(listener: (uid: string) => void): () => void {
+    this.emitter.on("user", listener);
+    return () => this.emitter.off("user", listener);
   }
 
   publishEvent(event: PublishEvent): void {

@@ -3,6 +3,7 @@ import type { AppContext } from "../context";
 import type { User } from "../../api/types";
 import { findUserRow, toUser } from "../users/users.repository";
 import { ForbiddenError, UnauthorizedError } from "./errors";
+import { signedInUsers } from "./signed-in-users";
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -16,13 +17,22 @@ export function bearerToken(req: Request): string | undefined {
   return match?.[1];
 }
 
-/** Resolves a token to the user as stored now, so approval, revocation and role changes apply on the next call. */
+/**
+ * Resolves a token to the user as stored now, so approval, revocation and role changes apply on the
+ * next call: from memory while the bus has announced no change of that user (see signed-in-users.ts).
+ */
 export async function userForToken(ctx: AppContext, token: string): Promise<User> {
-  const { uid, generation } = await ctx.tokens.verifyAccessToken(token);
+  const cache = signedInUsers(ctx.events);
+  const cached = cache.get(token);
+  if (cached) return cached;
+  const { uid, generation, expiresAt } = await ctx.tokens.verifyAccessToken(token);
+  const version = cache.version(uid);
   const row = await findUserRow(ctx.db, uid);
   // A token from before the account was signed out everywhere is void, however young.
   if (!row || generation !== row.session_generation) throw new UnauthorizedError("Invalid or expired token");
-  return toUser(row);
+  const user = toUser(row);
+  cache.set(token, user, expiresAt, version);
+  return user;
 }
 
 export function authenticate(ctx: AppContext): RequestHandler {

@@ -25,5 +25,6 @@ export async function ensureAdminAccount(ctx: AppContext): Promise<void> {
   if (Object.keys(patch).length === 0) return;
   await updateUserRow(ctx.db, existing.uid, patch);
   if (!passwordMatches) await endEverySession(ctx.db, existing.uid);
+  ctx.events.userChanged(existing.uid);
   ctx.logger.info({ uid: existing.uid, email: existing.email, passwordReset: !passwordMatches }, "admin account brought in line with ADMIN_EMAIL");
 }
