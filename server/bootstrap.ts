@@ -21,7 +21,7 @@ function ensureWritableDir(dir: string, name: string) {
 export async function createContext(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<AppContext> {
   ensureWritableDir(config.uploadsDir, "UPLOADS_DIR");
   ensureWritableDir(config.publishedDir, "PUBLISHED_DIR");
-  const db = openDatabase(config.databaseUrl);
+  const db = openDatabase(config.databaseUrl, { poolMax: config.databasePoolMax });
   try {
     await migrate(db);
   } catch (err) {

@@ -32,6 +32,7 @@ const envSchema = z.object({
   PORT: int(3000, 0, 65535),
   HOST: optionalText.transform((v) => v ?? "127.0.0.1"),
   DATABASE_URL: optionalText.transform((v) => v ?? "./photodrop.sqlite3"),
+  DATABASE_POOL_MAX: int(10, 1, 1000),
   UPLOADS_DIR: optionalText.transform((v) => path.resolve(v ?? "./uploads")),
   PUBLISHED_DIR: optionalText.transform((v) => path.resolve(v ?? "./published")),
   MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1),
@@ -75,6 +76,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     port: env.PORT,
     host: env.HOST,
     databaseUrl: env.DATABASE_URL,
+    /** Connections per process to PostgreSQL (sqlite always uses one). */
+    databasePoolMax: env.DATABASE_POOL_MAX,
     uploadsDir: env.UPLOADS_DIR,
     publishedDir: env.PUBLISHED_DIR,
     maxUploadBytes: env.MAX_UPLOAD_BYTES,

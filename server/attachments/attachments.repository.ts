@@ -1,4 +1,5 @@
 import { toIso, type Db } from "../db/database";
+import { lockedForUpdate } from "../db/transactions";
 import type { Knex } from "knex";
 import { applyFilters, applyPage, type ListQuery, type ListSpec } from "../http/list-query";
 import type { StoredImage } from "../storage/image-files";
@@ -84,9 +85,9 @@ export async function attachmentsOfProject(db: Queryable, projectId: number): Pr
   return rows.map(toRecord);
 }
 
-/** Publish statuses of the given projects, by project id. */
+/** Publish statuses of the given projects, by project id; locked until a surrounding transaction ends. */
 export async function projectPublishStatuses(db: Queryable, projectIds: number[]): Promise<Map<number, string>> {
-  const rows = await db("projects").whereIn("id", projectIds).select("id", "publish_status");
+  const rows = await lockedForUpdate(db, db("projects").whereIn("id", projectIds).orderBy("id")).select("id", "publish_status");
   return new Map(rows.map((r) => [Number(r.id), String(r.publish_status)]));
 }
 

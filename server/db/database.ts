@@ -4,8 +4,8 @@ import { knexConfigFor } from "./dialect";
 
 export type Db = Knex;
 
-export function openDatabase(databaseUrl: string): Db {
-  return knex(knexConfigFor(databaseUrl));
+export function openDatabase(databaseUrl: string, opts: { poolMax?: number } = {}): Db {
+  return knex(knexConfigFor(databaseUrl, opts));
 }
 
 /**

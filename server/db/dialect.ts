@@ -2,12 +2,15 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { Knex } from "knex";
+import pg from "pg";
 
 const require = createRequire(import.meta.url);
 
 // Error messages keep `?` placeholders instead of the bound values, so a failed query never
 // carries a password hash or token into a log line.
 const common = { compileSqlOnError: false } as const;
+
+export const isPostgresUrl = (databaseUrl: string) => /^postgres(ql)?:\/\//.test(databaseUrl);
 
 export function sqliteFile(databaseUrl: string): string {
   return databaseUrl.replace(/^sqlite:(\/\/)?/, "");
@@ -17,9 +20,14 @@ export function sqliteFile(databaseUrl: string): string {
  * The only place that knows which database is underneath. Everything sqlite-specific
  * (connection pragmas, file paths) lives here, so PostgreSQL is a change of DATABASE_URL.
  */
-export function knexConfigFor(databaseUrl: string): Knex.Config {
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    return { ...common, client: "pg", connection: databaseUrl, pool: { min: 0, max: 10 } };
+export function knexConfigFor(databaseUrl: string, opts: { poolMax?: number } = {}): Knex.Config {
+  if (isPostgresUrl(databaseUrl)) {
+    return {
+      ...common,
+      client: "pg",
+      connection: { connectionString: databaseUrl, types: pgTypes },
+      pool: { min: 0, max: opts.poolMax ?? 10 },
+    };
   }
   const filename = sqliteFile(databaseUrl);
   if (filename !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
@@ -48,6 +56,23 @@ export function knexConfigFor(databaseUrl: string): Knex.Config {
     },
   };
 }
+
+const INT8 = 20;
+const NUMERIC = 1700;
+const TIMESTAMPTZ = 1184;
+
+/**
+ * Rows read the same on both databases: counts and sums (bigint, numeric) as numbers instead of
+ * strings, and timestamps as the ISO 8601 UTC strings sqlite stores, instead of Date objects.
+ */
+const pgTypes = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === INT8) return (v: string) => Number(v);
+    if (oid === NUMERIC) return (v: string) => Number(v);
+    if (oid === TIMESTAMPTZ) return (v: string) => new Date(v).toISOString();
+    return pg.types.getTypeParser(oid, format as "text");
+  },
+};
 
 /** How long a statement waits for another process's write lock (a backup, a sqlite3 shell) before failing. */
 export const SQLITE_BUSY_TIMEOUT_MS = 10_000;

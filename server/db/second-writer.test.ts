@@ -8,7 +8,8 @@ let t: TestApp;
 let user: TestUser;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // sqlite's own write lock is what this tests, so it runs on sqlite in the PostgreSQL suite too.
+  t = await createTestApp({}, { sqliteOnly: true });
   user = await createUser(t.ctx);
 });
 afterAll(() => t.close());

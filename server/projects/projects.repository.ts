@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import type { Db } from "../db/database";
 import { toIso } from "../db/database";
+import { lockedForUpdate } from "../db/transactions";
 import type { Project, PublishStatus } from "../../api/types";
 import { listWithAggregates, type ListQuery, type ListSpec } from "../http/list-query";
 
@@ -143,10 +144,12 @@ export async function findProject(db: Db, id: number): Promise<Project | undefin
   return row && toProject(row);
 }
 
-/** The stored state a change is decided on: its publish status and the files it owns. */
+/**
+ * The stored state a change is decided on: its publish status and the files it owns. In a
+ * transaction the row stays locked until it ends, so a publish claim cannot slip in between.
+ */
 export async function findProjectState(db: Db, id: number) {
-  return db("projects")
-    .where({ id })
+  return lockedForUpdate(db, db("projects").where({ id }))
     .first<{ publish_status: PublishStatus; published_zip_path: string | null; client_id: number | null } | undefined>(
       "publish_status",
       "published_zip_path",

@@ -10,6 +10,7 @@ import type { AppContext } from "../context";
 import { createLogger } from "../logger";
 import { nowIso } from "../db/database";
 import type { Role } from "../../api/types";
+import { createTestDatabase } from "./test-database";
 
 export interface TestApp {
   app: Express;
@@ -21,13 +22,18 @@ export interface TestApp {
 }
 
 /**
- * The real app over a fresh sqlite file and fresh data folders in a temp directory.
- * `env` overrides any environment variable the contract lists.
+ * The real app over a fresh sqlite file and fresh data folders in a temp directory; under
+ * `npm run test:pg` over a fresh PostgreSQL database instead, unless `sqliteOnly` (a test of
+ * sqlite itself). `env` overrides any environment variable the contract lists.
  */
-export async function createTestApp(env: Record<string, string> = {}, opts: { captureLog?: boolean } = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: { captureLog?: boolean; sqliteOnly?: boolean } = {},
+): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-test-"));
+  const database = await createTestDatabase(dir, { sqliteOnly: opts.sqliteOnly });
   const config: Config = loadConfig({
-    DATABASE_URL: path.join(dir, "db.sqlite3"),
+    DATABASE_URL: database.url,
     UPLOADS_DIR: path.join(dir, "uploads"),
     PUBLISHED_DIR: path.join(dir, "published"),
     SEED_DEMO: "0",
@@ -47,6 +53,7 @@ export async function createTestApp(env: Record<string, string> = {}, opts: { ca
     logLines,
     async close() {
       await ctx.db.destroy();
+      await database.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

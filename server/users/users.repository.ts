@@ -4,6 +4,7 @@ import type { AccessState, ManagedUser, Role, User } from "../../api/types";
 import type { Db } from "../db/database";
 import { nowIso, toIso } from "../db/database";
 import { isUniqueViolation } from "../db/dialect";
+import { serializable } from "../db/transactions";
 import { ConflictError } from "../http/errors";
 import { applyFilters, applyPage, type ListQuery, type ListSpec } from "../http/list-query";
 
@@ -68,13 +69,14 @@ export interface NewUser {
 
 /**
  * Inserts an account. With `promoteIfFirst`, the account becomes an approved admin when the table
- * is empty: the check and the insert share one transaction, so two sign-ups racing on an empty
- * database cannot both become admin. Throws 409 when the e-mail is taken.
+ * is empty: the check and the insert share one serializable transaction, so two sign-ups racing
+ * on an empty database, in one process or several, cannot both become admin. Throws 409 when the
+ * e-mail is taken.
  */
 export async function insertUser(db: Db, user: NewUser, opts: { promoteIfFirst?: boolean } = {}): Promise<UserRow> {
   const uid = crypto.randomBytes(15).toString("base64url");
   try {
-    return await db.transaction(async (trx) => {
+    return await serializable(db, async (trx) => {
       const first = opts.promoteIfFirst ? Number((await trx("users").count({ n: "*" }).first())?.n) === 0 : false;
       const now = nowIso();
       await trx("users").insert({

@@ -1,6 +1,7 @@
 import type { AccessRequest, ManagedUser, User } from "../../api/types";
 import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
+import { serializable } from "../db/transactions";
 import { ConflictError, NotFoundError } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
 import { deleteAccessRequest, saveAccessRequest } from "./access-requests.repository";
@@ -59,10 +60,11 @@ export async function getUser(ctx: AppContext, uid: string): Promise<ManagedUser
 /**
  * Approves, revokes or changes the role of a user. Nobody can take away their own access or admin
  * role, and the last approved admin can never lose either: the count and the update share a
- * transaction, so two admins demoting each other at once cannot leave none.
+ * serializable transaction, so two admins demoting each other at once, in one process or
+ * several, cannot leave none.
  */
 export async function changeUser(ctx: AppContext, actor: User, uid: string, change: UserChange, mail?: MailRoute): Promise<ManagedUser> {
-  const approved = await ctx.db.transaction(async (trx) => {
+  const approved = await serializable(ctx.db, async (trx) => {
     const row = await findUserRow(trx, uid);
     if (!row) throw new NotFoundError("User not found");
     const losesAccess = change.hasAccess === false && Boolean(row.has_access);
