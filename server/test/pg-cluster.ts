@@ -53,7 +53,9 @@ export async function startPgCluster(): Promise<PgCluster> {
     fs.chownSync(dir, uid, gid);
   }
   const run = (tool: string, args: string[]) => {
-    const [cmd, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", path.join(bin, tool), ...args]] : [path.join(bin, tool), args];
+    const [cmd, argv] = asRoot
+      ? ["runuser", ["-u", "postgres", "--", path.join(bin, tool), ...args]]
+      : [path.join(bin, tool), args];
     const r = spawnSync(cmd, argv, { encoding: "utf8", cwd: dir });
     if (r.status !== 0) throw new Error(`${tool} failed (${r.status}): ${r.stderr || r.stdout}`);
   };
