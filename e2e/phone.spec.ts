@@ -79,7 +79,20 @@ describe("on a 390 × 844 phone", () => {
     await expectNoSidewaysScroll(page);
     await screenshot(page, "phone-layout");
 
+    // A one-photo build ends at once: the call is held back until the start has been photographed.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const publishCall = /\/api\/projects\/\d+\/publish$/;
+    await page.route(publishCall, async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.getByRole("button", { name: "Publish Project" }).click();
+    await page.getByText(/^Publishing\.\.\. \d+%$/).waitFor();
+    await expectNoSidewaysScroll(page);
+    await screenshot(page, "publishing");
+    release();
+    await page.unroute(publishCall);
     await page.getByText(/^Published on /).waitFor();
     await expectNoSidewaysScroll(page);
 

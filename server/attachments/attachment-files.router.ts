@@ -5,8 +5,7 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from "../http/errors
 import { sendStoredFile } from "../http/send-file";
 import { parseId } from "../http/validate";
 import { uploadPath } from "../storage/paths";
-import { findAttachment, type AttachmentRecord } from "./attachments.repository";
-import { ATTACHMENT_NOT_FOUND } from "./attachments.service";
+import { getAttachmentRecord, type AttachmentRecord } from "./attachments.service";
 import { LINK_KINDS, linkSigner, type LinkKind } from "./signed-links";
 
 /**
@@ -48,8 +47,7 @@ export function attachmentFilesRouter(ctx: AppContext): Router {
   for (const kind of LINK_KINDS) {
     router.get(`/:id/${kind}`, async (req, res) => {
       const { cacheSeconds } = await authorize(ctx, req, kind);
-      const record = await findAttachment(ctx.db, parseId(req.params.id));
-      if (!record) throw new NotFoundError(ATTACHMENT_NOT_FOUND);
+      const record = await getAttachmentRecord(ctx, parseId(req.params.id));
       const file = fileOf(record, kind);
       setDisposition(res, kind, record.originalName);
       res.set({

@@ -2,7 +2,6 @@ import { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
 import { parseListQuery } from "../http/list-query";
 import { parseBody, parseId } from "../http/validate";
-import { attachmentListSpec } from "./attachments.repository";
 import { bulkDeleteSchema, renameAttachmentSchema } from "./attachments.schema";
 import * as service from "./attachments.service";
 import { multipleUploads, receiveUploads, releaseUpload, singleUpload } from "./upload-receiver";
@@ -37,7 +36,7 @@ export function attachmentsRouter(ctx: AppContext): Router {
   });
 
   router.get("/", async (req, res) => {
-    const { rows, total } = await service.listAttachments(ctx, parseListQuery(req.query, attachmentListSpec));
+    const { rows, total } = await service.listAttachments(ctx, parseListQuery(req.query, service.attachmentListSpec));
     res.set("X-Total-Count", String(total)).json(rows);
   });
 

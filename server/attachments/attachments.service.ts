@@ -35,6 +35,17 @@ async function presentAll(ctx: AppContext, records: repo.AttachmentRecord[]) {
   return records.map((r) => present(r, links));
 }
 
+/** What the list endpoint may filter and sort by (the router parses the query with it). */
+export { attachmentListSpec } from "./attachments.repository";
+export type { AttachmentRecord } from "./attachments.repository";
+
+/** The stored record behind an attachment's files (names on disk, type, etag). */
+export async function getAttachmentRecord(ctx: AppContext, id: number): Promise<repo.AttachmentRecord> {
+  const record = await repo.findAttachment(ctx.db, id);
+  if (!record) throw new NotFoundError(ATTACHMENT_NOT_FOUND);
+  return record;
+}
+
 export async function listAttachments(ctx: AppContext, list: ListQuery) {
   const { rows, total } = await repo.listAttachments(ctx.db, list);
   return { rows: await presentAll(ctx, rows), total };

@@ -1,14 +1,13 @@
 import type { Router } from "express";
 import type { AppContext } from "../context";
 import { crudRouter } from "../http/crud-router";
-import { clientListSpec } from "./clients.repository";
 import { createClientSchema, updateClientSchema } from "./clients.schema";
 import * as service from "./clients.service";
 
 /** /api/clients */
 export function clientsRouter(ctx: AppContext): Router {
   return crudRouter(ctx, {
-    listSpec: clientListSpec,
+    listSpec: service.clientListSpec,
     createSchema: createClientSchema,
     updateSchema: updateClientSchema,
     list: service.listClients,

@@ -7,6 +7,9 @@ import { projectsOfClient } from "../projects/projects.repository";
 import type { CreateClientInput, UpdateClientInput } from "./clients.schema";
 import * as repo from "./clients.repository";
 
+/** What the list endpoint may filter and sort by (the router parses the query with it). */
+export { clientListSpec } from "./clients.repository";
+
 export const CLIENT_NOT_FOUND = "Client not found";
 
 /** A client a contact or project refers to must exist: a 400 on the clientId field otherwise. No client is fine. */

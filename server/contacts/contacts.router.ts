@@ -1,14 +1,13 @@
 import type { Router } from "express";
 import type { AppContext } from "../context";
 import { crudRouter } from "../http/crud-router";
-import { contactListSpec } from "./contacts.repository";
 import { createContactSchema, updateContactSchema } from "./contacts.schema";
 import * as service from "./contacts.service";
 
 /** /api/contacts */
 export function contactsRouter(ctx: AppContext): Router {
   return crudRouter(ctx, {
-    listSpec: contactListSpec,
+    listSpec: service.contactListSpec,
     createSchema: createContactSchema,
     updateSchema: updateContactSchema,
     list: service.listContacts,

@@ -6,6 +6,9 @@ import { requireClient } from "../clients/clients.service";
 import type { CreateContactInput, UpdateContactInput } from "./contacts.schema";
 import * as repo from "./contacts.repository";
 
+/** What the list endpoint may filter and sort by (the router parses the query with it). */
+export { contactListSpec } from "./contacts.repository";
+
 const CONTACT_NOT_FOUND = "Contact not found";
 
 export function listContacts(ctx: AppContext, list: ListQuery) {

@@ -1,14 +1,13 @@
 import type { Router } from "express";
 import type { AppContext } from "../context";
 import { crudRouter } from "../http/crud-router";
-import { projectListSpec } from "./projects.repository";
 import { createProjectSchema, updateProjectSchema } from "./projects.schema";
 import * as service from "./projects.service";
 
 /** /api/projects */
 export function projectsRouter(ctx: AppContext): Router {
   return crudRouter(ctx, {
-    listSpec: projectListSpec,
+    listSpec: service.projectListSpec,
     createSchema: createProjectSchema,
     updateSchema: updateProjectSchema,
     list: service.listProjects,

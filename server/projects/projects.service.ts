@@ -9,6 +9,9 @@ import type { CreateProjectInput, UpdateProjectInput } from "./projects.schema";
 import { PROJECT_IS_PUBLISHED, PROJECT_NOT_FOUND } from "./project-rules";
 import * as repo from "./projects.repository";
 
+/** What the list endpoint may filter and sort by (the router parses the query with it). */
+export { projectListSpec } from "./projects.repository";
+
 
 /** A client's projectCount changes with its projects: lists showing it refresh live too. */
 function announceClientCounts(ctx: AppContext, ...clientIds: Array<number | null | undefined>) {

@@ -109,7 +109,11 @@ export function recordPublishEvents(ctx: AppContext, projectId?: number) {
   const stop = ctx.events.onPublishEvent((event) => {
     if (projectId !== undefined && event.projectId !== projectId) return;
     events.push(event);
-    for (const w of [...waiters]) if (w.test(event)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(event));
+    for (const w of [...waiters]) {
+      if (!w.test(event)) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(event);
+    }
   });
   return {
     events,
