@@ -6,9 +6,8 @@ import { parseListQuery } from "../http/list-query";
 import { parseBody } from "../http/validate";
 import { trustedOrigin } from "../http/request-origin";
 import { createMailer } from "../mail/mailer";
-import { usersListSpec } from "./users.repository";
 import { accessFilterSchema, userChangeSchema } from "./users.schema";
-import { changeUser, getUser, listUsers } from "./users.service";
+import { changeUser, getUser, listUsers, usersListSpec } from "./users.service";
 
 function parseUid(raw: unknown): string {
   const uid = String(raw ?? "");

@@ -18,6 +18,9 @@ import {
   type UserPatch,
 } from "./users.repository";
 
+/** What the users list may filter and sort by (the router parses the query with it). */
+export { usersListSpec } from "./users.repository";
+
 export async function updateProfile(ctx: AppContext, uid: string, change: ProfileChange): Promise<User> {
   const patch: UserPatch = {};
   if (change.displayName !== undefined) patch.display_name = change.displayName;
