@@ -2,6 +2,7 @@ import fs from "node:fs";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
 import { migrate, openDatabase } from "./db/database";
+import { describeDatabaseUrl } from "./db/dialect";
 import { EventBus } from "./events/bus";
 import { createLogger, type Logger } from "./logger";
 import { createTokenService } from "./auth/tokens";
@@ -26,7 +27,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     await migrate(db);
   } catch (err) {
     await db.destroy();
-    throw new StartupError(`Cannot open database ${config.databaseUrl}: ${(err as Error).message}`);
+    throw new StartupError(`Cannot open database ${describeDatabaseUrl(config.databaseUrl)}: ${(err as Error).message}`);
   }
   const tokens = await createTokenService(db, config.accessTokenTtl);
   return { config, db, logger, events: new EventBus(), tokens };

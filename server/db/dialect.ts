@@ -12,6 +12,14 @@ const common = { compileSqlOnError: false } as const;
 
 export const isPostgresUrl = (databaseUrl: string) => /^postgres(ql)?:\/\//.test(databaseUrl);
 
+/** The database's address for a message: a PostgreSQL URL without its password. */
+export function describeDatabaseUrl(databaseUrl: string): string {
+  if (!isPostgresUrl(databaseUrl) || !URL.canParse(databaseUrl)) return databaseUrl;
+  const url = new URL(databaseUrl);
+  if (url.password) url.password = "***";
+  return url.toString();
+}
+
 export function sqliteFile(databaseUrl: string): string {
   return databaseUrl.replace(/^sqlite:(\/\/)?/, "");
 }
