@@ -44,7 +44,12 @@ describe("on a 390 × 844 phone", () => {
   });
 
   it("signs in, opens the burger, goes to a project, uploads and publishes, never wider than the screen", async () => {
-    const context = await browser.newContext({ baseURL: inject("baseUrl"), viewport: PHONE, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      baseURL: inject("baseUrl"),
+      viewport: PHONE,
+      isMobile: true,
+      hasTouch: true,
+    });
     context.setDefaultTimeout(20_000);
     const page = await context.newPage();
     await signInAsAdmin(page);

@@ -14,7 +14,9 @@ async function rulesBroken(file: string, code: string): Promise<string[]> {
 describe("the import boundaries", () => {
   it("refuse a router importing a repository", async () => {
     const code = 'import { clientListSpec } from "./clients.repository";\nexport const spec = clientListSpec;\n';
-    expect(await rulesBroken("server/clients/boundary-check.router.ts", code)).toContain("import-x/no-restricted-paths");
+    expect(await rulesBroken("server/clients/boundary-check.router.ts", code)).toContain(
+      "import-x/no-restricted-paths",
+    );
   });
 
   it("refuse a repository importing a service", async () => {

@@ -3,7 +3,11 @@ import { Center, Global, Loader, MantineProvider } from "@mantine/core";
 import { NotificationsProvider } from "@mantine/notifications";
 import { Authenticated, CanAccess, Refine, type HttpError } from "@refinedev/core";
 import { ErrorComponent, RefineThemes } from "@refinedev/mantine";
-import routerProvider, { CatchAllNavigate, DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
+import routerProvider, {
+  CatchAllNavigate,
+  DocumentTitleHandler,
+  UnsavedChangesNotifier,
+} from "@refinedev/react-router";
 import { BrowserRouter, Navigate, Outlet, Route, Routes, useSearchParams } from "react-router";
 import { AccessGate } from "./features/auth";
 import { AppHeader } from "./ui/layout/app-header";
@@ -18,9 +22,7 @@ import { liveProvider } from "./providers/live-provider";
 import { useAppNotificationProvider } from "./providers/notification-provider";
 
 const LoginPage = lazy(() => import("./features/auth/index").then((m) => ({ default: m.LoginPage })));
-const RequestAccessPage = lazy(() =>
-  import("./features/auth").then((m) => ({ default: m.RequestAccessPage })),
-);
+const RequestAccessPage = lazy(() => import("./features/auth").then((m) => ({ default: m.RequestAccessPage })));
 const DashboardPage = lazy(() => import("./features/dashboard/index").then((m) => ({ default: m.DashboardPage })));
 const ClientList = lazy(() => import("./features/clients/index").then((m) => ({ default: m.ClientList })));
 const ClientShow = lazy(() => import("./features/clients/index").then((m) => ({ default: m.ClientShow })));
@@ -126,7 +128,11 @@ export function App() {
             <Routes>
               <Route
                 element={
-                  <Authenticated key="app" fallback={<CatchAllNavigate to="/login" />} loading={<PageLoader fullScreen />}>
+                  <Authenticated
+                    key="app"
+                    fallback={<CatchAllNavigate to="/login" />}
+                    loading={<PageLoader fullScreen />}
+                  >
                     <AccessGate
                       fallback={
                         <Lazy fullScreen>

@@ -27,9 +27,7 @@ describe("the web app's files", () => {
   afterAll(() => fs.rmSync(dist, { recursive: true, force: true }));
 
   it("sends a hashed asset brotli-compressed when the browser accepts it, cached for a year", async () => {
-    const res = await request(app)
-      .get("/assets/index-AbC123.js")
-      .set("Accept-Encoding", "gzip, deflate, br");
+    const res = await request(app).get("/assets/index-AbC123.js").set("Accept-Encoding", "gzip, deflate, br");
     expect(res.status).toBe(200);
     expect(res.headers["content-encoding"]).toBe("br");
     expect(res.headers["content-type"]).toMatch(/javascript/);
@@ -54,7 +52,7 @@ describe("the web app's files", () => {
   it("answers index.html for deep links, never cached without a check", async () => {
     const res = await request(app).get("/projects/12");
     expect(res.status).toBe(200);
-    expect(res.text).toContain('<div id=root>');
+    expect(res.text).toContain("<div id=root>");
     expect(res.headers["cache-control"]).toBe("no-cache");
   });
 });

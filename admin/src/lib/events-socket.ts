@@ -124,7 +124,11 @@ class EventsSocket {
       this.retries = 0;
       this.setState("open");
       this.sentToken = null;
-      void this.sendSubscriptions({ projectIds: [...this.projects.keys()], resources: [...this.resources.keys()], access: true });
+      void this.sendSubscriptions({
+        projectIds: [...this.projects.keys()],
+        resources: [...this.resources.keys()],
+        access: true,
+      });
       this.tokenTimer ??= setInterval(() => void this.refreshSubscriptionsIfTokenChanged(), TOKEN_CHECK_MS);
     };
     socket.onmessage = (message) => this.dispatch(message.data);
@@ -164,7 +168,8 @@ class EventsSocket {
     if (typeof frame?.event !== "string") return;
     frame.data ??= {};
     // The subscriptions ended with the token they were made with; a newer token renews them.
-    if (frame.event === "error" && frame.data.message === "Failed to authenticate") void this.refreshSubscriptionsIfTokenChanged();
+    if (frame.event === "error" && frame.data.message === "Failed to authenticate")
+      void this.refreshSubscriptionsIfTokenChanged();
     for (const listener of this.frameListeners) listener(frame);
   }
 
@@ -215,7 +220,11 @@ class EventsSocket {
       return;
     }
     if (token && token !== this.sentToken) {
-      await this.sendSubscriptions({ projectIds: [...this.projects.keys()], resources: [...this.resources.keys()], access: true });
+      await this.sendSubscriptions({
+        projectIds: [...this.projects.keys()],
+        resources: [...this.resources.keys()],
+        access: true,
+      });
     }
   }
 }

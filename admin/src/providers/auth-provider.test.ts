@@ -45,7 +45,11 @@ describe("the auth provider's session against the real API", () => {
     vi.useRealTimers();
 
     // The new token is one the server accepts.
-    await server.api().get("/api/clients").set({ Authorization: `Bearer ${a}` }).expect(200);
+    await server
+      .api()
+      .get("/api/clients")
+      .set({ Authorization: `Bearer ${a}` })
+      .expect(200);
     expect(await authProvider.check()).toMatchObject({ authenticated: true });
   });
 

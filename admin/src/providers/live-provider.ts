@@ -38,7 +38,8 @@ function followResource(channel: string, resource: string, types: string[], call
  * 'Connection lost', 'Connection failed').
  */
 function followProject(channel: string, projectId: number, callback: Callback) {
-  const send = (type: string, payload: Record<string, unknown>) => callback({ channel, type, payload, date: new Date() });
+  const send = (type: string, payload: Record<string, unknown>) =>
+    callback({ channel, type, payload, date: new Date() });
   const stopFrames = eventsSocket.onFrame(({ event, data }) => {
     if (event === "error") {
       const message = String(data.message ?? "");

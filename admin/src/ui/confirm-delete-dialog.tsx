@@ -11,7 +11,14 @@ interface ConfirmDeleteDialogProps {
 }
 
 /** Asks before anything is deleted; Delete is the red, explicit choice. */
-export function ConfirmDeleteDialog({ opened, title, message, loading, onConfirm, onCancel }: ConfirmDeleteDialogProps) {
+export function ConfirmDeleteDialog({
+  opened,
+  title,
+  message,
+  loading,
+  onConfirm,
+  onCancel,
+}: ConfirmDeleteDialogProps) {
   return (
     <Modal opened={opened} onClose={onCancel} title={title} centered>
       <Text size="sm">{message}</Text>

@@ -41,26 +41,26 @@ export function SortableTable<T>({ table, loading, empty }: SortableTableProps<T
       <LoadingOverlay visible={loading} overlayBlur={1} />
       {/* On a phone the table scrolls inside its card instead of widening the page. */}
       <ScrollArea type="auto" offsetScrollbars>
-      <Table highlightOnHover verticalSpacing="sm" miw={560}>
-        <thead>
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => (
-                <HeaderCell key={header.id} header={header} />
-              ))}
-            </tr>
-          ))}
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.id}>
-              {row.getVisibleCells().map((cell) => (
-                <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </Table>
+        <Table highlightOnHover verticalSpacing="sm" miw={560}>
+          <thead>
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id}>
+                {group.headers.map((header) => (
+                  <HeaderCell key={header.id} header={header} />
+                ))}
+              </tr>
+            ))}
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.id}>
+                {row.getVisibleCells().map((cell) => (
+                  <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </Table>
       </ScrollArea>
       {!loading && rows.length === 0 && <Center py="xl">{empty}</Center>}
     </div>

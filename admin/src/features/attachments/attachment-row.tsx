@@ -13,11 +13,21 @@ interface AttachmentRowProps {
   onDelete: () => void;
 }
 
-export function AttachmentRow({ attachment, locked, selecting, selected, onToggle, onRename, onDelete }: AttachmentRowProps) {
+export function AttachmentRow({
+  attachment,
+  locked,
+  selecting,
+  selected,
+  onToggle,
+  onRename,
+  onDelete,
+}: AttachmentRowProps) {
   return (
     <Paper withBorder p="xs" radius="sm" aria-label={attachment.originalName}>
       <Group noWrap>
-        {selecting && <Checkbox checked={selected} onChange={onToggle} aria-label={`Select ${attachment.originalName}`} />}
+        {selecting && (
+          <Checkbox checked={selected} onChange={onToggle} aria-label={`Select ${attachment.originalName}`} />
+        )}
         <Image
           src={attachment.thumbnailUrl ?? attachment.viewUrl}
           alt=""
@@ -43,7 +53,13 @@ export function AttachmentRow({ attachment, locked, selecting, selected, onToggl
             </ActionIcon>
           </Menu.Target>
           <Menu.Dropdown>
-            <Menu.Item icon={<IconEye size={16} />} component="a" href={attachment.viewUrl} target="_blank" rel="noopener">
+            <Menu.Item
+              icon={<IconEye size={16} />}
+              component="a"
+              href={attachment.viewUrl}
+              target="_blank"
+              rel="noopener"
+            >
               View
             </Menu.Item>
             <Menu.Item icon={<IconDownload size={16} />} component="a" href={attachment.downloadUrl}>

@@ -32,7 +32,10 @@ export function AttachmentsCard({ projectId, attachments, locked, published }: A
   const canSelect = attachments.length > 0 && !locked;
   const selecting = selectingChosen && canSelect;
   // Only attachments still there count as selected (others may have been deleted elsewhere).
-  const selected = useMemo(() => new Set(attachments.filter((a) => chosen.has(a.id)).map((a) => a.id)), [attachments, chosen]);
+  const selected = useMemo(
+    () => new Set(attachments.filter((a) => chosen.has(a.id)).map((a) => a.id)),
+    [attachments, chosen],
+  );
 
   const toggleSelecting = () => {
     setSelecting(!selecting);
@@ -87,7 +90,12 @@ export function AttachmentsCard({ projectId, attachments, locked, published }: A
               <Button size="xs" variant="light" onClick={() => setSelected(new Set())}>
                 Deselect All
               </Button>
-              <Button size="xs" color="red" disabled={selected.size === 0} onClick={() => setDeletion({ ids: [...selected], bulk: true })}>
+              <Button
+                size="xs"
+                color="red"
+                disabled={selected.size === 0}
+                onClick={() => setDeletion({ ids: [...selected], bulk: true })}
+              >
                 Delete Selected ({selected.size})
               </Button>
             </Group>

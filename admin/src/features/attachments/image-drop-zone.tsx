@@ -20,7 +20,12 @@ export function ImageDropZone({ disabled, onFiles }: ImageDropZoneProps) {
       onDrop={(files) => {
         if (!disabled) onFiles(files);
       }}
-      onReject={(rejections) => console.warn("Files refused (only JPEG, PNG, GIF and WebP):", rejections.map((r) => r.file.name))}
+      onReject={(rejections) =>
+        console.warn(
+          "Files refused (only JPEG, PNG, GIF and WebP):",
+          rejections.map((r) => r.file.name),
+        )
+      }
       sx={disabled ? { cursor: "not-allowed", opacity: 0.6 } : undefined}
     >
       <Group position="center" spacing="xl" style={{ minHeight: 110, pointerEvents: "none" }}>
@@ -44,7 +49,9 @@ export function ImageDropZone({ disabled, onFiles }: ImageDropZoneProps) {
             {disabled ? "Cannot upload files to published project" : "Drag images here or click to select files"}
           </Text>
           <Text size="sm" color="dimmed" inline mt={7}>
-            {disabled ? "Unpublish the project to add or remove attachments" : "Attach images for this project. Each file should not exceed 10MB."}
+            {disabled
+              ? "Unpublish the project to add or remove attachments"
+              : "Attach images for this project. Each file should not exceed 10MB."}
           </Text>
         </Stack>
       </Group>

@@ -49,7 +49,12 @@ export function RenameDialog({ attachment, onClose }: RenameDialogProps) {
       }}
       loading={mutation.isPending}
     >
-      <TextInput label="File name" value={name} onChange={(event) => setName(event.currentTarget.value)} data-autofocus />
+      <TextInput
+        label="File name"
+        value={name}
+        onChange={(event) => setName(event.currentTarget.value)}
+        data-autofocus
+      />
     </FormDialog>
   );
 }

@@ -3,7 +3,9 @@ import { uploadErrorMessage } from "./upload-attachment";
 
 describe("uploadErrorMessage", () => {
   it("asks to log in again on 401", () => {
-    expect(uploadErrorMessage({ statusCode: 401, message: "Unauthorized" })).toBe("Authentication required - please log in again");
+    expect(uploadErrorMessage({ statusCode: 401, message: "Unauthorized" })).toBe(
+      "Authentication required - please log in again",
+    );
   });
 
   it("says 'File too large' on 413", () => {
@@ -15,7 +17,9 @@ describe("uploadErrorMessage", () => {
   });
 
   it("names the status when the server gave no message", () => {
-    expect(uploadErrorMessage({ statusCode: 502, message: "API request failed: 502 Bad Gateway" })).toBe("Upload failed with status 502");
+    expect(uploadErrorMessage({ statusCode: 502, message: "API request failed: 502 Bad Gateway" })).toBe(
+      "Upload failed with status 502",
+    );
   });
 
   it("falls back to 'Upload failed' when the server was not reached", () => {

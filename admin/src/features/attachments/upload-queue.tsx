@@ -3,7 +3,12 @@ import { IconRefresh, IconX } from "@tabler/icons-react";
 import { formatMegabytes } from "../../lib/format";
 import type { UploadItem, UploadStatus } from "./use-upload-queue";
 
-const STATUS_COLOR: Record<UploadStatus, string> = { pending: "gray", uploading: "blue", completed: "green", error: "red" };
+const STATUS_COLOR: Record<UploadStatus, string> = {
+  pending: "gray",
+  uploading: "blue",
+  completed: "green",
+  error: "red",
+};
 
 interface UploadQueueProps {
   items: UploadItem[];
@@ -14,7 +19,13 @@ interface UploadQueueProps {
 function UploadRow({ item, onRetry, onRemove }: { item: UploadItem } & Omit<UploadQueueProps, "items">) {
   const completed = item.status === "completed";
   return (
-    <Card withBorder p="sm" radius="sm" style={{ opacity: completed ? 0.6 : 1 }} aria-label={`Upload ${item.file.name}`}>
+    <Card
+      withBorder
+      p="sm"
+      radius="sm"
+      style={{ opacity: completed ? 0.6 : 1 }}
+      aria-label={`Upload ${item.file.name}`}
+    >
       <Group position="apart" noWrap>
         <div style={{ minWidth: 0, flex: 1 }}>
           <Text size="sm" weight={600} truncate>
@@ -40,7 +51,13 @@ function UploadRow({ item, onRetry, onRemove }: { item: UploadItem } & Omit<Uplo
           </ActionIcon>
         </Tooltip>
       </Group>
-      <Progress mt="xs" size="sm" value={item.progress} color={STATUS_COLOR[item.status]} aria-label={`${item.file.name} progress`} />
+      <Progress
+        mt="xs"
+        size="sm"
+        value={item.progress}
+        color={STATUS_COLOR[item.status]}
+        aria-label={`${item.file.name} progress`}
+      />
       {completed && (
         <Text size="xs" color="dimmed" mt={4}>
           Upload complete

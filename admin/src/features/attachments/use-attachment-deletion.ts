@@ -15,11 +15,20 @@ export function useAttachmentDeletion() {
   return {
     pending: single.isPending || bulk.isPending,
     deleteAttachment: (id: number, done: () => void) =>
-      deleteOne({ resource: "attachments", id, successNotification: false, errorNotification: false }, handlers("the attachment", done)),
+      deleteOne(
+        { resource: "attachments", id, successNotification: false, errorNotification: false },
+        handlers("the attachment", done),
+      ),
     deleteAttachments: (ids: number[], done: () => void) => {
       if (ids.length === 0) return done();
       deleteMany(
-        { url: "/attachments", method: "delete", values: { ids }, successNotification: false, errorNotification: false },
+        {
+          url: "/attachments",
+          method: "delete",
+          values: { ids },
+          successNotification: false,
+          errorNotification: false,
+        },
         handlers("the selected attachments", done),
       );
     },

@@ -40,7 +40,9 @@ export function useUploadQueue(projectId: number, onUploaded?: (attachment: Atta
 
   useEffect(() => {
     const running = items.filter((item) => item.status === "uploading").length;
-    const next = items.filter((item) => item.status === "pending" && !started.current.has(item.id)).slice(0, PARALLEL_UPLOADS - running);
+    const next = items
+      .filter((item) => item.status === "pending" && !started.current.has(item.id))
+      .slice(0, PARALLEL_UPLOADS - running);
     for (const item of next) {
       started.current.add(item.id);
       patch(item.id, { status: "uploading", progress: 0, error: undefined });

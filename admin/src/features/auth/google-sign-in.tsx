@@ -75,7 +75,13 @@ export function GoogleSignIn({ clientId }: { clientId: string }) {
 
   return (
     <>
-      <Button variant="default" fullWidth leftIcon={<IconBrandGoogle size={18} />} loading={isPending} onClick={handleClick}>
+      <Button
+        variant="default"
+        fullWidth
+        leftIcon={<IconBrandGoogle size={18} />}
+        loading={isPending}
+        onClick={handleClick}
+      >
         Continue with Google
       </Button>
       <AuthMessage error={error} />

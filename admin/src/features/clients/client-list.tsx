@@ -101,7 +101,9 @@ function ClientTable({ recent }: { recent: boolean }) {
             <SortableTable
               table={reactTable}
               loading={tableQuery.isLoading}
-              empty={<Text color="dimmed">{debouncedSearch ? "No clients match this search." : "No clients found."}</Text>}
+              empty={
+                <Text color="dimmed">{debouncedSearch ? "No clients match this search." : "No clients found."}</Text>
+              }
             />
           )}
           {pageCount > 1 && (

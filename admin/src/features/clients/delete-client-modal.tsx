@@ -43,7 +43,12 @@ export function DeleteClientModal({ client, onClose, onDeleted }: DeleteClientMo
       loading={mutation.isPending}
       onCancel={onClose}
       onConfirm={confirm}
-      message={<>Are you sure you want to delete {client?.name}? Its contacts will be deleted too; its projects are kept without a client. This action cannot be undone.</>}
+      message={
+        <>
+          Are you sure you want to delete {client?.name}? Its contacts will be deleted too; its projects are kept
+          without a client. This action cannot be undone.
+        </>
+      }
     />
   );
 }

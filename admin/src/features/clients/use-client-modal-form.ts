@@ -21,7 +21,8 @@ export function useClientModalForm(action: "create" | "edit") {
       invalidates: ["all"],
       successNotification: false,
       errorNotification: false,
-      onMutationError: (error) => console.error(`Failed to ${action === "create" ? "create" : "update"} the client:`, error.message),
+      onMutationError: (error) =>
+        console.error(`Failed to ${action === "create" ? "create" : "update"} the client:`, error.message),
     },
   });
 

@@ -22,7 +22,9 @@ export function ContactDetails({ contact, onEdit, onDelete }: ContactDetailsProp
     <Stack spacing="md">
       <SimpleGrid cols={2} breakpoints={[{ maxWidth: "sm", cols: 1 }]} spacing="md">
         <Field label="Name">{contact.name}</Field>
-        <Field label="Email">{contact.email ? <Anchor href={`mailto:${contact.email}`}>{contact.email}</Anchor> : notGiven}</Field>
+        <Field label="Email">
+          {contact.email ? <Anchor href={`mailto:${contact.email}`}>{contact.email}</Anchor> : notGiven}
+        </Field>
         <Field label="Phone">
           {contact.phoneNumber ? <Anchor href={`tel:${contact.phoneNumber}`}>{contact.phoneNumber}</Anchor> : notGiven}
         </Field>

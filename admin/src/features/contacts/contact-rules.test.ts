@@ -29,7 +29,9 @@ describe("contact form rules", () => {
   });
 
   it("leaves the clientId out of an edit, and keeps the phone as free text", () => {
-    expect(toContactPayload({ name: "Jane", email: " jane@example.com ", phoneNumber: "ext. 12 (ask for Jane)" })).toEqual({
+    expect(
+      toContactPayload({ name: "Jane", email: " jane@example.com ", phoneNumber: "ext. 12 (ask for Jane)" }),
+    ).toEqual({
       name: "Jane",
       email: "jane@example.com",
       phoneNumber: "ext. 12 (ask for Jane)",

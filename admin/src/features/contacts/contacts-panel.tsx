@@ -23,7 +23,11 @@ export function ContactsPanel({ clientId, contacts }: { clientId: number; contac
   const editForm = useContactModalForm({ clientId, action: "edit" });
 
   // The chosen tab while it exists; otherwise (first load, after a delete) the first contact.
-  const activeTab = contacts.some((c) => String(c.id) === selectedTab) ? selectedTab : contacts[0] ? String(contacts[0].id) : null;
+  const activeTab = contacts.some((c) => String(c.id) === selectedTab)
+    ? selectedTab
+    : contacts[0]
+      ? String(contacts[0].id)
+      : null;
 
   return (
     <Card withBorder shadow="xs" p="lg" radius="md">

@@ -26,7 +26,8 @@ export function useContactModalForm({ clientId, action, onSaved }: ContactModalF
       // The client's page and its contact count follow through the live provider (the server
       // announces the contact and its client).
       onMutationSuccess: ({ data }) => onSaved?.(data),
-      onMutationError: (error) => console.error(`Failed to ${action === "create" ? "add" : "update"} the contact:`, error.message),
+      onMutationError: (error) =>
+        console.error(`Failed to ${action === "create" ? "add" : "update"} the contact:`, error.message),
     },
   });
 

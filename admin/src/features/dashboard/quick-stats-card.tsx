@@ -30,7 +30,10 @@ export function QuickStatsCard({ stats, loading }: { stats?: DashboardStats; loa
             label="Avg. photos per project"
             value={String(roundedAverage(stats.attachmentCount, stats.projectCount))}
           />
-          <StatLine label="Photos per client" value={String(roundedAverage(stats.attachmentCount, stats.clientCount))} />
+          <StatLine
+            label="Photos per client"
+            value={String(roundedAverage(stats.attachmentCount, stats.clientCount))}
+          />
           <StatLine label="Total file size" value={`${bytesToGigabytes(stats.totalFileSize).toFixed(2)} GB`} />
         </Stack>
       )}

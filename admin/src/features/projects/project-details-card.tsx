@@ -37,7 +37,9 @@ export function ProjectDetailsCard({ project }: { project: Project }) {
         )}
         <Detail label="Created">{formatDateTime(project.createdAt)}</Detail>
         <Detail label="Updated">{formatDateTime(project.updatedAt)}</Detail>
-        {project.attachmentCount > 0 && <Detail label="Total File Size">{formatFileSize(project.totalFileSize)}</Detail>}
+        {project.attachmentCount > 0 && (
+          <Detail label="Total File Size">{formatFileSize(project.totalFileSize)}</Detail>
+        )}
       </Stack>
     </Card>
   );

@@ -20,7 +20,10 @@ interface ProjectPayload {
 
 const toPayload = (values: ProjectFormValues, action: "create" | "edit"): ProjectPayload => {
   const description = values.description?.trim();
-  const payload: ProjectPayload = { name: values.name.trim(), clientId: values.clientId ? Number(values.clientId) : null };
+  const payload: ProjectPayload = {
+    name: values.name.trim(),
+    clientId: values.clientId ? Number(values.clientId) : null,
+  };
   // A blank description is left out of a new project, and clears the one an edited project had.
   if (description) payload.description = description;
   else if (action === "edit") payload.description = null;
@@ -59,7 +62,11 @@ function useProjectForm(action: "create" | "edit", defaultClientId?: number) {
   useEffect(() => {
     // The API answers numbers and null; the form keeps what the inputs show.
     if (!loaded) return;
-    const values = { name: loaded.name, description: loaded.description ?? "", clientId: loaded.clientId == null ? null : String(loaded.clientId) };
+    const values = {
+      name: loaded.name,
+      description: loaded.description ?? "",
+      clientId: loaded.clientId == null ? null : String(loaded.clientId),
+    };
     formRef.current.setValues(values);
     formRef.current.resetDirty(values);
   }, [loaded]);

@@ -26,7 +26,13 @@ export function ProjectRowMenu({ project, onEdit, onPublish, onDelete }: Project
         </Menu.Item>
         {project.downloadUrl && (
           // The public link: a new tab cannot carry the bearer header the /api download needs.
-          <Menu.Item icon={<IconDownload size={16} />} component="a" href={project.downloadUrl} target="_blank" rel="noopener">
+          <Menu.Item
+            icon={<IconDownload size={16} />}
+            component="a"
+            href={project.downloadUrl}
+            target="_blank"
+            rel="noopener"
+          >
             Download ZIP
           </Menu.Item>
         )}

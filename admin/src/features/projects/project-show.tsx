@@ -74,7 +74,12 @@ function ProjectPage({ projectId }: { projectId: number | undefined }) {
           <DeliveryCard project={project} />
         </Grid.Col>
         <Grid.Col md={8}>
-          <AttachmentsCard projectId={project.id} attachments={project.attachments} locked={locked} published={isPublished(project)} />
+          <AttachmentsCard
+            projectId={project.id}
+            attachments={project.attachments}
+            locked={locked}
+            published={isPublished(project)}
+          />
         </Grid.Col>
       </Grid>
       {forms.modals}

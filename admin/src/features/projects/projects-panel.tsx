@@ -78,62 +78,62 @@ export function ProjectsPanel({
         </Stack>
       ) : (
         <ScrollArea type="auto" offsetScrollbars>
-        <Table verticalSpacing="sm" highlightOnHover miw={560}>
-          <thead>
-            <tr>
-              <th>Name</th>
-              {showClient && <th>Client</th>}
-              {showAttachmentCount && <th>Attachments</th>}
-              <th>Published</th>
-              <th aria-label="Actions" />
-            </tr>
-          </thead>
-          <tbody>
-            {projects.map((project) => (
-              <tr key={project.id}>
-                <td>
-                  <Anchor component={Link} to={`/projects/${project.id}`} weight={600}>
-                    {project.name}
-                  </Anchor>
-                  {project.description && (
-                    <Text size="sm" color="dimmed" lineClamp={2}>
-                      {project.description}
-                    </Text>
-                  )}
-                </td>
-                {showClient && (
+          <Table verticalSpacing="sm" highlightOnHover miw={560}>
+            <thead>
+              <tr>
+                <th>Name</th>
+                {showClient && <th>Client</th>}
+                {showAttachmentCount && <th>Attachments</th>}
+                <th>Published</th>
+                <th aria-label="Actions" />
+              </tr>
+            </thead>
+            <tbody>
+              {projects.map((project) => (
+                <tr key={project.id}>
                   <td>
-                    {project.client ? (
-                      <Anchor component={Link} to={`/clients/${project.client.id}`} size="sm">
-                        {project.client.name}
-                      </Anchor>
-                    ) : (
-                      <Text size="sm" color="dimmed">
-                        No client
+                    <Anchor component={Link} to={`/projects/${project.id}`} weight={600}>
+                      {project.name}
+                    </Anchor>
+                    {project.description && (
+                      <Text size="sm" color="dimmed" lineClamp={2}>
+                        {project.description}
                       </Text>
                     )}
                   </td>
-                )}
-                {showAttachmentCount && (
+                  {showClient && (
+                    <td>
+                      {project.client ? (
+                        <Anchor component={Link} to={`/clients/${project.client.id}`} size="sm">
+                          {project.client.name}
+                        </Anchor>
+                      ) : (
+                        <Text size="sm" color="dimmed">
+                          No client
+                        </Text>
+                      )}
+                    </td>
+                  )}
+                  {showAttachmentCount && (
+                    <td>
+                      <Badge variant="light">{project.attachmentCount}</Badge>
+                    </td>
+                  )}
                   <td>
-                    <Badge variant="light">{project.attachmentCount}</Badge>
+                    <Text size="sm">{project.publishedAt ? formatDate(project.publishedAt) : ""}</Text>
                   </td>
-                )}
-                <td>
-                  <Text size="sm">{project.publishedAt ? formatDate(project.publishedAt) : ""}</Text>
-                </td>
-                <td style={{ width: 48 }}>
-                  <ProjectRowMenu
-                    project={project}
-                    onEdit={() => forms.showEdit(project.id)}
-                    onPublish={() => publish(project)}
-                    onDelete={() => setDeleting(project)}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+                  <td style={{ width: 48 }}>
+                    <ProjectRowMenu
+                      project={project}
+                      onEdit={() => forms.showEdit(project.id)}
+                      onPublish={() => publish(project)}
+                      onDelete={() => setDeleting(project)}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
         </ScrollArea>
       )}
       {footer}

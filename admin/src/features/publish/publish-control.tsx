@@ -48,7 +48,14 @@ export function PublishControl({ project, live }: PublishControlProps) {
         )}
         {published && project.downloadUrl && (
           <>
-            <Button component="a" href={project.downloadUrl} target="_blank" rel="noopener" variant="default" leftIcon={<IconDownload size={16} />}>
+            <Button
+              component="a"
+              href={project.downloadUrl}
+              target="_blank"
+              rel="noopener"
+              variant="default"
+              leftIcon={<IconDownload size={16} />}
+            >
               Download ZIP
             </Button>
             <CopyLinkButton path={project.downloadUrl} />

@@ -20,7 +20,13 @@ export function usePublishActions() {
       return;
     }
     startPublish(
-      { url: `/projects/${project.id}/publish`, method: "post", values: {}, successNotification: false, errorNotification: false },
+      {
+        url: `/projects/${project.id}/publish`,
+        method: "post",
+        values: {},
+        successNotification: false,
+        errorNotification: false,
+      },
       {
         onError: (error) => console.error("Failed to publish the project:", error.message),
       },
@@ -29,7 +35,13 @@ export function usePublishActions() {
 
   const unpublish = (projectId: number) =>
     startUnpublish(
-      { url: `/projects/${projectId}/publish`, method: "delete", values: {}, successNotification: false, errorNotification: false },
+      {
+        url: `/projects/${projectId}/publish`,
+        method: "delete",
+        values: {},
+        successNotification: false,
+        errorNotification: false,
+      },
       {
         onError: (error) => console.error("Failed to unpublish the project:", error.message),
       },

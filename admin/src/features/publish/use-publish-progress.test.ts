@@ -11,12 +11,18 @@ describe("applyPublishEvent", () => {
 
   it("follows the progress value", () => {
     const started = applyPublishEvent(idle, "publish_started", {});
-    expect(applyPublishEvent(started, "publish_progress", { progress: 42 })).toMatchObject({ active: true, progress: 42 });
+    expect(applyPublishEvent(started, "publish_progress", { progress: 42 })).toMatchObject({
+      active: true,
+      progress: 42,
+    });
   });
 
   it("ends at 100 when completed", () => {
     const halfway = { ...idle, active: true, progress: 50 };
-    expect(applyPublishEvent(halfway, "publish_completed", { progress: 100 })).toMatchObject({ active: false, progress: 100 });
+    expect(applyPublishEvent(halfway, "publish_completed", { progress: 100 })).toMatchObject({
+      active: false,
+      progress: 100,
+    });
   });
 
   it("ends with the reason, or 'Failed' without one", () => {

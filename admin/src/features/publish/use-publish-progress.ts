@@ -40,9 +40,16 @@ const IDLE: PublishProgress = { active: false, progress: 0, error: null, connect
  * began, so then `refetch` runs once subscribed. The project record itself refreshes through its
  * own live subscription. The channel is fixed for the component's life (key the page by project).
  */
-export function usePublishProgress(projectId: number | undefined, refetch: () => void, shownStatus: string | undefined) {
+export function usePublishProgress(
+  projectId: number | undefined,
+  refetch: () => void,
+  shownStatus: string | undefined,
+) {
   const [state, setState] = useState<PublishProgress>(IDLE);
-  const update = useCallback((change: Partial<PublishProgress>) => setState((current) => ({ ...current, ...change })), []);
+  const update = useCallback(
+    (change: Partial<PublishProgress>) => setState((current) => ({ ...current, ...change })),
+    [],
+  );
   const latest = useRef({ refetch, shownStatus });
   latest.current = { refetch, shownStatus };
 
