@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { requiredName } from "../http/validate";
+import { cleanFileName, MAX_FILE_NAME_LENGTH } from "./file-names";
 
-export const renameAttachmentSchema = z.object({ originalName: requiredName(255) });
+/** Control and bidirectional-override characters go before the checks, so a name of only those is refused as empty. */
+export const renameAttachmentSchema = z.object({
+  originalName: z.preprocess((v) => (typeof v === "string" ? cleanFileName(v) : v), requiredName(MAX_FILE_NAME_LENGTH)),
+});
 export type RenameAttachmentInput = z.infer<typeof renameAttachmentSchema>;
 
 export const MAX_IDS_PER_DELETE = 1000;

@@ -7,6 +7,7 @@ import { placeImage, prepareImage, removeStoredImages, type PreparedImage, type 
 import { removeQuietly } from "../storage/paths";
 import { assertProjectEditable, isLocked, PROJECT_IS_PUBLISHED } from "../projects/project-rules";
 import * as repo from "./attachments.repository";
+import { safeFileName } from "./file-names";
 import { linkSigner, type LinkSigner } from "./signed-links";
 import { appMetrics } from "../ops/metrics";
 
@@ -97,7 +98,7 @@ export async function uploadAttachments(ctx: AppContext, projectId: number, file
       // publishing may have started while the files arrived.
       await assertProjectEditable(trx, projectId);
       const now = nowIso();
-      return repo.insertAttachments(trx, projectId, files.map((f, i) => ({ originalName: f.originalName, image: stored[i] })), now);
+      return repo.insertAttachments(trx, projectId, files.map((f, i) => ({ originalName: safeFileName(f.originalName, stored[i].mimeType, i + 1), image: stored[i] })), now);
     });
   } catch (err) {
     await removeStoredImages(ctx.config, stored);
@@ -115,7 +116,7 @@ export async function renameAttachment(ctx: AppContext, id: number, originalName
     const found = await repo.findAttachment(trx, id);
     if (!found) throw new NotFoundError(ATTACHMENT_NOT_FOUND);
     await assertProjectEditable(trx, found.projectId);
-    await repo.renameAttachment(trx, id, originalName, nowIso());
+    await repo.renameAttachment(trx, id, safeFileName(originalName, found.mimeType, id), nowIso());
     return found;
   });
   ctx.events.resourceChanged({ resource: "attachments", type: "updated", ids: [id] });
