@@ -1,3 +1,4 @@
+import { bodyTimeout } from "./http/body-timeout";
 import express, { type Express } from "express";
 import type { AppContext } from "./context";
 import { authRouter } from "./auth/auth.router";
@@ -32,6 +33,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(healthRouter(ctx), metricsRouter(ctx));
 
   const api = express.Router();
+  api.use(bodyTimeout(ctx.config.bodyTimeoutSeconds));
   api.use(express.json({ limit: "1mb", strict: false }));
   api.use((_req, res, next) => {
     res.set("Cache-Control", "no-store");

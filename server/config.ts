@@ -66,6 +66,7 @@ const envSchema = z.object({
   STUDIO_NAME: optionalText.transform((v) => v ?? "Photodrop"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
   SLOW_REQUEST_MS: int(1000, 1),
+  BODY_TIMEOUT_SECONDS: int(15, 1, 3600),
   METRICS_TOKEN: z.string().optional().transform((v) => (v === undefined || v.trim() === "" ? undefined : v)),
 });
 
@@ -106,6 +107,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     logLevel: env.LOG_LEVEL,
     /** Requests slower than this (ms) are logged at warn. */
     slowRequestMs: env.SLOW_REQUEST_MS,
+    /** A JSON body must arrive whole within this many seconds, or 408. */
+    bodyTimeoutSeconds: env.BODY_TIMEOUT_SECONDS,
     /** Unset: /metrics is off. Set: /metrics needs it as a bearer token. */
     metricsToken: env.METRICS_TOKEN,
     /** Shown on every client's delivery page. */

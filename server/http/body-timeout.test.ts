@@ -1,0 +1,58 @@
+import http from "node:http";
+import net from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../test/harness";
+
+let t: TestApp;
+let server: http.Server;
+let port: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  server = http.createServer(t.app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await t.close();
+});
+
+describe("a JSON body that trickles in", () => {
+  it("is cut off with 408 and a closed connection within 20 s (BODY_TIMEOUT_SECONDS, default 15)", async () => {
+    const body = JSON.stringify({ email: "slow@example.com", password: "x".repeat(200) });
+    const socket = net.connect(port, "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    const started = Date.now();
+    socket.write(`POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    let sent = 0;
+    // One byte every 2 s: each arrives well before any idle timeout, so only a whole-body deadline ends it.
+    const trickle = setInterval(() => {
+      if (!socket.destroyed && sent < body.length) socket.write(body[sent++]);
+    }, 2_000);
+    let answer = "";
+    socket.on("data", (chunk) => (answer += chunk.toString()));
+    socket.on("error", () => undefined);
+    const closedAfter = await new Promise<number>((resolve) => {
+      socket.once("close", () => resolve(Date.now() - started));
+      setTimeout(() => resolve(Infinity), 25_000);
+    });
+    clearInterval(trickle);
+    socket.destroy();
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toMatch(/connection: close/i);
+    expect(answer).toContain('"statusCode":408');
+    expect(closedAfter).toBeLessThan(20_000);
+  }, 40_000);
+
+  it("leaves a body that arrives in time alone", async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "nobody@example.com", password: "wrong-password" }),
+    });
+    expect(res.status).toBe(401);
+  });
+});
