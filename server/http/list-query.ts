@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { isPostgres } from "../db/transactions";
 import { ValidationError } from "./errors";
 
 /**
@@ -133,8 +134,14 @@ export function applyFilters(qb: Knex.QueryBuilder, list: ListQuery, spec: ListS
 }
 
 /** Adds ordering and the page window. */
+/** NULL sorts as the smallest value on every database, as sqlite does (PostgreSQL: the largest). */
+function orderBySort(qb: Knex.QueryBuilder, s: { column: string; order: "asc" | "desc" }): void {
+  if (isPostgres(qb)) qb.orderBy(s.column, s.order, s.order === "asc" ? "first" : "last");
+  else qb.orderBy(s.column, s.order);
+}
+
 export function applyPage(qb: Knex.QueryBuilder, list: ListQuery): Knex.QueryBuilder {
-  for (const s of list.sort) qb.orderBy(s.column, s.order);
+  for (const s of list.sort) orderBySort(qb, s);
   if (list.range) {
     if (list.range.limit >= 0) qb.limit(list.range.limit);
     if (list.range.offset > 0) qb.offset(list.range.offset);
@@ -174,7 +181,7 @@ export async function listWithAggregates<Row>(
     }
     qb.whereIn(source.idColumn, db.select("id").from(applyPage(ids, list).as("page")));
   } else applyFilters(qb, list, spec);
-  for (const s of list.sort) qb.orderBy(s.column, s.order);
+  for (const s of list.sort) orderBySort(qb, s);
   // Both queries are sent at once; a window count in the page query instead made sqlite scan and
   // sort the whole table for every page (bench/README.md, Load).
   const [rows, total] = await Promise.all([qb, counting]);
