@@ -57,6 +57,7 @@ const envSchema = z.object({
   RATE_LIMIT_WINDOW: int(60, 1, 86400),
   RATE_LIMIT_PER_IP: int(30, 1),
   RATE_LIMIT_PER_ACCOUNT: int(10, 1),
+  RATE_LIMIT_PER_ACCOUNT_HOURLY: int(100, 1),
   TRUST_PROXY: optionalText.transform((v) => {
     // A hop count is safer than `true`, which would believe any client's own X-Forwarded-For.
     if (v === undefined || v === "0" || v === "false") return false;
@@ -101,7 +102,13 @@ function toConfig(env: z.infer<typeof envSchema>) {
     refreshTokenTtl: env.REFRESH_TOKEN_TTL,
     publishConcurrency: env.PUBLISH_CONCURRENCY,
     // Sign-in, sign-up, refresh and reset attempts per window (seconds), per client IP and per e-mail.
-    rateLimit: { windowSeconds: env.RATE_LIMIT_WINDOW, perIp: env.RATE_LIMIT_PER_IP, perAccount: env.RATE_LIMIT_PER_ACCOUNT },
+    // perAccount counts per account and address pair; perAccountHourly per account from every address.
+    rateLimit: {
+      windowSeconds: env.RATE_LIMIT_WINDOW,
+      perIp: env.RATE_LIMIT_PER_IP,
+      perAccount: env.RATE_LIMIT_PER_ACCOUNT,
+      perAccountHourly: env.RATE_LIMIT_PER_ACCOUNT_HOURLY,
+    },
     /** Express's `trust proxy`: set behind a reverse proxy so per-IP limits see the client's address. */
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,

@@ -40,7 +40,7 @@ export function authRouter(ctx: AppContext): Router {
   router.post("/login", async (req, res) => {
     limits.byIp("login", req.ip);
     const body = parseBody(loginSchema, req.body);
-    limits.byAccount("login", body.email);
+    limits.byAccount("login", body.email, req.ip);
     res.json(await logIn(ctx, body));
   });
 
@@ -66,7 +66,7 @@ export function authRouter(ctx: AppContext): Router {
   router.post("/password-reset", async (req, res) => {
     limits.byIp("reset", req.ip);
     const body = parseBody(resetRequestSchema, req.body);
-    limits.byAccount("reset", body.email);
+    limits.byAccount("reset", body.email, req.ip);
     await requestPasswordReset(ctx, mailer, body.email, trustedOrigin(req, ctx.config));
     res.status(202).json({ message: "If an account exists for this e-mail, a reset link has been sent." });
   });

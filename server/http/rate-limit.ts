@@ -41,17 +41,27 @@ export function createRateLimiter(opts: { limit: number; windowSeconds: number; 
   };
 }
 
-/** Separate budgets per action, each counted by client address and, where there is one, by account. */
+/**
+ * Separate budgets per action, each counted by client address and, where there is one, by account.
+ * An account's short-window budget is counted per account and address pair, so failures from one
+ * address cannot lock the owner out from another; an account-wide hourly ceiling stays as the
+ * brute-force guard across addresses.
+ */
 export interface AuthRateLimits {
   byIp(action: string, ip: string | undefined): void;
-  byAccount(action: string, account: string): void;
+  byAccount(action: string, account: string, ip: string | undefined): void;
 }
 
-export function createAuthRateLimits(config: { windowSeconds: number; perIp: number; perAccount: number }): AuthRateLimits {
+export function createAuthRateLimits(config: { windowSeconds: number; perIp: number; perAccount: number; perAccountHourly: number }): AuthRateLimits {
   const ipLimiter = createRateLimiter({ limit: config.perIp, windowSeconds: config.windowSeconds });
-  const accountLimiter = createRateLimiter({ limit: config.perAccount, windowSeconds: config.windowSeconds });
+  const pairLimiter = createRateLimiter({ limit: config.perAccount, windowSeconds: config.windowSeconds });
+  const ceiling = createRateLimiter({ limit: config.perAccountHourly, windowSeconds: 3600 });
   return {
     byIp: (action, ip) => ipLimiter.consume(`${action}|${ip ?? "unknown"}`),
-    byAccount: (action, account) => accountLimiter.consume(`${action}|${account.trim().toLowerCase()}`),
+    byAccount: (action, account, ip) => {
+      const key = `${action}|${account.trim().toLowerCase()}`;
+      ceiling.consume(key);
+      pairLimiter.consume(`${key}|${ip ?? "unknown"}`);
+    },
   };
 }
