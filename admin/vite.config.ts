@@ -28,18 +28,15 @@ export default defineConfig({
     rolldownOptions: {
       treeshake: { moduleSideEffects: [{ test: sideEffectFreePackages, sideEffects: false }] },
       // Libraries change less often than the app: separate chunks stay cached across releases.
-      // Only what every page needs is grouped; tables and the drop zone load with their pages.
+      // Only React and Refine's core are grouped (every page needs them); Mantine's components,
+      // the tables and the drop zone load with the pages that use them, which keeps /login lean.
       output: {
         codeSplitting: {
           groups: [
             { name: "react", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
             {
-              name: "mantine",
-              test: /node_modules[\\/](@mantine[\\/](core|hooks|styles|utils|notifications)|@emotion|@floating-ui|@radix-ui|react-remove-scroll[^\\/]*|react-transition-group|@tabler)[\\/]/,
-            },
-            {
               name: "refine",
-              test: /node_modules[\\/](@refinedev[\\/](core|mantine|react-router|simple-rest)|@tanstack[\\/](query-core|react-query)|lodash-es|qs|axios|query-string)[\\/]/,
+              test: /node_modules[\\/](@refinedev[\\/](core|react-router|simple-rest)|@tanstack[\\/](query-core|react-query)|lodash-es|qs|axios|query-string)[\\/]/,
             },
           ],
         },

@@ -59,7 +59,7 @@ describe("the first load", () => {
   });
   afterAll(async () => browser?.close());
 
-  it("sends every script pre-compressed with a year-long immutable cache, and says what /login and / load", async () => {
+  it("sends every script pre-compressed with a year-long immutable cache, keeps /login within 250 kB gzip, and says what /login and / load", async () => {
     const { context, page } = await newPage(browser);
     const login = await scriptsLoadedBy(page, async () => {
       await page.goto("/login");
@@ -67,6 +67,8 @@ describe("the first load", () => {
     });
     report("/login", login);
     expect(login.length).toBeGreaterThan(0);
+    // The budget for the login route: 250 kB of JavaScript, gzip-compressed.
+    expect(login.reduce((total, s) => total + s.gzip, 0)).toBeLessThanOrEqual(250_000);
     for (const script of login) {
       expect(script.url).toMatch(/^\/assets\//);
       expect(script.encoding).toBe("br");

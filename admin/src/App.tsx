@@ -2,7 +2,6 @@ import { lazy, Suspense, useEffect, type ReactNode } from "react";
 import { Center, Global, Loader, MantineProvider } from "@mantine/core";
 import { NotificationsProvider } from "@mantine/notifications";
 import { Authenticated, CanAccess, Refine, type HttpError } from "@refinedev/core";
-import { ErrorComponent, RefineThemes } from "@refinedev/mantine";
 import routerProvider, {
   CatchAllNavigate,
   DocumentTitleHandler,
@@ -15,6 +14,7 @@ import { AppSider } from "./ui/layout/app-sider";
 import { AppLayout } from "./ui/layout/app-layout";
 // Static: the navigation needs this feature on every page anyway (the Users entry and its badge).
 import { NoAccess, UserList } from "./features/users/index";
+import { theme } from "./ui/theme";
 import { accessControlProvider } from "./providers/access-control";
 import { authProvider, followSessionChangesInOtherTabs } from "./providers/auth-provider";
 import { dataProvider } from "./providers/data-provider";
@@ -27,18 +27,8 @@ const DashboardPage = lazy(() => import("./features/dashboard/index").then((m) =
 const ClientList = lazy(() => import("./features/clients/index").then((m) => ({ default: m.ClientList })));
 const ClientShow = lazy(() => import("./features/clients/index").then((m) => ({ default: m.ClientShow })));
 const ProjectList = lazy(() => import("./features/projects/index").then((m) => ({ default: m.ProjectList })));
+const NotFound = lazy(() => import("@refinedev/mantine").then((m) => ({ default: m.ErrorComponent })));
 const ProjectShow = lazy(() => import("./features/projects/index").then((m) => ({ default: m.ProjectShow })));
-
-const theme = {
-  ...RefineThemes.Blue,
-  components: {
-    // No exit transition: a menu still fading out while a dialog opens from it leaves Mantine 5's
-    // focus traps out of step, and the page stays aria-hidden after the dialog closes.
-    Menu: { defaultProps: { transitionDuration: 0 } },
-    // Dialogs never grow wider than a phone's screen.
-    Modal: { styles: { modal: { maxWidth: "100%" } } },
-  },
-};
 
 const FIVE_MINUTES = 5 * 60_000;
 const APP_TITLE = "Photodrop - Photo Delivery, Fast";
@@ -170,7 +160,7 @@ export function App() {
                     </CanAccess>
                   }
                 />
-                <Route path="*" element={<ErrorComponent />} />
+                <Route path="*" element={<NotFound />} />
               </Route>
               <Route
                 path="/login"
