@@ -65,15 +65,18 @@ export function attachEventsServer(server: Server, ctx: AppContext, options: Eve
   });
   const stopResources = ctx.events.onResourceChanged((change) => {
     for (const session of sessions.values()) session.deliverResourceChange(change);
-    // Approval, revocation and role changes reach open sockets at once, not at the next tick.
-    if (change.resource === "users") {
-      const uids = new Set(change.ids.map(String));
-      for (const session of sessions.values()) {
-        if (session.uid && uids.has(session.uid)) void recheck(session);
-        if (session.access.uid && uids.has(session.access.uid)) void recheckAccess(session);
-      }
-    }
   });
+  // Approval, revocation, role changes, a password reset or sign-out everywhere (every `users`
+  // change is also a user change) reach open sockets at once, not at the next heartbeat.
+  // Deferred so every other listener (the signed-in users cache above all) has dropped the user first.
+  const stopUsers = ctx.events.onUserChanged((uid) =>
+    setImmediate(() => {
+      for (const session of sessions.values()) {
+        if (session.uid === uid) void recheck(session);
+        if (session.access.uid === uid) void recheckAccess(session);
+      }
+    }),
+  );
 
   const recheck = (session: EventSession) =>
     session.recheckUser().catch((err) => ctx.logger.warn({ err }, "events: could not re-check a user"));
@@ -100,6 +103,7 @@ export function attachEventsServer(server: Server, ctx: AppContext, options: Eve
       clearInterval(heartbeat);
       stopPublish();
       stopResources();
+      stopUsers();
       server.off("upgrade", onUpgrade);
       for (const ws of sessions.keys()) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
