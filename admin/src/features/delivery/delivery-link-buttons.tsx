@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Button } from "@mantine/core";
 import { IconCheck, IconExternalLink, IconLink } from "@tabler/icons-react";
-import { copyText } from "./copy-text";
+import { copyText } from "../../lib/copy-text";
 
 const COPIED_FOR_MS = 2_000;
 

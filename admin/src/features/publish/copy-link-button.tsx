@@ -1,29 +1,9 @@
 import { useEffect, useState } from "react";
 import { Button } from "@mantine/core";
 import { IconCheck, IconCopy } from "@tabler/icons-react";
+import { copyText } from "../../lib/copy-text";
 
 const COPIED_FOR_MS = 2_000;
-
-/** The clipboard API needs a secure context and permission; a selected textarea works almost everywhere. */
-async function copyText(text: string): Promise<void> {
-  try {
-    if (!navigator.clipboard) throw new Error("no clipboard");
-    await navigator.clipboard.writeText(text);
-  } catch {
-    const area = document.createElement("textarea");
-    area.value = text;
-    area.setAttribute("readonly", "");
-    area.style.position = "fixed";
-    area.style.opacity = "0";
-    document.body.appendChild(area);
-    area.select();
-    try {
-      document.execCommand("copy");
-    } finally {
-      document.body.removeChild(area);
-    }
-  }
-}
 
 export function CopyLinkButton({ path }: { path: string }) {
   const [copied, setCopied] = useState(false);
