@@ -68,6 +68,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
   SLOW_REQUEST_MS: int(1000, 1),
   BODY_TIMEOUT_SECONDS: int(15, 1, 3600),
+  EVENTS_MAX_SOCKETS_PER_IP: int(20, 1),
+  EVENTS_MAX_SOCKETS: int(2000, 1),
   METRICS_TOKEN: z.string().optional().transform((v) => (v === undefined || v.trim() === "" ? undefined : v)),
 });
 
@@ -116,6 +118,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     slowRequestMs: env.SLOW_REQUEST_MS,
     /** A JSON body must arrive whole within this many seconds, or 408. */
     bodyTimeoutSeconds: env.BODY_TIMEOUT_SECONDS,
+    /** Open /events sockets per client address and in all; beyond, the upgrade is refused (429, 503). */
+    events: { maxSocketsPerIp: env.EVENTS_MAX_SOCKETS_PER_IP, maxSockets: env.EVENTS_MAX_SOCKETS },
     /** Unset: /metrics is off. Set: /metrics needs it as a bearer token. */
     metricsToken: env.METRICS_TOKEN,
     /** Shown on every client's delivery page. */

@@ -11,6 +11,8 @@ export interface EventsServerOptions {
   heartbeatMs?: number;
   /** Frames a socket may send per second before it is closed. */
   maxFramesPerSecond?: number;
+  /** A socket with no successful subscription by then is closed (4401). */
+  subscribeTimeoutMs?: number;
 }
 
 const EVENTS_PATH = "/events";
@@ -21,9 +23,11 @@ const MAX_PAYLOAD = 16 * 1024;
 export function attachEventsServer(server: Server, ctx: AppContext, options: EventsServerOptions = {}): { close(): Promise<void> } {
   const heartbeatMs = options.heartbeatMs ?? 30_000;
   const maxFramesPerSecond = options.maxFramesPerSecond ?? 50;
+  const subscribeTimeoutMs = options.subscribeTimeoutMs ?? 10_000;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
   const sessions = new Map<WebSocket, EventSession>();
   const queue = publishQueue(ctx);
+  const perAddress = new Map<string, number>();
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node drops its own error listener from upgraded sockets: without this a reset kills the process.
@@ -35,13 +39,36 @@ export function attachEventsServer(server: Server, ctx: AppContext, options: Eve
       if (server.listenerCount("upgrade") === 1) socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n");
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
+    const address = req.socket.remoteAddress ?? "unknown";
+    if ((perAddress.get(address) ?? 0) >= ctx.config.events.maxSocketsPerIp) {
+      socket.end("HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      return;
+    }
+    if (sessions.size >= ctx.config.events.maxSockets) {
+      socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+      ws.once("close", () => {
+        const left = (perAddress.get(address) ?? 1) - 1;
+        if (left > 0) perAddress.set(address, left);
+        else perAddress.delete(address);
+      });
+      wss.emit("connection", ws, req);
+    });
   };
   server.on("upgrade", onUpgrade);
 
   wss.on("connection", (ws: WebSocket) => {
     const session = new EventSession(ctx, ws, (projectId) => queue.progressOf(projectId));
     sessions.set(ws, session);
+    // A socket that has not subscribed successfully within this time only holds resources.
+    const idle = setTimeout(() => {
+      if (!session.uid && !session.access.uid) ws.close(4401, "No subscription");
+    }, subscribeTimeoutMs);
+    idle.unref();
+    ws.once("close", () => clearTimeout(idle));
     appMetrics(ctx).trackEventsConnection(ws);
     let windowStart = Date.now();
     let framesInWindow = 0;
