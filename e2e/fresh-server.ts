@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort, stopProcess as stop, waitUntilServing } from "./server-process";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -12,29 +12,6 @@ export interface FreshServer {
   /** The server's log so far (mail is written there: no SMTP_URL). */
   log(): string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function stop(server: ChildProcess): Promise<void> {
-  if (server.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => server.kill("SIGKILL"), 10_000);
-    server.once("exit", () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    server.kill("SIGTERM");
-  });
 }
 
 /**
@@ -74,16 +51,11 @@ export async function startFreshServer(): Promise<FreshServer> {
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline && server.exitCode === null) {
-    try {
-      if ((await fetch(`${baseUrl}/login`)).ok) return { baseUrl, log: readLog, stop: close };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  try {
+    await waitUntilServing(baseUrl, server, logFile);
+  } catch (error) {
+    await close();
+    throw error;
   }
-  const tail = readLog().slice(-4000);
-  await close();
-  throw new Error(`The fresh server did not start at ${baseUrl}:\n${tail}`);
+  return { baseUrl, log: readLog, stop: close };
 }

@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { JWK } from "jose";
 import type { TestProject } from "vitest/node";
+import { freePort, stopProcess as stop, waitUntilServing } from "./server-process";
 import { GOOGLE_CLIENT_ID, GOOGLE_ISSUER, startGoogleIssuer } from "./google-issuer";
 
 declare module "vitest" {
@@ -21,17 +21,6 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".."
 const ADMIN_EMAIL = "admin@photodrop.test";
 const ADMIN_PASSWORD = "e2e-Admin-password-1";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 // Vitest sets NODE_ENV=test, which would give a development build of React and a server that
 // does not run the way it runs for real.
 const productionEnv = () => ({ ...process.env, NODE_ENV: "production" });
@@ -40,35 +29,9 @@ function run(command: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: repoRoot, stdio: "inherit", env: productionEnv() });
     child.once("error", reject);
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`))));
-  });
-}
-
-async function waitUntilServing(baseUrl: string, server: ChildProcess, logFile: string) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) break;
-    try {
-      const response = await fetch(`${baseUrl}/login`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  const log = fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8").slice(-4000) : "";
-  throw new Error(`The server did not start at ${baseUrl}:\n${log}`);
-}
-
-function stop(server: ChildProcess): Promise<void> {
-  if (server.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => server.kill("SIGKILL"), 10_000);
-    server.once("exit", () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    server.kill("SIGTERM");
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`)),
+    );
   });
 }
 

@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Locator } from "playwright-core";
-import { adminToken, create } from "./api";
 import { launchBrowser, newPage, screenshot, signInAsAdmin } from "./browser";
-import { removeThroughApi } from "./fixtures/cleanup";
+import { arrangeClientWithProject, type Named } from "./fixtures/cleanup";
 import { imageFile } from "./fixtures/images";
-
-interface Named {
-  id: number;
-  name: string;
-}
 
 /** The number a dashboard stat card shows, or NaN while it is loading. */
 async function shownCount(card: Locator): Promise<number> {
@@ -20,19 +14,20 @@ describe("two people at once, each in their own browser", () => {
   let browser: Browser;
   let client: Named;
   let project: Named;
+  let removeArranged: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    const token = await adminToken();
-    client = await create<Named>(token, "clients", { name: "Live Two Browsers Client" });
-    project = await create<Named>(token, "projects", { name: "Live Two Browsers Project", clientId: client.id });
+    ({
+      client,
+      project,
+      remove: removeArranged,
+    } = await arrangeClientWithProject("Live Two Browsers Client", "Live Two Browsers Project"));
     browser = await launchBrowser();
   });
 
   afterAll(async () => {
     await browser?.close();
-    const token = await adminToken();
-    if (project) await removeThroughApi(token, "projects", project.id);
-    if (client) await removeThroughApi(token, "clients", client.id);
+    await removeArranged?.();
   });
 
   it("a contact added in one updates the client's contact count in the other's list, without a reload", async () => {

@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { inject } from "vitest";
-import { adminToken, create } from "./api";
 import { launchBrowser, screenshot, signInAsAdmin } from "./browser";
-import { removeThroughApi } from "./fixtures/cleanup";
+import { arrangeClientWithProject, type Named } from "./fixtures/cleanup";
 import { imageFile } from "./fixtures/images";
-
-interface Named {
-  id: number;
-  name: string;
-}
 
 const PHONE = { width: 390, height: 844 };
 
@@ -26,21 +20,20 @@ async function expectNoSidewaysScroll(page: Page) {
 
 describe("on a 390 × 844 phone", () => {
   let browser: Browser;
-  let client: Named;
   let project: Named;
+  let removeArranged: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    const token = await adminToken();
-    client = await create<Named>(token, "clients", { name: "Phone Journey Client" });
-    project = await create<Named>(token, "projects", { name: "Phone Journey Project", clientId: client.id });
+    ({ project, remove: removeArranged } = await arrangeClientWithProject(
+      "Phone Journey Client",
+      "Phone Journey Project",
+    ));
     browser = await launchBrowser();
   });
 
   afterAll(async () => {
     await browser?.close();
-    const token = await adminToken();
-    if (project) await removeThroughApi(token, "projects", project.id);
-    if (client) await removeThroughApi(token, "clients", client.id);
+    await removeArranged?.();
   });
 
   it("signs in, opens the burger, goes to a project, uploads and publishes, never wider than the screen", async () => {
