@@ -6,7 +6,13 @@ export const PROJECTS = 10_000;
 export const ATTACHMENTS = 200_000;
 
 /** 400 rows a statement: knex writes a multi-row sqlite insert as a compound SELECT, capped at 500 terms. */
-async function insertInBatches(ctx: AppContext, table: string, count: number, row: (i: number) => object, batch = 400) {
+export async function insertInBatches(
+  ctx: AppContext,
+  table: string,
+  count: number,
+  row: (i: number) => object,
+  batch = 400,
+) {
   await ctx.db.transaction(async (trx) => {
     for (let start = 0; start < count; start += batch) {
       const rows = [];
@@ -19,7 +25,11 @@ async function insertInBatches(ctx: AppContext, table: string, count: number, ro
 export async function fillDatabase(ctx: AppContext) {
   const base = Date.parse("2025-01-01T00:00:00.000Z");
   const at = (minutes: number) => new Date(base + minutes * 60_000).toISOString();
-  await insertInBatches(ctx, "clients", CLIENTS, (i) => ({ name: `Client ${i + 1}`, created_at: at(i), updated_at: at(i) }));
+  await insertInBatches(ctx, "clients", CLIENTS, (i) => ({
+    name: `Client ${i + 1}`,
+    created_at: at(i),
+    updated_at: at(i),
+  }));
   await insertInBatches(ctx, "projects", PROJECTS, (i) => ({
     name: `Project ${i + 1}`,
     description: i % 3 ? `Description of project ${i + 1}` : null,
@@ -40,4 +50,3 @@ export async function fillDatabase(ctx: AppContext) {
     updated_at: at(200_000 + i),
   }));
 }
-

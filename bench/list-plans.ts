@@ -4,11 +4,7 @@
  * Run: npx tsx bench/list-plans.ts
  */
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { loadConfig } from "../server/config";
-import { createContext } from "../server/bootstrap";
-import { createLogger } from "../server/logger";
+import { benchContext } from "./bench-app";
 import { parseListQuery, type ListSpec } from "../server/http/list-query";
 import { listProjects, projectListSpec } from "../server/projects/projects.repository";
 import { clientListSpec, listClients } from "../server/clients/clients.repository";
@@ -27,32 +23,33 @@ const LISTS: Array<[string, ListSpec, Lister, Record<string, string>]> = [
 ];
 
 async function main() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-plans-"));
-  const config = loadConfig({
-    DATABASE_URL: path.join(dir, "db.sqlite3"),
-    UPLOADS_DIR: path.join(dir, "uploads"),
-    PUBLISHED_DIR: path.join(dir, "published"),
-    SEED_DEMO: "0",
-    LOG_LEVEL: "silent",
-  });
-  const ctx = await createContext(config, createLogger(config.logLevel));
+  const { ctx, dir } = await benchContext("photodrop-plans-");
   await fillDatabase(ctx);
   await ctx.db.raw("analyze");
 
   const seen: Array<{ sql: string; bindings: readonly unknown[] }> = [];
-  ctx.db.on("query", (q: { sql: string; bindings?: readonly unknown[] }) => seen.push({ sql: q.sql, bindings: q.bindings ?? [] }));
+  ctx.db.on("query", (q: { sql: string; bindings?: readonly unknown[] }) =>
+    seen.push({ sql: q.sql, bindings: q.bindings ?? [] }),
+  );
   for (const [name, spec, list, filter] of LISTS) {
     for (const field of Object.keys(spec.sortable)) {
       for (const start of [0, 9000]) {
-        const query = parseListQuery({ ...filter, _start: String(start), _end: String(start + 25), _sort: field, _order: "desc" }, spec);
+        const query = parseListQuery(
+          { ...filter, _start: String(start), _end: String(start + 25), _sort: field, _order: "desc" },
+          spec,
+        );
         seen.length = 0;
         const began = performance.now();
         await list(ctx.db, query);
         const ms = performance.now() - began;
         const queries = [...seen];
-        console.log(`\n### ${name}, _sort=${field} desc, _start=${start}: ${queries.length} quer${queries.length === 1 ? "y" : "ies"}, ${ms.toFixed(1)} ms`);
+        console.log(
+          `\n### ${name}, _sort=${field} desc, _start=${start}: ${queries.length} quer${queries.length === 1 ? "y" : "ies"}, ${ms.toFixed(1)} ms`,
+        );
         for (const q of queries) {
-          const plan = (await ctx.db.raw(`explain query plan ${q.sql}`, q.bindings as never)) as Array<{ detail: string }>;
+          const plan = (await ctx.db.raw(`explain query plan ${q.sql}`, q.bindings as never)) as Array<{
+            detail: string;
+          }>;
           for (const step of plan) console.log(`  ${step.detail}`);
           console.log("  --");
         }

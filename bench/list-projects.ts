@@ -3,15 +3,9 @@
  * handler answering 25 fixed objects in the same process. Run: npx tsx bench/list-projects.ts
  */
 import fs from "node:fs";
-import http from "node:http";
-import os from "node:os";
-import path from "node:path";
-import type { AddressInfo } from "node:net";
-import express from "express";
-import { loadConfig } from "../server/config";
-import { createContext } from "../server/bootstrap";
+import { insertInBatches } from "./large-data";
+import { benchContext, listen, listenBareBaseline } from "./bench-app";
 import { createApp } from "../server/app";
-import { createLogger } from "../server/logger";
 import type { AppContext } from "../server/context";
 import { createUser } from "../server/test/harness";
 
@@ -21,21 +15,14 @@ const ATTACHMENTS = 100_000;
 const REQUESTS = 200;
 const WARMUP = 20;
 
-/** 400 rows a statement: knex writes a multi-row sqlite insert as a compound SELECT, capped at 500 terms. */
-async function insertInBatches(ctx: AppContext, table: string, count: number, row: (i: number) => object, batch = 400) {
-  await ctx.db.transaction(async (trx) => {
-    for (let start = 0; start < count; start += batch) {
-      const rows = [];
-      for (let i = start; i < Math.min(count, start + batch); i++) rows.push(row(i));
-      await trx(table).insert(rows);
-    }
-  });
-}
-
 async function fillDatabase(ctx: AppContext) {
   const base = Date.parse("2025-01-01T00:00:00.000Z");
   const at = (minutes: number) => new Date(base + minutes * 60_000).toISOString();
-  await insertInBatches(ctx, "clients", CLIENTS, (i) => ({ name: `Client ${i + 1}`, created_at: at(i), updated_at: at(i) }));
+  await insertInBatches(ctx, "clients", CLIENTS, (i) => ({
+    name: `Client ${i + 1}`,
+    created_at: at(i),
+    updated_at: at(i),
+  }));
   await insertInBatches(ctx, "projects", PROJECTS, (i) => ({
     name: `Project ${i + 1}`,
     description: i % 3 ? `Description of project ${i + 1}` : null,
@@ -47,7 +34,7 @@ async function fillDatabase(ctx: AppContext) {
   }));
   await insertInBatches(ctx, "attachments", ATTACHMENTS, (i) => ({
     // Uneven spread: low project ids get more photos, so sorting by count is not trivial.
-    project_id: (Math.floor(Math.sqrt(i * 7919 % ATTACHMENTS) * 100) % PROJECTS) + 1,
+    project_id: (Math.floor(Math.sqrt((i * 7919) % ATTACHMENTS) * 100) % PROJECTS) + 1,
     original_name: `IMG_${i}.jpg`,
     storage_key: `bench/${i}.jpg`,
     mime_type: "image/jpeg",
@@ -58,19 +45,13 @@ async function fillDatabase(ctx: AppContext) {
   }));
 }
 
-function listen(app: http.RequestListener): Promise<{ server: http.Server; base: string }> {
-  const server = http.createServer(app);
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })),
-  );
-}
-
 async function time(url: string, headers: Record<string, string>) {
   const once = async () => {
     const started = performance.now();
     const res = await fetch(url, { headers });
     const body = (await res.json()) as unknown[];
-    if (res.status !== 200 || body.length === 0 || body.length > 25) throw new Error(`unexpected answer ${res.status} from ${url}`);
+    if (res.status !== 200 || body.length === 0 || body.length > 25)
+      throw new Error(`unexpected answer ${res.status} from ${url}`);
     return performance.now() - started;
   };
   for (let i = 0; i < WARMUP; i++) await once();
@@ -82,35 +63,44 @@ async function time(url: string, headers: Record<string, string>) {
 }
 
 async function main() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-bench-"));
-  const config = loadConfig({
-    DATABASE_URL: path.join(dir, "db.sqlite3"),
-    UPLOADS_DIR: path.join(dir, "uploads"),
-    PUBLISHED_DIR: path.join(dir, "published"),
-    SEED_DEMO: "0",
-    LOG_LEVEL: "silent",
-  });
-  const ctx = await createContext(config, createLogger(config.logLevel));
+  const { ctx, dir } = await benchContext("photodrop-bench-");
   const filling = performance.now();
   await fillDatabase(ctx);
-  console.log(`filled ${CLIENTS} clients, ${PROJECTS} projects, ${ATTACHMENTS} attachments in ${Math.round(performance.now() - filling)} ms`);
+  console.log(
+    `filled ${CLIENTS} clients, ${PROJECTS} projects, ${ATTACHMENTS} attachments in ${Math.round(performance.now() - filling)} ms`,
+  );
 
   const user = await createUser(ctx);
   const api = await listen(createApp(ctx));
-  const fixed = Array.from({ length: 25 }, (_, i) => ({ id: i + 1, name: `Project ${i + 1}`, attachmentCount: i, totalFileSize: i * 1000 }));
-  const bare = express();
-  bare.get("/fixed", (_req, res) => {
-    res.json(fixed);
-  });
-  const baseline = await listen(bare);
+  const baseline = await listenBareBaseline();
 
   const cases: Array<[string, string, Record<string, string>]> = [
     ["baseline: bare Express, fixed 25 objects", `${baseline.base}/fixed`, {}],
-    ["projects page, _sort=createdAt desc", `${api.base}/api/projects?_start=0&_end=25&_sort=createdAt&_order=desc`, user.auth],
-    ["projects page, _sort=attachmentCount desc", `${api.base}/api/projects?_start=0&_end=25&_sort=attachmentCount&_order=desc`, user.auth],
-    ["projects page, _sort=totalFileSize desc", `${api.base}/api/projects?_start=0&_end=25&_sort=totalFileSize&_order=desc`, user.auth],
-    ["projects page, clientName asc", `${api.base}/api/projects?_start=0&_end=25&_sort=clientName&_order=asc`, user.auth],
-    ["projects page, clientId=7 (~20 rows), createdAt desc", `${api.base}/api/projects?clientId=7&_start=0&_end=25&_sort=createdAt&_order=desc`, user.auth],
+    [
+      "projects page, _sort=createdAt desc",
+      `${api.base}/api/projects?_start=0&_end=25&_sort=createdAt&_order=desc`,
+      user.auth,
+    ],
+    [
+      "projects page, _sort=attachmentCount desc",
+      `${api.base}/api/projects?_start=0&_end=25&_sort=attachmentCount&_order=desc`,
+      user.auth,
+    ],
+    [
+      "projects page, _sort=totalFileSize desc",
+      `${api.base}/api/projects?_start=0&_end=25&_sort=totalFileSize&_order=desc`,
+      user.auth,
+    ],
+    [
+      "projects page, clientName asc",
+      `${api.base}/api/projects?_start=0&_end=25&_sort=clientName&_order=asc`,
+      user.auth,
+    ],
+    [
+      "projects page, clientId=7 (~20 rows), createdAt desc",
+      `${api.base}/api/projects?clientId=7&_start=0&_end=25&_sort=createdAt&_order=desc`,
+      user.auth,
+    ],
   ];
   console.log(`\n${REQUESTS} sequential requests each after ${WARMUP} warm-up, loopback, one process:\n`);
   console.log("| case | median ms | p95 ms |\n|---|---|---|");

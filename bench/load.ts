@@ -3,28 +3,14 @@
  * handler in the same process and the same run. Run: npx tsx bench/load.ts [seconds per route]
  */
 import fs from "node:fs";
-import http from "node:http";
-import os from "node:os";
-import path from "node:path";
-import type { AddressInfo } from "node:net";
 import autocannon from "autocannon";
-import express from "express";
-import { loadConfig } from "../server/config";
-import { createContext } from "../server/bootstrap";
+import { benchContext, listen, listenBareBaseline } from "./bench-app";
 import { createApp } from "../server/app";
-import { createLogger } from "../server/logger";
 import { createUser } from "../server/test/harness";
 import { ATTACHMENTS, CLIENTS, PROJECTS, fillDatabase } from "./large-data";
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.argv[2] ?? 10);
-
-function listen(app: http.RequestListener): Promise<{ server: http.Server; base: string }> {
-  const server = http.createServer(app);
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })),
-  );
-}
 
 async function load(url: string, headers: Record<string, string>) {
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: SECONDS });
@@ -35,34 +21,31 @@ async function load(url: string, headers: Record<string, string>) {
 }
 
 async function main() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-load-"));
-  const config = loadConfig({
-    DATABASE_URL: path.join(dir, "db.sqlite3"),
-    UPLOADS_DIR: path.join(dir, "uploads"),
-    PUBLISHED_DIR: path.join(dir, "published"),
-    SEED_DEMO: "0",
-    LOG_LEVEL: "silent",
-  });
-  const ctx = await createContext(config, createLogger(config.logLevel));
+  const { ctx, dir } = await benchContext("photodrop-load-");
   const filling = performance.now();
   await fillDatabase(ctx);
-  console.log(`filled ${CLIENTS} clients, ${PROJECTS} projects, ${ATTACHMENTS} attachment rows in ${Math.round(performance.now() - filling)} ms`);
+  console.log(
+    `filled ${CLIENTS} clients, ${PROJECTS} projects, ${ATTACHMENTS} attachment rows in ${Math.round(performance.now() - filling)} ms`,
+  );
 
   const user = await createUser(ctx);
   const api = await listen(createApp(ctx));
-  const fixed = Array.from({ length: 25 }, (_, i) => ({ id: i + 1, name: `Project ${i + 1}`, attachmentCount: i, totalFileSize: i * 1000 }));
-  const bare = express();
-  bare.get("/fixed", (_req, res) => {
-    res.json(fixed);
-  });
-  const baseline = await listen(bare);
+  const baseline = await listenBareBaseline();
 
   // Project 1 has the most attachments of the uneven spread.
   const cases: Array<[string, string, Record<string, string>]> = [
     ["baseline: bare Express, fixed 25 objects", `${baseline.base}/fixed`, {}],
     ["`GET /api/users/me`", `${api.base}/api/users/me`, user.auth],
-    ["projects page 1, updatedAt desc", `${api.base}/api/projects?_start=0&_end=25&_sort=updatedAt&_order=desc`, user.auth],
-    ["projects page 361, updatedAt desc", `${api.base}/api/projects?_start=9000&_end=9025&_sort=updatedAt&_order=desc`, user.auth],
+    [
+      "projects page 1, updatedAt desc",
+      `${api.base}/api/projects?_start=0&_end=25&_sort=updatedAt&_order=desc`,
+      user.auth,
+    ],
+    [
+      "projects page 361, updatedAt desc",
+      `${api.base}/api/projects?_start=9000&_end=9025&_sort=updatedAt&_order=desc`,
+      user.auth,
+    ],
     ["clients page 1", `${api.base}/api/clients?_start=0&_end=25`, user.auth],
     ["attachments of project 1, page 1", `${api.base}/api/attachments?projectId=1&_start=0&_end=25`, user.auth],
   ];

@@ -1,0 +1,46 @@
+/** What the list benches share: a context over a fresh temp database, a listening server, the bare baseline. */
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { loadConfig } from "../server/config";
+import { createContext } from "../server/bootstrap";
+import { createLogger } from "../server/logger";
+
+export async function benchContext(prefix: string) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const config = loadConfig({
+    DATABASE_URL: path.join(dir, "db.sqlite3"),
+    UPLOADS_DIR: path.join(dir, "uploads"),
+    PUBLISHED_DIR: path.join(dir, "published"),
+    SEED_DEMO: "0",
+    LOG_LEVEL: "silent",
+  });
+  return { ctx: await createContext(config, createLogger(config.logLevel)), dir };
+}
+
+export function listen(app: http.RequestListener): Promise<{ server: http.Server; base: string }> {
+  const server = http.createServer(app);
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    ),
+  );
+}
+
+/** The baseline: a bare Express handler answering 25 fixed project-like objects as JSON. */
+export function listenBareBaseline() {
+  const fixed = Array.from({ length: 25 }, (_, i) => ({
+    id: i + 1,
+    name: `Project ${i + 1}`,
+    attachmentCount: i,
+    totalFileSize: i * 1000,
+  }));
+  const bare = express();
+  bare.get("/fixed", (_req, res) => {
+    res.json(fixed);
+  });
+  return listen(bare);
+}
