@@ -74,7 +74,15 @@ async function prepareDatabase(runDir: string, names: string[]) {
   for (let i = 0; i < rows.length; i += 100) await ctx.db("attachments").insert(rows.slice(i, i + 100));
   // A token minted with the server's own key, in case the sign-in route is not there yet.
   const uid = `bench-${crypto.randomBytes(6).toString("hex")}`;
-  await ctx.db("users").insert({ uid, email: `${uid}@photodrop.local`, role: "admin", has_access: true, email_verified: true, created_at: now, updated_at: now });
+  await ctx.db("users").insert({
+    uid,
+    email: `${uid}@photodrop.local`,
+    role: "admin",
+    has_access: true,
+    email_verified: true,
+    created_at: now,
+    updated_at: now,
+  });
   const mintedToken = await ctx.tokens.signAccessToken(uid);
   await ctx.db.destroy();
   return { env, mintedToken };
@@ -84,7 +92,14 @@ async function prepareDatabase(runDir: string, names: string[]) {
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: "0", HOST: "127.0.0.1", ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -110,7 +125,11 @@ async function signIn(url: string, mintedToken: string): Promise<{ token: string
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(ADMIN),
   }).catch(() => undefined);
-  if (res?.ok) return { token: ((await res.json()) as { accessToken: string }).accessToken, how: "POST /api/auth/login as ADMIN_EMAIL" };
+  if (res?.ok)
+    return {
+      token: ((await res.json()) as { accessToken: string }).accessToken,
+      how: "POST /api/auth/login as ADMIN_EMAIL",
+    };
   return { token: mintedToken, how: `token minted in-process (login answered ${res?.status ?? "nothing"})` };
 }
 
@@ -125,7 +144,10 @@ async function publishAndWait(url: string, token: string): Promise<{ seconds: nu
   await new Promise<void>((resolve) => (onFrame = () => frames.some((f) => f.event === "subscribed") && resolve()));
 
   const start = process.hrtime.bigint();
-  const res = await fetch(`${url}/api/projects/${PROJECT_ID}/publish`, { method: "POST", headers: { Authorization: `Bearer ${token}` } });
+  const res = await fetch(`${url}/api/projects/${PROJECT_ID}/publish`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}` },
+  });
   if (res.status !== 202) throw new Error(`publish answered ${res.status}: ${await res.text()}`);
   const end = await new Promise<{ event: string; data: { type?: string; data?: { error?: string } } }>((resolve) => {
     onFrame = () => {
@@ -158,7 +180,9 @@ function runTools(source: string, runDir: string) {
 }
 
 async function main() {
-  console.log(`Preparing ${FILES} × ${FILE_BYTES / 1024 / 1024} MiB in ${path.relative(root, uploadsDir)} (cached between runs)...`);
+  console.log(
+    `Preparing ${FILES} × ${FILE_BYTES / 1024 / 1024} MiB in ${path.relative(root, uploadsDir)} (cached between runs)...`,
+  );
   const names = ensureFiles();
   const totalBytes = FILES * FILE_BYTES;
   const runDir = fs.mkdtempSync(path.join(dataDir, "run-"));
@@ -184,7 +208,6 @@ async function main() {
     server = undefined;
     const { zipSeconds, zipSyncSeconds, cpSeconds, cpSyncSeconds } = tools ?? runTools(source, runDir);
 
-
     const rate = (s: number) => mb(totalBytes) / s;
     const rows: Array<[string, number]> = [
       ["Photodrop publish (API → publish_completed, ZIP fsynced)", publish.seconds],
@@ -193,14 +216,24 @@ async function main() {
       ["cp -r", cpSeconds],
       ["cp -r, then sync of the copies", cpSyncSeconds],
     ];
-    console.log(`\nData: ${FILES} files, ${mb(totalBytes).toFixed(0)} MB; ZIP ${mb(zipBytes).toFixed(0)} MB; signed in by ${how}`);
+    console.log(
+      `\nData: ${FILES} files, ${mb(totalBytes).toFixed(0)} MB; ZIP ${mb(zipBytes).toFixed(0)} MB; signed in by ${how}`,
+    );
     console.log(`Progress events received: ${publish.progressEvents}\n`);
     console.log("| run | seconds | MB/s |\n|---|---|---|");
     for (const [label, s] of rows) console.log(`| ${label} | ${s.toFixed(2)} | ${rate(s).toFixed(0)} |`);
-    console.log(`\nPublish vs zip -0: ${(zipSeconds / publish.seconds).toFixed(2)}× (vs zip -0 + sync: ${(zipSyncSeconds / publish.seconds).toFixed(2)}×)`);
-    console.log(`Publish vs cp -r: ${((cpSeconds / publish.seconds) * 100).toFixed(0)}% (vs cp -r + sync: ${((cpSyncSeconds / publish.seconds) * 100).toFixed(0)}%)`);
-    console.log(`Server peak RSS (VmHWM): ${serverPeakRss.toFixed(0)} MB (after start, before publishing: ${idleRss.toFixed(0)} MB)`);
-    console.log(`Load average at the end: ${fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+    console.log(
+      `\nPublish vs zip -0: ${(zipSeconds / publish.seconds).toFixed(2)}× (vs zip -0 + sync: ${(zipSyncSeconds / publish.seconds).toFixed(2)}×)`,
+    );
+    console.log(
+      `Publish vs cp -r: ${((cpSeconds / publish.seconds) * 100).toFixed(0)}% (vs cp -r + sync: ${((cpSyncSeconds / publish.seconds) * 100).toFixed(0)}%)`,
+    );
+    console.log(
+      `Server peak RSS (VmHWM): ${serverPeakRss.toFixed(0)} MB (after start, before publishing: ${idleRss.toFixed(0)} MB)`,
+    );
+    console.log(
+      `Load average at the end: ${fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
+    );
   } finally {
     server?.kill("SIGTERM");
     fs.rmSync(runDir, { recursive: true, force: true });

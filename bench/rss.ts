@@ -130,17 +130,15 @@ async function peakWhilePublishing(
     }));
     for (let i = 0; i < rows.length; i += 100) await ctx.db("attachments").insert(rows.slice(i, i + 100));
     const uid = `bench-${crypto.randomBytes(6).toString("hex")}`;
-    await ctx
-      .db("users")
-      .insert({
-        uid,
-        email: `${uid}@photodrop.local`,
-        role: "admin",
-        has_access: true,
-        email_verified: true,
-        created_at: now,
-        updated_at: now,
-      });
+    await ctx.db("users").insert({
+      uid,
+      email: `${uid}@photodrop.local`,
+      role: "admin",
+      has_access: true,
+      email_verified: true,
+      created_at: now,
+      updated_at: now,
+    });
     const token = await ctx.tokens.signAccessToken(uid);
     await ctx.db.destroy();
 

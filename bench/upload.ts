@@ -52,7 +52,10 @@ function memoryOf(pid: number) {
   return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
 }
 
-function startServer(work: string, admin: { email: string; password: string }): Promise<{ child: ChildProcess; base: string }> {
+function startServer(
+  work: string,
+  admin: { email: string; password: string },
+): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
     cwd: root,
     env: {
@@ -94,17 +97,27 @@ async function main() {
   const { child, base } = await startServer(work, admin);
   try {
     const pid = child.pid!;
-    const session = await api<{ accessToken: string }>(base, "/api/auth/login", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(admin),
-    }, 200);
+    const session = await api<{ accessToken: string }>(
+      base,
+      "/api/auth/login",
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(admin),
+      },
+      200,
+    );
     const auth = { Authorization: `Bearer ${session.accessToken}` };
-    const project = await api<{ id: number }>(base, "/api/projects", {
-      method: "POST",
-      headers: { ...auth, "Content-Type": "application/json" },
-      body: JSON.stringify({ name: "Upload benchmark" }),
-    }, 201);
+    const project = await api<{ id: number }>(
+      base,
+      "/api/projects",
+      {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify({ name: "Upload benchmark" }),
+      },
+      201,
+    );
     const idle = memoryOf(pid);
 
     let next = 0;
@@ -117,7 +130,12 @@ async function main() {
         const form = new FormData();
         // A file-backed Blob: fetch streams it from disk, so the client never holds all photos.
         form.append("file", await fs.openAsBlob(file, { type: "image/jpeg" }), path.basename(file));
-        await api(base, `/api/attachments/projects/${project.id}/upload`, { method: "POST", headers: auth, body: form }, 201);
+        await api(
+          base,
+          `/api/attachments/projects/${project.id}/upload`,
+          { method: "POST", headers: auth, body: form },
+          201,
+        );
         if (++done === 50) afterFifty = memoryOf(pid);
       }
     };
@@ -137,16 +155,25 @@ async function main() {
     const copySeconds = (performance.now() - copyStarted) / 1000;
 
     const rate = (seconds: number) => (totalBytes / MB / seconds).toFixed(1);
-    console.log(`\n${FILES} JPEGs, ${(totalBytes / MB).toFixed(0)} MB in all (${(totalBytes / FILES / MB).toFixed(1)} MB average)`);
+    console.log(
+      `\n${FILES} JPEGs, ${(totalBytes / MB).toFixed(0)} MB in all (${(totalBytes / FILES / MB).toFixed(1)} MB average)`,
+    );
     console.log(`stored: ${stored} attachments; left in UPLOADS_DIR/.tmp: ${leftovers.length}`);
     console.log("| case | seconds | MB/s |\n|---|---|---|");
-    console.log(`| upload, ${PARALLEL} in parallel over loopback | ${uploadSeconds.toFixed(1)} | ${rate(uploadSeconds)} |`);
+    console.log(
+      `| upload, ${PARALLEL} in parallel over loopback | ${uploadSeconds.toFixed(1)} | ${rate(uploadSeconds)} |`,
+    );
     console.log(`| \`cp\` of the same files | ${copySeconds.toFixed(1)} | ${rate(copySeconds)} |`);
     console.log("\n| server memory | RSS MB | peak RSS (VmHWM) MB |\n|---|---|---|");
     console.log(`| idle, before uploading | ${idle.rssMb.toFixed(0)} | ${idle.peakMb.toFixed(0)} |`);
     console.log(`| after 50 files | ${afterFifty.rssMb.toFixed(0)} | ${afterFifty.peakMb.toFixed(0)} |`);
     console.log(`| after ${FILES} files | ${afterAll.rssMb.toFixed(0)} | ${afterAll.peakMb.toFixed(0)} |`);
-    console.log(`\nload average during the run: ${os.loadavg().map((l) => l.toFixed(1)).join(" ")} on ${os.cpus().length} cores`);
+    console.log(
+      `\nload average during the run: ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")} on ${os.cpus().length} cores`,
+    );
   } finally {
     if (child.exitCode === null) {
       const exited = new Promise((resolve) => child.once("exit", resolve));
