@@ -22,7 +22,8 @@ export async function create<T>(token: string, resource: string, body: object): 
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
     body: JSON.stringify(body),
   });
-  if (response.status !== 201) throw new Error(`Creating ${resource} failed: ${response.status} ${await response.text()}`);
+  if (response.status !== 201)
+    throw new Error(`Creating ${resource} failed: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
 

@@ -26,7 +26,9 @@ const cellTexts = (row: Locator) => row.getByRole("cell").allTextContents();
 /** Narrows the client list to one name, so other journeys' clients cannot push it to another page. */
 async function searchClients(page: Page, text: string): Promise<void> {
   await page.getByRole("textbox", { name: "Search clients" }).fill(text);
-  await page.waitForResponse((r) => r.url().includes("/api/clients?") && r.url().includes(`q=${encodeURIComponent(text)}`));
+  await page.waitForResponse(
+    (r) => r.url().includes("/api/clients?") && r.url().includes(`q=${encodeURIComponent(text)}`),
+  );
 }
 
 describe("clients and their contacts", () => {
@@ -224,7 +226,10 @@ describe("clients and their contacts", () => {
     await screenshot(page, "clients-sorted");
 
     // Recent Clients lists the same clients newest first.
-    await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Recent Clients" }).click();
+    await page
+      .getByRole("navigation", { name: "Main navigation" })
+      .getByRole("link", { name: "Recent Clients" })
+      .click();
     await page.getByRole("heading", { name: "Recent Clients" }).waitFor();
     await searchClients(page, "Sort E2E");
     await expect.poll(firstCells).toEqual(["Zeta Sort E2E", "Delta Sort E2E", "Gamma Sort E2E"]);
@@ -246,10 +251,9 @@ describe("clients and their contacts", () => {
     const secondPage = page.waitForResponse((r) => r.url().includes("/api/clients?") && r.url().includes("_start=10"));
     await page.getByRole("button", { name: "2", exact: true }).click();
     await secondPage;
-    await expect.poll(() => rows.allTextContents()).toEqual([
-      expect.stringMatching(/^Page E2E 11/),
-      expect.stringMatching(/^Page E2E 12/),
-    ]);
+    await expect
+      .poll(() => rows.allTextContents())
+      .toEqual([expect.stringMatching(/^Page E2E 11/), expect.stringMatching(/^Page E2E 12/)]);
     await context.close();
   });
 

@@ -27,7 +27,10 @@ export async function startGoogleIssuer(): Promise<{ jwksUrl: string; privateJwk
 }
 
 /** An ID token as Google Identity Services hands it to the page. */
-export async function googleIdToken(privateJwk: JWK, claims: { sub: string; email: string; name: string }): Promise<string> {
+export async function googleIdToken(
+  privateJwk: JWK,
+  claims: { sub: string; email: string; name: string },
+): Promise<string> {
   const key = await importJWK(privateJwk, "RS256");
   return new SignJWT({ email: claims.email, email_verified: true, name: claims.name })
     .setProtectedHeader({ alg: "RS256", kid: KEY_ID, typ: "JWT" })

@@ -28,7 +28,11 @@ describe("signing in with Google", () => {
   it("signs a new Google account in and shows it the access-request screen", async () => {
     const { context, page } = await newPage(browser);
     const email = `google-${Date.now()}@photodrop.test`;
-    const credential = await googleIdToken(inject("googleSigningKey"), { sub: `sub-${Date.now()}`, email, name: "Gina Google" });
+    const credential = await googleIdToken(inject("googleSigningKey"), {
+      sub: `sub-${Date.now()}`,
+      email,
+      name: "Gina Google",
+    });
     await page.route("https://accounts.google.com/gsi/client", (route) =>
       route.fulfill({ contentType: "text/javascript", body: fakeGoogleIdentityScript(credential) }),
     );

@@ -16,9 +16,12 @@ describe("navigating the app", () => {
 
   beforeAll(async () => {
     token = await adminToken();
-    for (let i = 1; i <= 6; i++) clients.push(await create<Named>(token, "clients", { name: `Navigation Client ${i}` }));
+    for (let i = 1; i <= 6; i++)
+      clients.push(await create<Named>(token, "clients", { name: `Navigation Client ${i}` }));
     for (let i = 1; i <= 5; i++) {
-      projects.push(await create<Named>(token, "projects", { name: `Navigation Project ${i}`, clientId: clients[0].id }));
+      projects.push(
+        await create<Named>(token, "projects", { name: `Navigation Project ${i}`, clientId: clients[0].id }),
+      );
     }
     browser = await launchBrowser();
   });

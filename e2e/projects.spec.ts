@@ -111,7 +111,9 @@ describe("projects, attachments and publishing", () => {
     await watchForPublishProgress(page);
     await page.getByRole("button", { name: "Publish Project" }).click();
     await details.getByText(/^Published on /).waitFor();
-    await expect(page.evaluate(() => (window as unknown as { publishProgressSeen: boolean }).publishProgressSeen)).resolves.toBe(true);
+    await expect(
+      page.evaluate(() => (window as unknown as { publishProgressSeen: boolean }).publishProgressSeen),
+    ).resolves.toBe(true);
     await page.getByText("This project is published. Unpublish it to add, remove, or modify attachments.").waitFor();
     await page.getByText("Cannot upload files to published project").waitFor();
     await page.getByText("Unpublish the project to add or remove attachments").waitFor();
@@ -146,7 +148,9 @@ describe("projects, attachments and publishing", () => {
     await page.getByText("2 of 3 selected").waitFor();
     await page.getByRole("button", { name: "Delete Selected (2)" }).click();
     const confirm = dialog(page, "Delete Selected Attachments");
-    await confirm.getByText("Are you sure you want to delete 2 selected attachment(s)? This action cannot be undone.").waitFor();
+    await confirm
+      .getByText("Are you sure you want to delete 2 selected attachment(s)? This action cannot be undone.")
+      .waitFor();
     await settled(confirm);
     await screenshot(page, "attachments-delete-confirm");
     await confirm.getByRole("button", { name: "Delete" }).click();

@@ -131,7 +131,8 @@ describe("keeping the session", () => {
     const second = await context.newPage();
     await second.goto("/login");
     await second.evaluate(
-      ([key, session]) => localStorage.setItem(key, JSON.stringify({ ...session, expiresAt: Date.now() + session.expiresIn * 1000 })),
+      ([key, session]) =>
+        localStorage.setItem(key, JSON.stringify({ ...session, expiresAt: Date.now() + session.expiresIn * 1000 })),
       [SESSION_KEY, other] as const,
     );
 

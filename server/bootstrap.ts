@@ -19,7 +19,10 @@ function ensureWritableDir(dir: string, name: string) {
 }
 
 /** Opens the database, runs migrations and builds the shared services. */
-export async function createContext(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<AppContext> {
+export async function createContext(
+  config: Config,
+  logger: Logger = createLogger(config.logLevel),
+): Promise<AppContext> {
   ensureWritableDir(config.uploadsDir, "UPLOADS_DIR");
   ensureWritableDir(config.publishedDir, "PUBLISHED_DIR");
   const db = openDatabase(config.databaseUrl, { poolMax: config.databasePoolMax });
@@ -27,7 +30,9 @@ export async function createContext(config: Config, logger: Logger = createLogge
     await migrate(db);
   } catch (err) {
     await db.destroy();
-    throw new StartupError(`Cannot open database ${describeDatabaseUrl(config.databaseUrl)}: ${(err as Error).message}`);
+    throw new StartupError(
+      `Cannot open database ${describeDatabaseUrl(config.databaseUrl)}: ${(err as Error).message}`,
+    );
   }
   const tokens = await createTokenService(db, config.accessTokenTtl);
   return { config, db, logger, events: new EventBus(), tokens };

@@ -63,7 +63,7 @@ describe("configuration", () => {
     [{ MAX_UPLOAD_BYTES: "-5" }, "MAX_UPLOAD_BYTES"],
     [{ SEED_DEMO: "maybe" }, "SEED_DEMO"],
     [{ PUBLIC_URL: "not a url" }, "PUBLIC_URL"],
-    [{ ADMIN_EMAIL: "boss" , ADMIN_PASSWORD: "x" }, "ADMIN_EMAIL"],
+    [{ ADMIN_EMAIL: "boss", ADMIN_PASSWORD: "x" }, "ADMIN_EMAIL"],
     [{ ADMIN_EMAIL: "boss@example.com" }, "ADMIN_EMAIL and ADMIN_PASSWORD"],
     [{ PASSWORD_MIN_LENGTH: "12", PASSWORD_MAX_LENGTH: "8" }, "PASSWORD_MAX_LENGTH"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],

@@ -38,7 +38,10 @@ const envSchema = z.object({
   MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1),
   PUBLIC_URL: optionalUrl.transform((v) => v?.replace(/\/+$/, "")),
   ADMIN_EMAIL: optionalText.refine((v) => v === undefined || v.includes("@"), "must be an e-mail address"),
-  ADMIN_PASSWORD: z.string().optional().transform((v) => (v === "" ? undefined : v)),
+  ADMIN_PASSWORD: z
+    .string()
+    .optional()
+    .transform((v) => (v === "" ? undefined : v)),
   SEED_DEMO: flag(true),
   SMTP_URL: optionalUrl,
   MAIL_FROM: optionalText.transform((v) => v ?? "Photodrop <no-reply@photodrop.local>"),
@@ -70,7 +73,10 @@ const envSchema = z.object({
   BODY_TIMEOUT_SECONDS: int(15, 1, 3600),
   EVENTS_MAX_SOCKETS_PER_IP: int(20, 1),
   EVENTS_MAX_SOCKETS: int(2000, 1),
-  METRICS_TOKEN: z.string().optional().transform((v) => (v === undefined || v.trim() === "" ? undefined : v)),
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === "" ? undefined : v)),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -86,7 +92,10 @@ function toConfig(env: z.infer<typeof envSchema>) {
     publishedDir: env.PUBLISHED_DIR,
     maxUploadBytes: env.MAX_UPLOAD_BYTES,
     publicUrl: env.PUBLIC_URL,
-    admin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL.toLowerCase(), password: env.ADMIN_PASSWORD } : undefined,
+    admin:
+      env.ADMIN_EMAIL && env.ADMIN_PASSWORD
+        ? { email: env.ADMIN_EMAIL.toLowerCase(), password: env.ADMIN_PASSWORD }
+        : undefined,
     seedDemo: env.SEED_DEMO,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     google: env.GOOGLE_CLIENT_ID

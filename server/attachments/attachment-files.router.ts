@@ -38,7 +38,8 @@ function fileOf(record: AttachmentRecord, kind: LinkKind) {
 /** `res.attachment` builds the RFC 6266 header (ASCII fallback and RFC 5987 `filename*`); inline only swaps the type. */
 function setDisposition(res: Response, kind: LinkKind, originalName: string) {
   res.attachment(originalName);
-  if (kind !== "download") res.set("Content-Disposition", res.get("Content-Disposition")!.replace(/^attachment/, "inline"));
+  if (kind !== "download")
+    res.set("Content-Disposition", res.get("Content-Disposition")!.replace(/^attachment/, "inline"));
 }
 
 /** /api/attachments/:id/view|download|thumbnail: a signed link or a bearer token (mounted before authenticate). */

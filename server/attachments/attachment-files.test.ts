@@ -5,16 +5,20 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { linkSigner } from "./signed-links";
-import {
-  makeNoisyJpeg,
-  sentAs,
-} from "./test-fixtures";
+import { makeNoisyJpeg, sentAs } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
 
 let t: TestApp;
 let user: TestUser;
 let photo: Buffer;
-let attachment: { id: number; checksum: string; viewUrl: string; downloadUrl: string; thumbnailUrl: string; size: number };
+let attachment: {
+  id: number;
+  checksum: string;
+  viewUrl: string;
+  downloadUrl: string;
+  thumbnailUrl: string;
+  size: number;
+};
 
 /** Reads a binary answer into a Buffer whatever its type. */
 const binary = (req: request.Test) =>
@@ -124,7 +128,9 @@ describe("bearer access to files", () => {
   it("refuses an unapproved user with 403 and a bad token with 401", async () => {
     const pending = await createUser(t.ctx, { hasAccess: false });
     expect((await request(t.app).get(`/api/attachments/${attachment.id}/view`).set(pending.auth)).status).toBe(403);
-    expect((await request(t.app).get(`/api/attachments/${attachment.id}/view`).set("Authorization", "Bearer nope")).status).toBe(401);
+    expect(
+      (await request(t.app).get(`/api/attachments/${attachment.id}/view`).set("Authorization", "Bearer nope")).status,
+    ).toBe(401);
   });
 });
 
@@ -152,7 +158,9 @@ describe("caching and ranges", () => {
   });
 
   it("answers an unsatisfiable range with 416 JSON", async () => {
-    const res = await request(t.app).get(attachment.viewUrl).set("Range", `bytes=${photo.length + 10}-`);
+    const res = await request(t.app)
+      .get(attachment.viewUrl)
+      .set("Range", `bytes=${photo.length + 10}-`);
     expect(res.status).toBe(416);
     expect(res.headers["content-range"]).toBe(`bytes */${photo.length}`);
     expect(res.headers["content-type"]).toMatch(/^application\/json/);
@@ -164,7 +172,12 @@ describe("no other way to the files", () => {
   it("does not serve UPLOADS_DIR by path", async () => {
     const [row] = await t.ctx.db("attachments").where({ id: attachment.id });
     expect(fs.existsSync(path.join(t.ctx.config.uploadsDir, row.storage_key))).toBe(true);
-    for (const url of [`/uploads/${row.storage_key}`, `/${row.storage_key}`, `/api/uploads/${row.storage_key}`, `/api/attachments/${row.storage_key}`]) {
+    for (const url of [
+      `/uploads/${row.storage_key}`,
+      `/${row.storage_key}`,
+      `/api/uploads/${row.storage_key}`,
+      `/api/attachments/${row.storage_key}`,
+    ]) {
       const res = await binary(request(t.app).get(url));
       expect((res.body as Buffer).equals(photo)).toBe(false);
     }

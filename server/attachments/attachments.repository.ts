@@ -81,13 +81,18 @@ export async function findAttachments(db: Queryable, ids: number[]): Promise<Att
 }
 
 export async function attachmentsOfProject(db: Queryable, projectId: number): Promise<AttachmentRecord[]> {
-  const rows = await db("attachments").where({ project_id: projectId }).orderBy([{ column: "created_at" }, { column: "id" }]);
+  const rows = await db("attachments")
+    .where({ project_id: projectId })
+    .orderBy([{ column: "created_at" }, { column: "id" }]);
   return rows.map(toRecord);
 }
 
 /** Publish statuses of the given projects, by project id; locked until a surrounding transaction ends. */
 export async function projectPublishStatuses(db: Queryable, projectIds: number[]): Promise<Map<number, string>> {
-  const rows = await lockedForUpdate(db, db("projects").whereIn("id", projectIds).orderBy("id")).select("id", "publish_status");
+  const rows = await lockedForUpdate(db, db("projects").whereIn("id", projectIds).orderBy("id")).select(
+    "id",
+    "publish_status",
+  );
   return new Map(rows.map((r) => [Number(r.id), String(r.publish_status)]));
 }
 

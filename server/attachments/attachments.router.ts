@@ -20,7 +20,9 @@ export function attachmentsRouter(ctx: AppContext): Router {
 
   router.post("/projects/:id/upload", checkProject, receive, async (req, res) => {
     try {
-      const [attachment] = await service.uploadAttachments(ctx, parseId(req.params.id, "project id"), [singleUpload(req)]);
+      const [attachment] = await service.uploadAttachments(ctx, parseId(req.params.id, "project id"), [
+        singleUpload(req),
+      ]);
       res.status(201).json(attachment);
     } finally {
       await releaseUpload(res);
@@ -29,7 +31,9 @@ export function attachmentsRouter(ctx: AppContext): Router {
 
   router.post("/projects/:id/upload-multiple", checkProject, receive, async (req, res) => {
     try {
-      res.status(201).json(await service.uploadAttachments(ctx, parseId(req.params.id, "project id"), multipleUploads(req)));
+      res
+        .status(201)
+        .json(await service.uploadAttachments(ctx, parseId(req.params.id, "project id"), multipleUploads(req)));
     } finally {
       await releaseUpload(res);
     }

@@ -12,9 +12,16 @@ export const MAX_IDS_PER_DELETE = 1000;
 
 export const bulkDeleteSchema = z.object({
   ids: z
-    .array(z.number({ error: "ids must be positive integers" }).int("ids must be positive integers").positive("ids must be positive integers").max(Number.MAX_SAFE_INTEGER), {
-      error: "ids must be an array of attachment ids",
-    })
+    .array(
+      z
+        .number({ error: "ids must be positive integers" })
+        .int("ids must be positive integers")
+        .positive("ids must be positive integers")
+        .max(Number.MAX_SAFE_INTEGER),
+      {
+        error: "ids must be an array of attachment ids",
+      },
+    )
     .min(1, "Select at least one attachment")
     .max(MAX_IDS_PER_DELETE, `At most ${MAX_IDS_PER_DELETE} attachments at once`),
 });

@@ -3,7 +3,13 @@ import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
 import { ConflictError, HttpError, NotFoundError, type FieldErrors } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
-import { placeImage, prepareImage, removeStoredImages, type PreparedImage, type StoredImage } from "../storage/image-files";
+import {
+  placeImage,
+  prepareImage,
+  removeStoredImages,
+  type PreparedImage,
+  type StoredImage,
+} from "../storage/image-files";
 import { removeQuietly } from "../storage/paths";
 import { assertProjectEditable, isLocked, PROJECT_IS_PUBLISHED } from "../projects/project-rules";
 import * as repo from "./attachments.repository";
@@ -98,7 +104,15 @@ export async function uploadAttachments(ctx: AppContext, projectId: number, file
       // publishing may have started while the files arrived.
       await assertProjectEditable(trx, projectId);
       const now = nowIso();
-      return repo.insertAttachments(trx, projectId, files.map((f, i) => ({ originalName: safeFileName(f.originalName, stored[i].mimeType, i + 1), image: stored[i] })), now);
+      return repo.insertAttachments(
+        trx,
+        projectId,
+        files.map((f, i) => ({
+          originalName: safeFileName(f.originalName, stored[i].mimeType, i + 1),
+          image: stored[i],
+        })),
+        now,
+      );
     });
   } catch (err) {
     await removeStoredImages(ctx.config, stored);
@@ -145,7 +159,11 @@ export async function deleteAttachments(ctx: AppContext, ids: number[], { listMi
   });
   await removeStoredImages(ctx.config, removed);
   ctx.events.resourceChanged({ resource: "attachments", type: "deleted", ids: unique });
-  ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [...new Set(removed.map((r) => r.projectId))] });
+  ctx.events.resourceChanged({
+    resource: "projects",
+    type: "updated",
+    ids: [...new Set(removed.map((r) => r.projectId))],
+  });
 }
 
 export function deleteAttachment(ctx: AppContext, id: number) {

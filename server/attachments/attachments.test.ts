@@ -5,10 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ResourceChange } from "../events/bus";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { listProjectAttachments } from "./attachments.service";
-import {
-  makeImage,
-  setPublishStatus,
-} from "./test-fixtures";
+import { makeImage, setPublishStatus } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
 
 let t: TestApp;
@@ -51,14 +48,32 @@ describe("listing attachments", () => {
     expect(all.headers["x-total-count"]).toBe("3");
     expect(all.body.map((a: { originalName: string }) => a.originalName)).toEqual(["b.jpg", "c.jpg", "a.jpg"]);
     expect(Object.keys(all.body[0]).sort()).toEqual(
-      ["id", "projectId", "originalName", "mimeType", "size", "width", "height", "checksum", "createdAt", "updatedAt", "viewUrl", "downloadUrl", "thumbnailUrl"].sort(),
+      [
+        "id",
+        "projectId",
+        "originalName",
+        "mimeType",
+        "size",
+        "width",
+        "height",
+        "checksum",
+        "createdAt",
+        "updatedAt",
+        "viewUrl",
+        "downloadUrl",
+        "thumbnailUrl",
+      ].sort(),
     );
 
-    const page = await request(t.app).get(`/api/attachments?projectId=${projectId}&_sort=originalName&_order=desc&_start=0&_end=2`).set(user.auth);
+    const page = await request(t.app)
+      .get(`/api/attachments?projectId=${projectId}&_sort=originalName&_order=desc&_start=0&_end=2`)
+      .set(user.auth);
     expect(page.headers["x-total-count"]).toBe("3");
     expect(page.body.map((a: { originalName: string }) => a.originalName)).toEqual(["c.jpg", "b.jpg"]);
 
-    const bySize = await request(t.app).get(`/api/attachments?projectId=${projectId}&_sort=size&_order=asc`).set(user.auth);
+    const bySize = await request(t.app)
+      .get(`/api/attachments?projectId=${projectId}&_sort=size&_order=asc`)
+      .set(user.auth);
     const sizes = bySize.body.map((a: { size: number }) => a.size);
     expect(sizes).toEqual([...sizes].sort((x: number, y: number) => x - y));
   });
@@ -94,7 +109,10 @@ describe("renaming", () => {
   it.each(["patch", "put"] as const)("renames with %s, trimming the name", async (method) => {
     const [a] = await uploadNamed(projectId, "old.jpg");
     changes = [];
-    const res = await request(t.app)[method](`/api/attachments/${a.id}`).set(user.auth).send({ originalName: "  New name ✨.jpg " });
+    const api = request(t.app);
+    const res = await api[method](`/api/attachments/${a.id}`)
+      .set(user.auth)
+      .send({ originalName: "  New name ✨.jpg " });
     expect(res.status).toBe(200);
     expect(res.body.originalName).toBe("New name ✨.jpg");
     expect((await t.ctx.db("attachments").where({ id: a.id }).first()).original_name).toBe("New name ✨.jpg");
@@ -109,7 +127,10 @@ describe("renaming", () => {
       expect(res.status).toBe(400);
       expect(res.body.message).toBe("Name is required");
     }
-    const long = await request(t.app).patch(`/api/attachments/${a.id}`).set(user.auth).send({ originalName: "x".repeat(256) });
+    const long = await request(t.app)
+      .patch(`/api/attachments/${a.id}`)
+      .set(user.auth)
+      .send({ originalName: "x".repeat(256) });
     expect(long.status).toBe(400);
     expect((await t.ctx.db("attachments").where({ id: a.id }).first()).original_name).toBe("keep.jpg");
   });
@@ -161,7 +182,11 @@ describe("deleting one attachment", () => {
 });
 
 describe("deleting several attachments", () => {
-  const bulkDelete = (body: unknown) => request(t.app).delete("/api/attachments").set(user.auth).send(body as object);
+  const bulkDelete = (body: unknown) =>
+    request(t.app)
+      .delete("/api/attachments")
+      .set(user.auth)
+      .send(body as object);
 
   it("deletes all the given attachments and their files", async () => {
     const [a, b, c] = await uploadNamed(projectId, "a.jpg", "b.jpg", "c.jpg");
@@ -193,11 +218,14 @@ describe("deleting several attachments", () => {
     expect(await t.ctx.db("attachments").whereIn("id", [a.id, p.id])).toHaveLength(2);
   });
 
-  it.each([[{ ids: [] }], [{ ids: "1,2" }], [{ ids: [1, -2] }], [{ ids: [1.5] }], [{}], [[1, 2]]])("refuses %j with 400", async (body) => {
-    const res = await bulkDelete(body);
-    expect(res.status).toBe(400);
-    expect(res.body.statusCode).toBe(400);
-  });
+  it.each([[{ ids: [] }], [{ ids: "1,2" }], [{ ids: [1, -2] }], [{ ids: [1.5] }], [{}], [[1, 2]]])(
+    "refuses %j with 400",
+    async (body) => {
+      const res = await bulkDelete(body);
+      expect(res.status).toBe(400);
+      expect(res.body.statusCode).toBe(400);
+    },
+  );
 });
 
 describe("uploads announce themselves", () => {

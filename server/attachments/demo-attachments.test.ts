@@ -4,10 +4,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/harness";
 import { seedDemoAttachments } from "./demo-attachments";
-import {
-  filesUnder,
-  sha256,
-} from "./test-fixtures";
+import { filesUnder, sha256 } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
 
 let t: TestApp;

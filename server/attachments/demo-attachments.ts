@@ -44,7 +44,8 @@ function renderPixels(width: number, height: number, from: Rgb, to: Rgb, pattern
       state = (state * 1664525 + 1013904223) >>> 0;
       const grain = ((state >>> 24) - 128) / 8;
       const at = (row * width + col) * 3;
-      for (let c = 0; c < 3; c++) pixels[at + c] = Math.max(0, Math.min(255, Math.round(from[c] + (to[c] - from[c]) * t + grain)));
+      for (let c = 0; c < 3; c++)
+        pixels[at + c] = Math.max(0, Math.min(255, Math.round(from[c] + (to[c] - from[c]) * t + grain)));
     }
   }
   return pixels;
@@ -53,7 +54,14 @@ function renderPixels(width: number, height: number, from: Rgb, to: Rgb, pattern
 async function renderDemoPhoto(index: number, format: "jpeg" | "png"): Promise<Buffer> {
   const theme = THEMES[index % THEMES.length];
   const [width, height] = format === "png" ? [720, 480] : index % 3 === 2 ? [1000, 1500] : [1600, 1067];
-  const pixels = renderPixels(width, height, theme.from, theme.to, PATTERNS[index % PATTERNS.length], index * 7919 + 17);
+  const pixels = renderPixels(
+    width,
+    height,
+    theme.from,
+    theme.to,
+    PATTERNS[index % PATTERNS.length],
+    index * 7919 + 17,
+  );
   const image = sharp(pixels, { raw: { width, height, channels: 3 } });
   return format === "png" ? image.png({ compressionLevel: 9 }).toBuffer() : image.jpeg({ quality: 88 }).toBuffer();
 }

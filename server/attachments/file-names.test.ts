@@ -30,7 +30,10 @@ function multipart(files: Array<{ name: string; bytes: Buffer }>) {
     bytes,
     Buffer.from("\r\n"),
   ]);
-  return { body: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]), type: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
+    type: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 const SENT = [
@@ -49,7 +52,11 @@ describe("file names made safe at upload and rename", () => {
     // A JPEG with a script appended: still a valid JPEG by its first bytes.
     const polyglot = Buffer.concat([jpeg, Buffer.from("<script>alert(1)</script>")]);
     const { body, type } = multipart(SENT.map(([name]) => ({ name, bytes: name === "poly.html" ? polyglot : jpeg })));
-    const res = await request(t.app).post(`/api/attachments/projects/${projectId}/upload-multiple`).set(user.auth).set("Content-Type", type).send(body);
+    const res = await request(t.app)
+      .post(`/api/attachments/projects/${projectId}/upload-multiple`)
+      .set(user.auth)
+      .set("Content-Type", type)
+      .send(body);
     expect(res.status).toBe(201);
     const expected = SENT.map(([, stored]) => stored);
     expect(res.body.map((a: { originalName: string }) => a.originalName)).toEqual(expected);
@@ -67,7 +74,10 @@ describe("file names made safe at upload and rename", () => {
     const events = recordPublishEvents(t.ctx, projectId);
     expect((await request(t.app).post(`/api/projects/${projectId}/publish`).set(user.auth)).status).toBe(202);
     await events.next("publish_completed", 60_000);
-    const zip = path.join(t.ctx.config.publishedDir, path.basename((await projectRow(t.ctx, projectId)).published_zip_path));
+    const zip = path.join(
+      t.ctx.config.publishedDir,
+      path.basename((await projectRow(t.ctx, projectId)).published_zip_path),
+    );
     const entries = await readZip(zip);
     expect(entries.map((e) => e.name)).toEqual(expected);
     expect(entries.every((e) => e.name.endsWith(".jpg") || e.name.endsWith(".JPEG"))).toBe(true);
@@ -75,9 +85,13 @@ describe("file names made safe at upload and rename", () => {
 
   it("cleans a rename the same way, and refuses a name that is only unsafe characters", async () => {
     const projectId = await insertProjectRow(t.ctx);
-    const up = await request(t.app).post(`/api/attachments/projects/${projectId}/upload`).set(user.auth).attach("file", await makeImage("png"), "a.png");
+    const up = await request(t.app)
+      .post(`/api/attachments/projects/${projectId}/upload`)
+      .set(user.auth)
+      .attach("file", await makeImage("png"), "a.png");
     const id = up.body.id as number;
-    const rename = (originalName: string) => request(t.app).patch(`/api/attachments/${id}`).set(user.auth).send({ originalName });
+    const rename = (originalName: string) =>
+      request(t.app).patch(`/api/attachments/${id}`).set(user.auth).send({ originalName });
 
     const rtl = await rename("cute\u202Egnp.exe");
     expect(rtl.status).toBe(200);

@@ -13,7 +13,13 @@ const SECRET_NAME = "attachment_link_key";
 export interface LinkSigner {
   /** Relative URL such as `/api/attachments/7/view?exp=…&sig=…`. */
   url(id: number, kind: LinkKind, nowSeconds?: number): string;
-  check(rawId: string, kind: LinkKind, exp: unknown, sig: unknown, nowSeconds?: number): "valid" | "invalid" | "expired";
+  check(
+    rawId: string,
+    kind: LinkKind,
+    exp: unknown,
+    sig: unknown,
+    nowSeconds?: number,
+  ): "valid" | "invalid" | "expired";
 }
 
 const secrets = new WeakMap<Db, Promise<Buffer>>();
@@ -22,7 +28,11 @@ async function loadOrCreateSecret(db: Db): Promise<Buffer> {
   const existing = await db("app_secrets").where({ name: SECRET_NAME }).first();
   if (existing) return Buffer.from(existing.value, "base64url");
   try {
-    await db("app_secrets").insert({ name: SECRET_NAME, value: crypto.randomBytes(32).toString("base64url"), created_at: nowIso() });
+    await db("app_secrets").insert({
+      name: SECRET_NAME,
+      value: crypto.randomBytes(32).toString("base64url"),
+      created_at: nowIso(),
+    });
   } catch (err) {
     // Another process created it first: use theirs.
     if (!isUniqueViolation(err)) throw err;

@@ -13,7 +13,9 @@ export async function makeImage(format: "jpeg" | "png" | "gif" | "webp", width =
 
 /** A photo-like JPEG whose grain keeps it from compressing small. */
 export async function makeNoisyJpeg(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+  return sharp({
+    create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 40 } },
+  })
     .jpeg({ quality: 90 })
     .toBuffer();
 }

@@ -114,7 +114,10 @@ describe("a client that goes away mid-upload", () => {
     await expectNothingLeft(before);
     expect(unhandled).toEqual([]);
     const other = await insertProjectRow(t.ctx);
-    const after = await request(server).post(`/api/attachments/projects/${other}/upload`).set(user.auth).attach("file", await makeImage("jpeg"), "a.jpg");
+    const after = await request(server)
+      .post(`/api/attachments/projects/${other}/upload`)
+      .set(user.auth)
+      .attach("file", await makeImage("jpeg"), "a.jpg");
     expect(after.status).toBe(201);
   });
 
@@ -139,8 +142,16 @@ describe("a client that goes away mid-upload", () => {
     const before = uploads();
     const photo = await makeNoisyJpeg(300, 200);
     const part = (name: string, bytes: Buffer) =>
-      Buffer.concat([Buffer.from(`--b0undary\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\n\r\n`), bytes, Buffer.from("\r\n")]);
-    const body = Buffer.concat([part("one.jpg", photo), part("two.jpg", photo), part("three.jpg", photo).subarray(0, 200 + photo.length / 2)]);
+      Buffer.concat([
+        Buffer.from(`--b0undary\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\n\r\n`),
+        bytes,
+        Buffer.from("\r\n"),
+      ]);
+    const body = Buffer.concat([
+      part("one.jpg", photo),
+      part("two.jpg", photo),
+      part("three.jpg", photo).subarray(0, 200 + photo.length / 2),
+    ]);
     const socket = await startUpload("upload-multiple", "b0undary", body);
     await vi.waitFor(() => expect(uploads().filter((f) => f.startsWith(".tmp/")).length).toBe(3));
     socket.destroy();

@@ -26,7 +26,8 @@ type Parser = Writable & { on(event: "file", listener: (field: string, file: Rea
 
 function asAnswer(err: unknown): unknown {
   if (err instanceof HttpError || (err as NodeJS.ErrnoException).code) return err;
-  if (err instanceof Error && err.message.startsWith("Upload timeout")) return new HttpError(408, "Upload timed out", undefined, closing);
+  if (err instanceof Error && err.message.startsWith("Upload timeout"))
+    return new HttpError(408, "Upload timed out", undefined, closing);
   return new ValidationError("Malformed multipart body");
 }
 
@@ -43,7 +44,11 @@ export function receiveUploads(config: Config, logger: Logger): RequestHandler {
     if (!req.is("multipart/form-data")) return next();
     // The client may have gone while the project was checked: its 'close' came before anyone listened.
     if (req.destroyed || req.socket.destroyed) return void req.resume();
-    const folder = new ReceiveFolder(path.join(uploadsTempRoot(config), crypto.randomBytes(12).toString("hex")), logger, UPLOAD_TIMEOUT_MS);
+    const folder = new ReceiveFolder(
+      path.join(uploadsTempRoot(config), crypto.randomBytes(12).toString("hex")),
+      logger,
+      UPLOAD_TIMEOUT_MS,
+    );
     let settled = false;
     let handedOver = false;
     let failed = false;
@@ -98,7 +103,12 @@ export function receiveUploads(config: Config, logger: Logger): RequestHandler {
       defParamCharset: "utf8",
       // Both one over the cap: busboy signals its limit on reaching it, and a request with too many
       // files must be seen (and refused) rather than silently cut short.
-      limits: { fileSize: config.maxUploadBytes + 1, files: MAX_FILES_PER_REQUEST + 1, fields: 50, fieldSize: 64 * 1024 },
+      limits: {
+        fileSize: config.maxUploadBytes + 1,
+        files: MAX_FILES_PER_REQUEST + 1,
+        fields: 50,
+        fieldSize: 64 * 1024,
+      },
       abortOnLimit: true,
       limitHandler: (_req, limitRes) => {
         // Runs before the library ends the request: the files must be gone before the answer leaves.
@@ -118,7 +128,8 @@ export function receiveUploads(config: Config, logger: Logger): RequestHandler {
       settled = true;
       const failure = err ?? fileError ?? (parserFinished ? undefined : new Error("parser stopped early"));
       if (res.headersSent || failed || failure || !req.complete) {
-        const answer = res.headersSent || failed ? undefined : asAnswer(failure ?? new HttpError(400, "Upload was interrupted"));
+        const answer =
+          res.headersSent || failed ? undefined : asAnswer(failure ?? new HttpError(400, "Upload was interrupted"));
         void fail().then(() => {
           if (answer && !res.headersSent) next(answer);
         });
@@ -165,6 +176,7 @@ export function singleUpload(req: Request): IncomingFile {
 export function multipleUploads(req: Request): IncomingFile[] {
   const files = filesIn(req, ["files", "files[]"]);
   if (files.length === 0) throw new ValidationError("No file uploaded");
-  if (files.length > MAX_FILES_PER_REQUEST) throw new ValidationError(`At most ${MAX_FILES_PER_REQUEST} files per upload`);
+  if (files.length > MAX_FILES_PER_REQUEST)
+    throw new ValidationError(`At most ${MAX_FILES_PER_REQUEST} files per upload`);
   return files.map(toIncoming);
 }

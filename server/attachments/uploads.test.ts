@@ -4,14 +4,7 @@ import request from "supertest";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import {
-  filesUnder,
-  makeHugeBlankPng,
-  makeImage,
-  makeNoisyJpeg,
-  sentAs,
-  sha256,
-} from "./test-fixtures";
+import { filesUnder, makeHugeBlankPng, makeImage, makeNoisyJpeg, sentAs, sha256 } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
 
 const LIMIT = 200_000;
@@ -29,7 +22,8 @@ beforeEach(async () => {
 });
 
 const upload = (id = projectId) => request(t.app).post(`/api/attachments/projects/${id}/upload`).set(user.auth);
-const uploadMany = (id = projectId) => request(t.app).post(`/api/attachments/projects/${id}/upload-multiple`).set(user.auth);
+const uploadMany = (id = projectId) =>
+  request(t.app).post(`/api/attachments/projects/${id}/upload-multiple`).set(user.auth);
 const rowsOf = (id: number) => t.ctx.db("attachments").where({ project_id: id });
 const uploads = () => filesUnder(t.ctx.config.uploadsDir);
 
@@ -45,20 +39,31 @@ describe("uploading one image", () => {
     ["png", "image/png", "png"],
     ["gif", "image/gif", "gif"],
     ["webp", "image/webp", "webp"],
-  ] as const)("accepts a %s and stores it under a generated name with a WebP thumbnail", async (format, mimeType, ext) => {
-    const bytes = await makeImage(format, 64, 48);
-    const res = await upload().attach("file", bytes, `photo.${ext}`);
+  ] as const)(
+    "accepts a %s and stores it under a generated name with a WebP thumbnail",
+    async (format, mimeType, ext) => {
+      const bytes = await makeImage(format, 64, 48);
+      const res = await upload().attach("file", bytes, `photo.${ext}`);
 
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ projectId, originalName: `photo.${ext}`, mimeType, size: bytes.length, width: 64, height: 48, checksum: sha256(bytes) });
-    expect(res.body.viewUrl).toMatch(new RegExp(`^/api/attachments/${res.body.id}/view\\?exp=\\d+&sig=[\\w-]+$`));
-    const [row] = await rowsOf(projectId);
-    expect(row.storage_key).toMatch(new RegExp(`^${projectId}/[0-9a-f]{32}\\.${ext}$`));
-    expect(fs.readFileSync(path.join(t.ctx.config.uploadsDir, row.storage_key)).equals(bytes)).toBe(true);
-    const thumb = await sharp(path.join(t.ctx.config.uploadsDir, row.thumbnail_key)).metadata();
-    expect(thumb.format).toBe("webp");
-    expect(uploads().filter((f) => f.startsWith(".tmp"))).toEqual([]);
-  });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({
+        projectId,
+        originalName: `photo.${ext}`,
+        mimeType,
+        size: bytes.length,
+        width: 64,
+        height: 48,
+        checksum: sha256(bytes),
+      });
+      expect(res.body.viewUrl).toMatch(new RegExp(`^/api/attachments/${res.body.id}/view\\?exp=\\d+&sig=[\\w-]+$`));
+      const [row] = await rowsOf(projectId);
+      expect(row.storage_key).toMatch(new RegExp(`^${projectId}/[0-9a-f]{32}\\.${ext}$`));
+      expect(fs.readFileSync(path.join(t.ctx.config.uploadsDir, row.storage_key)).equals(bytes)).toBe(true);
+      const thumb = await sharp(path.join(t.ctx.config.uploadsDir, row.thumbnail_key)).metadata();
+      expect(thumb.format).toBe("webp");
+      expect(uploads().filter((f) => f.startsWith(".tmp"))).toEqual([]);
+    },
+  );
 
   it("renders a thumbnail at most 400 px on its long side", async () => {
     const res = await upload().attach("file", await makeImage("jpeg", 1200, 900), "wide.jpg");
@@ -106,8 +111,19 @@ describe("uploading one image", () => {
 describe("refusing an upload", () => {
   it.each([
     ["text named .jpg", () => Buffer.from("just some text, not a photo"), "notes.jpg"],
-    ["an SVG", () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'), "logo.svg"],
-    ["an SVG named .png", () => Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>'), "logo.png"],
+    [
+      "an SVG",
+      () =>
+        Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+        ),
+      "logo.svg",
+    ],
+    [
+      "an SVG named .png",
+      () => Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>'),
+      "logo.png",
+    ],
     ["a PDF", () => Buffer.from("%PDF-1.4\n1 0 obj\n<<>>\nendobj\n"), "doc.jpg"],
   ])("refuses %s with 415 and keeps nothing", async (_label, content, name) => {
     const before = uploads();
@@ -121,7 +137,21 @@ describe("refusing an upload", () => {
     ["a small JPEG", () => makeNoisyJpeg(300, 200)],
     // Large enough that the thumbnail is decoded at reduced scale: truncation must still be seen.
     ["a large JPEG", () => makeImage("jpeg", 2400, 1800)],
-    ["a PNG", () => sharp({ create: { width: 300, height: 300, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 40 } } }).png().toBuffer()],
+    [
+      "a PNG",
+      () =>
+        sharp({
+          create: {
+            width: 300,
+            height: 300,
+            channels: 3,
+            background: "#000",
+            noise: { type: "gaussian", mean: 128, sigma: 40 },
+          },
+        })
+          .png()
+          .toBuffer(),
+    ],
   ])("refuses %s cut short (truncated) with 415 and keeps nothing", async (_kind, make) => {
     const whole = await make();
     const before = uploads();
@@ -171,7 +201,9 @@ describe("refusing an upload", () => {
 
   it("answers 400 for a malformed multipart body", async () => {
     const before = uploads();
-    const res = await upload().set("Content-Type", "multipart/form-data; boundary=xyz").send("--xyz\r\nContent-Disposition: form-da");
+    const res = await upload()
+      .set("Content-Type", "multipart/form-data; boundary=xyz")
+      .send("--xyz\r\nContent-Disposition: form-da");
     expect(res.status).toBe(400);
     await expectNothingKept(before);
   });
@@ -181,7 +213,9 @@ describe("refusing an upload", () => {
     const res = await upload(999_999).attach("file", await makeImage("jpeg"), "a.jpg");
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ statusCode: 404, message: "Project not found" });
-    expect((await upload("abc" as unknown as number).attach("file", await makeImage("jpeg"), "a.jpg")).status).toBe(400);
+    expect((await upload("abc" as unknown as number).attach("file", await makeImage("jpeg"), "a.jpg")).status).toBe(
+      400,
+    );
     expect(uploads()).toEqual(before);
   });
 
@@ -198,9 +232,14 @@ describe("refusing an upload", () => {
 
   it("needs an approved user", async () => {
     const pending = await createUser(t.ctx, { hasAccess: false });
-    const res = await request(t.app).post(`/api/attachments/projects/${projectId}/upload`).set(pending.auth).attach("file", await makeImage("jpeg"), "a.jpg");
+    const res = await request(t.app)
+      .post(`/api/attachments/projects/${projectId}/upload`)
+      .set(pending.auth)
+      .attach("file", await makeImage("jpeg"), "a.jpg");
     expect(res.status).toBe(403);
-    const anonymous = await request(t.app).post(`/api/attachments/projects/${projectId}/upload`).attach("file", await makeImage("jpeg"), "a.jpg");
+    const anonymous = await request(t.app)
+      .post(`/api/attachments/projects/${projectId}/upload`)
+      .attach("file", await makeImage("jpeg"), "a.jpg");
     expect(anonymous.status).toBe(401);
     expect(await rowsOf(projectId)).toEqual([]);
   });
@@ -225,7 +264,11 @@ describe("uploading several images", () => {
       .attach("files", Buffer.from("hello"), "bad.jpg")
       .attach("files", await makeImage("gif"), "also-good.gif");
     expect(res.status).toBe(415);
-    expect(res.body).toEqual({ statusCode: 415, message: "Unsupported file type", errors: { "files[1]": "bad.jpg: Unsupported file type" } });
+    expect(res.body).toEqual({
+      statusCode: 415,
+      message: "Unsupported file type",
+      errors: { "files[1]": "bad.jpg: Unsupported file type" },
+    });
     await expectNothingKept(before);
   });
 

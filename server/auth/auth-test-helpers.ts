@@ -13,8 +13,15 @@ export interface SessionBody {
   user: { uid: string; email: string; role: string; hasAccess: boolean; [k: string]: unknown };
 }
 
-export async function signUp(app: Express, email: string, password = "secret123", extra: Record<string, unknown> = {}): Promise<SessionBody> {
-  const res = await request(app).post("/api/auth/signup").send({ email, password, ...extra });
+export async function signUp(
+  app: Express,
+  email: string,
+  password = "secret123",
+  extra: Record<string, unknown> = {},
+): Promise<SessionBody> {
+  const res = await request(app)
+    .post("/api/auth/signup")
+    .send({ email, password, ...extra });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as SessionBody;
 }
@@ -26,4 +33,3 @@ export async function createLoggedTestApp(env: Record<string, string> = {}) {
   const t = await createTestApp({ ...RELAXED_LIMITS, ...env }, { captureLog: true });
   return { ...t, lines: t.logLines, log: () => t.logLines.join("") };
 }
-

@@ -5,7 +5,14 @@ import { createAuthRateLimits } from "../http/rate-limit";
 import { parseBody } from "../http/validate";
 import { trustedOrigin } from "../http/request-origin";
 import { createMailer } from "../mail/mailer";
-import { googleSchema, loginSchema, refreshSchema, resetConfirmSchema, resetRequestSchema, signupSchema } from "./auth.schema";
+import {
+  googleSchema,
+  loginSchema,
+  refreshSchema,
+  resetConfirmSchema,
+  resetRequestSchema,
+  signupSchema,
+} from "./auth.schema";
 import { logIn, signUp } from "./auth.service";
 import { createGoogleVerifier, signInWithGoogle } from "./google-sign-in";
 import { confirmPasswordReset, requestPasswordReset } from "./password-reset.service";

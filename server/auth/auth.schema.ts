@@ -5,7 +5,8 @@ import { optionalText } from "../http/validate";
 const PASSWORD_HARD_LIMIT = 4096;
 
 const required = (label: string) => ({
-  error: (i: { input: unknown }) => (i.input === undefined || i.input === null ? `${label} is required` : `${label} must be text`),
+  error: (i: { input: unknown }) =>
+    i.input === undefined || i.input === null ? `${label} is required` : `${label} must be text`,
 });
 
 export const email = z
@@ -21,7 +22,8 @@ const password = z
   .min(1, "Password is required")
   .max(PASSWORD_HARD_LIMIT, `Password must be at most ${PASSWORD_HARD_LIMIT} characters`);
 
-const secret = (label: string) => z.string(required(label)).min(1, `${label} is required`).max(4096, `Invalid ${label.toLowerCase()}`);
+const secret = (label: string) =>
+  z.string(required(label)).min(1, `${label} is required`).max(4096, `Invalid ${label.toLowerCase()}`);
 
 export const signupSchema = z.object({ email, password, displayName: optionalText("Display name", 200) });
 export const loginSchema = z.object({ email, password });

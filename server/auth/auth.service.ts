@@ -22,7 +22,10 @@ export function firstAccountBecomesAdmin(ctx: AppContext): boolean {
   return !ctx.config.admin;
 }
 
-export async function signUp(ctx: AppContext, input: { email: string; password: string; displayName: string | null }): Promise<Session> {
+export async function signUp(
+  ctx: AppContext,
+  input: { email: string; password: string; displayName: string | null },
+): Promise<Session> {
   assertPasswordPolicy(ctx.config.passwordPolicy, input.password);
   const row = await insertUser(
     ctx.db,

@@ -14,9 +14,14 @@ const userRow = (email: string) => t.ctx.db("users").where({ email }).first();
 
 describe("sign-up", () => {
   it("creates an account, answers a session and stores only a scrypt hash of the password", async () => {
-    const res = await request(t.app).post("/api/auth/signup").send({ email: "  Ann@Studio.Test ", password: "secret123", displayName: "Ann" });
+    const res = await request(t.app)
+      .post("/api/auth/signup")
+      .send({ email: "  Ann@Studio.Test ", password: "secret123", displayName: "Ann" });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ expiresIn: 3600, user: { email: "ann@studio.test", displayName: "Ann", emailVerified: false } });
+    expect(res.body).toMatchObject({
+      expiresIn: 3600,
+      user: { email: "ann@studio.test", displayName: "Ann", emailVerified: false },
+    });
     expect(res.body.user.providerData).toEqual([{ providerId: "password" }]);
     expect(typeof res.body.accessToken).toBe("string");
     expect(res.body.refreshToken).toMatch(/^[\w-]{43}$/);
@@ -45,7 +50,11 @@ describe("sign-up", () => {
   });
 
   it("does not promote the first account when ADMIN_EMAIL names the admin", async () => {
-    const other = await createTestApp({ ...RELAXED_LIMITS, ADMIN_EMAIL: "boss@studio.test", ADMIN_PASSWORD: "bosspass1" });
+    const other = await createTestApp({
+      ...RELAXED_LIMITS,
+      ADMIN_EMAIL: "boss@studio.test",
+      ADMIN_PASSWORD: "bosspass1",
+    });
     try {
       const first = await signUp(other.app, "early@studio.test");
       expect(first.user).toMatchObject({ role: "staff", hasAccess: false });
@@ -96,8 +105,12 @@ describe("sign-in", () => {
 
   it("answers the same 401 for a wrong password and for an unknown account", async () => {
     await signUp(t.app, "carol@studio.test", "rightpass");
-    const wrong = await request(t.app).post("/api/auth/login").send({ email: "carol@studio.test", password: "wrongpass" });
-    const unknown = await request(t.app).post("/api/auth/login").send({ email: "nobody@studio.test", password: "wrongpass" });
+    const wrong = await request(t.app)
+      .post("/api/auth/login")
+      .send({ email: "carol@studio.test", password: "wrongpass" });
+    const unknown = await request(t.app)
+      .post("/api/auth/login")
+      .send({ email: "nobody@studio.test", password: "wrongpass" });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body).toEqual({ statusCode: 401, message: "Invalid email or password" });
@@ -124,7 +137,16 @@ describe("sign-in", () => {
   });
 
   it("refuses a password sign-in for an account that has no password", async () => {
-    await t.ctx.db("users").insert({ uid: "g-only", email: "g@studio.test", role: "staff", has_access: true, email_verified: true, google_sub: "123", created_at: new Date().toISOString(), updated_at: new Date().toISOString() });
+    await t.ctx.db("users").insert({
+      uid: "g-only",
+      email: "g@studio.test",
+      role: "staff",
+      has_access: true,
+      email_verified: true,
+      google_sub: "123",
+      created_at: new Date().toISOString(),
+      updated_at: new Date().toISOString(),
+    });
     const res = await request(t.app).post("/api/auth/login").send({ email: "g@studio.test", password: "anything" });
     expect(res.status).toBe(401);
     expect(res.body.message).toBe("Invalid email or password");
@@ -157,7 +179,9 @@ describe("refresh and sign-out", () => {
 
   it("keeps other sign-ins alive when one family is revoked", async () => {
     const session = await signUp(t.app, "gina@studio.test");
-    const other = await request(t.app).post("/api/auth/login").send({ email: "gina@studio.test", password: "secret123" });
+    const other = await request(t.app)
+      .post("/api/auth/login")
+      .send({ email: "gina@studio.test", password: "secret123" });
     await request(t.app).post("/api/auth/refresh").send({ refreshToken: session.refreshToken });
     await request(t.app).post("/api/auth/refresh").send({ refreshToken: session.refreshToken });
     const res = await request(t.app).post("/api/auth/refresh").send({ refreshToken: other.body.refreshToken });
@@ -166,13 +190,18 @@ describe("refresh and sign-out", () => {
 
   it("lets only one of two simultaneous refreshes with the same token win", async () => {
     const session = await signUp(t.app, "hal@studio.test");
-    const answers = await Promise.all([1, 2].map(() => request(t.app).post("/api/auth/refresh").send({ refreshToken: session.refreshToken })));
+    const answers = await Promise.all(
+      [1, 2].map(() => request(t.app).post("/api/auth/refresh").send({ refreshToken: session.refreshToken })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
   });
 
   it("refuses an expired refresh token", async () => {
     const session = await signUp(t.app, "ida@studio.test");
-    await t.ctx.db("refresh_tokens").where({ token_hash: hashSecretToken(session.refreshToken) }).update({ expires_at: new Date(Date.now() - 1000).toISOString() });
+    await t.ctx
+      .db("refresh_tokens")
+      .where({ token_hash: hashSecretToken(session.refreshToken) })
+      .update({ expires_at: new Date(Date.now() - 1000).toISOString() });
     const res = await request(t.app).post("/api/auth/refresh").send({ refreshToken: session.refreshToken });
     expect(res.status).toBe(401);
     expect(res.body.message).toBe("Invalid or expired refresh token");
@@ -182,7 +211,10 @@ describe("refresh and sign-out", () => {
     const other = await createTestApp({ ...RELAXED_LIMITS, REFRESH_TOKEN_TTL: "120" });
     try {
       const session = await signUp(other.app, "ttl@studio.test");
-      const row = await other.ctx.db("refresh_tokens").where({ token_hash: hashSecretToken(session.refreshToken) }).first();
+      const row = await other.ctx
+        .db("refresh_tokens")
+        .where({ token_hash: hashSecretToken(session.refreshToken) })
+        .first();
       const lifetime = new Date(row.expires_at).getTime() - Date.now();
       expect(lifetime).toBeGreaterThan(110_000);
       expect(lifetime).toBeLessThanOrEqual(120_000);
@@ -203,7 +235,10 @@ describe("refresh and sign-out", () => {
     const session = await signUp(t.app, "jo@studio.test");
     const out = await request(t.app).post("/api/auth/logout").send({ refreshToken: session.refreshToken });
     expect(out.status).toBe(204);
-    const row = await t.ctx.db("refresh_tokens").where({ token_hash: hashSecretToken(session.refreshToken) }).first();
+    const row = await t.ctx
+      .db("refresh_tokens")
+      .where({ token_hash: hashSecretToken(session.refreshToken) })
+      .first();
     expect(row.revoked_at).not.toBeNull();
     const res = await request(t.app).post("/api/auth/refresh").send({ refreshToken: session.refreshToken });
     expect(res.status).toBe(401);
@@ -218,12 +253,24 @@ describe("public identity configuration", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       google: null,
-      passwordPolicy: { minLength: 6, maxLength: null, requireUppercase: false, requireLowercase: false, requireNumeric: false, requireNonAlphanumeric: false },
+      passwordPolicy: {
+        minLength: 6,
+        maxLength: null,
+        requireUppercase: false,
+        requireLowercase: false,
+        requireNumeric: false,
+        requireNonAlphanumeric: false,
+      },
     });
   });
 
   it("answers the Google client id and a configured policy", async () => {
-    const other = await createTestApp({ GOOGLE_CLIENT_ID: "client-1.apps.test", PASSWORD_MIN_LENGTH: "10", PASSWORD_MAX_LENGTH: "64", PASSWORD_REQUIRE_SYMBOL: "1" });
+    const other = await createTestApp({
+      GOOGLE_CLIENT_ID: "client-1.apps.test",
+      PASSWORD_MIN_LENGTH: "10",
+      PASSWORD_MAX_LENGTH: "64",
+      PASSWORD_REQUIRE_SYMBOL: "1",
+    });
     try {
       const res = await request(other.app).get("/api/auth/config");
       expect(res.body.google).toEqual({ clientId: "client-1.apps.test" });

@@ -26,7 +26,12 @@ afterAll(() => new Promise<void>((resolve) => jwksServer.close(() => resolve()))
 
 let t: TestApp;
 beforeEach(async () => {
-  t = await createTestApp({ ...RELAXED_LIMITS, GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_JWKS_URL: jwksUrl, GOOGLE_ISSUER: ISSUER });
+  t = await createTestApp({
+    ...RELAXED_LIMITS,
+    GOOGLE_CLIENT_ID: CLIENT_ID,
+    GOOGLE_JWKS_URL: jwksUrl,
+    GOOGLE_ISSUER: ISSUER,
+  });
 });
 afterEach(() => t.close());
 
@@ -91,10 +96,18 @@ describe("Google sign-in", () => {
     expect(res.status).toBe(200);
     expect(res.body.user.uid).toBe(existing.user.uid);
     expect(res.body.user.providerData).toEqual([{ providerId: "google.com" }]);
-    expect((await request(t.app).post("/api/auth/login").send({ email: "ruth@gmail.test", password: "squatter1" })).status).toBe(401);
-    expect((await request(t.app).post("/api/auth/refresh").send({ refreshToken: existing.refreshToken })).status).toBe(401);
-    expect((await request(t.app).get("/api/users/me").set("Authorization", `Bearer ${existing.accessToken}`)).status).toBe(401);
-    expect((await request(t.app).get("/api/users/me").set("Authorization", `Bearer ${res.body.accessToken}`)).status).toBe(200);
+    expect(
+      (await request(t.app).post("/api/auth/login").send({ email: "ruth@gmail.test", password: "squatter1" })).status,
+    ).toBe(401);
+    expect((await request(t.app).post("/api/auth/refresh").send({ refreshToken: existing.refreshToken })).status).toBe(
+      401,
+    );
+    expect(
+      (await request(t.app).get("/api/users/me").set("Authorization", `Bearer ${existing.accessToken}`)).status,
+    ).toBe(401);
+    expect(
+      (await request(t.app).get("/api/users/me").set("Authorization", `Bearer ${res.body.accessToken}`)).status,
+    ).toBe(200);
   });
 
   it("keeps the password of a linked account whose e-mail was already verified", async () => {
@@ -102,7 +115,9 @@ describe("Google sign-in", () => {
     await t.ctx.db("users").where({ uid: existing.user.uid }).update({ email_verified: true });
     const res = await google(await idToken());
     expect(res.body.user.providerData).toEqual([{ providerId: "password" }, { providerId: "google.com" }]);
-    expect((await request(t.app).post("/api/auth/login").send({ email: "ruth@gmail.test", password: "ownpass1" })).status).toBe(200);
+    expect(
+      (await request(t.app).post("/api/auth/login").send({ email: "ruth@gmail.test", password: "ownpass1" })).status,
+    ).toBe(200);
   });
 
   it("refuses a token for another client (wrong audience)", async () => {
@@ -140,7 +155,17 @@ describe("Google sign-in", () => {
 
   it("refuses a token whose payload was altered after signing", async () => {
     const [header, , signature] = (await idToken()).split(".");
-    const payload = Buffer.from(JSON.stringify({ sub: "other", email: "boss@studio.test", email_verified: true, iss: ISSUER, aud: CLIENT_ID, iat: now(), exp: now() + 600 })).toString("base64url");
+    const payload = Buffer.from(
+      JSON.stringify({
+        sub: "other",
+        email: "boss@studio.test",
+        email_verified: true,
+        iss: ISSUER,
+        aud: CLIENT_ID,
+        iat: now(),
+        exp: now() + 600,
+      }),
+    ).toString("base64url");
     const res = await google([header, payload, signature].join("."));
     expect(res.status).toBe(401);
   });
@@ -157,7 +182,9 @@ describe("Google sign-in switched off", () => {
   it("answers 404 when GOOGLE_CLIENT_ID is not set", async () => {
     const off = await createTestApp();
     try {
-      const res = await request(off.app).post("/api/auth/google").send({ credential: await idToken() });
+      const res = await request(off.app)
+        .post("/api/auth/google")
+        .send({ credential: await idToken() });
       expect(res.status).toBe(404);
       expect(res.body.message).toBe("Google sign-in is not enabled");
     } finally {

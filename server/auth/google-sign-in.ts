@@ -2,7 +2,14 @@ import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
 import type { Config } from "../config";
 import type { AppContext } from "../context";
 import { UnauthorizedError } from "../http/errors";
-import { findUserRow, findUserRowByEmail, findUserRowByGoogleSub, insertUser, updateUserRow, type UserRow } from "../users/users.repository";
+import {
+  findUserRow,
+  findUserRowByEmail,
+  findUserRowByGoogleSub,
+  insertUser,
+  updateUserRow,
+  type UserRow,
+} from "../users/users.repository";
 import { firstAccountBecomesAdmin } from "./auth.service";
 import { endEverySession } from "./sessions";
 import type { Session } from "../../api/types";
@@ -22,7 +29,10 @@ const GOOGLE_ISSUER = "https://accounts.google.com";
 const failed = () => new UnauthorizedError("Google sign-in failed");
 
 /** Checks a Google ID token's signature against the issuer's published keys, its issuer, audience and expiry. */
-export function createGoogleVerifier(google: NonNullable<Config["google"]>, logger: AppContext["logger"]): GoogleVerifier {
+export function createGoogleVerifier(
+  google: NonNullable<Config["google"]>,
+  logger: AppContext["logger"],
+): GoogleVerifier {
   const keys = createRemoteJWKSet(new URL(google.jwksUrl));
   // Google writes its issuer with and without the scheme.
   const issuer = google.issuer === GOOGLE_ISSUER ? [GOOGLE_ISSUER, "accounts.google.com"] : google.issuer;
@@ -75,10 +85,19 @@ async function accountFor(ctx: AppContext, identity: GoogleIdentity): Promise<Us
   }
   const created = await insertUser(
     ctx.db,
-    { email: identity.email, googleSub: identity.sub, emailVerified: true, displayName: identity.name, photoUrl: identity.picture },
+    {
+      email: identity.email,
+      googleSub: identity.sub,
+      emailVerified: true,
+      displayName: identity.name,
+      photoUrl: identity.picture,
+    },
     { promoteIfFirst: firstAccountBecomesAdmin(ctx) },
   );
-  ctx.logger.info({ uid: created.uid, role: created.role, hasAccess: Boolean(created.has_access) }, "account created with Google");
+  ctx.logger.info(
+    { uid: created.uid, role: created.role, hasAccess: Boolean(created.has_access) },
+    "account created with Google",
+  );
   ctx.events.resourceChanged({ resource: "users", type: "created", ids: [created.uid] });
   return created;
 }

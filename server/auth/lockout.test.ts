@@ -9,7 +9,12 @@ let server: http.Server;
 let port: number;
 
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_PER_ACCOUNT: "10", RATE_LIMIT_PER_IP: "1000", RATE_LIMIT_WINDOW: "60", RATE_LIMIT_PER_ACCOUNT_HOURLY: "25" });
+  t = await createTestApp({
+    RATE_LIMIT_PER_ACCOUNT: "10",
+    RATE_LIMIT_PER_IP: "1000",
+    RATE_LIMIT_WINDOW: "60",
+    RATE_LIMIT_PER_ACCOUNT_HOURLY: "25",
+  });
   await signUp(t.app, "owner@studio.test", "rightpass");
   server = http.createServer(t.app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -26,7 +31,15 @@ function login(from: string, email: string, password: string): Promise<number> {
   const body = JSON.stringify({ email, password });
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port, localAddress: from, method: "POST", path: "/api/auth/login", agent: false, headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } },
+      {
+        host: "127.0.0.1",
+        port,
+        localAddress: from,
+        method: "POST",
+        path: "/api/auth/login",
+        agent: false,
+        headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
+      },
       (res) => {
         res.resume();
         res.on("end", () => resolve(res.statusCode ?? 0));

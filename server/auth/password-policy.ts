@@ -7,11 +7,13 @@ export type PasswordPolicy = Config["passwordPolicy"];
 export function passwordPolicyViolation(policy: PasswordPolicy, password: string): string | null {
   const length = [...password].length;
   if (length < policy.minLength) return `Password must be at least ${policy.minLength} characters`;
-  if (policy.maxLength !== null && length > policy.maxLength) return `Password must be at most ${policy.maxLength} characters`;
+  if (policy.maxLength !== null && length > policy.maxLength)
+    return `Password must be at most ${policy.maxLength} characters`;
   if (policy.requireUppercase && !/\p{Lu}/u.test(password)) return "Password must contain an uppercase letter";
   if (policy.requireLowercase && !/\p{Ll}/u.test(password)) return "Password must contain a lowercase letter";
   if (policy.requireNumeric && !/\p{Nd}/u.test(password)) return "Password must contain a number";
-  if (policy.requireNonAlphanumeric && !/[^\p{L}\p{N}]/u.test(password)) return "Password must contain a non-alphanumeric character";
+  if (policy.requireNonAlphanumeric && !/[^\p{L}\p{N}]/u.test(password))
+    return "Password must contain a non-alphanumeric character";
   return null;
 }
 

@@ -13,7 +13,11 @@ export async function insertResetToken(db: Db, token: { uid: string; hash: strin
 /** Marks an unused, unexpired token as used and answers its user; undefined for anything else. Works once. */
 export async function consumeResetToken(db: Db, hash: string): Promise<string | undefined> {
   const now = nowIso();
-  const row = await db("password_reset_tokens").where({ token_hash: hash }).whereNull("used_at").where("expires_at", ">", now).first();
+  const row = await db("password_reset_tokens")
+    .where({ token_hash: hash })
+    .whereNull("used_at")
+    .where("expires_at", ">", now)
+    .first();
   if (!row) return undefined;
   const claimed = await db("password_reset_tokens").where({ id: row.id }).whereNull("used_at").update({ used_at: now });
   return claimed === 1 ? (row.user_uid as string) : undefined;

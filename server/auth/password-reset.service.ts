@@ -14,11 +14,19 @@ const RESET_TOKEN_TTL_SECONDS = 3600;
  * Stores a single-use token and mails its link. Answers the same way whether or not the account
  * exists, and the mail goes out after the answer so SMTP latency does not reveal it either.
  */
-export async function requestPasswordReset(ctx: AppContext, mailer: Mailer, email: string, origin: string | undefined): Promise<void> {
+export async function requestPasswordReset(
+  ctx: AppContext,
+  mailer: Mailer,
+  email: string,
+  origin: string | undefined,
+): Promise<void> {
   const row = await findUserRowByEmail(ctx.db, email);
   if (!row) return;
   if (!origin) {
-    ctx.logger.warn({ uid: row.uid }, "password reset link not sent: set PUBLIC_URL (the request's Host is not an address of this server)");
+    ctx.logger.warn(
+      { uid: row.uid },
+      "password reset link not sent: set PUBLIC_URL (the request's Host is not an address of this server)",
+    );
     return;
   }
   const { token, hash } = newSecretToken();
@@ -38,7 +46,9 @@ export async function requestPasswordReset(ctx: AppContext, mailer: Mailer, emai
         "",
       ].join("\n"),
     })
-    .catch((err: Error) => ctx.logger.error({ uid: row.uid, err: err.message }, "password reset e-mail could not be sent"));
+    .catch((err: Error) =>
+      ctx.logger.error({ uid: row.uid, err: err.message }, "password reset e-mail could not be sent"),
+    );
 }
 
 /** Sets the new password, spends the link, and signs the account out everywhere. */

@@ -17,7 +17,9 @@ let smtpUrl: string;
 const inbox: ReceivedMail[] = [];
 
 function decodeQuotedPrintable(raw: string): string {
-  return raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return raw
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 beforeAll(async () => {
@@ -29,7 +31,10 @@ beforeAll(async () => {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
-        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), body: decodeQuotedPrintable(Buffer.concat(chunks).toString("utf8")) });
+        inbox.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          body: decodeQuotedPrintable(Buffer.concat(chunks).toString("utf8")),
+        });
         callback();
       });
     },
@@ -79,25 +84,40 @@ describe("password reset over SMTP", () => {
 
     const confirm = await request(t.app).post("/api/auth/password-reset/confirm").send({ token, password: "newpass2" });
     expect(confirm.status).toBe(204);
-    expect((await request(t.app).post("/api/auth/login").send({ email: "lena@studio.test", password: "oldpass1" })).status).toBe(401);
-    const login = await request(t.app).post("/api/auth/login").send({ email: "lena@studio.test", password: "newpass2" });
+    expect(
+      (await request(t.app).post("/api/auth/login").send({ email: "lena@studio.test", password: "oldpass1" })).status,
+    ).toBe(401);
+    const login = await request(t.app)
+      .post("/api/auth/login")
+      .send({ email: "lena@studio.test", password: "newpass2" });
     expect(login.status).toBe(200);
     expect(login.body.user.emailVerified).toBe(true);
-    expect((await request(t.app).post("/api/auth/refresh").send({ refreshToken: session.refreshToken })).status).toBe(401);
+    expect((await request(t.app).post("/api/auth/refresh").send({ refreshToken: session.refreshToken })).status).toBe(
+      401,
+    );
     // Access tokens from before the reset are void at once, not after their hour.
-    expect((await request(t.app).get("/api/users/me").set("Authorization", `Bearer ${session.accessToken}`)).status).toBe(401);
-    expect((await request(t.app).get("/api/users/me").set("Authorization", `Bearer ${login.body.accessToken}`)).status).toBe(200);
+    expect(
+      (await request(t.app).get("/api/users/me").set("Authorization", `Bearer ${session.accessToken}`)).status,
+    ).toBe(401);
+    expect(
+      (await request(t.app).get("/api/users/me").set("Authorization", `Bearer ${login.body.accessToken}`)).status,
+    ).toBe(200);
 
     const again = await request(t.app).post("/api/auth/password-reset/confirm").send({ token, password: "thirdpass3" });
     expect(again.status).toBe(400);
     expect(again.body).toMatchObject({ statusCode: 400, message: "Invalid or expired reset link" });
-    expect((await request(t.app).post("/api/auth/login").send({ email: "lena@studio.test", password: "newpass2" })).status).toBe(200);
+    expect(
+      (await request(t.app).post("/api/auth/login").send({ email: "lena@studio.test", password: "newpass2" })).status,
+    ).toBe(200);
   });
 
   it("builds the link from the request's origin when PUBLIC_URL is not set and the Host is this machine", async () => {
     t = await createTestApp({ ...RELAXED_LIMITS, SMTP_URL: smtpUrl });
     await signUp(t.app, "max@studio.test");
-    await request(t.app).post("/api/auth/password-reset").set("Host", "localhost:8080").send({ email: "max@studio.test" });
+    await request(t.app)
+      .post("/api/auth/password-reset")
+      .set("Host", "localhost:8080")
+      .send({ email: "max@studio.test" });
     const { base } = await mailTo("max@studio.test");
     expect(base).toBe("http://localhost:8080");
   });
@@ -105,7 +125,10 @@ describe("password reset over SMTP", () => {
   it("never mails a link pointing at a Host that is not this machine", async () => {
     t = await createTestApp({ ...RELAXED_LIMITS, SMTP_URL: smtpUrl });
     await signUp(t.app, "ada@studio.test");
-    const res = await request(t.app).post("/api/auth/password-reset").set("Host", "evil.example:666").send({ email: "ada@studio.test" });
+    const res = await request(t.app)
+      .post("/api/auth/password-reset")
+      .set("Host", "evil.example:666")
+      .send({ email: "ada@studio.test" });
     expect(res.status).toBe(202);
     await new Promise((r) => setTimeout(r, 300));
     expect(inbox).toEqual([]);
@@ -134,7 +157,9 @@ describe("password reset over SMTP", () => {
     const res = await request(t.app).post("/api/auth/password-reset/confirm").send({ token, password: "newpass2" });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("Invalid or expired reset link");
-    expect((await request(t.app).post("/api/auth/login").send({ email: "nina@studio.test", password: "oldpass1" })).status).toBe(200);
+    expect(
+      (await request(t.app).post("/api/auth/login").send({ email: "nina@studio.test", password: "oldpass1" })).status,
+    ).toBe(200);
   });
 
   it("applies the password policy on confirm without spending the link", async () => {
@@ -151,7 +176,9 @@ describe("password reset over SMTP", () => {
 
   it("refuses a made-up token and a request without an e-mail", async () => {
     t = await createTestApp({ ...RELAXED_LIMITS, SMTP_URL: smtpUrl });
-    const bogus = await request(t.app).post("/api/auth/password-reset/confirm").send({ token: "not-a-real-token", password: "whatever1" });
+    const bogus = await request(t.app)
+      .post("/api/auth/password-reset/confirm")
+      .send({ token: "not-a-real-token", password: "whatever1" });
     expect(bogus.status).toBe(400);
     expect(bogus.body.message).toBe("Invalid or expired reset link");
     const noEmail = await request(t.app).post("/api/auth/password-reset").send({});
@@ -176,12 +203,16 @@ describe("password reset without SMTP", () => {
     await signUp(logged.app, "quinn@studio.test", "quinnpass9");
     await requestReset("quinn@studio.test");
     const entry = await eventually(() =>
-      logged.lines.map((l: string) => JSON.parse(l)).find((l: { mail?: { to: string } }) => l.mail?.to === "quinn@studio.test"),
+      logged.lines
+        .map((l: string) => JSON.parse(l))
+        .find((l: { mail?: { to: string } }) => l.mail?.to === "quinn@studio.test"),
     );
     expect(entry.level).toBe(30);
     const [, , token] = entry.mail.body.match(resetLink);
     expect(entry.mail.body).toContain(`https://photos.example.test/login?mode=reset&token=${token}`);
-    const confirm = await request(logged.app).post("/api/auth/password-reset/confirm").send({ token, password: "freshpass1" });
+    const confirm = await request(logged.app)
+      .post("/api/auth/password-reset/confirm")
+      .send({ token, password: "freshpass1" });
     expect(confirm.status).toBe(204);
     expect(logged.log()).not.toContain("quinnpass9");
     expect(logged.log()).not.toContain("freshpass1");

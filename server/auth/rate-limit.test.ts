@@ -8,7 +8,8 @@ import { signUp } from "./auth-test-helpers";
 let t: TestApp;
 afterEach(() => t.close());
 
-const login = (email: string, password = "wrongpass") => request(t.app).post("/api/auth/login").send({ email, password });
+const login = (email: string, password = "wrongpass") =>
+  request(t.app).post("/api/auth/login").send({ email, password });
 
 function expectTooMany(res: request.Response, windowSeconds: number) {
   expect(res.status).toBe(429);
@@ -40,16 +41,22 @@ describe("rate limits on the identity calls", () => {
     expect((await login("c@studio.test")).status).toBe(429);
     await signUp(t.app, "new@studio.test");
     await signUp(t.app, "new2@studio.test");
-    const third = await request(t.app).post("/api/auth/signup").send({ email: "new3@studio.test", password: "secret123" });
+    const third = await request(t.app)
+      .post("/api/auth/signup")
+      .send({ email: "new3@studio.test", password: "secret123" });
     expectTooMany(third, 60);
     expect(await t.ctx.db("users").where({ email: "new3@studio.test" })).toHaveLength(0);
   });
 
   it("limits refreshes and reset requests too", async () => {
     t = await createTestApp({ RATE_LIMIT_PER_ACCOUNT: "2", RATE_LIMIT_PER_IP: "3", RATE_LIMIT_WINDOW: "60" });
-    for (let i = 0; i < 3; i++) await request(t.app).post("/api/auth/refresh").send({ refreshToken: `guess-${i}` });
+    for (let i = 0; i < 3; i++)
+      await request(t.app)
+        .post("/api/auth/refresh")
+        .send({ refreshToken: `guess-${i}` });
     expectTooMany(await request(t.app).post("/api/auth/refresh").send({ refreshToken: "guess-x" }), 60);
-    for (let i = 0; i < 2; i++) expect((await request(t.app).post("/api/auth/password-reset").send({ email: "v@studio.test" })).status).toBe(202);
+    for (let i = 0; i < 2; i++)
+      expect((await request(t.app).post("/api/auth/password-reset").send({ email: "v@studio.test" })).status).toBe(202);
     expectTooMany(await request(t.app).post("/api/auth/password-reset").send({ email: "v@studio.test" }), 60);
   });
 

@@ -8,7 +8,8 @@ export interface NewRefreshToken {
   expiresAt: string;
 }
 
-export type RotationOutcome = { outcome: "rotated"; uid: string } | { outcome: "reused"; uid: string; family: string } | { outcome: "invalid" };
+export type RotationOutcome =
+  { outcome: "rotated"; uid: string } | { outcome: "reused"; uid: string; family: string } | { outcome: "invalid" };
 
 export async function insertRefreshToken(db: Db, token: NewRefreshToken): Promise<void> {
   await db("refresh_tokens").insert({
@@ -25,7 +26,11 @@ export async function insertRefreshToken(db: Db, token: NewRefreshToken): Promis
  * revoked is being replayed, so its whole family dies: whoever holds the newest one must sign in again.
  * Two refreshes racing with the same token cannot both win: only one update finds it unrevoked.
  */
-export async function rotateRefreshToken(db: Db, hash: string, next: Omit<NewRefreshToken, "uid" | "family">): Promise<RotationOutcome> {
+export async function rotateRefreshToken(
+  db: Db,
+  hash: string,
+  next: Omit<NewRefreshToken, "uid" | "family">,
+): Promise<RotationOutcome> {
   return db.transaction(async (trx) => {
     const row = await trx("refresh_tokens").where({ token_hash: hash }).first();
     if (!row) return { outcome: "invalid" };
@@ -36,7 +41,10 @@ export async function rotateRefreshToken(db: Db, hash: string, next: Omit<NewRef
     };
     if (row.revoked_at) return replayed();
     if (new Date(row.expires_at).getTime() <= Date.now()) return { outcome: "invalid" };
-    const claimed = await trx("refresh_tokens").where({ id: row.id }).whereNull("revoked_at").update({ revoked_at: now });
+    const claimed = await trx("refresh_tokens")
+      .where({ id: row.id })
+      .whereNull("revoked_at")
+      .update({ revoked_at: now });
     if (claimed === 0) return replayed();
     await insertRefreshToken(trx, { uid: row.user_uid, family: row.family, ...next });
     return { outcome: "rotated", uid: row.user_uid };

@@ -12,26 +12,41 @@ afterAll(() => t.close());
 describe("logs", () => {
   it("never hold a password, password hash, access token or refresh token across a whole account lifecycle", async () => {
     const secrets: string[] = [];
-    const signup = await request(t.app).post("/api/auth/signup").send({ email: "log@studio.test", password: "firstSecret1" });
+    const signup = await request(t.app)
+      .post("/api/auth/signup")
+      .send({ email: "log@studio.test", password: "firstSecret1" });
     secrets.push("firstSecret1", signup.body.accessToken, signup.body.refreshToken);
-    const staff = await request(t.app).post("/api/auth/signup").send({ email: "staff@studio.test", password: "staffSecret2" });
+    const staff = await request(t.app)
+      .post("/api/auth/signup")
+      .send({ email: "staff@studio.test", password: "staffSecret2" });
     secrets.push("staffSecret2", staff.body.accessToken, staff.body.refreshToken);
 
     await request(t.app).post("/api/auth/login").send({ email: "log@studio.test", password: "wrongSecret3" });
     secrets.push("wrongSecret3");
-    const login = await request(t.app).post("/api/auth/login").send({ email: "log@studio.test", password: "firstSecret1" });
+    const login = await request(t.app)
+      .post("/api/auth/login")
+      .send({ email: "log@studio.test", password: "firstSecret1" });
     secrets.push(login.body.accessToken, login.body.refreshToken);
     const refreshed = await request(t.app).post("/api/auth/refresh").send({ refreshToken: login.body.refreshToken });
     secrets.push(refreshed.body.refreshToken, refreshed.body.accessToken);
-    expect((await request(t.app).post("/api/auth/refresh").send({ refreshToken: login.body.refreshToken })).status).toBe(401);
+    expect(
+      (await request(t.app).post("/api/auth/refresh").send({ refreshToken: login.body.refreshToken })).status,
+    ).toBe(401);
     await request(t.app).post("/api/auth/logout").send({ refreshToken: signup.body.refreshToken });
 
     const admin = bearer(signup.body.accessToken);
-    await request(t.app).post("/api/users/me/request-access").set(bearer(staff.body.accessToken)).send({ message: "please" });
-    expect((await request(t.app).put(`/api/users/${staff.body.user.uid}`).set(admin).send({ hasAccess: true })).status).toBe(200);
+    await request(t.app)
+      .post("/api/users/me/request-access")
+      .set(bearer(staff.body.accessToken))
+      .send({ message: "please" });
+    expect(
+      (await request(t.app).put(`/api/users/${staff.body.user.uid}`).set(admin).send({ hasAccess: true })).status,
+    ).toBe(200);
 
     await request(t.app).post("/api/auth/password-reset").send({ email: "staff@studio.test" });
-    const mail = await eventually(() => t.lines.map((l: string) => JSON.parse(l)).find((l) => l.mail?.subject === "Reset your Photodrop password"));
+    const mail = await eventually(() =>
+      t.lines.map((l: string) => JSON.parse(l)).find((l) => l.mail?.subject === "Reset your Photodrop password"),
+    );
     const resetToken = mail.mail.body.match(/token=([\w-]+)/)[1];
     await request(t.app).post("/api/auth/password-reset/confirm").send({ token: resetToken, password: "resetSecret4" });
     secrets.push("resetSecret4");

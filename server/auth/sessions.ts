@@ -13,7 +13,6 @@ import {
 } from "./refresh-tokens.repository";
 import { hashSecretToken, newSecretToken, secondsFromNow } from "./secret-tokens";
 
-
 async function sessionFor(ctx: AppContext, row: UserRow, refreshToken: string): Promise<Session> {
   return {
     accessToken: await ctx.tokens.signAccessToken(row.uid, row.session_generation),
@@ -45,7 +44,10 @@ export async function refreshSession(ctx: AppContext, refreshToken: string): Pro
     expiresAt: secondsFromNow(ctx.config.refreshTokenTtl),
   });
   if (result.outcome === "reused") {
-    ctx.logger.warn({ uid: result.uid, family: result.family }, "refresh token replayed; every token of its sign-in revoked");
+    ctx.logger.warn(
+      { uid: result.uid, family: result.family },
+      "refresh token replayed; every token of its sign-in revoked",
+    );
     throw invalidRefresh();
   }
   if (result.outcome === "invalid") throw invalidRefresh();

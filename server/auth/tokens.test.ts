@@ -31,7 +31,9 @@ function claims(overrides: Record<string, unknown> = {}) {
 }
 
 async function signWithServerKey(payload: Record<string, unknown>) {
-  return new SignJWT(payload).setProtectedHeader({ alg: "ES256", kid: serverKey.kid, typ: "JWT" }).sign(serverKey.privateKey);
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: "ES256", kid: serverKey.kid, typ: "JWT" })
+    .sign(serverKey.privateKey);
 }
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -73,7 +75,9 @@ describe("access tokens on a protected route", () => {
 
   it("refuses a token signed by another key, even one that claims the server's key id", async () => {
     const { privateKey } = await generateKeyPair("ES256");
-    const withServerKid = await new SignJWT(claims()).setProtectedHeader({ alg: "ES256", kid: serverKey.kid }).sign(privateKey);
+    const withServerKid = await new SignJWT(claims())
+      .setProtectedHeader({ alg: "ES256", kid: serverKey.kid })
+      .sign(privateKey);
     const withoutKid = await new SignJWT(claims()).setProtectedHeader({ alg: "ES256" }).sign(privateKey);
     expect((await callWith(withServerKid)).status).toBe(401);
     expect((await callWith(withoutKid)).status).toBe(401);
@@ -111,7 +115,10 @@ describe("access tokens on a protected route", () => {
 describe("approval and roles", () => {
   it("lets an unapproved user reach only /api/users/me, /access and /request-access", async () => {
     expect((await request(t.app).get("/api/users/me").set(pending.auth)).status).toBe(200);
-    expect((await request(t.app).get("/api/users/me/access").set(pending.auth)).body).toEqual({ hasAccess: false, role: "staff" });
+    expect((await request(t.app).get("/api/users/me/access").set(pending.auth)).body).toEqual({
+      hasAccess: false,
+      role: "staff",
+    });
     expect((await request(t.app).post("/api/users/me/request-access").set(pending.auth).send({})).status).toBe(201);
     for (const path of ["/api/clients", "/api/projects", "/api/contacts", "/api/dashboard/stats", "/api/users"]) {
       const res = await request(t.app).get(path).set(pending.auth);

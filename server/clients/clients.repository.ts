@@ -4,7 +4,6 @@ import { toIso } from "../db/database";
 import type { Client } from "../../api/types";
 import { listWithAggregates, type ListQuery, type ListSpec } from "../http/list-query";
 
-
 interface ClientRow {
   id: number;
   name: string;
@@ -28,8 +27,10 @@ export const clientListSpec: ListSpec = {
   defaultSort: [{ column: "c.id", order: "asc" }],
 };
 
-const projectCount = (db: Db) => db("projects").count("*").where("projects.client_id", db.ref("c.id")).as("project_count");
-const contactCount = (db: Db) => db("contacts").count("*").where("contacts.client_id", db.ref("c.id")).as("contact_count");
+const projectCount = (db: Db) =>
+  db("projects").count("*").where("projects.client_id", db.ref("c.id")).as("project_count");
+const contactCount = (db: Db) =>
+  db("contacts").count("*").where("contacts.client_id", db.ref("c.id")).as("contact_count");
 
 function toClient(row: ClientRow): Client {
   return {
@@ -43,7 +44,14 @@ function toClient(row: ClientRow): Client {
 }
 
 function selectClients(db: Db): Knex.QueryBuilder {
-  return db("clients as c").select("c.id", "c.name", "c.created_at", "c.updated_at", projectCount(db), contactCount(db));
+  return db("clients as c").select(
+    "c.id",
+    "c.name",
+    "c.created_at",
+    "c.updated_at",
+    projectCount(db),
+    contactCount(db),
+  );
 }
 
 export async function listClients(db: Db, list: ListQuery): Promise<{ rows: Client[]; total: number }> {
@@ -67,7 +75,9 @@ export async function clientExists(db: Db, id: number): Promise<boolean> {
 }
 
 export async function insertClient(db: Db, values: { name: string; now: string }): Promise<number> {
-  const [row] = await db("clients").insert({ name: values.name, created_at: values.now, updated_at: values.now }, ["id"]);
+  const [row] = await db("clients").insert({ name: values.name, created_at: values.now, updated_at: values.now }, [
+    "id",
+  ]);
   return typeof row === "object" ? row.id : row;
 }
 
@@ -82,7 +92,10 @@ export async function updateClient(db: Db, id: number, values: { name?: string; 
  * Deletes a client; the foreign keys delete its contacts and detach its projects.
  * Answers the ids of both, read in the same transaction, so they can be announced.
  */
-export async function deleteClient(db: Db, id: number): Promise<{ contactIds: number[]; projectIds: number[] } | undefined> {
+export async function deleteClient(
+  db: Db,
+  id: number,
+): Promise<{ contactIds: number[]; projectIds: number[] } | undefined> {
   return db.transaction(async (trx) => {
     if (!(await clientExists(trx, id))) return undefined;
     const contactIds = (await trx("contacts").where({ client_id: id }).pluck("id")) as number[];

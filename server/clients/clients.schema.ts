@@ -14,7 +14,10 @@ export type UpdateClientInput = z.infer<typeof updateClientSchema>;
 export const clientReference = z.preprocess(
   (v) => (typeof v === "string" && /^[1-9]\d{0,15}$/.test(v) ? Number(v) : v),
   z
-    .number({ error: (i) => (i.input === undefined || i.input === null ? "Client is required" : "Client must be a positive integer id") })
+    .number({
+      error: (i) =>
+        i.input === undefined || i.input === null ? "Client is required" : "Client must be a positive integer id",
+    })
     .int("Client must be a positive integer id")
     .positive("Client must be a positive integer id")
     .max(Number.MAX_SAFE_INTEGER, "Client must be a positive integer id"),

@@ -15,7 +15,8 @@ export const CLIENT_NOT_FOUND = "Client not found";
 /** A client a contact or project refers to must exist: a 400 on the clientId field otherwise. No client is fine. */
 export async function requireClient(db: Db, clientId: number | null | undefined): Promise<void> {
   if (clientId == null) return;
-  if (!(await repo.clientExists(db, clientId))) throw new ValidationError(CLIENT_NOT_FOUND, { clientId: CLIENT_NOT_FOUND });
+  if (!(await repo.clientExists(db, clientId)))
+    throw new ValidationError(CLIENT_NOT_FOUND, { clientId: CLIENT_NOT_FOUND });
 }
 
 export function listClients(ctx: AppContext, list: ListQuery) {
@@ -36,7 +37,8 @@ export async function createClient(ctx: AppContext, input: CreateClientInput) {
 }
 
 export async function updateClient(ctx: AppContext, id: number, input: UpdateClientInput) {
-  if (!(await repo.updateClient(ctx.db, id, { name: input.name, now: nowIso() }))) throw new NotFoundError(CLIENT_NOT_FOUND);
+  if (!(await repo.updateClient(ctx.db, id, { name: input.name, now: nowIso() })))
+    throw new NotFoundError(CLIENT_NOT_FOUND);
   ctx.events.resourceChanged({ resource: "clients", type: "updated", ids: [id] });
   return (await repo.findClient(ctx.db, id))!;
 }

@@ -81,7 +81,11 @@ describe("the clients API driven by @refinedev/simple-rest", () => {
     const many = await provider.getMany!({ resource: "clients", ids: [id] });
     expect(many.data.map((c) => c.id)).toEqual([id]);
 
-    const updated = await provider.update({ resource: "clients", id, variables: { ...one.data, name: "Fjord Light Studio" } });
+    const updated = await provider.update({
+      resource: "clients",
+      id,
+      variables: { ...one.data, name: "Fjord Light Studio" },
+    });
     expect(updated.data).toMatchObject({ id, name: "Fjord Light Studio" });
     expect((await t.ctx.db("clients").where({ id }).first()).name).toBe("Fjord Light Studio");
 

@@ -82,7 +82,13 @@ describe("listing clients", () => {
     const res = await api().get("/api/clients?q=list ").set(user.auth);
     expect(res.status).toBe(200);
     expect(res.headers["x-total-count"]).toBe("3");
-    expect(res.body.map((c: { name: string; projectCount: number; contactCount: number }) => [c.name, c.projectCount, c.contactCount])).toEqual([
+    expect(
+      res.body.map((c: { name: string; projectCount: number; contactCount: number }) => [
+        c.name,
+        c.projectCount,
+        c.contactCount,
+      ]),
+    ).toEqual([
       ["List Alpha Studio", 1, 0],
       ["List Bravo Events", 0, 2],
       ["List Charlie Portraits", 3, 1],
@@ -144,7 +150,12 @@ describe("reading one client", () => {
     ]);
     const listed = await api().get(`/api/projects?clientId=${clientId}`).set(user.auth);
     expect(res.body.projects).toEqual(listed.body);
-    expect(res.body.projects[0]).toMatchObject({ id: projectId, attachmentCount: 1, totalFileSize: 1500, client: { id: clientId, name: "Detail Studio" } });
+    expect(res.body.projects[0]).toMatchObject({
+      id: projectId,
+      attachmentCount: 1,
+      totalFileSize: 1500,
+      client: { id: clientId, name: "Detail Studio" },
+    });
   });
 
   it("answers 404 'Client not found' for a missing client", async () => {

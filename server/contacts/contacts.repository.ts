@@ -3,7 +3,6 @@ import { toIso } from "../db/database";
 import type { Contact } from "../../api/types";
 import { applyFilters, applyPage, type ListQuery, type ListSpec } from "../http/list-query";
 
-
 interface ContactRow {
   id: number;
   client_id: number;
@@ -73,7 +72,11 @@ export async function insertContact(db: Db, values: ContactValues, now: string):
 }
 
 export async function updateContact(db: Db, id: number, values: Partial<ContactValues>, now: string): Promise<boolean> {
-  return (await db("contacts").where({ id }).update({ ...toRow(values), updated_at: now })) > 0;
+  return (
+    (await db("contacts")
+      .where({ id })
+      .update({ ...toRow(values), updated_at: now })) > 0
+  );
 }
 
 export async function deleteContact(db: Db, id: number): Promise<boolean> {

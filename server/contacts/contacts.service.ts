@@ -27,7 +27,12 @@ export async function getContact(ctx: AppContext, id: number) {
 }
 
 export async function createContact(ctx: AppContext, input: CreateContactInput) {
-  const values = { clientId: input.clientId, name: input.name, email: input.email ?? null, phoneNumber: input.phoneNumber ?? null };
+  const values = {
+    clientId: input.clientId,
+    name: input.name,
+    email: input.email ?? null,
+    phoneNumber: input.phoneNumber ?? null,
+  };
   // The check and the write share a transaction so a client deleted in between cannot break the foreign key.
   const id = await ctx.db.transaction(async (trx) => {
     await requireClient(trx, input.clientId);

@@ -52,7 +52,10 @@ describe("creating a contact", () => {
   });
 
   it("accepts the client id as a digit string, as select inputs hold it", async () => {
-    const res = await api().post("/api/contacts").set(user.auth).send({ name: "String Id", clientId: String(clientId) });
+    const res = await api()
+      .post("/api/contacts")
+      .set(user.auth)
+      .send({ name: "String Id", clientId: String(clientId) });
     expect(res.status).toBe(201);
     expect(res.body.clientId).toBe(clientId);
   });
@@ -66,7 +69,10 @@ describe("creating a contact", () => {
     [{ name: "Ann", phoneNumber: 42 }, "phoneNumber", "Phone number must be text"],
   ])("refuses %j with 400 naming the field", async (body, field, message) => {
     const before = await contactCount();
-    const res = await api().post("/api/contacts").set(user.auth).send({ clientId, ...body });
+    const res = await api()
+      .post("/api/contacts")
+      .set(user.auth)
+      .send({ clientId, ...body });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(message);
     expect(res.body.errors[field]).toBe(message);
@@ -110,7 +116,9 @@ describe("listing contacts", () => {
   });
 
   it("sorts by name and pages", async () => {
-    const res = await api().get(`/api/contacts?clientId=${otherClient}&_sort=name&_order=desc&_start=0&_end=2`).set(user.auth);
+    const res = await api()
+      .get(`/api/contacts?clientId=${otherClient}&_sort=name&_order=desc&_start=0&_end=2`)
+      .set(user.auth);
     expect(res.headers["x-total-count"]).toBe("3");
     expect(res.body.map((c: { name: string }) => c.name)).toEqual(["Zoe Archer", "Mira Cole"]);
   });
@@ -178,7 +186,11 @@ describe("one contact", () => {
   });
 
   it.each(["0", "-1", "1.5", "abc", "99999999999999999999"])("answers 400 for the id %s", async (id) => {
-    for (const call of [api().get(`/api/contacts/${id}`), api().patch(`/api/contacts/${id}`).send({}), api().delete(`/api/contacts/${id}`)]) {
+    for (const call of [
+      api().get(`/api/contacts/${id}`),
+      api().patch(`/api/contacts/${id}`).send({}),
+      api().delete(`/api/contacts/${id}`),
+    ]) {
       const res = await call.set(user.auth);
       expect(res.status).toBe(400);
     }

@@ -42,7 +42,12 @@ describe("dashboard stats", () => {
     expect(upload.status).toBe(201);
 
     const res = await stats();
-    expect(res.body).toMatchObject({ clientCount: 2, projectCount: 3, attachmentCount: 2, totalFileSize: jpeg.length + png.length });
+    expect(res.body).toMatchObject({
+      clientCount: 2,
+      projectCount: 3,
+      attachmentCount: 2,
+      totalFileSize: jpeg.length + png.length,
+    });
   });
 
   it("reports the disk holding UPLOADS_DIR in GB", async () => {

@@ -29,7 +29,11 @@ export class EventBus {
     if (change.resource === "users") for (const uid of change.ids) this.userChanged(String(uid));
     this.emitter.emit("resource", change);
     if (COUNTED_ON_THE_DASHBOARD.has(change.resource) && change.type !== "updated") {
-      this.emitter.emit("resource", { resource: "dashboard", type: "updated", ids: ["stats"] } satisfies ResourceChange);
+      this.emitter.emit("resource", {
+        resource: "dashboard",
+        type: "updated",
+        ids: ["stats"],
+      } satisfies ResourceChange);
     }
   }
 

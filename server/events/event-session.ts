@@ -39,7 +39,10 @@ export class EventSession {
     private readonly ws: WebSocket,
     private readonly replayProgress: (projectId: number) => number | undefined,
   ) {
-    this.access = new AccessWatch(ctx, (event, data) => this.send(event, data), { required: AUTH_REQUIRED, failed: AUTH_FAILED });
+    this.access = new AccessWatch(ctx, (event, data) => this.send(event, data), {
+      required: AUTH_REQUIRED,
+      failed: AUTH_FAILED,
+    });
   }
 
   get uid(): string | undefined {
@@ -47,10 +50,12 @@ export class EventSession {
   }
 
   receive(text: string): void {
-    this.pending = this.pending.then(() => this.handle(text)).catch((err) => {
-      this.ctx.logger.error({ err }, "events: frame handling failed");
-      this.sendError("Internal error");
-    });
+    this.pending = this.pending
+      .then(() => this.handle(text))
+      .catch((err) => {
+        this.ctx.logger.error({ err }, "events: frame handling failed");
+        this.sendError("Internal error");
+      });
   }
 
   send(event: string, data: unknown): void {
@@ -125,7 +130,8 @@ export class EventSession {
         this.projects.add(projectId);
         this.send("subscribed", { projectId });
         const progress = this.replayProgress(projectId);
-        if (progress !== undefined) this.send("publish-event", { projectId, type: "publish_progress", data: { progress } });
+        if (progress !== undefined)
+          this.send("publish-event", { projectId, type: "publish_progress", data: { progress } });
         return;
       }
       case "unsubscribe-from-project":

@@ -20,7 +20,11 @@ const EVENTS_PATH = "/events";
 const MAX_PAYLOAD = 16 * 1024;
 
 /** The live socket at /events, sharing the HTTP server. Returns a function that closes it. */
-export function attachEventsServer(server: Server, ctx: AppContext, options: EventsServerOptions = {}): { close(): Promise<void> } {
+export function attachEventsServer(
+  server: Server,
+  ctx: AppContext,
+  options: EventsServerOptions = {},
+): { close(): Promise<void> } {
   const heartbeatMs = options.heartbeatMs ?? 30_000;
   const maxFramesPerSecond = options.maxFramesPerSecond ?? 50;
   const subscribeTimeoutMs = options.subscribeTimeoutMs ?? 10_000;

@@ -99,7 +99,11 @@ describe("publish events over /events", () => {
     await request(server).post(`/api/projects/${id}/publish`).set(staff.auth);
 
     expect((await socket.next()).data).toMatchObject({ type: "publish_started" });
-    expect((await socket.next()).data).toEqual({ projectId: id, type: "publish_failed", data: { error: "Attachment file is missing: gone.jpg" } });
+    expect((await socket.next()).data).toEqual({
+      projectId: id,
+      type: "publish_failed",
+      data: { error: "Attachment file is missing: gone.jpg" },
+    });
   });
 
   it("tells a client subscribing during a build where the build stands", async () => {
@@ -210,11 +214,26 @@ describe("malformed frames", () => {
       ["not json", "Malformed frame: not JSON"],
       ["[1,2]", "Malformed frame: expected {event, data}"],
       [JSON.stringify({ event: "launch-missiles", data: {} }), "Unknown event: launch-missiles"],
-      [JSON.stringify({ event: "subscribe-to-project", data: { projectId: "abc", token: staff.token } }), "Invalid projectId"],
-      [JSON.stringify({ event: "subscribe-to-project", data: { projectId: -1, token: staff.token } }), "Invalid projectId"],
-      [JSON.stringify({ event: "subscribe-to-project", data: { projectId: 1.5, token: staff.token } }), "Invalid projectId"],
-      [JSON.stringify({ event: "subscribe-to-project", data: { projectId: 999999, token: staff.token } }), "Project not found"],
-      [JSON.stringify({ event: "subscribe-to-resources", data: { resources: ["secrets"], token: staff.token } }), "Unknown resource"],
+      [
+        JSON.stringify({ event: "subscribe-to-project", data: { projectId: "abc", token: staff.token } }),
+        "Invalid projectId",
+      ],
+      [
+        JSON.stringify({ event: "subscribe-to-project", data: { projectId: -1, token: staff.token } }),
+        "Invalid projectId",
+      ],
+      [
+        JSON.stringify({ event: "subscribe-to-project", data: { projectId: 1.5, token: staff.token } }),
+        "Invalid projectId",
+      ],
+      [
+        JSON.stringify({ event: "subscribe-to-project", data: { projectId: 999999, token: staff.token } }),
+        "Project not found",
+      ],
+      [
+        JSON.stringify({ event: "subscribe-to-resources", data: { resources: ["secrets"], token: staff.token } }),
+        "Unknown resource",
+      ],
       [Buffer.from([1, 2, 3]), "Malformed frame: expected JSON text"],
     ];
     for (const [frame, message] of cases) {
@@ -240,7 +259,10 @@ describe("resource events", () => {
 
     t.ctx.events.resourceChanged({ resource: "contacts", type: "created", ids: [1] });
     t.ctx.events.resourceChanged({ resource: "clients", type: "created", ids: [7] });
-    expect(await socket.next()).toMatchObject({ event: "resource-changed", data: { resource: "clients", type: "created", ids: [7] } });
+    expect(await socket.next()).toMatchObject({
+      event: "resource-changed",
+      data: { resource: "clients", type: "created", ids: [7] },
+    });
 
     socket.send("unsubscribe-from-resources", { resources: ["clients"] });
     expect((await socket.next()).event).toBe("unsubscribed");
@@ -256,7 +278,10 @@ describe("resource events", () => {
     socket.send("subscribe-to-resources", { resources: ["users"], token: admin.token });
     expect(await socket.next()).toMatchObject({ event: "subscribed", data: { resources: ["users"] } });
     t.ctx.events.resourceChanged({ resource: "users", type: "updated", ids: [staff.uid] });
-    expect(await socket.next()).toMatchObject({ event: "resource-changed", data: { resource: "users", ids: [staff.uid] } });
+    expect(await socket.next()).toMatchObject({
+      event: "resource-changed",
+      data: { resource: "users", ids: [staff.uid] },
+    });
   });
 });
 

@@ -2,11 +2,27 @@ import { z } from "zod";
 import type { ResourceName } from "./bus";
 
 /** Every resource a socket may follow; `users` only for admins. */
-export const RESOURCE_NAMES = ["clients", "contacts", "projects", "attachments", "users", "dashboard"] as const satisfies readonly ResourceName[];
+export const RESOURCE_NAMES = [
+  "clients",
+  "contacts",
+  "projects",
+  "attachments",
+  "users",
+  "dashboard",
+] as const satisfies readonly ResourceName[];
 
 /** Web clients often hold a route parameter ("7") rather than a number. */
 const projectId = z
-  .union([z.number(), z.string().regex(/^\d{1,15}$/).transform(Number)], { error: "Invalid projectId" })
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .regex(/^\d{1,15}$/)
+        .transform(Number),
+    ],
+    { error: "Invalid projectId" },
+  )
   .pipe(z.number({ error: "Invalid projectId" }).int("Invalid projectId").positive("Invalid projectId"));
 
 const token = z.string().optional();

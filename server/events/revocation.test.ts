@@ -36,7 +36,9 @@ describe("a password reset and live subscriptions", () => {
 
     const { token, hash } = newSecretToken();
     await insertResetToken(t.ctx.db, { uid: user.uid, hash, expiresAt: secondsFromNow(600) });
-    const reset = await request(t.app).post("/api/auth/password-reset/confirm").send({ token, password: "a-new-password-1" });
+    const reset = await request(t.app)
+      .post("/api/auth/password-reset/confirm")
+      .send({ token, password: "a-new-password-1" });
     expect(reset.status).toBe(204);
     const resetAt = Date.now();
 

@@ -19,7 +19,9 @@ export class TestSocket {
       this.frames.push({ event, data, at: Date.now() });
       this.wake?.();
     });
-    this.closed = new Promise((resolve) => ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.closed = new Promise((resolve) =>
+      ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
   }
 
   static open(url: string, options: WebSocket.ClientOptions = {}): Promise<TestSocket> {

@@ -26,7 +26,9 @@ describe("a JSON body that trickles in", () => {
     const socket = net.connect(port, "127.0.0.1");
     await new Promise((resolve) => socket.once("connect", resolve));
     const started = Date.now();
-    socket.write(`POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    socket.write(
+      `POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     let sent = 0;
     // One byte every 2 s: each arrives well before any idle timeout, so only a whole-body deadline ends it.
     const trickle = setInterval(() => {

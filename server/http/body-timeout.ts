@@ -14,7 +14,10 @@ export function bodyTimeout(seconds: number): RequestHandler {
       req.unpipe();
       res.once("finish", () => req.socket.destroy());
       if (res.headersSent) return void req.socket.destroy();
-      res.status(408).set({ Connection: "close", "Cache-Control": "no-store" }).json({ statusCode: 408, message: "Request body timed out" });
+      res
+        .status(408)
+        .set({ Connection: "close", "Cache-Control": "no-store" })
+        .json({ statusCode: 408, message: "Request body timed out" });
     }, seconds * 1000);
     timer.unref();
     const clear = () => clearTimeout(timer);

@@ -39,4 +39,5 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   };
 }
 
-export const apiNotFound: RequestHandler = (req, _res, next) => next(new NotFoundError(`No route for ${req.method} ${req.baseUrl}${req.path}`));
+export const apiNotFound: RequestHandler = (req, _res, next) =>
+  next(new NotFoundError(`No route for ${req.method} ${req.baseUrl}${req.path}`));

@@ -38,24 +38,27 @@ describe("the API's shared HTTP behaviour", () => {
   });
 
   it("answers malformed JSON with 400 and no stack trace", async () => {
-    const res = await request(t.app)
-      .post("/api/auth/login")
-      .set("Content-Type", "application/json")
-      .send('{"email": ');
+    const res = await request(t.app).post("/api/auth/login").set("Content-Type", "application/json").send('{"email": ');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ statusCode: 400, message: "Malformed JSON in request body" });
   });
 
-  it.each(["/api/clients/%", "/api/attachments/%/view", "/published/%E0%A4%A.zip"])("answers a path that cannot be decoded (%s) with 400", async (path) => {
-    const res = await request(t.app).get(path).set(approved.auth);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, message: "Malformed URL" });
-  });
+  it.each(["/api/clients/%", "/api/attachments/%/view", "/published/%E0%A4%A.zip"])(
+    "answers a path that cannot be decoded (%s) with 400",
+    async (path) => {
+      const res = await request(t.app).get(path).set(approved.auth);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ statusCode: 400, message: "Malformed URL" });
+    },
+  );
 
-  it.each(["_sort=__proto__", "constructor=1", "_sort=toString"])("answers a list parameter named like an object property (%s) with 400", async (query) => {
-    const res = await request(t.app).get(`/api/clients?${query}`).set(approved.auth);
-    expect(res.status).toBe(400);
-  });
+  it.each(["_sort=__proto__", "constructor=1", "_sort=toString"])(
+    "answers a list parameter named like an object property (%s) with 400",
+    async (query) => {
+      const res = await request(t.app).get(`/api/clients?${query}`).set(approved.auth);
+      expect(res.status).toBe(400);
+    },
+  );
 
   it("sets security headers", async () => {
     const res = await request(t.app).get("/api/clients");

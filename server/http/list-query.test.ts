@@ -4,14 +4,31 @@ import { parseListQuery, type ListSpec } from "./list-query";
 
 const spec: ListSpec = {
   sortable: { id: "p.id", name: "p.name", createdAt: "p.created_at" },
-  filterable: { id: { column: "p.id", type: "int" }, clientId: { column: "p.client_id", type: "int" }, name: { column: "p.name", type: "text" }, hasAccess: { column: "u.has_access", type: "bool" } },
+  filterable: {
+    id: { column: "p.id", type: "int" },
+    clientId: { column: "p.client_id", type: "int" },
+    name: { column: "p.name", type: "text" },
+    hasAccess: { column: "u.has_access", type: "bool" },
+  },
   searchColumn: "p.name",
   defaultSort: [{ column: "p.id", order: "asc" }],
 };
 
 describe("list parameters of @refinedev/simple-rest", () => {
   it("reads the page window, sort, search and filters", () => {
-    const q = parseListQuery({ _start: "10", _end: "35", _sort: "name,createdAt", _order: "desc,asc", q: " wed ", clientId: "3", name_like: "Sm", id_ne: "4" }, spec);
+    const q = parseListQuery(
+      {
+        _start: "10",
+        _end: "35",
+        _sort: "name,createdAt",
+        _order: "desc,asc",
+        q: " wed ",
+        clientId: "3",
+        name_like: "Sm",
+        id_ne: "4",
+      },
+      spec,
+    );
     expect(q.range).toEqual({ offset: 10, limit: 25 });
     expect(q.sort).toEqual([
       { column: "p.name", order: "desc" },
@@ -33,7 +50,9 @@ describe("list parameters of @refinedev/simple-rest", () => {
   });
 
   it("reads a repeated field as 'any of' (getMany)", () => {
-    expect(parseListQuery({ id: ["1", "2"] }, spec).filters).toEqual([{ column: "p.id", operator: "eq", values: [1, 2] }]);
+    expect(parseListQuery({ id: ["1", "2"] }, spec).filters).toEqual([
+      { column: "p.id", operator: "eq", values: [1, 2] },
+    ]);
   });
 
   it("reads booleans", () => {

@@ -96,7 +96,8 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
     if (!def) throw new ValidationError(`Cannot filter by ${key}`);
     if (operator === "like" && def.type !== "text") throw new ValidationError(`Cannot search ${field} as text`);
     const rawValues = (Array.isArray(raw) ? raw : [raw]).map(String);
-    if (operator !== "eq" && rawValues.length > 1) throw new ValidationError(`Query parameter ${key} must be given once`);
+    if (operator !== "eq" && rawValues.length > 1)
+      throw new ValidationError(`Query parameter ${key} must be given once`);
     filters.push({ column: def.column, operator, values: rawValues.map((v) => readValue(key, v, def.type, operator)) });
   }
   if (search !== undefined && !spec.searchColumn) throw new ValidationError("This list cannot be searched");

@@ -52,7 +52,12 @@ export interface AuthRateLimits {
   byAccount(action: string, account: string, ip: string | undefined): void;
 }
 
-export function createAuthRateLimits(config: { windowSeconds: number; perIp: number; perAccount: number; perAccountHourly: number }): AuthRateLimits {
+export function createAuthRateLimits(config: {
+  windowSeconds: number;
+  perIp: number;
+  perAccount: number;
+  perAccountHourly: number;
+}): AuthRateLimits {
   const ipLimiter = createRateLimiter({ limit: config.perIp, windowSeconds: config.windowSeconds });
   const pairLimiter = createRateLimiter({ limit: config.perAccount, windowSeconds: config.windowSeconds });
   const ceiling = createRateLimiter({ limit: config.perAccountHourly, windowSeconds: 3600 });

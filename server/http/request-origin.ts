@@ -27,6 +27,9 @@ export function trustedOrigin(req: Request, config: Config): string | undefined 
   const host = req.get("host");
   if (!host) return undefined;
   const hostname = hostnameOf(host);
-  const ours = hostname === config.host.toLowerCase() || ownAddresses().has(hostname) || (net.isIP(hostname) === 4 && hostname.startsWith("127."));
+  const ours =
+    hostname === config.host.toLowerCase() ||
+    ownAddresses().has(hostname) ||
+    (net.isIP(hostname) === 4 && hostname.startsWith("127."));
   return ours ? `${req.protocol}://${host}` : undefined;
 }

@@ -21,7 +21,12 @@ export function sendStoredFile(
   options: { etag?: boolean; lastModified?: boolean; notFound?: string } = {},
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    const sendOptions = { dotfiles: "deny" as const, cacheControl: false, etag: options.etag ?? false, lastModified: options.lastModified ?? true };
+    const sendOptions = {
+      dotfiles: "deny" as const,
+      cacheControl: false,
+      etag: options.etag ?? false,
+      lastModified: options.lastModified ?? true,
+    };
     res.sendFile(file, sendOptions, (err?: SendError) => {
       if (!err || res.headersSent || err.code === "ECONNABORTED") return resolve();
       for (const header of FILE_HEADERS) res.removeHeader(header);

@@ -39,13 +39,19 @@ describe("signed-in users kept in memory", () => {
   it("approval and a role change apply on the next call", async () => {
     const waiting = await createUser(t.ctx, { hasAccess: false, email: "waiting@studio.test" });
     expect((await projects(waiting)).status).toBe(403);
-    expect((await request(t.app).patch(`/api/users/${waiting.uid}`).set(admin.auth).send({ hasAccess: true })).status).toBe(200);
+    expect(
+      (await request(t.app).patch(`/api/users/${waiting.uid}`).set(admin.auth).send({ hasAccess: true })).status,
+    ).toBe(200);
     expect((await projects(waiting)).status).toBe(200);
 
     expect((await request(t.app).get("/api/users").set(staff.auth)).status).toBe(403);
-    expect((await request(t.app).patch(`/api/users/${staff.uid}`).set(admin.auth).send({ role: "admin" })).status).toBe(200);
+    expect((await request(t.app).patch(`/api/users/${staff.uid}`).set(admin.auth).send({ role: "admin" })).status).toBe(
+      200,
+    );
     expect((await request(t.app).get("/api/users").set(staff.auth)).status).toBe(200);
-    expect((await request(t.app).patch(`/api/users/${staff.uid}`).set(admin.auth).send({ role: "staff" })).status).toBe(200);
+    expect((await request(t.app).patch(`/api/users/${staff.uid}`).set(admin.auth).send({ role: "staff" })).status).toBe(
+      200,
+    );
     expect((await request(t.app).get("/api/users").set(staff.auth)).status).toBe(403);
   });
 
@@ -53,8 +59,14 @@ describe("signed-in users kept in memory", () => {
     const session = await signUp(t.app, "lena@studio.test", "oldpass1");
     expect((await request(t.app).get("/api/users/me").set(bearer(session.accessToken))).status).toBe(200);
     const link = newSecretToken();
-    await insertResetToken(t.ctx.db, { uid: session.user.uid, hash: hashSecretToken(link.token), expiresAt: secondsFromNow(3600) });
-    const confirm = await request(t.app).post("/api/auth/password-reset/confirm").send({ token: link.token, password: "newpass2" });
+    await insertResetToken(t.ctx.db, {
+      uid: session.user.uid,
+      hash: hashSecretToken(link.token),
+      expiresAt: secondsFromNow(3600),
+    });
+    const confirm = await request(t.app)
+      .post("/api/auth/password-reset/confirm")
+      .send({ token: link.token, password: "newpass2" });
     expect(confirm.status).toBe(204);
     const old = await request(t.app).get("/api/users/me").set(bearer(session.accessToken));
     expect(old.status).toBe(401);

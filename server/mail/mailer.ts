@@ -20,7 +20,10 @@ export function createMailer(mail: Config["mail"], logger: Logger): Mailer {
   if (!mail.smtpUrl) {
     return {
       async send(message) {
-        logger.info({ mail: { to: message.to, subject: message.subject, body: message.text } }, "e-mail (no SMTP_URL set, written to the log instead)");
+        logger.info(
+          { mail: { to: message.to, subject: message.subject, body: message.text } },
+          "e-mail (no SMTP_URL set, written to the log instead)",
+        );
       },
     };
   }

@@ -26,7 +26,11 @@ function writeFile(dir: string, relative: string): string {
 async function projectWithFiles(values: { publishStatus?: string; publishedZipPath?: string } = {}) {
   const id = await insertProjectRow(t.ctx, { name: "With files", ...values });
   const uploads = t.ctx.config.uploadsDir;
-  const files = [writeFile(uploads, `${id}/a.jpg`), writeFile(uploads, `${id}/thumbs/a.webp`), writeFile(uploads, `${id}/b.png`)];
+  const files = [
+    writeFile(uploads, `${id}/a.jpg`),
+    writeFile(uploads, `${id}/thumbs/a.webp`),
+    writeFile(uploads, `${id}/b.png`),
+  ];
   const attachmentIds = [
     await insertAttachmentRow(t.ctx, id, { size: 5, storageKey: `${id}/a.jpg`, thumbnailKey: `${id}/thumbs/a.webp` }),
     await insertAttachmentRow(t.ctx, id, { size: 5, storageKey: `${id}/b.png` }),
@@ -57,7 +61,10 @@ describe("deleting a project", () => {
   it("deletes a published project together with its ZIP", async () => {
     const zip = writeFile(t.ctx.config.publishedDir, "f00d.zip");
     const other = writeFile(t.ctx.config.publishedDir, "other.zip");
-    const { id, files } = await projectWithFiles({ publishStatus: "published", publishedZipPath: "published/f00d.zip" });
+    const { id, files } = await projectWithFiles({
+      publishStatus: "published",
+      publishedZipPath: "published/f00d.zip",
+    });
     const res = await request(t.app).delete(`/api/projects/${id}`).set(user.auth);
     expect(res.status).toBe(204);
     expect(fs.existsSync(zip)).toBe(false);

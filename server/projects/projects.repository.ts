@@ -5,7 +5,6 @@ import { lockedForUpdate } from "../db/transactions";
 import type { Project, PublishStatus } from "../../api/types";
 import { listWithAggregates, type ListQuery, type ListSpec } from "../http/list-query";
 
-
 interface ProjectRow {
   id: number;
   name: string;
@@ -53,9 +52,13 @@ export const projectListSpec: ListSpec = {
   defaultSort: [{ column: "p.id", order: "asc" }],
 };
 
-const attachmentCount = (db: Db) => db("attachments as a").count("*").where("a.project_id", db.ref("p.id")).as("attachment_count");
+const attachmentCount = (db: Db) =>
+  db("attachments as a").count("*").where("a.project_id", db.ref("p.id")).as("attachment_count");
 const totalFileSize = (db: Db) =>
-  db("attachments as a").select(db.raw("coalesce(sum(a.size), 0)")).where("a.project_id", db.ref("p.id")).as("total_file_size");
+  db("attachments as a")
+    .select(db.raw("coalesce(sum(a.size), 0)"))
+    .where("a.project_id", db.ref("p.id"))
+    .as("total_file_size");
 
 function fromProjects(db: Db): Knex.QueryBuilder {
   return db("projects as p").leftJoin("clients as c", "c.id", "p.client_id");
@@ -149,12 +152,9 @@ export async function findProject(db: Db, id: number): Promise<Project | undefin
  * transaction the row stays locked until it ends, so a publish claim cannot slip in between.
  */
 export async function findProjectState(db: Db, id: number) {
-  return lockedForUpdate(db, db("projects").where({ id }))
-    .first<{ publish_status: PublishStatus; published_zip_path: string | null; client_id: number | null } | undefined>(
-      "publish_status",
-      "published_zip_path",
-      "client_id",
-    );
+  return lockedForUpdate(db, db("projects").where({ id })).first<
+    { publish_status: PublishStatus; published_zip_path: string | null; client_id: number | null } | undefined
+  >("publish_status", "published_zip_path", "client_id");
 }
 
 function toRow(values: Partial<ProjectValues>) {
@@ -166,14 +166,22 @@ function toRow(values: Partial<ProjectValues>) {
 }
 
 export async function insertProject(db: Db, values: ProjectValues, now: string): Promise<number> {
-  const [row] = await db("projects").insert({ ...toRow(values), publish_status: "draft", created_at: now, updated_at: now }, ["id"]);
+  const [row] = await db("projects").insert(
+    { ...toRow(values), publish_status: "draft", created_at: now, updated_at: now },
+    ["id"],
+  );
   return typeof row === "object" ? row.id : row;
 }
 
 export const LOCKED_STATUSES: readonly PublishStatus[] = ["published", "publishing"];
 
 /** Updates a project unless it is published or publishing; false when nothing matched. */
-export async function updateUnpublishedProject(db: Db, id: number, values: Partial<ProjectValues>, now: string): Promise<boolean> {
+export async function updateUnpublishedProject(
+  db: Db,
+  id: number,
+  values: Partial<ProjectValues>,
+  now: string,
+): Promise<boolean> {
   const changed = await db("projects")
     .where({ id })
     .whereNotIn("publish_status", LOCKED_STATUSES)
@@ -184,7 +192,11 @@ export async function updateUnpublishedProject(db: Db, id: number, values: Parti
 export async function attachmentFilesOf(db: Db, projectId: number) {
   return db("attachments")
     .where({ project_id: projectId })
-    .select<Array<{ id: number; storage_key: string; thumbnail_key: string | null }>>("id", "storage_key", "thumbnail_key");
+    .select<Array<{ id: number; storage_key: string; thumbnail_key: string | null }>>(
+      "id",
+      "storage_key",
+      "thumbnail_key",
+    );
 }
 
 /** Deletes a project unless it is publishing (its attachments go with it by foreign key); false when nothing matched. */

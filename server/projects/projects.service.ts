@@ -12,7 +12,6 @@ import * as repo from "./projects.repository";
 /** What the list endpoint may filter and sort by (the router parses the query with it). */
 export { projectListSpec } from "./projects.repository";
 
-
 /** A client's projectCount changes with its projects: lists showing it refresh live too. */
 function announceClientCounts(ctx: AppContext, ...clientIds: Array<number | null | undefined>) {
   const ids = [...new Set(clientIds.filter((id): id is number => id != null))];
@@ -50,7 +49,8 @@ export async function updateProject(ctx: AppContext, id: number, input: UpdatePr
     return state.client_id;
   });
   ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [id] });
-  if (input.clientId !== undefined && input.clientId !== previousClientId) announceClientCounts(ctx, previousClientId, input.clientId);
+  if (input.clientId !== undefined && input.clientId !== previousClientId)
+    announceClientCounts(ctx, previousClientId, input.clientId);
   return (await repo.findProject(ctx.db, id))!;
 }
 

@@ -21,7 +21,10 @@ const idsOf = (body: Array<{ id: number }>) => body.map((p) => p.id);
 
 describe("creating a project", () => {
   it("answers 201 with exactly the contract's project shape", async () => {
-    const res = await api().post("/api/projects").set(user.auth).send({ name: " Spring wedding ", description: " Two cameras ", clientId });
+    const res = await api()
+      .post("/api/projects")
+      .set(user.auth)
+      .send({ name: " Spring wedding ", description: " Two cameras ", clientId });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.any(Number),
@@ -41,11 +44,17 @@ describe("creating a project", () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
-    expect(await t.ctx.db("projects").where({ id: res.body.id }).first()).toMatchObject({ name: "Spring wedding", client_id: clientId });
+    expect(await t.ctx.db("projects").where({ id: res.body.id }).first()).toMatchObject({
+      name: "Spring wedding",
+      client_id: clientId,
+    });
   });
 
   it.each([{}, { clientId: null }, { clientId: "" }])("creates a project without a client from %j", async (extra) => {
-    const res = await api().post("/api/projects").set(user.auth).send({ name: "Loose", description: "   ", ...extra });
+    const res = await api()
+      .post("/api/projects")
+      .set(user.auth)
+      .send({ name: "Loose", description: "   ", ...extra });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ description: null, clientId: null, client: null });
   });
@@ -92,7 +101,13 @@ describe("listing projects", () => {
     const res = await api().get("/api/projects?q=zlist").set(user.auth);
     expect(res.status).toBe(200);
     expect(res.headers["x-total-count"]).toBe("4");
-    expect(res.body.map((p: { id: number; attachmentCount: number; totalFileSize: number }) => [p.id, p.attachmentCount, p.totalFileSize])).toEqual([
+    expect(
+      res.body.map((p: { id: number; attachmentCount: number; totalFileSize: number }) => [
+        p.id,
+        p.attachmentCount,
+        p.totalFileSize,
+      ]),
+    ).toEqual([
       [a, 0, 0],
       [b, 3, 600],
       [c, 1, 5000],
@@ -130,7 +145,9 @@ describe("listing projects", () => {
     const one = await api().get(`/api/projects?q=zlist&clientId=${clientId}`).set(user.auth);
     expect(idsOf(one.body)).toEqual([a, d]);
     expect(one.headers["x-total-count"]).toBe("2");
-    const both = await api().get(`/api/projects?q=zlist&clientId=${clientId}&clientId=${other}&_start=0&_end=10`).set(user.auth);
+    const both = await api()
+      .get(`/api/projects?q=zlist&clientId=${clientId}&clientId=${other}&_start=0&_end=10`)
+      .set(user.auth);
     expect(idsOf(both.body)).toEqual([a, b, d]);
     const published = await api().get("/api/projects?q=zlist&publishStatus=published").set(user.auth);
     expect(idsOf(published.body)).toEqual([c]);
@@ -144,11 +161,14 @@ describe("listing projects", () => {
     expect(res.headers["x-total-count"]).toBe("4");
   });
 
-  it.each(["_sort=description", "_sort=name&_order=up", "clientId=abc", "owner=1", "_start=abc"])("refuses %s with 400", async (query) => {
-    const res = await api().get(`/api/projects?${query}`).set(user.auth);
-    expect(res.status).toBe(400);
-    expect(res.body.statusCode).toBe(400);
-  });
+  it.each(["_sort=description", "_sort=name&_order=up", "clientId=abc", "owner=1", "_start=abc"])(
+    "refuses %s with 400",
+    async (query) => {
+      const res = await api().get(`/api/projects?${query}`).set(user.auth);
+      expect(res.status).toBe(400);
+      expect(res.body.statusCode).toBe(400);
+    },
+  );
 
   it("adds the project's attachments to GET /api/projects/{id}", async () => {
     const res = await api().get(`/api/projects/${b}`).set(user.auth);
@@ -158,7 +178,9 @@ describe("listing projects", () => {
     expect(project).toEqual(list.body[0]);
     const stored = (await t.ctx.db("attachments").where({ project_id: b }).pluck("id")) as number[];
     expect(attachments.map((a: { id: number }) => a.id).sort()).toEqual(stored.sort());
-    expect(attachments.map((a: { id: number }) => a.id)).toEqual((await listProjectAttachments(t.ctx, b)).map((a) => (a as { id: number }).id));
+    expect(attachments.map((a: { id: number }) => a.id)).toEqual(
+      (await listProjectAttachments(t.ctx, b)).map((a) => (a as { id: number }).id),
+    );
   });
 });
 
@@ -189,15 +211,22 @@ describe("updating a project", () => {
     expect(await t.ctx.db("projects").where({ id }).first()).toMatchObject({ name: "Stays", client_id: null });
   });
 
-  it.each(["published", "publishing"])("answers 409 'Project is published' to a %s project and keeps it", async (status) => {
-    const id = await insertProjectRow(t.ctx, { name: "Frozen", publishStatus: status, publishedZipPath: "published/f.zip" });
-    for (const method of ["put", "patch"] as const) {
-      const res = await api()[method](`/api/projects/${id}`).set(user.auth).send({ name: "Thawed" });
-      expect(res.status).toBe(409);
-      expect(res.body).toEqual({ statusCode: 409, message: "Project is published" });
-    }
-    expect((await t.ctx.db("projects").where({ id }).first()).name).toBe("Frozen");
-  });
+  it.each(["published", "publishing"])(
+    "answers 409 'Project is published' to a %s project and keeps it",
+    async (status) => {
+      const id = await insertProjectRow(t.ctx, {
+        name: "Frozen",
+        publishStatus: status,
+        publishedZipPath: "published/f.zip",
+      });
+      for (const method of ["put", "patch"] as const) {
+        const res = await api()[method](`/api/projects/${id}`).set(user.auth).send({ name: "Thawed" });
+        expect(res.status).toBe(409);
+        expect(res.body).toEqual({ statusCode: 409, message: "Project is published" });
+      }
+      expect((await t.ctx.db("projects").where({ id }).first()).name).toBe("Frozen");
+    },
+  );
 
   it("lets a project whose publishing failed be edited", async () => {
     const id = await insertProjectRow(t.ctx, { name: "Failed once", publishStatus: "failed" });
@@ -207,13 +236,21 @@ describe("updating a project", () => {
   });
 
   it("answers 404 'Project not found' and 400 for bad ids", async () => {
-    for (const call of [api().get("/api/projects/987654"), api().patch("/api/projects/987654").send({ name: "x" }), api().delete("/api/projects/987654")]) {
+    for (const call of [
+      api().get("/api/projects/987654"),
+      api().patch("/api/projects/987654").send({ name: "x" }),
+      api().delete("/api/projects/987654"),
+    ]) {
       const res = await call.set(user.auth);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ statusCode: 404, message: "Project not found" });
     }
     for (const id of ["0", "-1", "1.5", "abc", "99999999999999999999"]) {
-      for (const call of [api().get(`/api/projects/${id}`), api().put(`/api/projects/${id}`).send({ name: "x" }), api().delete(`/api/projects/${id}`)]) {
+      for (const call of [
+        api().get(`/api/projects/${id}`),
+        api().put(`/api/projects/${id}`).send({ name: "x" }),
+        api().delete(`/api/projects/${id}`),
+      ]) {
         expect((await call.set(user.auth)).status).toBe(400);
       }
     }

@@ -194,7 +194,8 @@ export class PooledFileWriter extends Writable {
           skip = 0;
         }
       }
-      if (rest.length > 0 && bytesWritten === 0) throw Object.assign(new Error("Write made no progress"), { code: "EIO" });
+      if (rest.length > 0 && bytesWritten === 0)
+        throw Object.assign(new Error("Write made no progress"), { code: "EIO" });
       pending = rest;
     }
   }

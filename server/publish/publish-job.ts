@@ -55,7 +55,9 @@ function describeFailure(err: unknown, sources: ZipSource[], zipFile: string): s
   if (e?.code === "ENOSPC") return "Not enough disk space to build the ZIP";
   const source = sources.find((s) => s.file === e?.path);
   if (source) {
-    return e.code === "ENOENT" ? `Attachment file is missing: ${source.name}` : `Could not read attachment: ${source.name}`;
+    return e.code === "ENOENT"
+      ? `Attachment file is missing: ${source.name}`
+      : `Could not read attachment: ${source.name}`;
   }
   if (e?.path === zipFile) return "Could not write the ZIP file";
   return "Could not build the ZIP";
@@ -117,7 +119,10 @@ export async function runPublishBuild(ctx: AppContext, build: PublishBuild, sign
       await removeQuietly(zipFile);
       return;
     }
-    ctx.logger.info({ projectId, files: sources.length, bytes: total, ms: Date.now() - startedAt }, "project published");
+    ctx.logger.info(
+      { projectId, files: sources.length, bytes: total, ms: Date.now() - startedAt },
+      "project published",
+    );
   } catch (err) {
     await handleFailure(ctx, build, signal, err, describeFailure(err, sources, partFile), [partFile, zipFile]);
     return;

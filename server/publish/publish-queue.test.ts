@@ -3,13 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createTestApp, createUser } from "../test/harness";
 import { cancelAllPublishes } from "./publish.service";
 import { PublishQueue } from "./publish-queue";
-import {
-  addPhoto,
-  addSlowAttachment,
-  projectRow,
-  recordPublishEvents,
-  until,
-} from "./test-fixtures";
+import { addPhoto, addSlowAttachment, projectRow, recordPublishEvents, until } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
 
 describe("the build queue", () => {
@@ -30,7 +24,10 @@ describe("the build queue", () => {
       expect(events.events.filter((e) => e.type === "publish_started").map((e) => e.projectId)).toEqual([first]);
 
       await pipe.finish();
-      await until(() => q.ctx.db("projects").whereIn("id", [first, second]).pluck("publish_status"), (s) => s.every((x) => x === "published"));
+      await until(
+        () => q.ctx.db("projects").whereIn("id", [first, second]).pluck("publish_status"),
+        (s) => s.every((x) => x === "published"),
+      );
       const order = events.events.filter((e) => e.type === "publish_started" || e.type === "publish_completed");
       expect(order.map((e) => `${e.type}:${e.projectId}`)).toEqual([
         `publish_started:${first}`,
@@ -59,7 +56,10 @@ describe("the build queue", () => {
       const res = await request(q.app).delete(`/api/projects/${second}/publish`).set(user.auth);
       expect(res.body.publishStatus).toBe("draft");
       await pipe.finish();
-      await until(() => projectRow(q.ctx, first), (row) => row.publish_status === "published");
+      await until(
+        () => projectRow(q.ctx, first),
+        (row) => row.publish_status === "published",
+      );
       await new Promise((r) => setTimeout(r, 200));
       expect(events.events).toEqual([]);
       expect((await projectRow(q.ctx, second)).publish_status).toBe("draft");
@@ -75,13 +75,18 @@ describe("the build queue", () => {
     let finishOlder!: () => void;
     queue.enqueue({ projectId: 7, buildId: "older" }, () => new Promise<void>((resolve) => (finishOlder = resolve)));
     let newerAborted = false;
-    queue.enqueue({ projectId: 7, buildId: "newer" }, (signal) =>
-      new Promise<void>((resolve) => signal.addEventListener("abort", () => ((newerAborted = true), resolve()))),
+    queue.enqueue(
+      { projectId: 7, buildId: "newer" },
+      (signal) =>
+        new Promise<void>((resolve) => signal.addEventListener("abort", () => ((newerAborted = true), resolve()))),
     );
     expect(queue.size).toBe(2);
 
     finishOlder();
-    await until(async () => queue.size, (size) => size === 1);
+    await until(
+      async () => queue.size,
+      (size) => size === 1,
+    );
     expect(queue.has(7)).toBe(true);
 
     await queue.cancel(7);
@@ -94,8 +99,10 @@ describe("the build queue", () => {
     const queue = new PublishQueue(2);
     const aborted: string[] = [];
     const build = (buildId: string) =>
-      queue.enqueue({ projectId: 7, buildId }, (signal) =>
-        new Promise<void>((resolve) => signal.addEventListener("abort", () => (aborted.push(buildId), resolve()))),
+      queue.enqueue(
+        { projectId: 7, buildId },
+        (signal) =>
+          new Promise<void>((resolve) => signal.addEventListener("abort", () => (aborted.push(buildId), resolve()))),
       );
     build("older");
     build("newer");

@@ -5,7 +5,15 @@ import { insertProjectRow } from "../test/rows";
 import { publishQueue } from "./publish-job";
 import { claimForPublishing, markFailed, markPublished } from "./publish.repository";
 import { cancelAllPublishes, publishProject, unpublishProject } from "./publish.service";
-import { addPhoto, addSlowAttachment, projectRow, publishedFiles, readZip, recordPublishEvents, until } from "./test-fixtures";
+import {
+  addPhoto,
+  addSlowAttachment,
+  projectRow,
+  publishedFiles,
+  readZip,
+  recordPublishEvents,
+  until,
+} from "./test-fixtures";
 
 // The service is called directly: both calls start in the same tick, so the publish's claim is
 // the first statement to run and the unpublish lands between that claim and whatever follows it.
@@ -23,7 +31,11 @@ describe("publish and unpublish of one project at nearly the same moment", () =>
       expect(unpublished.publishStatus).toBe("draft");
       expect(queue.has(id)).toBe(false);
       expect(queue.size).toBe(0);
-      expect(await projectRow(t.ctx, id)).toMatchObject({ publish_status: "draft", published_zip_path: null, publish_build_id: null });
+      expect(await projectRow(t.ctx, id)).toMatchObject({
+        publish_status: "draft",
+        published_zip_path: null,
+        publish_build_id: null,
+      });
       expect(publishedFiles(t.ctx)).toEqual([]);
 
       // The only build slot is free: another project publishes at once.
@@ -60,7 +72,10 @@ describe("publish and unpublish of one project at nearly the same moment", () =>
       expect(again.publishStatus).toBe("publishing");
       // A build of the first publish still reading this file (a stale one) may finish now.
       await pipe.finishIfRead(1_000);
-      await until(() => projectRow(t.ctx, id), (row) => row.publish_status !== "publishing");
+      await until(
+        () => projectRow(t.ctx, id),
+        (row) => row.publish_status !== "publishing",
+      );
       await queue.idle();
 
       const row = await projectRow(t.ctx, id);

@@ -21,7 +21,9 @@ export interface PublishableAttachment {
 
 export async function findPublishState(db: Db, id: number): Promise<PublishState | undefined> {
   const row = await db("projects").where({ id }).first("id", "name", "publish_status", "published_zip_path");
-  return row && { id: row.id, name: row.name, publishStatus: row.publish_status, publishedZipPath: row.published_zip_path };
+  return (
+    row && { id: row.id, name: row.name, publishStatus: row.publish_status, publishedZipPath: row.published_zip_path }
+  );
 }
 
 /**
@@ -43,7 +45,11 @@ const currentBuild = (db: Db, id: number, buildId: string) =>
   db("projects").where({ id, publish_status: "publishing", publish_build_id: buildId });
 
 /** The attachments to put in the ZIP, or `undefined` when the build is no longer the project's current one. */
-export async function attachmentsForBuild(db: Db, projectId: number, buildId: string): Promise<PublishableAttachment[] | undefined> {
+export async function attachmentsForBuild(
+  db: Db,
+  projectId: number,
+  buildId: string,
+): Promise<PublishableAttachment[] | undefined> {
   if (!(await currentBuild(db, projectId, buildId).first("id"))) return undefined;
   return attachmentsToPublish(db, projectId);
 }
@@ -108,7 +114,11 @@ export async function resetToDraft(
       publish_error: null,
       updated_at: nowIso(),
     });
-    return { changed: true, previousZipPath: row.published_zip_path as string | null, buildId: row.publish_build_id as string | null };
+    return {
+      changed: true,
+      previousZipPath: row.published_zip_path as string | null,
+      buildId: row.publish_build_id as string | null,
+    };
   });
 }
 
@@ -117,7 +127,9 @@ export async function failInterruptedPublishes(db: Db, error: string): Promise<n
   return db.transaction(async (trx) => {
     const ids = (await trx("projects").where({ publish_status: "publishing" }).pluck("id")) as number[];
     if (ids.length > 0) {
-      await trx("projects").whereIn("id", ids).update({ publish_status: "failed", publish_build_id: null, publish_error: error, updated_at: nowIso() });
+      await trx("projects")
+        .whereIn("id", ids)
+        .update({ publish_status: "failed", publish_build_id: null, publish_error: error, updated_at: nowIso() });
     }
     return ids;
   });

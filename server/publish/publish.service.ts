@@ -18,7 +18,15 @@ async function projectOrNotFound(ctx: AppContext, id: number): Promise<Project> 
 
 /** The claim's outcome, whatever the build has done since (it may already have ended). */
 function asJustClaimed(project: Project): Project {
-  return { ...project, publishStatus: "publishing", publishedAt: null, publishedZipPath: null, downloadUrl: null, deliveryUrl: null, publishError: null };
+  return {
+    ...project,
+    publishStatus: "publishing",
+    publishedAt: null,
+    publishedZipPath: null,
+    downloadUrl: null,
+    deliveryUrl: null,
+    publishError: null,
+  };
 }
 
 /** Marks the project `publishing` and queues its build; answers the project as the claim left it. */

@@ -32,7 +32,8 @@ afterAll(async () => {
 const publish = (id: number | string) => request(t.app).post(`/api/projects/${id}/publish`).set(staff.auth);
 const unpublish = (id: number | string) => request(t.app).delete(`/api/projects/${id}/publish`).set(staff.auth);
 const statusOf = (id: number) => projectRow(t.ctx, id).then((row) => row.publish_status as string);
-const zipFileOf = async (id: number) => path.join(t.ctx.config.publishedDir, path.basename((await projectRow(t.ctx, id)).published_zip_path));
+const zipFileOf = async (id: number) =>
+  path.join(t.ctx.config.publishedDir, path.basename((await projectRow(t.ctx, id)).published_zip_path));
 
 describe("POST /api/projects/:id/publish", () => {
   it("answers 202 with the project as publishing, then stores every attachment byte for byte in a ZIP", async () => {
@@ -84,7 +85,16 @@ describe("POST /api/projects/:id/publish", () => {
     await events.next("publish_completed");
 
     const entries = await readZip(await zipFileOf(id));
-    expect(entries.map((e) => e.name)).toEqual(["a.jpg", "A (2).JPG", "b.jpg", "b (1).jpg", "a (1).jpg", "photo-6.jpg", "noext", "NoExt (1)"]);
+    expect(entries.map((e) => e.name)).toEqual([
+      "a.jpg",
+      "A (2).JPG",
+      "b.jpg",
+      "b (1).jpg",
+      "a (1).jpg",
+      "photo-6.jpg",
+      "noext",
+      "NoExt (1)",
+    ]);
     expect(await unzipTest(await zipFileOf(id))).toMatch(/No errors detected in compressed data/);
   });
 
@@ -163,11 +173,18 @@ describe("a build that fails", () => {
 
     expect(failed.data).toEqual({ error: "Attachment file is missing: second.jpg" });
     const row = await projectRow(t.ctx, id);
-    expect(row).toMatchObject({ publish_status: "failed", publish_error: "Attachment file is missing: second.jpg", published_zip_path: null });
+    expect(row).toMatchObject({
+      publish_status: "failed",
+      publish_error: "Attachment file is missing: second.jpg",
+      published_zip_path: null,
+    });
     expect(publishedFiles(t.ctx)).toEqual(before);
     expect(events.events.map((e) => e.type)).not.toContain("publish_completed");
     const shown = await request(t.app).get(`/api/projects/${id}`).set(staff.auth);
-    expect(shown.body).toMatchObject({ publishStatus: "failed", publishError: "Attachment file is missing: second.jpg" });
+    expect(shown.body).toMatchObject({
+      publishStatus: "failed",
+      publishError: "Attachment file is missing: second.jpg",
+    });
 
     fs.writeFileSync(missing.file, missing.bytes);
     const again = await publish(id);
@@ -192,8 +209,19 @@ describe("DELETE /api/projects/:id/publish", () => {
     const res = await unpublish(id);
 
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id, publishStatus: "draft", publishedAt: null, publishedZipPath: null, downloadUrl: null, attachmentCount: 1 });
-    expect(await projectRow(t.ctx, id)).toMatchObject({ publish_status: "draft", published_at: null, published_zip_path: null });
+    expect(res.body).toMatchObject({
+      id,
+      publishStatus: "draft",
+      publishedAt: null,
+      publishedZipPath: null,
+      downloadUrl: null,
+      attachmentCount: 1,
+    });
+    expect(await projectRow(t.ctx, id)).toMatchObject({
+      publish_status: "draft",
+      published_at: null,
+      published_zip_path: null,
+    });
     expect(fs.existsSync(zip)).toBe(false);
   });
 
@@ -205,14 +233,21 @@ describe("DELETE /api/projects/:id/publish", () => {
     try {
       expect((await publish(id)).status).toBe(202);
       await pipe.feed(2 * 1024 * 1024);
-      await until(async () => publishedFiles(t.ctx).filter((f) => f.endsWith(".part")), (parts) => parts.length === 1);
+      await until(
+        async () => publishedFiles(t.ctx).filter((f) => f.endsWith(".part")),
+        (parts) => parts.length === 1,
+      );
 
       const res = await unpublish(id);
 
       expect(res.status).toBe(200);
       expect(res.body.publishStatus).toBe("draft");
       expect(publishedFiles(t.ctx)).toEqual(before);
-      expect(await projectRow(t.ctx, id)).toMatchObject({ publish_status: "draft", published_zip_path: null, publish_error: null });
+      expect(await projectRow(t.ctx, id)).toMatchObject({
+        publish_status: "draft",
+        published_zip_path: null,
+        publish_error: null,
+      });
       await new Promise((r) => setTimeout(r, 200));
       const types = events.events.map((e) => e.type);
       expect(types[0]).toBe("publish_started");

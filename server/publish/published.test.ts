@@ -5,11 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { attachmentDisposition, zipFileName } from "./download-name";
 import { cancelAllPublishes } from "./publish.service";
-import {
-  addPhoto,
-  projectRow,
-  recordPublishEvents,
-} from "./test-fixtures";
+import { addPhoto, projectRow, recordPublishEvents } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
 
 let t: TestApp;
@@ -75,7 +71,9 @@ describe("GET /published/<name>.zip", () => {
   });
 
   it("answers a range past the end with 416 and the real size", async () => {
-    const res = await request(t.app).get(url).set("Range", `bytes=${zip.length + 10}-`);
+    const res = await request(t.app)
+      .get(url)
+      .set("Range", `bytes=${zip.length + 10}-`);
     expect(res.status).toBe(416);
     expect(res.headers["content-range"]).toBe(`bytes */${zip.length}`);
     expect(res.headers["content-type"]).toMatch(/^application\/json/);
@@ -152,6 +150,8 @@ describe("the download's file name", () => {
     expect(attachmentDisposition("Café Noël (2026)")).toBe(
       "attachment; filename=\"Cafe Noel (2026).zip\"; filename*=UTF-8''Caf%C3%A9%20No%C3%ABl%20%282026%29.zip",
     );
-    expect(attachmentDisposition("東京")).toBe("attachment; filename=\"__.zip\"; filename*=UTF-8''%E6%9D%B1%E4%BA%AC.zip");
+    expect(attachmentDisposition("東京")).toBe(
+      "attachment; filename=\"__.zip\"; filename*=UTF-8''%E6%9D%B1%E4%BA%AC.zip",
+    );
   });
 });

@@ -12,11 +12,7 @@ import { runStartupTasks } from "../startup";
 import { createUser } from "../test/harness";
 import { cancelAllPublishes } from "./publish.service";
 import { INTERRUPTED_MESSAGE } from "./recovery";
-import {
-  addPhoto,
-  projectRow,
-  recordPublishEvents,
-} from "./test-fixtures";
+import { addPhoto, projectRow, recordPublishEvents } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
 
 let dir: string;
@@ -55,13 +51,15 @@ describe("recovery at start", () => {
     const published = await insertProjectRow(first, { name: "Published" });
     const keptZip = "K".repeat(22) + ".zip";
     await first.db("projects").where({ id: interrupted }).update({ publish_status: "publishing" });
-    await first.db("projects")
+    await first
+      .db("projects")
       .where({ id: published })
       .update({ publish_status: "published", published_at: nowIso(), published_zip_path: `published/${keptZip}` });
     const publishedDir = first.config.publishedDir;
     const part = "P".repeat(22) + ".zip.part";
     const orphan = "O".repeat(22) + ".zip";
-    for (const name of [keptZip, part, orphan, "notes.txt", ".gitkeep"]) fs.writeFileSync(path.join(publishedDir, name), "x");
+    for (const name of [keptZip, part, orphan, "notes.txt", ".gitkeep"])
+      fs.writeFileSync(path.join(publishedDir, name), "x");
     await first.db.destroy();
     contexts.splice(0);
 

@@ -14,14 +14,26 @@ import { insertAttachmentRow } from "../test/rows";
 export { until } from "../test/wait";
 
 /** A real JPEG of noise (so it does not shrink to nothing) stored the way uploads are. */
-export async function addPhoto(ctx: AppContext, projectId: number, originalName: string, side = 64): Promise<{ file: string; bytes: Buffer }> {
+export async function addPhoto(
+  ctx: AppContext,
+  projectId: number,
+  originalName: string,
+  side = 64,
+): Promise<{ file: string; bytes: Buffer }> {
   const pixels = crypto.randomBytes(side * side * 3);
-  const bytes = await sharp(pixels, { raw: { width: side, height: side, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+  const bytes = await sharp(pixels, { raw: { width: side, height: side, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
   const storageKey = `${projectId}/${crypto.randomBytes(12).toString("base64url")}.jpg`;
   const file = uploadPath(ctx.config, storageKey);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, bytes);
-  await insertAttachmentRow(ctx, projectId, { originalName, storageKey, size: bytes.length, checksum: crypto.createHash("sha256").update(bytes).digest("hex") });
+  await insertAttachmentRow(ctx, projectId, {
+    originalName,
+    storageKey,
+    size: bytes.length,
+    checksum: crypto.createHash("sha256").update(bytes).digest("hex"),
+  });
   return { file, bytes };
 }
 
@@ -35,7 +47,12 @@ export async function addSlowAttachment(ctx: AppContext, projectId: number, orig
   fs.mkdirSync(path.dirname(file), { recursive: true });
   execFileSync("mkfifo", [file]);
   const content = crypto.randomBytes(size);
-  await insertAttachmentRow(ctx, projectId, { originalName, storageKey, size, checksum: crypto.createHash("sha256").update(content).digest("hex") });
+  await insertAttachmentRow(ctx, projectId, {
+    originalName,
+    storageKey,
+    size,
+    checksum: crypto.createHash("sha256").update(content).digest("hex"),
+  });
   let writer: fs.WriteStream | undefined;
   let offset = 0;
   const open = () => {
@@ -160,7 +177,12 @@ export async function readZip(file: string): Promise<ZipEntryInfo[]> {
         stream.on("data", (c: Buffer) => chunks.push(c));
         stream.on("error", reject);
         stream.on("end", () => {
-          entries.push({ name: entry.fileName, size: entry.uncompressedSize, crc32: entry.crc32, content: Buffer.concat(chunks) });
+          entries.push({
+            name: entry.fileName,
+            size: entry.uncompressedSize,
+            crc32: entry.crc32,
+            content: Buffer.concat(chunks),
+          });
           zip.readEntry();
         });
       });

@@ -6,11 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { pipeline } from "node:stream/promises";
 import { zipEntryNames } from "./entry-names";
 import { BufferPool, PooledFileReader, PooledFileWriter, PushedLengths } from "./pooled-io";
-import {
-  crc32,
-  readZip,
-  unzipTest,
-} from "./test-fixtures";
+import { crc32, readZip, unzipTest } from "./test-fixtures";
 import { writeZip, type ZipSource } from "./zip-writer";
 
 let dir: string;
@@ -30,7 +26,8 @@ function sourceFile(name: string, size: number): ZipSource & { bytes: Buffer } {
 const signal = () => new AbortController().signal;
 
 /** The ZIP64 end-of-central-directory record and its locator. */
-const hasZip64End = (zip: Buffer) => zip.includes(Buffer.from([0x50, 0x4b, 0x06, 0x06])) && zip.includes(Buffer.from([0x50, 0x4b, 0x06, 0x07]));
+const hasZip64End = (zip: Buffer) =>
+  zip.includes(Buffer.from([0x50, 0x4b, 0x06, 0x06])) && zip.includes(Buffer.from([0x50, 0x4b, 0x06, 0x07]));
 
 describe("writeZip", () => {
   it("stores files larger than its read buffer with the right CRC, readable by yauzl and unzip", async () => {
@@ -73,7 +70,10 @@ describe("writeZip", () => {
   });
 
   it("fails on a missing source and removes what it had written", async () => {
-    const sources = [sourceFile("a.jpg", 2 * 1024 * 1024), { file: path.join(dir, "gone.bin"), name: "gone.jpg", size: 10, date: new Date() }];
+    const sources = [
+      sourceFile("a.jpg", 2 * 1024 * 1024),
+      { file: path.join(dir, "gone.bin"), name: "gone.jpg", size: 10, date: new Date() },
+    ];
     const out = path.join(dir, "out.zip");
 
     await expect(writeZip(sources, out, { signal: signal() })).rejects.toMatchObject({ code: "ENOENT" });
@@ -102,7 +102,9 @@ describe("writeZip", () => {
   it("never overwrites an existing file", async () => {
     const out = path.join(dir, "out.zip");
     fs.writeFileSync(out, "keep me");
-    await expect(writeZip([sourceFile("a.jpg", 10)], out, { signal: signal() })).rejects.toMatchObject({ code: "EEXIST" });
+    await expect(writeZip([sourceFile("a.jpg", 10)], out, { signal: signal() })).rejects.toMatchObject({
+      code: "EEXIST",
+    });
     expect(fs.readFileSync(out, "utf8")).toBe("keep me");
   });
 });
@@ -134,7 +136,8 @@ describe("pooled file streams", () => {
 });
 
 describe("zipEntryNames", () => {
-  const names = (...originals: string[]) => zipEntryNames(originals.map((originalName) => ({ originalName, mimeType: "image/png" })));
+  const names = (...originals: string[]) =>
+    zipEntryNames(originals.map((originalName) => ({ originalName, mimeType: "image/png" })));
 
   it("keeps plain names and strips folders written with either slash", () => {
     expect(names("x.png", "a/b/y.png", "C:\\photos\\z.png")).toEqual(["x.png", "y.png", "z.png"]);
@@ -147,7 +150,13 @@ describe("zipEntryNames", () => {
   });
 
   it("gives empty, dot and folder-only names a fallback from the file type", () => {
-    expect(names("", ".", "..", "dir/", "   ")).toEqual(["photo-1.png", "photo-2.png", "photo-3.png", "photo-4.png", "photo-5.png"]);
+    expect(names("", ".", "..", "dir/", "   ")).toEqual([
+      "photo-1.png",
+      "photo-2.png",
+      "photo-3.png",
+      "photo-4.png",
+      "photo-5.png",
+    ]);
   });
 
   it("replaces characters that Windows refuses, so every client unpacks the same names", () => {

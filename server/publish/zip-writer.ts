@@ -124,7 +124,10 @@ interface ZipEngineEntry {
 }
 
 interface ZipEngine extends NodeJS.WritableStream {
-  _smartStream(entry: ZipEngineEntry, callback: (err: Error | null, entry: ZipEngineEntry) => void): NodeJS.ReadWriteStream;
+  _smartStream(
+    entry: ZipEngineEntry,
+    callback: (err: Error | null, entry: ZipEngineEntry) => void,
+  ): NodeJS.ReadWriteStream;
   _afterAppend(entry: ZipEngineEntry): void;
 }
 

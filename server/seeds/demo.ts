@@ -23,7 +23,8 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
  */
 async function runSeedFiles(db: Db): Promise<void> {
   const seeds: Array<{ seed: (knex: Knex) => Promise<void> }> = [];
-  for (const file of runtimeModules("seeds", /^\d+_[\w-]+\.ts$/)) seeds.push((await file.load()) as { seed: (knex: Knex) => Promise<void> });
+  for (const file of runtimeModules("seeds", /^\d+_[\w-]+\.ts$/))
+    seeds.push((await file.load()) as { seed: (knex: Knex) => Promise<void> });
   await db.transaction(async (trx) => {
     for (const module of seeds) await module.seed(trx);
   });
@@ -48,12 +49,21 @@ async function createDemoAdmin(db: Db): Promise<{ email: string; password: strin
  * Safe to run again: seeds skip what exists, the admin is created once, and photos are only
  * added to demo projects that have none yet.
  */
-export async function seedDemoData(ctx: AppContext, opts: { createAdmin: boolean }): Promise<{ email: string; password: string } | undefined> {
+export async function seedDemoData(
+  ctx: AppContext,
+  opts: { createAdmin: boolean },
+): Promise<{ email: string; password: string } | undefined> {
   await runSeedFiles(ctx.db);
   const admin = opts.createAdmin ? await createDemoAdmin(ctx.db) : undefined;
-  const bare = (await ctx.db("projects")
-    .whereIn("name", DEMO_PROJECTS.map((p) => p.name))
-    .whereNotExists(ctx.db("attachments").select(ctx.db.raw("1")).where("attachments.project_id", ctx.db.ref("projects.id")))
+  const bare = (await ctx
+    .db("projects")
+    .whereIn(
+      "name",
+      DEMO_PROJECTS.map((p) => p.name),
+    )
+    .whereNotExists(
+      ctx.db("attachments").select(ctx.db.raw("1")).where("attachments.project_id", ctx.db.ref("projects.id")),
+    )
     .orderBy("id")
     .pluck("id")) as number[];
   await seedDemoAttachments(ctx, bare);

@@ -58,7 +58,8 @@ async function readHead(file: string, length: number): Promise<Buffer> {
 export async function detectImageType(file: string): Promise<ImageType | undefined> {
   const head = await readHead(file, 12);
   const ascii = (from: number, to: number) => head.subarray(from, to).toString("latin1");
-  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return { mimeType: "image/jpeg", extension: "jpg" };
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff)
+    return { mimeType: "image/jpeg", extension: "jpg" };
   if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
     return { mimeType: "image/png", extension: "png" };
   if (ascii(0, 6) === "GIF87a" || ascii(0, 6) === "GIF89a") return { mimeType: "image/gif", extension: "gif" };
@@ -127,7 +128,10 @@ export async function placeImage(config: Config, projectId: number, image: Prepa
   return { ...facts, storageKey, thumbnailKey };
 }
 
-export async function removeStoredImages(config: Config, images: Array<{ storageKey: string; thumbnailKey: string | null }>) {
+export async function removeStoredImages(
+  config: Config,
+  images: Array<{ storageKey: string; thumbnailKey: string | null }>,
+) {
   const files = images.flatMap((i) => [i.storageKey, i.thumbnailKey].filter((k): k is string => Boolean(k)));
   await removeQuietly(...files.map((key) => uploadPath(config, key)));
 }

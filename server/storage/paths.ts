@@ -36,7 +36,9 @@ export async function removeOrLog(logger: Logger, what: string, ...files: string
   await Promise.all(
     files.map((file) =>
       // Retried: a folder whose files are still being opened or closed is briefly not empty (ENOTEMPTY).
-      fs.rm(file, { force: true, recursive: true, maxRetries: 5, retryDelay: 50 }).catch((err: unknown) => logger.warn({ err, file }, `could not remove ${what}`)),
+      fs
+        .rm(file, { force: true, recursive: true, maxRetries: 5, retryDelay: 50 })
+        .catch((err: unknown) => logger.warn({ err, file }, `could not remove ${what}`)),
     ),
   );
 }
@@ -58,7 +60,15 @@ export async function removeStaleTempFiles(config: Config, olderThanMs: number, 
     const entry = path.join(root, name);
     const stat = await fs.stat(entry).catch(() => undefined);
     // One that cannot go now (still being written to) is tried again on the next sweep.
-    if (stat && now - stat.mtimeMs > olderThanMs && (await removeQuietly(entry).then(() => true, () => false))) removed++;
+    if (
+      stat &&
+      now - stat.mtimeMs > olderThanMs &&
+      (await removeQuietly(entry).then(
+        () => true,
+        () => false,
+      ))
+    )
+      removed++;
   }
   return removed;
 }
@@ -67,7 +77,12 @@ export async function removeStaleTempFiles(config: Config, olderThanMs: number, 
  * Sweeps UPLOADS_DIR/.tmp every `everyMs` for receive folders untouched for `olderThanMs`, as a net
  * under a cleanup that failed. The timer keeps no process alive; call the returned function to stop it.
  */
-export function sweepStaleTempFiles(config: Config, logger: Logger, everyMs = 10 * 60_000, olderThanMs = 60 * 60_000): () => void {
+export function sweepStaleTempFiles(
+  config: Config,
+  logger: Logger,
+  everyMs = 10 * 60_000,
+  olderThanMs = 60 * 60_000,
+): () => void {
   const timer = setInterval(() => {
     removeStaleTempFiles(config, olderThanMs).then(
       (removed) => removed > 0 && logger.info({ removed }, "removed stale upload temp folders"),

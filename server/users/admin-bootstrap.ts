@@ -13,7 +13,12 @@ export async function ensureAdminAccount(ctx: AppContext): Promise<void> {
   if (!admin) return;
   const existing = await findUserRowByEmail(ctx.db, admin.email);
   if (!existing) {
-    const row = await insertUser(ctx.db, { email: admin.email, passwordHash: await hashPassword(admin.password), role: "admin", hasAccess: true });
+    const row = await insertUser(ctx.db, {
+      email: admin.email,
+      passwordHash: await hashPassword(admin.password),
+      role: "admin",
+      hasAccess: true,
+    });
     ctx.logger.info({ uid: row.uid, email: row.email }, "admin account created from ADMIN_EMAIL");
     return;
   }
@@ -26,5 +31,8 @@ export async function ensureAdminAccount(ctx: AppContext): Promise<void> {
   await updateUserRow(ctx.db, existing.uid, patch);
   if (!passwordMatches) await endEverySession(ctx.db, existing.uid);
   ctx.events.userChanged(existing.uid);
-  ctx.logger.info({ uid: existing.uid, email: existing.email, passwordReset: !passwordMatches }, "admin account brought in line with ADMIN_EMAIL");
+  ctx.logger.info(
+    { uid: existing.uid, email: existing.email, passwordReset: !passwordMatches },
+    "admin account brought in line with ADMIN_EMAIL",
+  );
 }

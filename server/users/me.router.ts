@@ -31,7 +31,10 @@ export function meRouter(ctx: AppContext): Router {
 
   router.post("/request-access", async (req, res) => {
     const { message } = parseBody(accessRequestSchema, req.body ?? {});
-    const { created, ...answer } = await requestAccess(ctx, currentUser(req), message, { mailer, origin: trustedOrigin(req, ctx.config) });
+    const { created, ...answer } = await requestAccess(ctx, currentUser(req), message, {
+      mailer,
+      origin: trustedOrigin(req, ctx.config),
+    });
     res.status(created ? 201 : 200).json(answer);
   });
 

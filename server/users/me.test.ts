@@ -40,7 +40,10 @@ describe("GET /api/users/me", () => {
 
 describe("PUT and PATCH /api/users/me", () => {
   it("changes the display name and phone number, trimmed", async () => {
-    const res = await request(t.app).put("/api/users/me").set(pending.auth).send({ displayName: "  Pat Doe ", phoneNumber: "+44 20 1234" });
+    const res = await request(t.app)
+      .put("/api/users/me")
+      .set(pending.auth)
+      .send({ displayName: "  Pat Doe ", phoneNumber: "+44 20 1234" });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ displayName: "Pat Doe", phoneNumber: "+44 20 1234" });
     expect(await row(pending.uid)).toMatchObject({ display_name: "Pat Doe", phone_number: "+44 20 1234" });
@@ -59,13 +62,20 @@ describe("PUT and PATCH /api/users/me", () => {
       .set(pending.auth)
       .send({ displayName: "Sneaky", role: "admin", hasAccess: true, email: "boss@studio.test", emailVerified: true });
     expect(res.status).toBe(200);
-    expect(await row(pending.uid)).toMatchObject({ display_name: "Sneaky", role: "staff", email: "pending@studio.test" });
+    expect(await row(pending.uid)).toMatchObject({
+      display_name: "Sneaky",
+      role: "staff",
+      email: "pending@studio.test",
+    });
     expect(Boolean((await row(pending.uid)).has_access)).toBe(false);
     expect((await request(t.app).get("/api/clients").set(pending.auth)).status).toBe(403);
   });
 
   it("refuses a display name over 200 characters or of the wrong type, changing nothing", async () => {
-    const long = await request(t.app).put("/api/users/me").set(approved.auth).send({ displayName: "x".repeat(201) });
+    const long = await request(t.app)
+      .put("/api/users/me")
+      .set(approved.auth)
+      .send({ displayName: "x".repeat(201) });
     expect(long.status).toBe(400);
     expect(long.body.message).toBe("Display name must be at most 200 characters");
     const wrong = await request(t.app).put("/api/users/me").set(approved.auth).send({ phoneNumber: 42 });
@@ -82,15 +92,30 @@ describe("PUT and PATCH /api/users/me", () => {
 
 describe("access", () => {
   it("answers hasAccess and the role for approved and unapproved users", async () => {
-    expect((await request(t.app).get("/api/users/me/access").set(pending.auth)).body).toEqual({ hasAccess: false, role: "staff" });
-    expect((await request(t.app).get("/api/users/me/access").set(approved.auth)).body).toEqual({ hasAccess: true, role: "staff" });
+    expect((await request(t.app).get("/api/users/me/access").set(pending.auth)).body).toEqual({
+      hasAccess: false,
+      role: "staff",
+    });
+    expect((await request(t.app).get("/api/users/me/access").set(approved.auth)).body).toEqual({
+      hasAccess: true,
+      role: "staff",
+    });
   });
 
   it("records an access request with its trimmed message, then updates it on a second request", async () => {
-    const first = await request(t.app).post("/api/users/me/request-access").set(pending.auth).send({ message: "  I shoot weddings.  " });
+    const first = await request(t.app)
+      .post("/api/users/me/request-access")
+      .set(pending.auth)
+      .send({ message: "  I shoot weddings.  " });
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ hasAccess: false, accessRequest: { message: "I shoot weddings.", createdAt: expect.any(String) } });
-    const second = await request(t.app).post("/api/users/me/request-access").set(pending.auth).send({ message: "Second try" });
+    expect(first.body).toEqual({
+      hasAccess: false,
+      accessRequest: { message: "I shoot weddings.", createdAt: expect.any(String) },
+    });
+    const second = await request(t.app)
+      .post("/api/users/me/request-access")
+      .set(pending.auth)
+      .send({ message: "Second try" });
     expect(second.status).toBe(200);
     expect(second.body.accessRequest.message).toBe("Second try");
     const rows = await t.ctx.db("access_requests").where({ user_uid: pending.uid });
@@ -107,11 +132,17 @@ describe("access", () => {
   });
 
   it("refuses a message over 1000 characters and records nothing", async () => {
-    const res = await request(t.app).post("/api/users/me/request-access").set(pending.auth).send({ message: "x".repeat(1001) });
+    const res = await request(t.app)
+      .post("/api/users/me/request-access")
+      .set(pending.auth)
+      .send({ message: "x".repeat(1001) });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("Message must be at most 1000 characters");
     expect(await t.ctx.db("access_requests")).toHaveLength(0);
-    const max = await request(t.app).post("/api/users/me/request-access").set(pending.auth).send({ message: "y".repeat(1000) });
+    const max = await request(t.app)
+      .post("/api/users/me/request-access")
+      .set(pending.auth)
+      .send({ message: "y".repeat(1000) });
     expect(max.status).toBe(201);
   });
 

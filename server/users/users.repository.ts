@@ -103,12 +103,23 @@ export async function insertUser(db: Db, user: NewUser, opts: { promoteIfFirst?:
 export type UserPatch = Partial<
   Pick<
     UserRow,
-    "password_hash" | "display_name" | "phone_number" | "photo_url" | "email_verified" | "role" | "has_access" | "google_sub" | "access_revoked_at"
+    | "password_hash"
+    | "display_name"
+    | "phone_number"
+    | "photo_url"
+    | "email_verified"
+    | "role"
+    | "has_access"
+    | "google_sub"
+    | "access_revoked_at"
   >
 >;
 
 export async function updateUserRow(db: Db, uid: string, patch: UserPatch): Promise<void> {
-  if (Object.keys(patch).length > 0) await db("users").where({ uid }).update({ ...patch, updated_at: nowIso() });
+  if (Object.keys(patch).length > 0)
+    await db("users")
+      .where({ uid })
+      .update({ ...patch, updated_at: nowIso() });
 }
 
 /** From now on, access tokens issued earlier are refused for this user. */
@@ -150,11 +161,18 @@ export const usersListSpec: ListSpec = {
 
 /** The e-mail addresses of every approved admin: who hears of a new access request. */
 export async function approvedAdminEmails(db: Db): Promise<string[]> {
-  const rows = await db<UserRow>("users").where({ role: "admin", has_access: true }).orderBy("created_at").select("email");
+  const rows = await db<UserRow>("users")
+    .where({ role: "admin", has_access: true })
+    .orderBy("created_at")
+    .select("email");
   return rows.map((r) => r.email);
 }
 
-type ManagedUserRow = UserRow & { request_message: string | null; request_created_at: string | null; request_id: number | null };
+type ManagedUserRow = UserRow & {
+  request_message: string | null;
+  request_created_at: string | null;
+  request_id: number | null;
+};
 
 /** The users-only list parameters: `access=<state>` and `q`, which searches e-mail and name. */
 export interface UserListOptions {
@@ -173,7 +191,9 @@ function whereAccess(qb: Knex.QueryBuilder, access: AccessState): void {
 function whereNameOrEmail(qb: Knex.QueryBuilder, text: string): void {
   const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   qb.where((inner) =>
-    inner.whereRaw("lower(users.email) like ? escape '\\'", [pattern]).orWhereRaw("lower(users.display_name) like ? escape '\\'", [pattern]),
+    inner
+      .whereRaw("lower(users.email) like ? escape '\\'", [pattern])
+      .orWhereRaw("lower(users.display_name) like ? escape '\\'", [pattern]),
   );
 }
 
@@ -205,13 +225,22 @@ function managedUsers(db: Db) {
 function toManagedUser(row: ManagedUserRow): ManagedUser {
   return {
     ...toUser(row),
-    accessRequest: row.request_id === null ? null : { message: row.request_message, createdAt: toIso(row.request_created_at)! },
+    accessRequest:
+      row.request_id === null ? null : { message: row.request_message, createdAt: toIso(row.request_created_at)! },
     access: accessOf(row),
   };
 }
 
-export async function listManagedUsers(db: Db, list: ListQuery, options: UserListOptions = {}): Promise<{ rows: ManagedUser[]; total: number }> {
-  const countQuery = applyUserFilters(db("users").leftJoin("access_requests", "access_requests.user_uid", "users.uid"), list, options);
+export async function listManagedUsers(
+  db: Db,
+  list: ListQuery,
+  options: UserListOptions = {},
+): Promise<{ rows: ManagedUser[]; total: number }> {
+  const countQuery = applyUserFilters(
+    db("users").leftJoin("access_requests", "access_requests.user_uid", "users.uid"),
+    list,
+    options,
+  );
   const [count] = await countQuery.count({ n: "*" });
   const rows = (await applyPage(applyUserFilters(managedUsers(db), list, options), list)) as ManagedUserRow[];
   return { rows: rows.map(toManagedUser), total: Number((count as { n: number | string }).n) };

@@ -66,7 +66,13 @@ export async function getUser(ctx: AppContext, uid: string): Promise<ManagedUser
  * serializable transaction, so two admins demoting each other at once, in one process or
  * several, cannot leave none.
  */
-export async function changeUser(ctx: AppContext, actor: User, uid: string, change: UserChange, mail?: MailRoute): Promise<ManagedUser> {
+export async function changeUser(
+  ctx: AppContext,
+  actor: User,
+  uid: string,
+  change: UserChange,
+  mail?: MailRoute,
+): Promise<ManagedUser> {
   const approved = await serializable(ctx.db, async (trx) => {
     const row = await findUserRow(trx, uid);
     if (!row) throw new NotFoundError("User not found");

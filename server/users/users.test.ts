@@ -16,7 +16,11 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const put = (user: TestUser, uid: string, body: unknown) => request(t.app).put(`/api/users/${uid}`).set(user.auth).send(body as object);
+const put = (user: TestUser, uid: string, body: unknown) =>
+  request(t.app)
+    .put(`/api/users/${uid}`)
+    .set(user.auth)
+    .send(body as object);
 const row = (uid: string) => t.ctx.db("users").where({ uid }).first();
 
 describe("GET /api/users", () => {
@@ -25,9 +29,17 @@ describe("GET /api/users", () => {
     const res = await request(t.app).get("/api/users").set(admin.auth);
     expect(res.status).toBe(200);
     expect(res.headers["x-total-count"]).toBe("3");
-    expect(res.body.map((u: { email: string }) => u.email)).toEqual(["admin@studio.test", "staff@studio.test", "pending@studio.test"]);
+    expect(res.body.map((u: { email: string }) => u.email)).toEqual([
+      "admin@studio.test",
+      "staff@studio.test",
+      "pending@studio.test",
+    ]);
     const waiting = res.body.find((u: { uid: string }) => u.uid === pending.uid);
-    expect(waiting).toMatchObject({ hasAccess: false, role: "staff", accessRequest: { message: "Let me in", createdAt: expect.any(String) } });
+    expect(waiting).toMatchObject({
+      hasAccess: false,
+      role: "staff",
+      accessRequest: { message: "Let me in", createdAt: expect.any(String) },
+    });
     expect(res.body.find((u: { uid: string }) => u.uid === staff.uid).accessRequest).toBeNull();
     expect(res.body[0]).not.toHaveProperty("password_hash");
   });
@@ -67,7 +79,11 @@ describe("the access filter and the search", () => {
       "revoked@studio.test": "revoked",
       "silent@studio.test": "none",
     });
-    for (const [access, uid] of [["pending", pending.uid], ["revoked", revoked.uid], ["none", silent.uid]]) {
+    for (const [access, uid] of [
+      ["pending", pending.uid],
+      ["revoked", revoked.uid],
+      ["none", silent.uid],
+    ]) {
       const res = await request(t.app).get(`/api/users?access=${access}&_start=0&_end=10`).set(admin.auth);
       expect(res.body.map((u: { uid: string }) => u.uid)).toEqual([uid]);
       expect(res.headers["x-total-count"]).toBe("1");
@@ -121,7 +137,10 @@ describe("approving, revoking and roles", () => {
     expect(res.body).toMatchObject({ uid: pending.uid, hasAccess: true, accessRequest: null });
     expect(changes).toEqual([{ resource: "users", type: "updated", ids: [pending.uid] }]);
     expect((await request(t.app).get("/api/clients").set(pending.auth)).status).toBe(200);
-    expect((await request(t.app).get("/api/users/me/access").set(pending.auth)).body).toEqual({ hasAccess: true, role: "staff" });
+    expect((await request(t.app).get("/api/users/me/access").set(pending.auth)).body).toEqual({
+      hasAccess: true,
+      role: "staff",
+    });
     expect(await t.ctx.db("access_requests")).toHaveLength(0);
   });
 
@@ -169,13 +188,18 @@ describe("approving, revoking and roles", () => {
       statusCode: 409,
       message: "The last admin cannot lose access or the admin role",
     });
-    await expect(changeUser(t.ctx, staleSecond, admin.uid, { hasAccess: false })).rejects.toMatchObject({ statusCode: 409 });
+    await expect(changeUser(t.ctx, staleSecond, admin.uid, { hasAccess: false })).rejects.toMatchObject({
+      statusCode: 409,
+    });
     expect(await row(admin.uid)).toMatchObject({ role: "admin" });
   });
 
   it("leaves an approved admin when two admins demote each other at the same moment", async () => {
     const second = await createUser(t.ctx, { role: "admin" });
-    const answers = await Promise.all([put(admin, second.uid, { role: "staff" }), put(second, admin.uid, { role: "staff" })]);
+    const answers = await Promise.all([
+      put(admin, second.uid, { role: "staff" }),
+      put(second, admin.uid, { role: "staff" }),
+    ]);
     expect(answers.map((a) => a.status).filter((s) => s === 200)).toHaveLength(1);
     expect(answers.map((a) => a.status).find((s) => s !== 200)).toBeOneOf([403, 409]);
     expect(await t.ctx.db("users").where({ role: "admin", has_access: true })).toHaveLength(1);
