@@ -1,47 +1,20 @@
-import type { AddressInfo } from "node:net";
 import request from "supertest";
-import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createLoggedTestApp, RELAXED_LIMITS } from "../auth/auth-test-helpers";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
+import { startSmtpInbox, type ReceivedMail, type SmtpInbox } from "../test/smtp-inbox";
 import { eventually } from "../test/wait";
 
-interface ReceivedMail {
-  to: string[];
-  body: string;
-}
-
-let smtp: SMTPServer;
+let smtp: SmtpInbox;
 let smtpUrl: string;
-const inbox: ReceivedMail[] = [];
-
-function decodeQuotedPrintable(raw: string): string {
-  return raw
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
+let inbox: ReceivedMail[];
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        inbox.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          body: decodeQuotedPrintable(Buffer.concat(chunks).toString("utf8")),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  smtp = await startSmtpInbox();
+  smtpUrl = smtp.url;
+  inbox = smtp.mails;
 });
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+afterAll(() => smtp.close());
 
 let t: Pick<TestApp, "app" | "ctx" | "close">;
 afterEach(async () => {
