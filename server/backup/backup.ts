@@ -108,13 +108,23 @@ async function attemptBackup(
 }
 
 /** Files under a data folder, relative to it; the receive area and dot-files (readiness probes) are not data. */
-function liveFiles(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
-    .filter((relative) => !relative.split("/").some((part) => part.startsWith(".")));
+function liveFiles(dir: string, prefix = ""): string[] {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(path.join(dir, prefix), { withFileTypes: true });
+  } catch (err) {
+    // A folder that went while we looked (an upload's receive folder, a deleted project's).
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw err;
+  }
+  // Dot folders (.tmp: uploads still being received) are never part of a backup.
+  return entries
+    .filter((e) => !e.name.startsWith("."))
+    .flatMap((e) => {
+      const relative = prefix ? `${prefix}/${e.name}` : e.name;
+      if (e.isDirectory()) return liveFiles(dir, relative);
+      return e.isFile() ? [relative] : [];
+    });
 }
 
 /** Hard links while the backup folder shares the file system, copies otherwise. */

@@ -37,8 +37,9 @@ describe("the compiled production build", () => {
     try {
       const url = await new Promise<string>((resolve, reject) => {
         child.stdout.on("data", () => {
+          // The address and the sign-in line are two writes: they may arrive in separate chunks.
           const m = output.match(/running at (http:\/\/\S+)/);
-          if (m) resolve(m[1]);
+          if (m && /Sign in as/.test(output)) resolve(m[1]);
         });
         void exited.then(() => reject(new Error(`exited before listening:\n${output}`)));
       });
