@@ -89,8 +89,8 @@ describe("on a 390 × 844 phone", () => {
     await page.getByText(/^Publishing\.\.\. \d+%$/).waitFor();
     await expectNoSidewaysScroll(page);
     await screenshot(page, "publishing");
+    // No unroute: unrouting while the held call is released races its continue ("Route is already handled").
     release();
-    await page.unroute(publishCall);
     await page.getByText(/^Published on /).waitFor();
     await expectNoSidewaysScroll(page);
 
