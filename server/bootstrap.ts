@@ -2,8 +2,9 @@ import fs from "node:fs";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
 import { migrate, openDatabase } from "./db/database";
-import { describeDatabaseUrl } from "./db/dialect";
+import { describeDatabaseUrl, isPostgresUrl } from "./db/dialect";
 import { EventBus } from "./events/bus";
+import { startPgRelay } from "./events/pg-relay";
 import { createLogger, type Logger } from "./logger";
 import { createTokenService } from "./auth/tokens";
 
@@ -35,5 +36,23 @@ export async function createContext(
     );
   }
   const tokens = await createTokenService(db, config.accessTokenTtl);
-  return { config, db, logger, events: new EventBus(), tokens };
+  const events = new EventBus();
+  // Several processes may share a PostgreSQL database; each hears the others' changes.
+  if (isPostgresUrl(config.databaseUrl)) {
+    try {
+      events.useRelay(await startPgRelay(config.databaseUrl, logger, (message) => events.receive(message)));
+    } catch (err) {
+      await db.destroy();
+      throw new StartupError(
+        `Cannot listen for events on ${describeDatabaseUrl(config.databaseUrl)}: ${(err as Error).message}`,
+      );
+    }
+  }
+  return { config, db, logger, events, tokens };
+}
+
+/** Lets go of the database: the events connection, then the pool. */
+export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.events.close();
+  await ctx.db.destroy();
 }

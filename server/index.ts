@@ -1,6 +1,6 @@
 import http from "node:http";
 import { loadConfig, ConfigError } from "./config";
-import { createContext, StartupError } from "./bootstrap";
+import { closeContext, createContext, StartupError } from "./bootstrap";
 import { createApp } from "./app";
 import { runStartupTasks } from "./startup";
 import { attachEventsServer } from "./events/events-server";
@@ -45,7 +45,7 @@ async function main() {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     // A build cut short leaves no partial file; its project is marked failed at the next start.
     await cancelAllPublishes(ctx);
-    await ctx.db.destroy();
+    await closeContext(ctx);
     clearTimeout(force);
     process.exit(0);
   };

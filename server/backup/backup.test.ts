@@ -6,7 +6,7 @@ import sharp from "sharp";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app";
-import { createContext } from "../bootstrap";
+import { closeContext, createContext } from "../bootstrap";
 import { loadConfig } from "../config";
 import { createLogger } from "../logger";
 import { filesUnder } from "../attachments/test-fixtures";
@@ -87,7 +87,7 @@ async function upload(projectId: number, bytes: Buffer) {
 async function serverOver(place: Place) {
   const config = loadConfig({ ...place, SEED_DEMO: "0", LOG_LEVEL: "silent" });
   const ctx = await createContext(config, createLogger("silent"));
-  return { app: createApp(ctx), ctx, close: () => ctx.db.destroy() };
+  return { app: createApp(ctx), ctx, close: () => closeContext(ctx) };
 }
 
 describe("backup and restore", () => {

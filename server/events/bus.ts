@@ -19,22 +19,40 @@ export interface PublishEvent {
   data: { progress?: number; error?: string };
 }
 
-/** In-process fan-out: services announce changes here; the WebSocket hub relays them. */
+/** What crosses between processes: ids, never rows (PostgreSQL's NOTIFY carries at most 8 kB). */
+export type BusMessage =
+  | { kind: "resource"; change: ResourceChange }
+  | { kind: "user"; uid: string }
+  | { kind: "publish"; event: PublishEvent };
+
+/** Carries this process's announcements to the others and theirs back (`pg-relay.ts`); none with sqlite. */
+export interface BusRelay {
+  send(message: BusMessage): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Fan-out of changes: services announce here after they commit; the WebSocket hub, the signed-in
+ * users cache and the metrics listen. Listeners in this process hear an announcement at once, before
+ * the call returns; with a relay, the other processes hear it shortly after.
+ */
 export class EventBus {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
+  private relay: BusRelay | undefined;
+
+  /** From now on announcements also go out through `relay`, which hands what others announce to `receive`. */
+  useRelay(relay: BusRelay): void {
+    this.relay = relay;
+  }
+
+  async close(): Promise<void> {
+    await this.relay?.close();
+    this.relay = undefined;
+  }
 
   resourceChanged(change: ResourceChange): void {
     if (change.ids.length === 0) return;
-    // First, so whoever reacts to the announcement below reads the user afresh.
-    if (change.resource === "users") for (const uid of change.ids) this.userChanged(String(uid));
-    this.emitter.emit("resource", change);
-    if (COUNTED_ON_THE_DASHBOARD.has(change.resource) && change.type !== "updated") {
-      this.emitter.emit("resource", {
-        resource: "dashboard",
-        type: "updated",
-        ids: ["stats"],
-      } satisfies ResourceChange);
-    }
+    this.announce({ kind: "resource", change });
   }
 
   onResourceChanged(listener: (change: ResourceChange) => void): () => void {
@@ -48,7 +66,7 @@ export class EventBus {
    * Every `users` resource change is also a user change.
    */
   userChanged(uid: string): void {
-    this.emitter.emit("user", uid);
+    this.announce({ kind: "user", uid });
   }
 
   onUserChanged(listener: (uid: string) => void): () => void {
@@ -57,11 +75,37 @@ export class EventBus {
   }
 
   publishEvent(event: PublishEvent): void {
-    this.emitter.emit("publish", event);
+    this.announce({ kind: "publish", event });
   }
 
   onPublishEvent(listener: (event: PublishEvent) => void): () => void {
     this.emitter.on("publish", listener);
     return () => this.emitter.off("publish", listener);
+  }
+
+  private announce(message: BusMessage): void {
+    this.receive(message);
+    this.relay?.send(message);
+  }
+
+  /** To this process's listeners, with what follows from the message (derived changes are never relayed). */
+  receive(message: BusMessage): void {
+    if (message.kind === "user") {
+      this.emitter.emit("user", message.uid);
+    } else if (message.kind === "publish") {
+      this.emitter.emit("publish", message.event);
+    } else {
+      const { change } = message;
+      // First, so whoever reacts to the announcement below reads the user afresh.
+      if (change.resource === "users") for (const uid of change.ids) this.emitter.emit("user", String(uid));
+      this.emitter.emit("resource", change);
+      if (COUNTED_ON_THE_DASHBOARD.has(change.resource) && change.type !== "updated") {
+        this.emitter.emit("resource", {
+          resource: "dashboard",
+          type: "updated",
+          ids: ["stats"],
+        } satisfies ResourceChange);
+      }
+    }
   }
 }

@@ -4,7 +4,7 @@ import path from "node:path";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../app";
-import { createContext } from "../bootstrap";
+import { closeContext, createContext } from "../bootstrap";
 import { loadConfig } from "../config";
 import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
@@ -34,7 +34,7 @@ async function start(): Promise<AppContext> {
 
 async function stop(ctx: AppContext) {
   await cancelAllPublishes(ctx);
-  await ctx.db.destroy();
+  await closeContext(ctx);
 }
 
 afterEach(async () => {

@@ -4,7 +4,7 @@ import path from "node:path";
 import crypto from "node:crypto";
 import type { Express } from "express";
 import { loadConfig, type Config } from "../config";
-import { createContext } from "../bootstrap";
+import { closeContext, createContext } from "../bootstrap";
 import { createApp } from "../app";
 import type { AppContext } from "../context";
 import { createLogger } from "../logger";
@@ -52,7 +52,7 @@ export async function createTestApp(
     dir,
     logLines,
     async close() {
-      await ctx.db.destroy();
+      await closeContext(ctx);
       await database.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
