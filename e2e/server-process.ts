@@ -1,18 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 
-/** A port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from "../server/test/free-port";
 
 /** Waits until the server answers /login; throws with the end of its log if it exits or takes over a minute. */
 export async function waitUntilServing(baseUrl: string, server: ChildProcess, logFile: string): Promise<void> {

@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./free-port";
 
 /**
  * A throwaway PostgreSQL cluster from Debian's `postgresql` binaries: initdb and pg_ctl in a temp
@@ -29,17 +29,6 @@ export function findPgBinDir(): string {
   const onPath = spawnSync("sh", ["-c", "command -v initdb"], { encoding: "utf8" }).stdout.trim();
   if (onPath) return path.dirname(fs.realpathSync(onPath));
   throw new Error("PostgreSQL's initdb was not found (apt-get install -y postgresql)");
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startPgCluster(): Promise<PgCluster> {

@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort } from "./free-port";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** A real Photodrop process (`server/index.ts` through tsx), as a second machine would run it. */
+export interface AppProcess {
+  url: string;
+  pid: number;
+  /** Everything it wrote to stdout and stderr. */
+  log(): string;
+  /** Sends a signal without waiting (SIGKILL to play a crash). */
+  kill(signal: NodeJS.Signals): void;
+  /** SIGTERM, SIGKILL after 10 s; resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+/** Starts one on a free port with `env` on top of a quiet default environment; resolves once /readyz answers 200. */
+export async function startAppProcess(env: Record<string, string>): Promise<AppProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let output = "";
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"), "server/index.ts"],
+    {
+      cwd: repoRoot,
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        SEED_DEMO: "0",
+        LOG_LEVEL: "warn",
+        ...env,
+        HOST: "127.0.0.1",
+        PORT: String(port),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`The process exited at start:\n${output.slice(-4000)}`);
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`The process did not start at ${url}:\n${output.slice(-4000)}`);
+    }
+    const ready = await fetch(`${url}/readyz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ready) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+
+  return {
+    url,
+    pid: child.pid ?? 0,
+    log: () => output,
+    kill: (signal) => void child.kill(signal),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const force = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      child.kill("SIGTERM");
+      await exited;
+      clearTimeout(force);
+    },
+  };
+}
+
+/** The folders a process would be given, all in `dir` (shared storage in a real setup). */
+export function dataFolders(dir: string): Record<string, string> {
+  for (const sub of ["uploads", "published"]) fs.mkdirSync(path.join(dir, sub), { recursive: true });
+  return { UPLOADS_DIR: path.join(dir, "uploads"), PUBLISHED_DIR: path.join(dir, "published") };
+}
