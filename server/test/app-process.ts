@@ -6,7 +6,10 @@ import { freePort } from "./free-port";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** A real Photodrop process (`server/index.ts` through tsx), as a second machine would run it. */
+/**
+ * A real Photodrop process (`server/index.ts`, with tsx as a loader in the same process so a signal
+ * reaches the server itself, SIGKILL included), as a second machine would run it.
+ */
 export interface AppProcess {
   url: string;
   pid: number;
@@ -23,23 +26,19 @@ export async function startAppProcess(env: Record<string, string>): Promise<AppP
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = "";
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"), "server/index.ts"],
-    {
-      cwd: repoRoot,
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "",
-        SEED_DEMO: "0",
-        LOG_LEVEL: "warn",
-        ...env,
-        HOST: "127.0.0.1",
-        PORT: String(port),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      SEED_DEMO: "0",
+      LOG_LEVEL: "warn",
+      ...env,
+      HOST: "127.0.0.1",
+      PORT: String(port),
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
