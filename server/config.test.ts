@@ -24,6 +24,7 @@ describe("configuration", () => {
     expect(c.accessTokenTtl).toBe(3600);
     expect(c.refreshTokenTtl).toBe(2592000);
     expect(c.publishConcurrency).toBe(2);
+    expect(c.publishLeaseSeconds).toBe(30);
     expect(c.trustProxy).toBe(false);
   });
 
@@ -48,6 +49,7 @@ describe("configuration", () => {
       PASSWORD_MIN_LENGTH: "10",
       PASSWORD_MAX_LENGTH: "64",
       PASSWORD_REQUIRE_SYMBOL: "1",
+      PUBLISH_LEASE_SECONDS: "12",
     });
     expect(c.port).toBe(0);
     expect(c.seedDemo).toBe(false);
@@ -55,6 +57,7 @@ describe("configuration", () => {
     expect(c.admin).toEqual({ email: "boss@example.com", password: "secret-pass" });
     expect(c.google?.issuer).toBe("https://accounts.google.com");
     expect(c.passwordPolicy).toMatchObject({ minLength: 10, maxLength: 64, requireNonAlphanumeric: true });
+    expect(c.publishLeaseSeconds).toBe(12);
   });
 
   it.each([
@@ -67,6 +70,7 @@ describe("configuration", () => {
     [{ ADMIN_EMAIL: "boss@example.com" }, "ADMIN_EMAIL and ADMIN_PASSWORD"],
     [{ PASSWORD_MIN_LENGTH: "12", PASSWORD_MAX_LENGTH: "8" }, "PASSWORD_MAX_LENGTH"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    [{ PUBLISH_LEASE_SECONDS: "1" }, "PUBLISH_LEASE_SECONDS"],
   ])("refuses %o naming the variable", (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

@@ -57,6 +57,7 @@ const envSchema = z.object({
   ACCESS_TOKEN_TTL: int(3600, 30),
   REFRESH_TOKEN_TTL: int(2592000, 60),
   PUBLISH_CONCURRENCY: int(2, 1, 64),
+  PUBLISH_LEASE_SECONDS: int(30, 3, 3600),
   RATE_LIMIT_WINDOW: int(60, 1, 86400),
   RATE_LIMIT_PER_IP: int(30, 1),
   RATE_LIMIT_PER_ACCOUNT: int(10, 1),
@@ -112,6 +113,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     accessTokenTtl: env.ACCESS_TOKEN_TTL,
     refreshTokenTtl: env.REFRESH_TOKEN_TTL,
     publishConcurrency: env.PUBLISH_CONCURRENCY,
+    /** A build's process renews its lease every third of this; a build whose lease ran out is failed by any process. */
+    publishLeaseSeconds: env.PUBLISH_LEASE_SECONDS,
     // Sign-in, sign-up, refresh and reset attempts per window (seconds), per client IP and per e-mail.
     // perAccount counts per account and address pair; perAccountHourly per account from every address.
     rateLimit: {

@@ -5,6 +5,7 @@ import { createApp } from "./app";
 import { runStartupTasks } from "./startup";
 import { attachEventsServer } from "./events/events-server";
 import { cancelAllPublishes } from "./publish/publish.service";
+import { superviseBuilds } from "./publish/publish-lease";
 import { sweepStaleTempFiles } from "./storage/paths";
 
 async function main() {
@@ -12,6 +13,7 @@ async function main() {
   const ctx = await createContext(config);
   const report = await runStartupTasks(ctx);
   const stopSweeping = sweepStaleTempFiles(ctx.config, ctx.logger);
+  const stopSupervising = superviseBuilds(ctx);
   const app = createApp(ctx);
   const server = http.createServer(app);
   const events = attachEventsServer(server, ctx);
@@ -40,6 +42,7 @@ async function main() {
     ctx.logger.info({ signal }, "shutting down");
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     stopSweeping();
+    stopSupervising();
     await events.close();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -94,7 +94,7 @@ export async function runPublishBuild(ctx: AppContext, build: PublishBuild, sign
   const startedAt = Date.now();
 
   try {
-    const attachments = await attachmentsForBuild(ctx.db, projectId, buildId);
+    const attachments = await attachmentsForBuild(ctx.db, projectId, buildId, zipName);
     if (!attachments) return;
     emit("publish_started", { progress: 0 });
     if (attachments.length === 0) throw new PublishFailure("Project has no attachments");

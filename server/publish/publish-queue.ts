@@ -54,6 +54,13 @@ export class PublishQueue {
     return this.running.size + this.waiting.length;
   }
 
+  /** Builds waiting or running that nobody has cancelled: the ones whose leases this process keeps. */
+  builds(): PublishBuild[] {
+    return [...this.running.values(), ...this.waiting]
+      .filter((job) => !job.controller.signal.aborted)
+      .map(({ projectId, buildId }) => ({ projectId, buildId }));
+  }
+
   /** Latest progress (0-100) of the project's current build, for late subscribers. */
   progressOf(projectId: number): number | undefined {
     const current = this.jobsOf(projectId).filter((job) => !job.controller.signal.aborted);

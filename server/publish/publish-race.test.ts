@@ -4,6 +4,7 @@ import { createTestApp } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
 import { publishQueue } from "./publish-job";
 import { claimForPublishing, markFailed, markPublished } from "./publish.repository";
+import { leaseUntil } from "./publish-lease";
 import { cancelAllPublishes, publishProject, unpublishProject } from "./publish.service";
 import {
   addPhoto,
@@ -100,7 +101,7 @@ describe("publish and unpublish of one project at nearly the same moment", () =>
     try {
       const id = await insertProjectRow(t.ctx);
       await addPhoto(t.ctx, id, "one.jpg");
-      expect(await claimForPublishing(t.ctx.db, id, "current-build")).toBe(true);
+      expect(await claimForPublishing(t.ctx.db, id, "current-build", leaseUntil(t.ctx))).toBe(true);
       const claimed = await projectRow(t.ctx, id);
       expect(claimed).toMatchObject({ publish_status: "publishing", publish_build_id: "current-build" });
 

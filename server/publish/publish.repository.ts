@@ -1,5 +1,6 @@
 import type { Db } from "../db/database";
 import { nowIso } from "../db/database";
+import { isPostgres } from "../db/transactions";
 import type { PublishStatus } from "../../api/types";
 
 export interface PublishState {
@@ -31,13 +32,59 @@ export async function findPublishState(db: Db, id: number): Promise<PublishState
  * statement, so of two simultaneous calls exactly one gets `true`. The row then names
  * `buildId` as the only build allowed to record a result.
  */
-export async function claimForPublishing(db: Db, id: number, buildId: string): Promise<boolean> {
+export async function claimForPublishing(db: Db, id: number, buildId: string, leaseUntil: string): Promise<boolean> {
   const count = await db("projects")
     .where({ id })
     .whereIn("publish_status", ["draft", "failed"])
     .whereExists(db("attachments").select(db.raw("1")).where("project_id", db.ref("projects.id")))
-    .update({ publish_status: "publishing", publish_build_id: buildId, publish_error: null, updated_at: nowIso() });
+    .update({
+      publish_status: "publishing",
+      publish_build_id: buildId,
+      publish_lease_expires_at: leaseUntil,
+      publish_file: null,
+      publish_error: null,
+      updated_at: nowIso(),
+    });
   return count === 1;
+}
+
+/** Extends the build's lease; `false` when the build is no longer the project's current one (its lease was lost). */
+export async function renewLease(db: Db, id: number, buildId: string, leaseUntil: string): Promise<boolean> {
+  return (await currentBuild(db, id, buildId).update({ publish_lease_expires_at: leaseUntil })) === 1;
+}
+
+/** What a build left behind when it stopped: the ZIP it was writing (and its `.part`), if it had begun one. */
+export interface AbandonedBuild {
+  id: number;
+  publishFile: string | null;
+}
+
+/** Fields that end a build, whatever its outcome. */
+const BUILD_ENDED = { publish_build_id: null, publish_lease_expires_at: null, publish_file: null };
+
+/**
+ * Fails every build whose lease ran out (its process stopped renewing it) in one transaction. On
+ * PostgreSQL the rows are taken with SKIP LOCKED, so processes sweeping at the same moment each
+ * fail a build at most once and never wait for one another.
+ */
+export async function failExpiredBuilds(db: Db, error: string): Promise<AbandonedBuild[]> {
+  return db.transaction(async (trx) => {
+    let query = trx("projects")
+      .where({ publish_status: "publishing" })
+      .where((q) => q.whereNull("publish_lease_expires_at").orWhere("publish_lease_expires_at", "<", nowIso()))
+      .select("id", "publish_file");
+    if (isPostgres(trx)) query = query.forUpdate().skipLocked();
+    const rows = await query;
+    if (rows.length > 0) {
+      await trx("projects")
+        .whereIn(
+          "id",
+          rows.map((r) => r.id),
+        )
+        .update({ publish_status: "failed", ...BUILD_ENDED, publish_error: error, updated_at: nowIso() });
+    }
+    return rows.map((r) => ({ id: r.id as number, publishFile: r.publish_file as string | null }));
+  });
 }
 
 /** The build the project is publishing with; a build that no longer is its own must not write. */
@@ -49,8 +96,10 @@ export async function attachmentsForBuild(
   db: Db,
   projectId: number,
   buildId: string,
+  zipName: string,
 ): Promise<PublishableAttachment[] | undefined> {
-  if (!(await currentBuild(db, projectId, buildId).first("id"))) return undefined;
+  // The file is named on the row before it exists, so whoever finds the lease expired can remove it.
+  if ((await currentBuild(db, projectId, buildId).update({ publish_file: zipName })) === 0) return undefined;
   return attachmentsToPublish(db, projectId);
 }
 
@@ -74,7 +123,7 @@ export async function markPublished(db: Db, id: number, buildId: string, zipPath
   const now = nowIso();
   const count = await currentBuild(db, id, buildId).update({
     publish_status: "published",
-    publish_build_id: null,
+    ...BUILD_ENDED,
     published_at: now,
     published_zip_path: zipPath,
     publish_error: null,
@@ -86,7 +135,7 @@ export async function markPublished(db: Db, id: number, buildId: string, zipPath
 export async function markFailed(db: Db, id: number, buildId: string, error: string): Promise<boolean> {
   const count = await currentBuild(db, id, buildId).update({
     publish_status: "failed",
-    publish_build_id: null,
+    ...BUILD_ENDED,
     publish_error: error,
     updated_at: nowIso(),
   });
@@ -106,14 +155,16 @@ export async function resetToDraft(
     if (!row) return undefined;
     // Already a draft: nothing to undo, and its updatedAt stays.
     if (row.publish_status === "draft") return { changed: false, previousZipPath: null, buildId: null };
-    await trx("projects").where({ id }).update({
-      publish_status: "draft",
-      publish_build_id: null,
-      published_at: null,
-      published_zip_path: null,
-      publish_error: null,
-      updated_at: nowIso(),
-    });
+    await trx("projects")
+      .where({ id })
+      .update({
+        publish_status: "draft",
+        ...BUILD_ENDED,
+        published_at: null,
+        published_zip_path: null,
+        publish_error: null,
+        updated_at: nowIso(),
+      });
     return {
       changed: true,
       previousZipPath: row.published_zip_path as string | null,
@@ -122,19 +173,25 @@ export async function resetToDraft(
   });
 }
 
-/** After a restart nothing is building: every `publishing` project was interrupted. */
+/** After a restart of the one process a sqlite database has, nothing is building: every `publishing` project was interrupted. */
 export async function failInterruptedPublishes(db: Db, error: string): Promise<number[]> {
   return db.transaction(async (trx) => {
     const ids = (await trx("projects").where({ publish_status: "publishing" }).pluck("id")) as number[];
     if (ids.length > 0) {
       await trx("projects")
         .whereIn("id", ids)
-        .update({ publish_status: "failed", publish_build_id: null, publish_error: error, updated_at: nowIso() });
+        .update({ publish_status: "failed", ...BUILD_ENDED, publish_error: error, updated_at: nowIso() });
     }
     return ids;
   });
 }
 
-export async function referencedZipPaths(db: Db): Promise<string[]> {
-  return db("projects").whereNotNull("published_zip_path").pluck("published_zip_path");
+/** ZIP names the database still refers to: published ones, and those builds with a lease are writing. */
+export async function referencedZipNames(db: Db): Promise<string[]> {
+  const published = (await db("projects").whereNotNull("published_zip_path").pluck("published_zip_path")) as string[];
+  const building = (await db("projects")
+    .where({ publish_status: "publishing" })
+    .whereNotNull("publish_file")
+    .pluck("publish_file")) as string[];
+  return [...published.map((p) => p.replace(/^published\//, "")), ...building];
 }

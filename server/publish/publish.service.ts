@@ -5,6 +5,7 @@ import type { Project } from "../../api/types";
 import { downloadUrlFor, findProject } from "../projects/projects.repository";
 import { claimForPublishing, findPublishState, resetToDraft } from "./publish.repository";
 import { newBuildId, publishQueue, runPublishBuild } from "./publish-job";
+import { leaseUntil } from "./publish-lease";
 
 function projectsChanged(ctx: AppContext, id: number) {
   ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [id] });
@@ -32,7 +33,7 @@ function asJustClaimed(project: Project): Project {
 /** Marks the project `publishing` and queues its build; answers the project as the claim left it. */
 export async function publishProject(ctx: AppContext, id: number): Promise<Project> {
   const build = { projectId: id, buildId: newBuildId() };
-  if (!(await claimForPublishing(ctx.db, id, build.buildId))) {
+  if (!(await claimForPublishing(ctx.db, id, build.buildId, leaseUntil(ctx)))) {
     const state = await findPublishState(ctx.db, id);
     if (!state) throw new NotFoundError("Project not found");
     if (state.publishStatus === "published" || state.publishStatus === "publishing") {

@@ -1,8 +1,9 @@
 import fsp from "node:fs/promises";
-import path from "node:path";
 import type { AppContext } from "../context";
+import { isPostgres } from "../db/transactions";
 import { PUBLISHED_ZIP_NAME, publishedZipFile, removeQuietly } from "../storage/paths";
-import { failInterruptedPublishes, referencedZipPaths } from "./publish.repository";
+import { failInterruptedPublishes, referencedZipNames } from "./publish.repository";
+import { reapAbandonedBuilds } from "./publish-lease";
 
 export const INTERRUPTED_MESSAGE = "Interrupted by a restart";
 
@@ -10,15 +11,20 @@ export const INTERRUPTED_MESSAGE = "Interrupted by a restart";
 const isPublisherFile = (name: string) => PUBLISHED_ZIP_NAME.test(name.replace(/\.part$/, ""));
 
 /**
- * At start, before anything builds: projects left `publishing` become `failed` (they can be
- * published again), partial `.part` files are removed, and so are ZIPs no project refers to
- * (left by a crash between the rename and the commit, or between a commit and a file removal).
+ * At start, before anything builds. On sqlite this process is the only one, so every project left
+ * `publishing` was interrupted and becomes `failed` (it can be published again). On PostgreSQL other
+ * processes may be building right now: only builds whose lease ran out are failed; the others are
+ * left to their process, and to every process's lease check should it die. Then partial `.part`
+ * files and ZIPs that no project refers to (left by a crash between the rename and the commit, or
+ * between a commit and a file removal) are removed; a live build's file is referred to by its row.
  */
 export async function recoverInterruptedPublishes(ctx: AppContext): Promise<void> {
-  const interrupted = await failInterruptedPublishes(ctx.db, INTERRUPTED_MESSAGE);
-  const referenced = new Set((await referencedZipPaths(ctx.db)).map((p) => path.basename(p)));
+  const interrupted = isPostgres(ctx.db)
+    ? (await reapAbandonedBuilds(ctx, INTERRUPTED_MESSAGE)).map((b) => b.id)
+    : await failInterruptedPublishes(ctx.db, INTERRUPTED_MESSAGE);
+  const referenced = new Set(await referencedZipNames(ctx.db));
   const strays = (await fsp.readdir(ctx.config.publishedDir)).filter(
-    (name) => isPublisherFile(name) && !referenced.has(name),
+    (name) => isPublisherFile(name) && !referenced.has(name.replace(/\.part$/, "")),
   );
   await removeQuietly(...strays.map((name) => publishedZipFile(ctx.config, name)));
   if (interrupted.length > 0 || strays.length > 0) {

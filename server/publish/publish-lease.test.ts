@@ -1,0 +1,123 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { nowIso } from "../db/database";
+import { createTestApp, type TestApp } from "../test/harness";
+import { insertProjectRow } from "../test/rows";
+import { publishQueue } from "./publish-job";
+import { ABANDONED_MESSAGE, reapAbandonedBuilds, renewLeases } from "./publish-lease";
+import { cancelAllPublishes, publishProject } from "./publish.service";
+import { addPhoto, addSlowAttachment, projectRow, publishedFiles, recordPublishEvents, until } from "./test-fixtures";
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await createTestApp({ PUBLISH_LEASE_SECONDS: "30" });
+});
+afterEach(async () => {
+  await cancelAllPublishes(t.ctx);
+  await t.close();
+});
+
+const past = () => new Date(Date.now() - 1000).toISOString();
+const zipName = (letter: string) => `${letter.repeat(22)}.zip`;
+
+/** A project some other process claimed and began to build, with its partial file on disk. */
+async function buildOfAnotherProcess(leaseExpiresAt: string, letter: string) {
+  const id = await insertProjectRow(t.ctx, { name: `Theirs ${letter}` });
+  await addPhoto(t.ctx, id, "one.jpg");
+  await t.ctx
+    .db("projects")
+    .where({ id })
+    .update({
+      publish_status: "publishing",
+      publish_build_id: `their-build-${letter}`,
+      publish_lease_expires_at: leaseExpiresAt,
+      publish_file: zipName(letter),
+    });
+  fs.writeFileSync(path.join(t.ctx.config.publishedDir, `${zipName(letter)}.part`), "partial");
+  return id;
+}
+
+describe("publish leases", () => {
+  it("names the build's ZIP on the row and renews its lease while it builds", async () => {
+    const id = await insertProjectRow(t.ctx);
+    const pipe = await addSlowAttachment(t.ctx, id, "big.jpg", 64 * 1024);
+    try {
+      await publishProject(t.ctx, id);
+      const claimed = await until(
+        () => projectRow(t.ctx, id),
+        (row) => row.publish_file !== null,
+      );
+      expect(new Date(claimed.publish_lease_expires_at).getTime()).toBeGreaterThan(Date.now() + 25_000);
+      await pipe.feed(1024);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await renewLeases(t.ctx);
+      const renewed = await projectRow(t.ctx, id);
+      expect(new Date(renewed.publish_lease_expires_at).getTime()).toBeGreaterThan(
+        new Date(claimed.publish_lease_expires_at).getTime(),
+      );
+      expect(renewed.publish_status).toBe("publishing");
+      expect(fs.existsSync(path.join(t.ctx.config.publishedDir, `${claimed.publish_file}.part`))).toBe(true);
+      const events = recordPublishEvents(t.ctx, id);
+      await pipe.finish();
+      await events.next("publish_completed");
+      expect(await projectRow(t.ctx, id)).toMatchObject({
+        publish_status: "published",
+        publish_lease_expires_at: null,
+        publish_file: null,
+      });
+    } finally {
+      pipe.release();
+    }
+  });
+
+  it("fails a build whose lease ran out, removes its partial file and says so; a live lease is left alone", async () => {
+    const dead = await buildOfAnotherProcess(past(), "D");
+    const live = await buildOfAnotherProcess(new Date(Date.now() + 30_000).toISOString(), "L");
+    const events = recordPublishEvents(t.ctx);
+
+    const reaped = await reapAbandonedBuilds(t.ctx);
+
+    expect(reaped.map((b) => b.id)).toEqual([dead]);
+    expect(await projectRow(t.ctx, dead)).toMatchObject({
+      publish_status: "failed",
+      publish_error: ABANDONED_MESSAGE,
+      publish_build_id: null,
+      publish_lease_expires_at: null,
+      publish_file: null,
+    });
+    expect(events.events).toEqual([{ projectId: dead, type: "publish_failed", data: { error: ABANDONED_MESSAGE } }]);
+    expect((await projectRow(t.ctx, live)).publish_status).toBe("publishing");
+    expect(publishedFiles(t.ctx)).toEqual([`${zipName("L")}.part`]);
+    expect(await reapAbandonedBuilds(t.ctx)).toEqual([]);
+  });
+
+  it("never lets a build that lost its lease publish, and stops it at its next renewal", async () => {
+    const id = await insertProjectRow(t.ctx);
+    const pipe = await addSlowAttachment(t.ctx, id, "big.jpg", 64 * 1024);
+    const events = recordPublishEvents(t.ctx, id);
+    try {
+      await publishProject(t.ctx, id);
+      await until(
+        () => projectRow(t.ctx, id),
+        (row) => row.publish_file !== null,
+      );
+      await pipe.feed(1024);
+      // Another process, seeing the lease expired (this one seemed dead), fails the build.
+      await t.ctx.db("projects").where({ id }).update({ publish_lease_expires_at: nowIso() });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect((await reapAbandonedBuilds(t.ctx)).map((b) => b.id)).toEqual([id]);
+
+      await renewLeases(t.ctx);
+      await until(
+        () => publishQueue(t.ctx).has(id),
+        (has) => !has,
+      );
+      expect(await projectRow(t.ctx, id)).toMatchObject({ publish_status: "failed", published_zip_path: null });
+      expect(publishedFiles(t.ctx)).toEqual([]);
+      expect(events.events.map((e) => e.type)).not.toContain("publish_completed");
+    } finally {
+      pipe.release();
+    }
+  });
+});
