@@ -22,7 +22,7 @@ import { publicJwks } from "./signing-keys";
 /** Public identity calls under /api/auth (contract section 2). */
 export function authRouter(ctx: AppContext): Router {
   const router = Router();
-  const limits = createAuthRateLimits(ctx.config.rateLimit);
+  const limits = createAuthRateLimits(ctx.db, ctx.config.rateLimit);
   const mailer = createMailer(ctx.config.mail, ctx.logger);
   const verifyGoogle = ctx.config.google ? createGoogleVerifier(ctx.config.google, ctx.logger) : undefined;
 
@@ -39,27 +39,27 @@ export function authRouter(ctx: AppContext): Router {
   });
 
   router.post("/signup", async (req, res) => {
-    limits.byIp("signup", req.ip);
+    await limits.byIp("signup", req.ip);
     const body = parseBody(signupSchema, req.body);
     res.status(201).json(await signUp(ctx, body));
   });
 
   router.post("/login", async (req, res) => {
-    limits.byIp("login", req.ip);
+    await limits.byIp("login", req.ip);
     const body = parseBody(loginSchema, req.body);
-    limits.byAccount("login", body.email, req.ip);
+    await limits.byAccount("login", body.email, req.ip);
     res.json(await logIn(ctx, body));
   });
 
   router.post("/google", async (req, res) => {
     if (!verifyGoogle) throw new NotFoundError("Google sign-in is not enabled");
-    limits.byIp("google", req.ip);
+    await limits.byIp("google", req.ip);
     const body = parseBody(googleSchema, req.body);
     res.json(await signInWithGoogle(ctx, verifyGoogle, body.credential));
   });
 
   router.post("/refresh", async (req, res) => {
-    limits.byIp("refresh", req.ip);
+    await limits.byIp("refresh", req.ip);
     const body = parseBody(refreshSchema, req.body);
     res.json(await refreshSession(ctx, body.refreshToken));
   });
@@ -71,15 +71,15 @@ export function authRouter(ctx: AppContext): Router {
   });
 
   router.post("/password-reset", async (req, res) => {
-    limits.byIp("reset", req.ip);
+    await limits.byIp("reset", req.ip);
     const body = parseBody(resetRequestSchema, req.body);
-    limits.byAccount("reset", body.email, req.ip);
+    await limits.byAccount("reset", body.email, req.ip);
     await requestPasswordReset(ctx, mailer, body.email, trustedOrigin(req, ctx.config));
     res.status(202).json({ message: "If an account exists for this e-mail, a reset link has been sent." });
   });
 
   router.post("/password-reset/confirm", async (req, res) => {
-    limits.byIp("reset-confirm", req.ip);
+    await limits.byIp("reset-confirm", req.ip);
     const body = parseBody(resetConfirmSchema, req.body);
     await confirmPasswordReset(ctx, body.token, body.password);
     res.status(204).end();

@@ -70,22 +70,48 @@ describe("rate limits on the identity calls", () => {
 });
 
 describe("the fixed-window limiter", () => {
-  it("allows `limit` hits per key per window and tells how long to wait", () => {
+  it("allows `limit` hits per key per window and tells how long to wait", async () => {
+    t = await createTestApp();
     let clock = 1_000_000;
-    const limiter = createRateLimiter({ limit: 2, windowSeconds: 10, now: () => clock });
-    limiter.consume("k");
-    limiter.consume("k");
-    limiter.consume("other");
+    const limiter = createRateLimiter({ db: t.ctx.db, limit: 2, windowSeconds: 10, now: () => clock });
+    await limiter.consume("k");
+    await limiter.consume("k");
+    await limiter.consume("other");
     clock += 4_000;
-    let refused: unknown;
-    try {
-      limiter.consume("k");
-    } catch (err) {
-      refused = err;
-    }
+    const refused = await limiter.consume("k").catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(TooManyRequestsError);
     expect((refused as TooManyRequestsError).headers).toEqual({ "Retry-After": "6" });
     clock += 6_000;
-    expect(() => limiter.consume("k")).not.toThrow();
+    await expect(limiter.consume("k")).resolves.toBeUndefined();
+  });
+
+  it("keeps no address or e-mail in the database, only hashes of the keys", async () => {
+    t = await createTestApp({ RATE_LIMIT_PER_IP: "100" });
+    await login("secret-person@studio.test");
+    const rows = await t.ctx.db("rate_limit_windows").select("key_hash");
+    expect(rows.length).toBeGreaterThan(0);
+    expect(JSON.stringify(rows)).not.toMatch(/secret-person|127\.0\.0\.1/);
+  });
+});
+
+describe("limits shared by several processes on one database", () => {
+  it("allow no more attempts in all than one process would", async () => {
+    t = await createTestApp({ RATE_LIMIT_PER_ACCOUNT: "100", RATE_LIMIT_PER_IP: "4", RATE_LIMIT_WINDOW: "60" });
+    const other = await createTestApp({
+      RATE_LIMIT_PER_ACCOUNT: "100",
+      RATE_LIMIT_PER_IP: "4",
+      RATE_LIMIT_WINDOW: "60",
+      DATABASE_URL: t.ctx.config.databaseUrl,
+    });
+    try {
+      const attempt = (app: TestApp, i: number) =>
+        request(app.app)
+          .post("/api/auth/login")
+          .send({ email: `split${i}@studio.test`, password: "wrongpass" });
+      const statuses = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => attempt(i % 2 === 0 ? t : other, i)));
+      expect(statuses.map((res) => res.status).sort()).toEqual([401, 401, 401, 401, 429, 429]);
+    } finally {
+      await other.close();
+    }
   });
 });

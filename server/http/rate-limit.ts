@@ -1,42 +1,41 @@
+import crypto from "node:crypto";
+import type { Db } from "../db/database";
 import { TooManyRequestsError } from "./errors";
+import { countAttempt, deleteEndedWindows } from "./rate-limit.repository";
 
 export interface RateLimiter {
-  /** Counts one attempt for the key; throws TooManyRequestsError (with Retry-After) once the window's budget is spent. */
-  consume(key: string): void;
+  /** Counts one attempt for the key; rejects with TooManyRequestsError (with Retry-After) once the window's budget is spent. */
+  consume(key: string): Promise<void>;
 }
 
-interface Window {
-  count: number;
-  resetAt: number;
-}
-
-/** Above this many tracked keys, expired windows are swept so memory stays bounded under a spray of addresses. */
-const SWEEP_THRESHOLD = 10_000;
+/** Ended windows are deleted at most this often. */
+const SWEEP_EVERY_MS = 60_000;
 
 /**
- * A fixed-window counter kept in memory: `limit` attempts per key per `windowSeconds`.
- * One process serves everything (contract section 1), so no shared store is needed.
+ * A fixed-window counter kept in the database: `limit` attempts per key per `windowSeconds`, the
+ * window starting at the key's first attempt. Every process counts into the same rows, so several
+ * processes allow no more attempts than one.
  */
-export function createRateLimiter(opts: { limit: number; windowSeconds: number; now?: () => number }): RateLimiter {
+export function createRateLimiter(opts: {
+  db: Db;
+  limit: number;
+  windowSeconds: number;
+  now?: () => number;
+}): RateLimiter {
   const now = opts.now ?? Date.now;
   const windowMs = opts.windowSeconds * 1000;
-  const windows = new Map<string, Window>();
-
-  function sweep(at: number) {
-    for (const [key, w] of windows) if (w.resetAt <= at) windows.delete(key);
-  }
+  let sweptAt = 0;
 
   return {
-    consume(key) {
+    async consume(key) {
       const at = now();
-      if (windows.size > SWEEP_THRESHOLD) sweep(at);
-      let w = windows.get(key);
-      if (!w || w.resetAt <= at) {
-        w = { count: 0, resetAt: at + windowMs };
-        windows.set(key, w);
+      const keyHash = crypto.createHash("sha256").update(`${opts.windowSeconds}|${key}`).digest("hex");
+      const { count, resetAt } = await countAttempt(opts.db, keyHash, at, windowMs);
+      if (at - sweptAt > SWEEP_EVERY_MS) {
+        sweptAt = at;
+        await deleteEndedWindows(opts.db, at);
       }
-      w.count += 1;
-      if (w.count > opts.limit) throw new TooManyRequestsError((w.resetAt - at) / 1000);
+      if (count > opts.limit) throw new TooManyRequestsError((resetAt - at) / 1000);
     },
   };
 }
@@ -48,25 +47,23 @@ export function createRateLimiter(opts: { limit: number; windowSeconds: number; 
  * brute-force guard across addresses.
  */
 export interface AuthRateLimits {
-  byIp(action: string, ip: string | undefined): void;
-  byAccount(action: string, account: string, ip: string | undefined): void;
+  byIp(action: string, ip: string | undefined): Promise<void>;
+  byAccount(action: string, account: string, ip: string | undefined): Promise<void>;
 }
 
-export function createAuthRateLimits(config: {
-  windowSeconds: number;
-  perIp: number;
-  perAccount: number;
-  perAccountHourly: number;
-}): AuthRateLimits {
-  const ipLimiter = createRateLimiter({ limit: config.perIp, windowSeconds: config.windowSeconds });
-  const pairLimiter = createRateLimiter({ limit: config.perAccount, windowSeconds: config.windowSeconds });
-  const ceiling = createRateLimiter({ limit: config.perAccountHourly, windowSeconds: 3600 });
+export function createAuthRateLimits(
+  db: Db,
+  config: { windowSeconds: number; perIp: number; perAccount: number; perAccountHourly: number },
+): AuthRateLimits {
+  const ipLimiter = createRateLimiter({ db, limit: config.perIp, windowSeconds: config.windowSeconds });
+  const pairLimiter = createRateLimiter({ db, limit: config.perAccount, windowSeconds: config.windowSeconds });
+  const ceiling = createRateLimiter({ db, limit: config.perAccountHourly, windowSeconds: 3600 });
   return {
-    byIp: (action, ip) => ipLimiter.consume(`${action}|${ip ?? "unknown"}`),
-    byAccount: (action, account, ip) => {
+    byIp: (action, ip) => ipLimiter.consume(`ip|${action}|${ip ?? "unknown"}`),
+    byAccount: async (action, account, ip) => {
       const key = `${action}|${account.trim().toLowerCase()}`;
-      ceiling.consume(key);
-      pairLimiter.consume(`${key}|${ip ?? "unknown"}`);
+      await ceiling.consume(`account|${key}`);
+      await pairLimiter.consume(`pair|${key}|${ip ?? "unknown"}`);
     },
   };
 }
