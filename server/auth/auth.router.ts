@@ -1,7 +1,7 @@
 import { Router } from "express";
 import type { AppContext } from "../context";
 import { NotFoundError } from "../http/errors";
-import { createAuthRateLimits } from "../http/rate-limit";
+import { createAuthRateLimits, SIGN_IN } from "../http/rate-limit";
 import { parseBody } from "../http/validate";
 import { trustedOrigin } from "../http/request-origin";
 import { createMailer } from "../mail/mailer";
@@ -45,9 +45,9 @@ export function authRouter(ctx: AppContext): Router {
   });
 
   router.post("/login", async (req, res) => {
-    await limits.byIp("login", req.ip);
+    await limits.byIp(SIGN_IN, req.ip);
     const body = parseBody(loginSchema, req.body);
-    await limits.byAccount("login", body.email, req.ip);
+    await limits.byAccount(SIGN_IN, body.email, req.ip);
     res.json(await logIn(ctx, body));
   });
 

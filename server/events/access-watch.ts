@@ -25,6 +25,8 @@ export class AccessWatch {
     private readonly ctx: AppContext,
     private readonly send: Send,
     private readonly errors: { required: string; failed: string },
+    /** Called when a client presents a token that does not verify (counted like a failed sign-in). */
+    private readonly onRefusedToken: () => Promise<void>,
   ) {}
 
   get uid(): string | undefined {
@@ -36,7 +38,8 @@ export class AccessWatch {
     const user = await userForToken(this.ctx, token).catch(() => undefined);
     if (!user) {
       this.watched = undefined;
-      return this.send("error", { message: this.errors.failed });
+      this.send("error", { message: this.errors.failed });
+      return this.onRefusedToken();
     }
     this.watched = { uid: user.uid, token, hasAccess: user.hasAccess, role: user.role };
     this.send("subscribed", { access: { hasAccess: user.hasAccess, role: user.role } });

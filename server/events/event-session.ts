@@ -38,11 +38,15 @@ export class EventSession {
     private readonly ctx: AppContext,
     private readonly ws: WebSocket,
     private readonly replayProgress: (projectId: number) => number | undefined,
+    /** Counts a token that did not verify against the address's sign-in budget; closes the socket once it is spent. */
+    private readonly onRefusedToken: () => Promise<void>,
   ) {
-    this.access = new AccessWatch(ctx, (event, data) => this.send(event, data), {
-      required: AUTH_REQUIRED,
-      failed: AUTH_FAILED,
-    });
+    this.access = new AccessWatch(
+      ctx,
+      (event, data) => this.send(event, data),
+      { required: AUTH_REQUIRED, failed: AUTH_FAILED },
+      onRefusedToken,
+    );
   }
 
   get uid(): string | undefined {
@@ -166,8 +170,13 @@ export class EventSession {
       this.sendError(AUTH_REQUIRED);
       return false;
     }
+    const user = await userForToken(this.ctx, token).catch(() => undefined);
+    if (!user) {
+      this.sendError(AUTH_FAILED);
+      await this.onRefusedToken();
+      return false;
+    }
     try {
-      const user = await userForToken(this.ctx, token);
       if (!user.hasAccess) throw new Error("not approved");
       const expiresAt = (decodeJwt(token).exp ?? 0) * 1000;
       if (this.identity && this.identity.uid !== user.uid) this.forget();

@@ -5,6 +5,8 @@ import type { AppContext } from "../context";
 import { publishQueue } from "../publish/publish-job";
 import { EventSession } from "./event-session";
 import { appMetrics } from "../ops/metrics";
+import { TooManyRequestsError } from "../http/errors";
+import { createAuthRateLimits, SIGN_IN } from "../http/rate-limit";
 
 export interface EventsServerOptions {
   /** How often sockets are pinged; one that has not answered the previous ping is dropped. */
@@ -16,6 +18,12 @@ export interface EventsServerOptions {
 }
 
 const EVENTS_PATH = "/events";
+const TOO_MANY = "429 Too Many Requests";
+const UNAVAILABLE = "503 Service Unavailable";
+
+function refuse(socket: Duplex, status: string): void {
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
 /** Client frames are small JSON objects; anything larger is refused by ws (close 1009). */
 const MAX_PAYLOAD = 16 * 1024;
 
@@ -32,6 +40,7 @@ export function attachEventsServer(
   const sessions = new Map<WebSocket, EventSession>();
   const queue = publishQueue(ctx);
   const perAddress = new Map<string, number>();
+  const limits = createAuthRateLimits(ctx.db, ctx.config.rateLimit);
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node drops its own error listener from upgraded sockets: without this a reset kills the process.
@@ -44,28 +53,39 @@ export function attachEventsServer(
       return;
     }
     const address = req.socket.remoteAddress ?? "unknown";
-    if ((perAddress.get(address) ?? 0) >= ctx.config.events.maxSocketsPerIp) {
-      socket.end("HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
-      return;
-    }
-    if (sessions.size >= ctx.config.events.maxSockets) {
-      socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
-      ws.once("close", () => {
-        const left = (perAddress.get(address) ?? 1) - 1;
-        if (left > 0) perAddress.set(address, left);
-        else perAddress.delete(address);
-      });
-      wss.emit("connection", ws, req);
+    if ((perAddress.get(address) ?? 0) >= ctx.config.events.maxSocketsPerIp) return refuse(socket, TOO_MANY);
+    // The address's slot is taken now, before anything is awaited, so a burst cannot overshoot the
+    // cap; it is given back when the connection ends, however it ends (refused, bad handshake, closed).
+    perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+    socket.once("close", () => release(address));
+    admit(req, socket, head, address).catch((err: unknown) => {
+      ctx.logger.warn({ err }, "events: could not admit a socket");
+      socket.destroy();
     });
+  };
+
+  const release = (address: string) => {
+    const left = (perAddress.get(address) ?? 1) - 1;
+    if (left > 0) perAddress.set(address, left);
+    else perAddress.delete(address);
+  };
+
+  const admit = async (req: IncomingMessage, socket: Duplex, head: Buffer, address: string): Promise<void> => {
+    // An address that spent its sign-in budget (refused socket tokens count there too) waits out the window.
+    if (await limits.ipSpent(SIGN_IN, address)) return refuse(socket, TOO_MANY);
+    if (sessions.size >= ctx.config.events.maxSockets) return refuse(socket, UNAVAILABLE);
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
   };
   server.on("upgrade", onUpgrade);
 
-  wss.on("connection", (ws: WebSocket) => {
-    const session = new EventSession(ctx, ws, (projectId) => queue.progressOf(projectId));
+  wss.on("connection", (ws: WebSocket, req: IncomingMessage) => {
+    const address = req.socket.remoteAddress ?? "unknown";
+    const onRefusedToken = () =>
+      limits.byIp(SIGN_IN, address).catch((err: unknown) => {
+        if (!(err instanceof TooManyRequestsError)) throw err;
+        ws.close(1008, "Too many failed authentications");
+      });
+    const session = new EventSession(ctx, ws, (projectId) => queue.progressOf(projectId), onRefusedToken);
     sessions.set(ws, session);
     // A socket that has not subscribed successfully within this time only holds resources.
     const idle = setTimeout(() => {

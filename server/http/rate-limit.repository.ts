@@ -30,3 +30,8 @@ export async function countAttempt(
 export async function deleteEndedWindows(db: Db, now: number): Promise<void> {
   await db("rate_limit_windows").where("reset_at", "<=", now).delete();
 }
+
+export async function findWindow(db: Db, keyHash: string): Promise<{ count: number; resetAt: number } | undefined> {
+  const row = await db("rate_limit_windows").where({ key_hash: keyHash }).first("count", "reset_at");
+  return row && { count: Number(row.count), resetAt: Number(row.reset_at) };
+}

@@ -1,11 +1,13 @@
 import crypto from "node:crypto";
 import type { Db } from "../db/database";
 import { TooManyRequestsError } from "./errors";
-import { countAttempt, deleteEndedWindows } from "./rate-limit.repository";
+import { countAttempt, deleteEndedWindows, findWindow } from "./rate-limit.repository";
 
 export interface RateLimiter {
   /** Counts one attempt for the key; rejects with TooManyRequestsError (with Retry-After) once the window's budget is spent. */
   consume(key: string): Promise<void>;
+  /** Whether the key's budget for its current window is spent (the next attempt would be refused); counts nothing. */
+  spent(key: string): Promise<boolean>;
 }
 
 /** Ended windows are deleted at most this often. */
@@ -25,17 +27,21 @@ export function createRateLimiter(opts: {
   const now = opts.now ?? Date.now;
   const windowMs = opts.windowSeconds * 1000;
   let sweptAt = 0;
+  const hashOf = (key: string) => crypto.createHash("sha256").update(`${opts.windowSeconds}|${key}`).digest("hex");
 
   return {
     async consume(key) {
       const at = now();
-      const keyHash = crypto.createHash("sha256").update(`${opts.windowSeconds}|${key}`).digest("hex");
-      const { count, resetAt } = await countAttempt(opts.db, keyHash, at, windowMs);
+      const { count, resetAt } = await countAttempt(opts.db, hashOf(key), at, windowMs);
       if (at - sweptAt > SWEEP_EVERY_MS) {
         sweptAt = at;
         await deleteEndedWindows(opts.db, at);
       }
       if (count > opts.limit) throw new TooManyRequestsError((resetAt - at) / 1000);
+    },
+    async spent(key) {
+      const window = await findWindow(opts.db, hashOf(key));
+      return Boolean(window && window.resetAt > now() && window.count >= opts.limit);
     },
   };
 }
@@ -46,8 +52,13 @@ export function createRateLimiter(opts: {
  * address cannot lock the owner out from another; an account-wide hourly ceiling stays as the
  * brute-force guard across addresses.
  */
+/** The action whose per-address budget failed sign-ins and refused socket tokens share. */
+export const SIGN_IN = "login";
+
 export interface AuthRateLimits {
   byIp(action: string, ip: string | undefined): Promise<void>;
+  /** Whether the address has spent the action's budget for now. */
+  ipSpent(action: string, ip: string | undefined): Promise<boolean>;
   byAccount(action: string, account: string, ip: string | undefined): Promise<void>;
 }
 
@@ -60,6 +71,7 @@ export function createAuthRateLimits(
   const ceiling = createRateLimiter({ db, limit: config.perAccountHourly, windowSeconds: 3600 });
   return {
     byIp: (action, ip) => ipLimiter.consume(`ip|${action}|${ip ?? "unknown"}`),
+    ipSpent: (action, ip) => ipLimiter.spent(`ip|${action}|${ip ?? "unknown"}`),
     byAccount: async (action, account, ip) => {
       const key = `${action}|${account.trim().toLowerCase()}`;
       await ceiling.consume(`account|${key}`);
