@@ -6,19 +6,31 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { loadConfig } from "../server/config";
-import { createContext } from "../server/bootstrap";
+import { closeContext, createContext } from "../server/bootstrap";
+import { benchDatabase } from "./bench-database";
 import { createLogger } from "../server/logger";
 
 export async function benchContext(prefix: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const database = await benchDatabase(dir);
+  console.log(`database: ${database.label}`);
   const config = loadConfig({
-    DATABASE_URL: path.join(dir, "db.sqlite3"),
+    DATABASE_URL: database.url,
     UPLOADS_DIR: path.join(dir, "uploads"),
     PUBLISHED_DIR: path.join(dir, "published"),
     SEED_DEMO: "0",
     LOG_LEVEL: "silent",
   });
-  return { ctx: await createContext(config, createLogger(config.logLevel)), dir };
+  const ctx = await createContext(config, createLogger(config.logLevel));
+  return {
+    ctx,
+    dir,
+    async close() {
+      await closeContext(ctx);
+      await database.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export function listen(app: http.RequestListener): Promise<{ server: http.Server; base: string }> {

@@ -3,7 +3,6 @@
  * the projects, clients and attachments lists allow, over the load bench's data set.
  * Run: npx tsx bench/list-plans.ts
  */
-import fs from "node:fs";
 import { benchContext } from "./bench-app";
 import { parseListQuery, type ListSpec } from "../server/http/list-query";
 import { listProjects, projectListSpec } from "../server/projects/projects.repository";
@@ -23,7 +22,7 @@ const LISTS: Array<[string, ListSpec, Lister, Record<string, string>]> = [
 ];
 
 async function main() {
-  const { ctx, dir } = await benchContext("photodrop-plans-");
+  const { ctx, close } = await benchContext("photodrop-plans-");
   await fillDatabase(ctx);
   await ctx.db.raw("analyze");
 
@@ -57,8 +56,7 @@ async function main() {
       }
     }
   }
-  await ctx.db.destroy();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await close();
 }
 
 main().catch((err) => {

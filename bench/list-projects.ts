@@ -2,7 +2,6 @@
  * Times one page of GET /api/projects through the real app over loopback, against a bare Express
  * handler answering 25 fixed objects in the same process. Run: npx tsx bench/list-projects.ts
  */
-import fs from "node:fs";
 import { insertInBatches } from "./large-data";
 import { benchContext, listen, listenBareBaseline } from "./bench-app";
 import { createApp } from "../server/app";
@@ -63,7 +62,7 @@ async function time(url: string, headers: Record<string, string>) {
 }
 
 async function main() {
-  const { ctx, dir } = await benchContext("photodrop-bench-");
+  const { ctx, close } = await benchContext("photodrop-bench-");
   const filling = performance.now();
   await fillDatabase(ctx);
   console.log(
@@ -111,8 +110,7 @@ async function main() {
 
   api.server.close();
   baseline.server.close();
-  await ctx.db.destroy();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await close();
 }
 
 main().catch((err) => {

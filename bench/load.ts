@@ -2,7 +2,6 @@
  * Throughput under load: autocannon, 50 connections, against the real app and a bare Express JSON
  * handler in the same process and the same run. Run: npx tsx bench/load.ts [seconds per route]
  */
-import fs from "node:fs";
 import autocannon from "autocannon";
 import { benchContext, listen, listenBareBaseline } from "./bench-app";
 import { createApp } from "../server/app";
@@ -21,7 +20,7 @@ async function load(url: string, headers: Record<string, string>) {
 }
 
 async function main() {
-  const { ctx, dir } = await benchContext("photodrop-load-");
+  const { ctx, close } = await benchContext("photodrop-load-");
   const filling = performance.now();
   await fillDatabase(ctx);
   console.log(
@@ -62,8 +61,7 @@ async function main() {
   await new Promise((resolve) => setTimeout(resolve, 2000));
   api.server.close();
   baseline.server.close();
-  await ctx.db.destroy();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await close();
 }
 
 main().catch((err) => {

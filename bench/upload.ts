@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
+import { benchDatabase } from "./bench-database";
 
 const FILES = 200;
 const PARALLEL = 4;
@@ -54,6 +55,7 @@ function memoryOf(pid: number) {
 
 function startServer(
   work: string,
+  databaseUrl: string,
   admin: { email: string; password: string },
 ): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
@@ -62,7 +64,7 @@ function startServer(
       ...process.env,
       PORT: "0",
       HOST: "127.0.0.1",
-      DATABASE_URL: path.join(work, "db.sqlite3"),
+      DATABASE_URL: databaseUrl,
       UPLOADS_DIR: path.join(work, "uploads"),
       PUBLISHED_DIR: path.join(work, "published"),
       SEED_DEMO: "0",
@@ -94,7 +96,9 @@ async function main() {
   const totalBytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-bench-upload-"));
   const admin = { email: "bench@photodrop.local", password: crypto.randomBytes(12).toString("base64url") };
-  const { child, base } = await startServer(work, admin);
+  const database = await benchDatabase(work);
+  console.log(`database: ${database.label}`);
+  const { child, base } = await startServer(work, database.url, admin);
   try {
     const pid = child.pid!;
     const session = await api<{ accessToken: string }>(
@@ -180,6 +184,7 @@ async function main() {
       child.kill("SIGTERM");
       await exited;
     }
+    await database.stop();
     fs.rmSync(work, { recursive: true, force: true });
   }
 }
