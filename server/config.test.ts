@@ -25,6 +25,7 @@ describe("configuration", () => {
     expect(c.refreshTokenTtl).toBe(2592000);
     expect(c.publishConcurrency).toBe(2);
     expect(c.publishLeaseSeconds).toBe(30);
+    expect(c.maxDecodeBytes).toBe(200_000_000);
     expect(c.trustProxy).toBe(false);
   });
 
@@ -71,6 +72,7 @@ describe("configuration", () => {
     [{ PASSWORD_MIN_LENGTH: "12", PASSWORD_MAX_LENGTH: "8" }, "PASSWORD_MAX_LENGTH"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
     [{ PUBLISH_LEASE_SECONDS: "1" }, "PUBLISH_LEASE_SECONDS"],
+    [{ MAX_DECODE_BYTES: "1000" }, "MAX_DECODE_BYTES"],
   ])("refuses %o naming the variable", (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

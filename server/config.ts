@@ -36,6 +36,8 @@ const envSchema = z.object({
   UPLOADS_DIR: optionalText.transform((v) => path.resolve(v ?? "./uploads")),
   PUBLISHED_DIR: optionalText.transform((v) => path.resolve(v ?? "./published")),
   MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1),
+  // 200 MB: a 50-megapixel 8-bit photo (150 MB) and a 30-megapixel 8-bit RGBA PNG (120 MB) pass.
+  MAX_DECODE_BYTES: int(200_000_000, 1_000_000),
   PUBLIC_URL: optionalUrl.transform((v) => v?.replace(/\/+$/, "")),
   ADMIN_EMAIL: optionalText.refine((v) => v === undefined || v.includes("@"), "must be an e-mail address"),
   ADMIN_PASSWORD: z
@@ -92,6 +94,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     uploadsDir: env.UPLOADS_DIR,
     publishedDir: env.PUBLISHED_DIR,
     maxUploadBytes: env.MAX_UPLOAD_BYTES,
+    /** Memory an image may take to decode (width × height × channels × bytes per sample, see decodeBytes). */
+    maxDecodeBytes: env.MAX_DECODE_BYTES,
     publicUrl: env.PUBLIC_URL,
     admin:
       env.ADMIN_EMAIL && env.ADMIN_PASSWORD

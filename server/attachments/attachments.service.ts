@@ -69,12 +69,12 @@ export async function getAttachment(ctx: AppContext, id: number) {
 }
 
 /** Checks every file before any is kept, naming each bad one, so a batch is stored whole or not at all. */
-async function prepareAll(files: IncomingFile[]): Promise<PreparedImage[]> {
+async function prepareAll(files: IncomingFile[], maxDecodeBytes: number): Promise<PreparedImage[]> {
   const prepared: PreparedImage[] = [];
   const failures: Array<{ index: number; file: IncomingFile; error: HttpError }> = [];
   for (const [index, file] of files.entries()) {
     try {
-      prepared.push(await prepareImage(file.tempFile, file.checksum));
+      prepared.push(await prepareImage(file.tempFile, maxDecodeBytes, file.checksum));
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
       failures.push({ index, file, error: err });
@@ -94,7 +94,7 @@ async function prepareAll(files: IncomingFile[]): Promise<PreparedImage[]> {
  * recorded in one transaction. On any failure no row is written and no file is kept.
  */
 export async function uploadAttachments(ctx: AppContext, projectId: number, files: IncomingFile[]) {
-  const prepared = await prepareAll(files);
+  const prepared = await prepareAll(files, ctx.config.maxDecodeBytes);
   const stored: StoredImage[] = [];
   let ids: number[];
   try {

@@ -65,3 +65,48 @@ export function makeHugeBlankPng(width: number, height: number): Buffer {
     pngChunk("IEND", Buffer.alloc(0)),
   ]);
 }
+
+/** Adam7's seven passes: where each starts and how far apart its pixels are, across and down. */
+const ADAM7 = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+];
+
+/**
+ * The decode bomb: a 16-bit RGBA, Adam7-interlaced PNG of zeros, about a megabyte on disk that
+ * takes width × height × 8 bytes to decode. Deflated a row at a time, never held whole.
+ */
+export async function makeInterlacedZeroPng(width: number, height: number): Promise<Buffer> {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([16, 6, 0, 0, 1], 8);
+  const zeros = Buffer.alloc(1 + width * 8);
+  const deflate = zlib.createDeflate({ level: 9 });
+  const compressed: Buffer[] = [];
+  deflate.on("data", (chunk: Buffer) => compressed.push(chunk));
+  const ended = new Promise((resolve) => deflate.on("end", resolve));
+  for (const [x0, y0, dx, dy] of ADAM7) {
+    const passWidth = Math.ceil((width - x0) / dx);
+    const passHeight = Math.ceil((height - y0) / dy);
+    if (passWidth <= 0 || passHeight <= 0) continue;
+    for (let row = 0; row < passHeight; row++) {
+      if (!deflate.write(zeros.subarray(0, 1 + passWidth * 8))) {
+        await new Promise((resolve) => deflate.once("drain", resolve));
+      }
+    }
+  }
+  deflate.end();
+  await ended;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk("IHDR", header),
+    pngChunk("IDAT", Buffer.concat(compressed)),
+    pngChunk("IEND", Buffer.alloc(0)),
+  ]);
+}

@@ -152,13 +152,39 @@ describe("refusing an upload", () => {
           .png()
           .toBuffer(),
     ],
-  ])("refuses %s cut short (truncated) with 415 and keeps nothing", async (_kind, make) => {
-    const whole = await make();
-    const before = uploads();
-    const res = await upload().attach("file", whole.subarray(0, Math.floor(whole.length * 0.6)), "cut.jpg");
+  ])(
+    "refuses %s cut short (truncated) with 415 'Image is damaged or incomplete' and keeps nothing",
+    async (_kind, make) => {
+      const whole = await make();
+      const before = uploads();
+      const res = await upload().attach("file", whole.subarray(0, Math.floor(whole.length * 0.6)), "cut.jpg");
+      expect(res.status).toBe(415);
+      expect(res.body.message).toBe("Image is damaged or incomplete");
+      await expectNothingKept(before);
+    },
+  );
+
+  it.each([
+    ["a small JPEG", () => makeNoisyJpeg(300, 200)],
+    ["a large JPEG", () => makeImage("jpeg", 2400, 1800)],
+  ])(
+    "accepts %s whose data is whole but lacks its final end marker, keeping its bytes as sent",
+    async (_kind, make) => {
+      const whole = await make();
+      expect(whole.subarray(-2)).toEqual(Buffer.from([0xff, 0xd9]));
+      const endless = whole.subarray(0, whole.length - 2);
+      const res = await upload().attach("file", endless, "no-end.jpg");
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body.checksum).toBe(sha256(endless));
+      expect(res.body.size).toBe(endless.length);
+    },
+  );
+
+  it("refuses a JPEG without its end marker whose data is also cut short", async () => {
+    const whole = await makeNoisyJpeg(300, 200);
+    const res = await upload().attach("file", whole.subarray(0, Math.floor(whole.length * 0.8)), "cut.jpg");
     expect(res.status).toBe(415);
-    expect(res.body.message).toBe("Unsupported file type");
-    await expectNothingKept(before);
+    expect(res.body.message).toBe("Image is damaged or incomplete");
   });
 
   it("refuses an image of more than 160 megapixels with 415 before decoding it, and keeps nothing", async () => {

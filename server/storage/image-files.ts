@@ -1,12 +1,14 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import sharp from "sharp";
+import sharp, { type Metadata } from "sharp";
 import type { Config } from "../config";
 import { HttpError, UnsupportedMediaTypeError } from "../http/errors";
 import { removeQuietly, uploadPath } from "./paths";
+import { Semaphore } from "./semaphore";
 
 // Every image is decoded once and never again; libvips' operation cache would only hold memory.
 sharp.cache(false);
@@ -19,6 +21,8 @@ export const THUMBNAIL_SIZE = 400;
  */
 export const MAX_IMAGE_PIXELS = 160_000_000;
 export const IMAGE_TOO_LARGE = `Image has more than ${MAX_IMAGE_PIXELS / 1_000_000} megapixels`;
+export const IMAGE_TOO_LARGE_TO_PROCESS = "Image is too large to process";
+export const IMAGE_DAMAGED = "Image is damaged or incomplete";
 
 interface ImageType {
   mimeType: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
@@ -73,24 +77,46 @@ export async function sha256OfFile(file: string): Promise<string> {
   return hash.digest("hex");
 }
 
+/** How much memory decoding an image for its check and thumbnail takes, from its header alone. */
+export function decodeBytes(
+  meta: Pick<Metadata, "width" | "height" | "channels" | "depth" | "pages" | "format" | "isProgressive">,
+): number {
+  const bytesPerSample: Record<string, number> = { ushort: 2, short: 2, uint: 4, int: 4, float: 4, double: 8 };
+  const fullFrame =
+    meta.width * meta.height * (meta.channels ?? 4) * (bytesPerSample[meta.depth ?? ""] ?? 1) * (meta.pages ?? 1);
+  // A baseline JPEG is decoded at an eighth of each side for the thumbnail (libjpeg's scaled
+  // decoding still reads every byte); progressive JPEGs, interlaced PNGs and the rest hold it all.
+  if (meta.format === "jpeg" && !meta.isProgressive) return fullFrame / 64;
+  return fullFrame;
+}
+
+/** At most one decode per core: an upload beyond waits its turn with its bytes already on disk. */
+const decodes = new Semaphore(os.availableParallelism());
+
 /**
  * Checks that a received file is a whole JPEG, PNG, GIF or WebP image and renders its thumbnail
- * beside it. Rendering decodes the full image, so a truncated or corrupt file is refused here.
+ * beside it in the same pass. Rendering decodes every byte of the image, so a truncated or
+ * corrupt file is refused here, with the reason staff can act on.
  */
-export async function prepareImage(file: string, knownChecksum?: string): Promise<PreparedImage> {
+export async function prepareImage(
+  file: string,
+  maxDecodeBytes: number,
+  knownChecksum?: string,
+): Promise<PreparedImage> {
   const type = await detectImageType(file);
   if (!type) throw new UnsupportedMediaTypeError();
   const thumbnailFile = `${file}.thumb.webp`;
   try {
     // Read from the header only (sharp's own limit would refuse it with no reason given), so an
     // oversized image is refused with its reason before anything is decoded.
-    const meta = await sharp(file, { failOn: "error", limitInputPixels: false }).metadata();
+    const meta = await sharp(file, { limitInputPixels: false })
+      .metadata()
+      .catch(() => {
+        throw new UnsupportedMediaTypeError(IMAGE_DAMAGED);
+      });
     if (meta.width * meta.height > MAX_IMAGE_PIXELS) throw new UnsupportedMediaTypeError(IMAGE_TOO_LARGE);
-    await sharp(file, { failOn: "error", limitInputPixels: MAX_IMAGE_PIXELS })
-      .rotate()
-      .resize({ width: THUMBNAIL_SIZE, height: THUMBNAIL_SIZE, fit: "inside", withoutEnlargement: true })
-      .webp({ quality: 80 })
-      .toFile(thumbnailFile);
+    if (decodeBytes(meta) > maxDecodeBytes) throw new UnsupportedMediaTypeError(IMAGE_TOO_LARGE_TO_PROCESS);
+    await decodes.run(() => renderThumbnail(file, type, thumbnailFile));
     const { size } = await fsp.stat(file);
     return {
       file,
@@ -104,8 +130,43 @@ export async function prepareImage(file: string, knownChecksum?: string): Promis
   } catch (err) {
     await removeQuietly(thumbnailFile);
     if (err instanceof HttpError) throw err;
-    if (err instanceof Error && !("code" in err)) throw new UnsupportedMediaTypeError();
+    if (err instanceof Error && !("code" in err)) throw new UnsupportedMediaTypeError(IMAGE_DAMAGED);
     throw err;
+  }
+}
+
+const JPEG_END = Buffer.from([0xff, 0xd9]);
+
+/**
+ * Decodes the whole image once, in sequential mode, failing on truncation or corrupt data, into
+ * its thumbnail. A JPEG whose data is whole but lacks its final end marker (which browsers and
+ * viewers show) is decoded with the marker added, and then any warning refuses it: data really
+ * cut short reaches the added marker too early, which libjpeg reports.
+ */
+async function renderThumbnail(file: string, type: ImageType, thumbnailFile: string): Promise<void> {
+  const endless = type.mimeType === "image/jpeg" && !(await endsWith(file, JPEG_END));
+  const input = endless ? Buffer.concat([await fsp.readFile(file), JPEG_END]) : file;
+  await sharp(input, {
+    failOn: endless ? "warning" : "error",
+    limitInputPixels: MAX_IMAGE_PIXELS,
+    sequentialRead: true,
+  })
+    .rotate()
+    .resize({ width: THUMBNAIL_SIZE, height: THUMBNAIL_SIZE, fit: "inside", withoutEnlargement: true })
+    .webp({ quality: 80 })
+    .toFile(thumbnailFile);
+}
+
+async function endsWith(file: string, tail: Buffer): Promise<boolean> {
+  const handle = await fsp.open(file, "r");
+  try {
+    const { size } = await handle.stat();
+    if (size < tail.length) return false;
+    const end = Buffer.alloc(tail.length);
+    await handle.read(end, 0, tail.length, size - tail.length);
+    return end.equals(tail);
+  } finally {
+    await handle.close();
   }
 }
 
