@@ -64,5 +64,7 @@ describe("the API's shared HTTP behaviour", () => {
     const res = await request(t.app).get("/api/clients");
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
     expect(res.headers["content-security-policy"]).toContain("default-src 'self'");
+    // Scripts reach this origin only (its WebSockets included), never ws: or wss: to any host.
+    expect(res.headers["content-security-policy"]).toMatch(/(^|;)connect-src 'self'(;|$)/);
   });
 });

@@ -18,7 +18,8 @@ export function securityHeaders(options: { googleSignIn?: boolean } = {}): Reque
         // Mantine 5 styles through emotion, which injects <style> elements at run time.
         styleSrc: ["'self'", "'unsafe-inline'", ...google],
         imgSrc: ["'self'", "data:", "blob:"],
-        connectSrc: ["'self'", "ws:", "wss:", ...google],
+        // 'self' covers same-origin WebSockets (/events) too; no other host is reachable from a script.
+        connectSrc: ["'self'", ...google],
         ...(options.googleSignIn ? { frameSrc: [GOOGLE_IDENTITY] } : {}),
         fontSrc: ["'self'", "data:"],
         objectSrc: ["'none'"],
