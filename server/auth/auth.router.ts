@@ -5,24 +5,19 @@ import { createAuthRateLimits, SIGN_IN } from "../http/rate-limit";
 import { parseBody } from "../http/validate";
 import { trustedOrigin } from "../http/request-origin";
 import { createMailer } from "../mail/mailer";
-import {
-  googleSchema,
-  loginSchema,
-  refreshSchema,
-  resetConfirmSchema,
-  resetRequestSchema,
-  signupSchema,
-} from "./auth.schema";
+import { googleSchema, loginSchema, resetConfirmSchema, resetRequestSchema, signupSchema } from "./auth.schema";
 import { logIn, signUp } from "./auth.service";
 import { createGoogleVerifier, signInWithGoogle } from "./google-sign-in";
 import { confirmPasswordReset, requestPasswordReset } from "./password-reset.service";
 import { endSession, refreshSession } from "./sessions";
+import { clearSessionCookie, refreshTokenOf, sendSession } from "./session-cookie";
 import { publicJwks } from "./signing-keys";
 
 /** Public identity calls under /api/auth (contract section 2). */
 export function authRouter(ctx: AppContext): Router {
   const router = Router();
   const limits = createAuthRateLimits(ctx.db, ctx.config.rateLimit);
+  const ttl = ctx.config.refreshTokenTtl;
   const mailer = createMailer(ctx.config.mail, ctx.logger);
   const verifyGoogle = ctx.config.google ? createGoogleVerifier(ctx.config.google, ctx.logger) : undefined;
 
@@ -41,32 +36,34 @@ export function authRouter(ctx: AppContext): Router {
   router.post("/signup", async (req, res) => {
     await limits.byIp("signup", req.ip);
     const body = parseBody(signupSchema, req.body);
-    res.status(201).json(await signUp(ctx, body));
+    res.status(201);
+    sendSession(req, res, await signUp(ctx, body), ttl);
   });
 
   router.post("/login", async (req, res) => {
     await limits.byIp(SIGN_IN, req.ip);
     const body = parseBody(loginSchema, req.body);
     await limits.byAccount(SIGN_IN, body.email, req.ip);
-    res.json(await logIn(ctx, body));
+    sendSession(req, res, await logIn(ctx, body), ttl);
   });
 
   router.post("/google", async (req, res) => {
     if (!verifyGoogle) throw new NotFoundError("Google sign-in is not enabled");
     await limits.byIp("google", req.ip);
     const body = parseBody(googleSchema, req.body);
-    res.json(await signInWithGoogle(ctx, verifyGoogle, body.credential));
+    sendSession(req, res, await signInWithGoogle(ctx, verifyGoogle, body.credential), ttl);
   });
 
   router.post("/refresh", async (req, res) => {
     await limits.byIp("refresh", req.ip);
-    const body = parseBody(refreshSchema, req.body);
-    res.json(await refreshSession(ctx, body.refreshToken));
+    const refreshToken = refreshTokenOf(req);
+    sendSession(req, res, await refreshSession(ctx, refreshToken), ttl);
   });
 
   router.post("/logout", async (req, res) => {
-    const body = parseBody(refreshSchema, req.body);
-    await endSession(ctx, body.refreshToken);
+    const refreshToken = refreshTokenOf(req);
+    await endSession(ctx, refreshToken);
+    clearSessionCookie(req, res);
     res.status(204).end();
   });
 

@@ -3,6 +3,7 @@ import type { Request, Response } from "express";
 import type { Db } from "../db/database";
 import { appSecret } from "../db/app-secrets";
 import type { DeliveryLink } from "./delivery.repository";
+import { cookieValues } from "../http/cookies";
 
 export const PASSCODE_COOKIE = "photodrop_delivery";
 const SECRET_NAME = "delivery_cookie_key";
@@ -21,17 +22,6 @@ async function sign(db: Db, link: DeliveryLink, exp: number): Promise<string> {
     .createHmac("sha256", key)
     .update(`${link.token}\n${link.passcodeHash ?? ""}\n${exp}`)
     .digest("base64url");
-}
-
-/** Every cookie of that name the request carries (a browser sends one per matching path). */
-function cookieValues(req: Request, name: string): string[] {
-  const header = req.headers.cookie ?? "";
-  const values: string[] = [];
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim());
-  }
-  return values;
 }
 
 /** Whether the request carries a cookie this server signed for this link and passcode, still within its life. */

@@ -1,0 +1,46 @@
+import type { Request, Response } from "express";
+import type { Session } from "../../api/types";
+import { cookieValues } from "../http/cookies";
+import { ForbiddenError } from "../http/errors";
+import { parseBody } from "../http/validate";
+import { refreshSchema } from "./auth.schema";
+
+/**
+ * The browser's refresh token lives in an HttpOnly cookie no script can read, sent only to
+ * /api/auth. A browser asks for it with this header on sign-in; the header is required again
+ * with the cookie on refresh and sign-out, which a cross-site form cannot add.
+ */
+export const SESSION_HEADER = "x-photodrop-session";
+export const REFRESH_COOKIE = "photodrop_refresh";
+const COOKIE_PATH = "/api/auth";
+
+const wantsCookie = (req: Request) => req.get(SESSION_HEADER) === "cookie";
+
+function cookieOptions(req: Request) {
+  return { httpOnly: true, sameSite: "strict" as const, path: COOKIE_PATH, secure: req.secure };
+}
+
+/** Answers a new session: to a browser, the refresh token goes in the cookie and is left out of the body. */
+export function sendSession(req: Request, res: Response, session: Session, refreshTtlSeconds: number): void {
+  if (!wantsCookie(req)) {
+    res.json(session);
+    return;
+  }
+  res.cookie(REFRESH_COOKIE, session.refreshToken, { ...cookieOptions(req), maxAge: refreshTtlSeconds * 1000 });
+  const { refreshToken: _inCookie, ...rest } = session;
+  res.json(rest);
+}
+
+/** The refresh token of a refresh or sign-out: the body's (API clients), else the cookie's (browsers, with the header). */
+export function refreshTokenOf(req: Request): string {
+  const [cookie] = cookieValues(req, REFRESH_COOKIE);
+  const inBody = (req.body as { refreshToken?: unknown } | undefined)?.refreshToken !== undefined;
+  if (!cookie || inBody) return parseBody(refreshSchema, req.body).refreshToken;
+  if (!wantsCookie(req))
+    throw new ForbiddenError(`The session cookie is only accepted with the ${SESSION_HEADER} header`);
+  return decodeURIComponent(cookie);
+}
+
+export function clearSessionCookie(req: Request, res: Response): void {
+  res.clearCookie(REFRESH_COOKIE, cookieOptions(req));
+}
