@@ -1,27 +1,23 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { logIn, signUpAccount } from "./api";
+import { signUpAccount } from "./api";
 import { launchBrowser, newPage, signInAsAdmin } from "./browser";
 
-interface StoredSession {
-  accessToken: string;
-  refreshToken: string;
-  expiresAt: number;
+const SIGNED_IN_KEY = "photodrop.signed-in";
+const REFRESH_COOKIE = "photodrop_refresh";
+
+/** The HttpOnly refresh cookie as the browser holds it (no script on the page can read it). */
+async function refreshCookie(page: Page): Promise<string | undefined> {
+  const cookies = await page.context().cookies();
+  return cookies.find((c) => c.name === REFRESH_COOKIE)?.value;
 }
 
-const SESSION_KEY = "photodrop.session";
-
-function readStoredSession(page: Page): Promise<StoredSession> {
-  return page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? "null"), SESSION_KEY);
-}
-
-function patchStoredSession(page: Page, patch: Partial<StoredSession>): Promise<void> {
-  return page.evaluate(
-    ([key, changes]) => {
-      const session = JSON.parse(localStorage.getItem(key) ?? "{}");
-      localStorage.setItem(key, JSON.stringify({ ...session, ...changes }));
-    },
-    [SESSION_KEY, patch] as const,
+/** Everything scripts on the page can read from storage. */
+function storedValues(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [localStorage, sessionStorage].flatMap((store) =>
+      Object.keys(store).map((key) => `${key}=${store.getItem(key) ?? ""}`),
+    ),
   );
 }
 
@@ -42,25 +38,34 @@ describe("keeping the session", () => {
     await browser?.close();
   });
 
-  it("refreshes a token about to expire exactly once and carries on", async () => {
+  it("keeps no token where a script can read it, and a reload signs in again through the cookie, once", async () => {
     const { context, page } = await newPage(browser);
+    const signInAnswer = page.waitForResponse((res) => new URL(res.url()).pathname === "/api/auth/login");
     await signInAsAdmin(page);
-    const before = await readStoredSession(page);
+    const { accessToken } = (await (await signInAnswer).json()) as { accessToken: string };
+    const cookieBefore = await refreshCookie(page);
+    expect(cookieBefore).toBeTruthy();
+    const cookie = (await context.cookies()).find((c) => c.name === REFRESH_COOKIE)!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/api/auth" });
+
+    const stored = await storedValues(page);
+    expect(stored.length).toBeGreaterThan(0);
+    for (const value of stored) {
+      expect(value).not.toContain(accessToken);
+      expect(value).not.toContain(cookieBefore!);
+      expect(value).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/);
+    }
+    await expect(page.evaluate(() => document.cookie)).resolves.not.toContain(REFRESH_COOKIE);
 
     const refreshCalls: string[] = [];
     page.on("request", (request) => {
       if (new URL(request.url()).pathname === "/api/auth/refresh") refreshCalls.push(request.method());
     });
-    await patchStoredSession(page, { expiresAt: Date.now() + 60_000 });
     await page.reload();
-
     await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
     await page.getByText("Storage Usage").waitFor();
     expect(refreshCalls).toEqual(["POST"]);
-    const after = await readStoredSession(page);
-    expect(after.refreshToken).not.toBe(before.refreshToken);
-    expect(after.accessToken).not.toBe(before.accessToken);
-    expect(after.expiresAt).toBeGreaterThan(Date.now() + 30 * 60_000);
+    expect(await refreshCookie(page)).not.toBe(cookieBefore);
     await context.close();
   });
 
@@ -68,19 +73,17 @@ describe("keeping the session", () => {
     const { context, page } = await newPage(browser);
     await signInAsAdmin(page);
 
-    const { refreshToken } = await readStoredSession(page);
     const revoked = await fetch(`${inject("baseUrl")}/api/auth/logout`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ refreshToken }),
+      body: JSON.stringify({ refreshToken: await refreshCookie(page) }),
     });
     expect(revoked.status).toBe(204);
-    await patchStoredSession(page, { accessToken: "no-longer-valid" });
     await page.reload();
 
     await page.waitForURL((url) => url.pathname === "/login");
     await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
-    await expect(page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).resolves.toBeNull();
+    await expect(page.evaluate((key) => localStorage.getItem(key), SIGNED_IN_KEY)).resolves.toBeNull();
     await context.close();
   });
 
@@ -125,19 +128,57 @@ describe("keeping the session", () => {
     await signInAsAdmin(first);
     await markPage(first);
 
-    // The other tab replaces the session with another user's, with no sign-out in between: only
-    // the change of user can make the first tab load again.
-    const other = await logIn(waiting.email, waiting.password);
+    // The other tab signs in as someone else, with no sign-out in between, the way the app does:
+    // the server sets the shared refresh cookie, the tab records who is signed in. Only the change
+    // of user can make the first tab load again.
     const second = await context.newPage();
-    await second.goto("/login");
+    await second.goto("/api/auth/config");
     await second.evaluate(
-      ([key, session]) =>
-        localStorage.setItem(key, JSON.stringify({ ...session, expiresAt: Date.now() + session.expiresIn * 1000 })),
-      [SESSION_KEY, other] as const,
+      async ([key, email, password]) => {
+        const res = await fetch("/api/auth/login", {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "X-Photodrop-Session": "cookie" },
+          body: JSON.stringify({ email, password }),
+        });
+        const { user } = (await res.json()) as { user: { uid: string } };
+        localStorage.setItem(key, JSON.stringify({ uid: user.uid }));
+      },
+      [SIGNED_IN_KEY, waiting.email, waiting.password] as const,
     );
 
     await first.getByRole("heading", { name: "Request Access" }).waitFor();
     await expect(pageWasLoadedAgain(first)).resolves.toBe(true);
+    await context.close();
+  });
+
+  it("signs every tab out when one tab signs out", async () => {
+    const { context, page: first } = await newPage(browser);
+    await signInAsAdmin(first);
+    const second = await context.newPage();
+    await second.goto("/");
+    await second.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+
+    await second.getByRole("button", { name: "Log out" }).click();
+    await second.getByRole("button", { name: "Sign in", exact: true }).waitFor();
+    await first.waitForURL((url) => url.pathname === "/login");
+    await first.getByRole("button", { name: "Sign in", exact: true }).waitFor();
+    expect(await refreshCookie(first)).toBeUndefined();
+    await context.close();
+  });
+
+  it("lets two tabs reload at the same moment without the server taking it for a stolen token", async () => {
+    const { context, page: first } = await newPage(browser);
+    await signInAsAdmin(first);
+    const second = await context.newPage();
+    await second.goto("/");
+    await second.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+
+    // Both refresh with the one cookie; Web Locks make them take turns, each with the cookie the other left.
+    await Promise.all([first.reload(), second.reload()]);
+    for (const page of [first, second]) await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await first.reload();
+    await first.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    expect(new URL(first.url()).pathname).not.toBe("/login");
     await context.close();
   });
 });

@@ -1,7 +1,6 @@
 import type { AccessControlProvider } from "@refinedev/core";
 import type { Role } from "../../../api/types";
-import { http, toHttpError } from "./http";
-import { readSession } from "./session";
+import { freshAccessToken, http, toHttpError } from "./http";
 
 interface AccessAnswer {
   hasAccess: boolean;
@@ -51,7 +50,7 @@ export function onAccessRecheck(listener: () => void): () => void {
 /** The whole app needs approval; the users resource additionally needs the admin role. */
 export const accessControlProvider: AccessControlProvider = {
   can: async ({ resource }) => {
-    if (!readSession()) return { can: false, reason: SIGNED_OUT };
+    if (!(await freshAccessToken())) return { can: false, reason: SIGNED_OUT };
     const access = await askForAccess();
     if (access.state === "signed-out") return { can: false, reason: SIGNED_OUT };
     if (access.state === "not-approved") return { can: false, reason: "Waiting for approval" };

@@ -5,9 +5,10 @@ import {
   clearSession,
   onSessionChangedElsewhere,
   readSession,
+  signedInUid as lastSignedInUid,
   updateSessionUser,
   writeSession,
-  type Session,
+  type BrowserSession,
   type User,
 } from "./session";
 
@@ -34,11 +35,11 @@ export interface UpdatePasswordVariables {
  * The last user this page has shown. Cached data (lists, access answers) belongs to that user, so
  * a different user signing in gets a fresh page load rather than their predecessor's cache.
  */
-let shownUid: string | null = readSession()?.user.uid ?? null;
+let shownUid: string | null = lastSignedInUid();
 /** Who this tab is signed in as right now (null after signing out, unlike shownUid). */
 let signedInUid: string | null = shownUid;
 
-function startSession(session: Session): AuthActionResponse {
+function startSession(session: BrowserSession): AuthActionResponse {
   const previousUid = shownUid;
   writeSession(session);
   shownUid = session.user.uid;
@@ -59,8 +60,8 @@ export const authProvider: AuthProvider = {
     try {
       const { data } =
         providerName === "google"
-          ? await http.post<Session>("/auth/google", { credential })
-          : await http.post<Session>("/auth/login", { email, password });
+          ? await http.post<BrowserSession>("/auth/google", { credential })
+          : await http.post<BrowserSession>("/auth/login", { email, password });
       return startSession(data);
     } catch (error) {
       return failure("Sign-in failed", error);
@@ -69,7 +70,7 @@ export const authProvider: AuthProvider = {
 
   register: async ({ email, password, displayName }: SignUpVariables) => {
     try {
-      const { data } = await http.post<Session>("/auth/signup", { email, password, displayName });
+      const { data } = await http.post<BrowserSession>("/auth/signup", { email, password, displayName });
       return startSession(data);
     } catch (error) {
       return failure("Sign-up failed", error);
@@ -99,12 +100,13 @@ export const authProvider: AuthProvider = {
   },
 
   logout: async () => {
-    const session = readSession();
+    const wasSignedIn = Boolean(readSession() ?? lastSignedInUid());
     clearSession();
     signedInUid = null;
-    if (session) {
+    if (wasSignedIn) {
       try {
-        await http.post("/auth/logout", { refreshToken: session.refreshToken });
+        // The cookie goes along by itself; the server ends its token and clears it.
+        await http.post("/auth/logout");
       } catch (error) {
         // The local session is gone either way; the refresh token simply expires on the server.
         console.error("Failed to end the session on the server:", toHttpError(error).message);
@@ -119,8 +121,7 @@ export const authProvider: AuthProvider = {
   },
 
   getIdentity: async () => {
-    const session = readSession();
-    if (!session) return null;
+    if (!(await freshAccessToken())) return null;
     try {
       const { data } = await http.get<User>("/users/me");
       updateSessionUser(data);
@@ -130,7 +131,7 @@ export const authProvider: AuthProvider = {
     }
   },
 
-  getPermissions: async () => readSession()?.user.role ?? null,
+  getPermissions: async () => ((await freshAccessToken()) ? (readSession()?.user.role ?? null) : null),
 
   onError: async (error) => {
     const { statusCode } = toHttpError(error);

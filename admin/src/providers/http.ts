@@ -1,9 +1,18 @@
 import axios, { type AxiosError, type InternalAxiosRequestConfig } from "axios";
 import type { HttpError, ValidationErrors } from "@refinedev/core";
-import { clearSession, readSession, writeSession, type Session, type StoredSession } from "./session";
+import {
+  clearSession,
+  readSession,
+  signedInUid,
+  writeSession,
+  type BrowserSession,
+  type StoredSession,
+} from "./session";
 
 /** The one HTTP client of the web app: base path, timeout, bearer token, refresh and error shape. */
-export const http = axios.create({ baseURL: "/api", timeout: 30_000 });
+// The header asks the server to keep the refresh token in its HttpOnly cookie (and is what makes
+// that cookie usable: a cross-site form cannot send it).
+export const http = axios.create({ baseURL: "/api", timeout: 30_000, headers: { "X-Photodrop-Session": "cookie" } });
 
 const REFRESH_BEFORE_EXPIRY_MS = 5 * 60_000;
 
@@ -19,10 +28,10 @@ const needsRefresh = (session: StoredSession) =>
   session.expiresAt - Date.now() <= Math.min(REFRESH_BEFORE_EXPIRY_MS, (session.expiresIn * 1000) / 2);
 
 /**
- * Exchanges the refresh token for a new session, once per tab however many requests ask, and
- * once across tabs: the server treats a reused refresh token as theft and ends the session, so
- * tabs take turns (Web Locks) and a tab that finds the work already done uses the result.
- * `staleAccessToken` is the token the caller found wanting.
+ * Exchanges the refresh cookie for a new session, once per tab however many requests ask. Tabs
+ * share the cookie and the server treats a reused refresh token as theft, so tabs take turns (Web
+ * Locks): each refreshes with the cookie the one before it left. `staleAccessToken` is the token
+ * the caller found wanting ("" after a reload, when this tab has none yet).
  */
 export function refreshSession(staleAccessToken: string): Promise<StoredSession | null> {
   refreshInFlight ??= withRefreshLock(() => refreshUnlessDone(staleAccessToken)).finally(() => {
@@ -38,10 +47,10 @@ async function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
 
 async function refreshUnlessDone(staleAccessToken: string): Promise<StoredSession | null> {
   const current = readSession();
-  if (!current) return null;
-  if (current.accessToken !== staleAccessToken && !needsRefresh(current)) return current;
+  if (!current && !signedInUid()) return null;
+  if (current && current.accessToken !== staleAccessToken && !needsRefresh(current)) return current;
   try {
-    const { data } = await http.post<Session>("/auth/refresh", { refreshToken: current.refreshToken });
+    const { data } = await http.post<BrowserSession>("/auth/refresh");
     return writeSession(data);
   } catch (error) {
     const { statusCode, message } = toHttpError(error);
@@ -57,9 +66,9 @@ async function refreshUnlessDone(staleAccessToken: string): Promise<StoredSessio
 /** A token good for at least a few more minutes, or null when there is no session. */
 export async function freshAccessToken(): Promise<string | null> {
   const session = readSession();
-  if (!session) return null;
-  if (!needsRefresh(session)) return session.accessToken;
-  const refreshed = await refreshSession(session.accessToken);
+  if (session && !needsRefresh(session)) return session.accessToken;
+  if (!session && !signedInUid()) return null;
+  const refreshed = await refreshSession(session?.accessToken ?? "");
   return refreshed?.accessToken ?? null;
 }
 

@@ -1,47 +1,58 @@
-/** The signed-in session, kept in localStorage so a reload or a new tab stays signed in. */
+/**
+ * The signed-in session, in this tab's memory only: no script can find a token in storage. The
+ * refresh token is an HttpOnly cookie the server sets; a reload or a new tab gets a new access
+ * token through it. localStorage holds only who is signed in (no token), so other tabs can follow
+ * a sign-out or a change of user, and a reload knows to ask.
+ */
 import type { Session, User } from "../../../api/types";
 
 export type { Role, Session, User } from "../../../api/types";
 
-export interface StoredSession extends Session {
+/** What the server answers a browser: the refresh token stays in its cookie. */
+export type BrowserSession = Omit<Session, "refreshToken">;
+
+export interface StoredSession extends BrowserSession {
   /** Epoch milliseconds; computed when stored because expiresIn is relative to the answer. */
   expiresAt: number;
 }
 
-const STORAGE_KEY = "photodrop.session";
+const SIGNED_IN_KEY = "photodrop.signed-in";
+
+let current: StoredSession | null = null;
 
 export function readSession(): StoredSession | null {
+  return current;
+}
+
+/** The user this browser was last signed in as, in any tab: a reload restores that session from the cookie. */
+export function signedInUid(): string | null {
   try {
-    const raw = localStorage.getItem(STORAGE_KEY);
-    if (!raw) return null;
-    const parsed = JSON.parse(raw) as StoredSession;
-    return parsed?.accessToken && parsed.user?.uid ? parsed : null;
+    return uidOf(localStorage.getItem(SIGNED_IN_KEY));
   } catch {
     return null;
   }
 }
 
-export function writeSession(session: Session): StoredSession {
-  const stored: StoredSession = { ...session, expiresAt: Date.now() + session.expiresIn * 1000 };
-  localStorage.setItem(STORAGE_KEY, JSON.stringify(stored));
-  return stored;
+export function writeSession(session: BrowserSession): StoredSession {
+  const { accessToken, expiresIn, user } = session;
+  current = { accessToken, expiresIn, user, expiresAt: Date.now() + expiresIn * 1000 };
+  if (signedInUid() !== user.uid) localStorage.setItem(SIGNED_IN_KEY, JSON.stringify({ uid: user.uid }));
+  return current;
 }
 
 export function updateSessionUser(user: User): void {
-  const current = readSession();
-  if (current && current.user.uid === user.uid) {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify({ ...current, user }));
-  }
+  if (current && current.user.uid === user.uid) current = { ...current, user };
 }
 
 export function clearSession(): void {
-  localStorage.removeItem(STORAGE_KEY);
+  current = null;
+  localStorage.removeItem(SIGNED_IN_KEY);
 }
 
-/** Another tab signing in, out or refreshing changes the stored session; the callback gets its uid now. */
+/** Another tab signing in as someone else or out changes who is signed in; the callback gets its uid now. */
 export function onSessionChangedElsewhere(callback: (uid: string | null) => void): () => void {
   const listener = (event: StorageEvent) => {
-    if (event.key !== STORAGE_KEY && event.key !== null) return;
+    if (event.key !== SIGNED_IN_KEY && event.key !== null) return;
     callback(uidOf(event.newValue));
   };
   window.addEventListener("storage", listener);
@@ -51,7 +62,7 @@ export function onSessionChangedElsewhere(callback: (uid: string | null) => void
 function uidOf(raw: string | null): string | null {
   if (!raw) return null;
   try {
-    return (JSON.parse(raw) as StoredSession).user?.uid ?? null;
+    return (JSON.parse(raw) as { uid?: string }).uid ?? null;
   } catch {
     return null;
   }

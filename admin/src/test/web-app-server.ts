@@ -57,6 +57,7 @@ export async function browseTo(baseUrl: string) {
   const scope = globalThis as unknown as Record<string, unknown>;
   http.defaults.adapter = "http";
   http.defaults.baseURL = `${baseUrl}/api`;
+  keepCookiesLikeABrowser();
   scope.WebSocket = WebSocket;
   // Uploads: the Node adapter streams Node's own FormData, File and Blob (jsdom's are opaque to it).
   const form = new Response("", { headers: { "content-type": "application/x-www-form-urlencoded" } });
@@ -78,4 +79,40 @@ export async function browseTo(baseUrl: string) {
   (globalThis as unknown as { jsdom: { reconfigure(options: { url: string }): void } }).jsdom.reconfigure({
     url: `${baseUrl}/`,
   });
+}
+
+let cookieJar: Map<string, string> | undefined;
+
+/**
+ * Node's HTTP adapter keeps no cookies; a browser keeps the session's HttpOnly refresh cookie
+ * and sends it back to /api/auth. This does the same for the app's client in jsdom.
+ */
+function keepCookiesLikeABrowser() {
+  if (cookieJar) return;
+  const jar = (cookieJar = new Map());
+  const remember = (headers: Record<string, unknown> | undefined) => {
+    for (const line of ([] as string[]).concat((headers?.["set-cookie"] as string[] | undefined) ?? [])) {
+      const [pair] = line.split(";");
+      const eq = pair.indexOf("=");
+      const [name, value] = [pair.slice(0, eq).trim(), pair.slice(eq + 1).trim()];
+      if (value) jar.set(name, value);
+      else jar.delete(name);
+    }
+  };
+  http.interceptors.request.use((config) => {
+    if (jar.size > 0 && config.url?.startsWith("/auth/")) {
+      config.headers.set("Cookie", [...jar].map(([name, value]) => `${name}=${value}`).join("; "));
+    }
+    return config;
+  });
+  http.interceptors.response.use(
+    (response) => {
+      remember(response.headers);
+      return response;
+    },
+    (error: { response?: { headers?: Record<string, unknown> } }) => {
+      remember(error.response?.headers);
+      return Promise.reject(error);
+    },
+  );
 }
