@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dataFolders, startAppProcess, type AppProcess } from "../test/app-process";
+import { dataFolders, memoryOf, startAppProcess, type AppProcess } from "../test/app-process";
 
 const MB = 1024 * 1024;
 let dir: string;
@@ -23,7 +23,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1]) * 1024;
+const rss = () => memoryOf(server.pid).rss;
 
 /** A socket from `from` that sends large, useless frames as fast as it is allowed until closed. */
 function flooder(from: string, frame: string): Promise<void> {

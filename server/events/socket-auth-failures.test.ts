@@ -1,11 +1,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import request from "supertest";
-import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/harness";
 import { AUTH_FAILED } from "./event-session";
 import { attachEventsServer } from "./events-server";
+import { openFrom } from "./test-socket";
 
 const PER_IP = 3;
 let t: TestApp;
@@ -26,15 +26,7 @@ afterAll(async () => {
   await t.close();
 });
 
-/** Opens a socket from a chosen loopback address; resolves once open, or with the refusal's status. */
-function open(from: string): Promise<{ ws: WebSocket; status?: number }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://${base}/events`, { localAddress: from });
-    ws.once("open", () => resolve({ ws }));
-    ws.once("unexpected-response", (_req, res) => resolve({ ws, status: res.statusCode }));
-    ws.once("error", (err) => (ws.readyState === WebSocket.CLOSED ? undefined : reject(err)));
-  });
-}
+const open = (from: string) => openFrom(`ws://${base}/events`, from);
 
 const forged = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl";
 

@@ -4,6 +4,7 @@ import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { attachEventsServer } from "./events-server";
+import { openFrom } from "./test-socket";
 
 let t: TestApp;
 let server: http.Server;
@@ -25,15 +26,7 @@ afterAll(async () => {
   await t.close();
 });
 
-/** Opens a socket from a chosen loopback address; resolves once open, or with the refusal's status. */
-function open(from: string): Promise<{ ws: WebSocket; status?: number }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { localAddress: from });
-    ws.once("open", () => resolve({ ws }));
-    ws.once("unexpected-response", (_req, res) => resolve({ ws, status: res.statusCode }));
-    ws.once("error", (err) => (ws.readyState === WebSocket.CLOSED ? undefined : reject(err)));
-  });
-}
+const open = (from: string) => openFrom(url, from);
 
 describe("/events socket limits", () => {
   it("refuses the 21st socket from one address with 429 while another address still connects", async () => {

@@ -63,3 +63,13 @@ export class TestSocket {
     this.ws.terminate();
   }
 }
+
+/** Opens a raw `ws` socket from a chosen loopback address; resolves once open, or with the refusal's status. */
+export function openFrom(url: string, from: string): Promise<{ ws: WebSocket; status?: number }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { localAddress: from });
+    ws.once("open", () => resolve({ ws }));
+    ws.once("unexpected-response", (_req, res) => resolve({ ws, status: res.statusCode }));
+    ws.once("error", (err) => (ws.readyState === WebSocket.CLOSED ? undefined : reject(err)));
+  });
+}

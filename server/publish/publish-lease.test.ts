@@ -7,7 +7,14 @@ import { insertProjectRow } from "../test/rows";
 import { publishQueue } from "./publish-job";
 import { ABANDONED_MESSAGE, reapAbandonedBuilds, renewLeases } from "./publish-lease";
 import { cancelAllPublishes, publishProject } from "./publish.service";
-import { addPhoto, addSlowAttachment, projectRow, publishedFiles, recordPublishEvents, until } from "./test-fixtures";
+import {
+  addSlowAttachment,
+  buildOfAnotherProcess,
+  projectRow,
+  publishedFiles,
+  recordPublishEvents,
+  until,
+} from "./test-fixtures";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -18,25 +25,8 @@ afterEach(async () => {
   await t.close();
 });
 
-const past = () => new Date(Date.now() - 1000).toISOString();
+const past = () => new Date(Date.now() - 1000);
 const zipName = (letter: string) => `${letter.repeat(22)}.zip`;
-
-/** A project some other process claimed and began to build, with its partial file on disk. */
-async function buildOfAnotherProcess(leaseExpiresAt: string, letter: string) {
-  const id = await insertProjectRow(t.ctx, { name: `Theirs ${letter}` });
-  await addPhoto(t.ctx, id, "one.jpg");
-  await t.ctx
-    .db("projects")
-    .where({ id })
-    .update({
-      publish_status: "publishing",
-      publish_build_id: `their-build-${letter}`,
-      publish_lease_expires_at: leaseExpiresAt,
-      publish_file: zipName(letter),
-    });
-  fs.writeFileSync(path.join(t.ctx.config.publishedDir, `${zipName(letter)}.part`), "partial");
-  return id;
-}
 
 describe("publish leases", () => {
   it("names the build's ZIP on the row and renews its lease while it builds", async () => {
@@ -72,8 +62,8 @@ describe("publish leases", () => {
   });
 
   it("fails a build whose lease ran out, removes its partial file and says so; a live lease is left alone", async () => {
-    const dead = await buildOfAnotherProcess(past(), "D");
-    const live = await buildOfAnotherProcess(new Date(Date.now() + 30_000).toISOString(), "L");
+    const dead = await buildOfAnotherProcess(t.ctx, past(), "D");
+    const live = await buildOfAnotherProcess(t.ctx, new Date(Date.now() + 30_000), "L");
     const events = recordPublishEvents(t.ctx);
 
     const reaped = await reapAbandonedBuilds(t.ctx);

@@ -10,7 +10,7 @@ import yauzl from "yauzl";
 import type { AppContext } from "../context";
 import { uploadPath } from "../storage/paths";
 import type { PublishEvent } from "../events/bus";
-import { insertAttachmentRow } from "../test/rows";
+import { insertAttachmentRow, insertProjectRow } from "../test/rows";
 export { until } from "../test/wait";
 
 /** A real JPEG of noise (so it does not shrink to nothing) stored the way uploads are. */
@@ -199,4 +199,22 @@ export const crc32 = (bytes: Buffer) => zlib.crc32(bytes) >>> 0;
 export async function unzipTest(file: string): Promise<string> {
   const { stdout } = await promisify(execFile)("unzip", ["-t", file]);
   return stdout;
+}
+
+/** A project another process claimed and began to build, its lease running out at `leaseExpiresAt`, its partial file on disk. */
+export async function buildOfAnotherProcess(ctx: AppContext, leaseExpiresAt: Date, letter: string): Promise<number> {
+  const id = await insertProjectRow(ctx, { name: `Theirs ${letter}` });
+  await addPhoto(ctx, id, "one.jpg");
+  const zip = `${letter.repeat(22)}.zip`;
+  await ctx
+    .db("projects")
+    .where({ id })
+    .update({
+      publish_status: "publishing",
+      publish_build_id: `their-build-${letter}`,
+      publish_lease_expires_at: leaseExpiresAt.toISOString(),
+      publish_file: zip,
+    });
+  fs.writeFileSync(path.join(ctx.config.publishedDir, `${zip}.part`), "partial");
+  return id;
 }

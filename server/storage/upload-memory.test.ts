@@ -5,7 +5,7 @@ import request from "supertest";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, type SessionBody } from "../auth/auth-test-helpers";
-import { startAppProcess, dataFolders, type AppProcess } from "../test/app-process";
+import { dataFolders, memoryOf, startAppProcess, type AppProcess } from "../test/app-process";
 
 const MB = 1024 * 1024;
 let dir: string;
@@ -23,12 +23,6 @@ afterAll(async () => {
   await server?.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-/** The server's peak resident memory so far (Linux keeps it: VmHWM). */
-function peakRss(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]) * 1024;
-}
 
 /** A 50-megapixel photo with grain, so it does not compress to nothing. */
 async function fiftyMegapixels(progressive: boolean): Promise<Buffer> {
@@ -64,7 +58,7 @@ describe("memory while decoding uploads", () => {
       ),
     );
     expect(answers.map((res) => res.status)).toEqual([201, 201, 201]);
-    const peak = peakRss(server.pid);
+    const { peak } = memoryOf(server.pid);
     console.log(`server peak RSS with three 50 MP uploads at once: ${Math.round(peak / MB)} MB`);
     expect(peak).toBeLessThan(600 * MB);
   }, 120_000);

@@ -79,3 +79,10 @@ export function dataFolders(dir: string): Record<string, string> {
   for (const sub of ["uploads", "published"]) fs.mkdirSync(path.join(dir, sub), { recursive: true });
   return { UPLOADS_DIR: path.join(dir, "uploads"), PUBLISHED_DIR: path.join(dir, "published") };
 }
+
+/** A process's resident memory now and its peak so far, in bytes (Linux's VmRSS and VmHWM). */
+export function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kB = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]) * 1024;
+  return { rss: kB("VmRSS"), peak: kB("VmHWM") };
+}
