@@ -39,8 +39,8 @@ export const projectListSpec: ListSpec = {
     createdAt: "p.created_at",
     updatedAt: "p.updated_at",
     publishedAt: "p.published_at",
-    attachmentCount: "attachment_count",
-    totalFileSize: "total_file_size",
+    attachmentCount: "p.attachment_count",
+    totalFileSize: "p.total_file_size",
     clientName: "c.name",
   },
   filterable: {
@@ -51,14 +51,6 @@ export const projectListSpec: ListSpec = {
   searchColumn: "p.name",
   defaultSort: [{ column: "p.id", order: "asc" }],
 };
-
-const attachmentCount = (db: Db) =>
-  db("attachments as a").count("*").where("a.project_id", db.ref("p.id")).as("attachment_count");
-const totalFileSize = (db: Db) =>
-  db("attachments as a")
-    .select(db.raw("coalesce(sum(a.size), 0)"))
-    .where("a.project_id", db.ref("p.id"))
-    .as("total_file_size");
 
 function fromProjects(db: Db): Knex.QueryBuilder {
   return db("projects as p").leftJoin("clients as c", "c.id", "p.client_id");
@@ -82,8 +74,9 @@ function selectProjects(db: Db): Knex.QueryBuilder {
     "p.delivery_last_download_at",
     "p.created_at",
     "p.updated_at",
-    attachmentCount(db),
-    totalFileSize(db),
+    // Kept on the row by triggers on attachments (migration add_projects_attachment_totals).
+    "p.attachment_count",
+    "p.total_file_size",
   );
 }
 
@@ -132,7 +125,7 @@ export async function listProjects(db: Db, list: ListQuery): Promise<{ rows: Pro
     base: () => fromProjects(db),
     select: () => selectProjects(db),
     idColumn: "p.id",
-    aggregates: { attachment_count: () => attachmentCount(db), total_file_size: () => totalFileSize(db) },
+    aggregates: {},
   });
   return { rows: rows.map(toProject), total };
 }
