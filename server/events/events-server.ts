@@ -24,8 +24,8 @@ const UNAVAILABLE = "503 Service Unavailable";
 function refuse(socket: Duplex, status: string): void {
   socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
-/** Client frames are small JSON objects; anything larger is refused by ws (close 1009). */
-const MAX_PAYLOAD = 16 * 1024;
+/** Client frames are small JSON objects (a token and a few names, well under 2 kB); anything larger is refused by ws (close 1009) before it is buffered. */
+const MAX_PAYLOAD = 4 * 1024;
 
 /** The live socket at /events, sharing the HTTP server. Returns a function that closes it. */
 export function attachEventsServer(
