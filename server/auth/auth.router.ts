@@ -1,7 +1,7 @@
 import { Router } from "express";
 import type { AppContext } from "../context";
 import { NotFoundError } from "../http/errors";
-import { createAuthRateLimits, SIGN_IN } from "../http/rate-limit";
+import { authRateLimits, SIGN_IN } from "../http/rate-limit";
 import { parseBody } from "../http/validate";
 import { trustedOrigin } from "../http/request-origin";
 import { createMailer } from "../mail/mailer";
@@ -16,7 +16,7 @@ import { publicJwks } from "./signing-keys";
 /** Public identity calls under /api/auth (contract section 2). */
 export function authRouter(ctx: AppContext): Router {
   const router = Router();
-  const limits = createAuthRateLimits(ctx.db, ctx.config.rateLimit);
+  const limits = authRateLimits(ctx);
   const ttl = ctx.config.refreshTokenTtl;
   const mailer = createMailer(ctx.config.mail, ctx.logger);
   const verifyGoogle = ctx.config.google ? createGoogleVerifier(ctx.config.google, ctx.logger) : undefined;

@@ -6,7 +6,7 @@ import { publishQueue } from "../publish/publish-job";
 import { EventSession } from "./event-session";
 import { appMetrics } from "../ops/metrics";
 import { TooManyRequestsError } from "../http/errors";
-import { createAuthRateLimits, SIGN_IN } from "../http/rate-limit";
+import { authRateLimits, SIGN_IN } from "../http/rate-limit";
 
 export interface EventsServerOptions {
   /** How often sockets are pinged; one that has not answered the previous ping is dropped. */
@@ -40,7 +40,7 @@ export function attachEventsServer(
   const sessions = new Map<WebSocket, EventSession>();
   const queue = publishQueue(ctx);
   const perAddress = new Map<string, number>();
-  const limits = createAuthRateLimits(ctx.db, ctx.config.rateLimit);
+  const limits = authRateLimits(ctx);
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node drops its own error listener from upgraded sockets: without this a reset kills the process.

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { AppContext } from "../context";
 import type { Db } from "../db/database";
 import { TooManyRequestsError } from "./errors";
 import { countAttempt, deleteEndedWindows, findWindow } from "./rate-limit.repository";
@@ -46,15 +47,15 @@ export function createRateLimiter(opts: {
   };
 }
 
+/** The action whose per-address budget failed sign-ins and refused socket tokens share. */
+export const SIGN_IN = "login";
+
 /**
  * Separate budgets per action, each counted by client address and, where there is one, by account.
  * An account's short-window budget is counted per account and address pair, so failures from one
  * address cannot lock the owner out from another; an account-wide hourly ceiling stays as the
  * brute-force guard across addresses.
  */
-/** The action whose per-address budget failed sign-ins and refused socket tokens share. */
-export const SIGN_IN = "login";
-
 export interface AuthRateLimits {
   byIp(action: string, ip: string | undefined): Promise<void>;
   /** Whether the address has spent the action's budget for now. */
@@ -62,7 +63,16 @@ export interface AuthRateLimits {
   byAccount(action: string, account: string, ip: string | undefined): Promise<void>;
 }
 
-export function createAuthRateLimits(
+const perContext = new WeakMap<AppContext, AuthRateLimits>();
+
+/** The one set of identity limits of an app (the sign-in routes and the /events socket share it). */
+export function authRateLimits(ctx: AppContext): AuthRateLimits {
+  let limits = perContext.get(ctx);
+  if (!limits) perContext.set(ctx, (limits = createAuthRateLimits(ctx.db, ctx.config.rateLimit)));
+  return limits;
+}
+
+function createAuthRateLimits(
   db: Db,
   config: { windowSeconds: number; perIp: number; perAccount: number; perAccountHourly: number },
 ): AuthRateLimits {
