@@ -176,15 +176,14 @@ export class EventSession {
       await this.onRefusedToken();
       return false;
     }
-    try {
-      if (!user.hasAccess) throw new Error("not approved");
-      const expiresAt = (decodeJwt(token).exp ?? 0) * 1000;
-      if (this.identity && this.identity.uid !== user.uid) this.forget();
-      this.identity = { uid: user.uid, token, isAdmin: user.role === "admin", expiresAt };
-      return true;
-    } catch {
+    if (!user.hasAccess) {
       this.sendError(AUTH_FAILED);
       return false;
     }
+    // The token verified above, so its claims decode.
+    const expiresAt = (decodeJwt(token).exp ?? 0) * 1000;
+    if (this.identity && this.identity.uid !== user.uid) this.forget();
+    this.identity = { uid: user.uid, token, isAdmin: user.role === "admin", expiresAt };
+    return true;
   }
 }

@@ -18,14 +18,15 @@ export interface EventsServerOptions {
 }
 
 const EVENTS_PATH = "/events";
+/** Client frames are small JSON objects (a token and a few names, well under 2 kB); anything larger is refused by ws (close 1009) before it is buffered. */
+const MAX_PAYLOAD = 4 * 1024;
 const TOO_MANY = "429 Too Many Requests";
 const UNAVAILABLE = "503 Service Unavailable";
 
+/** Answers an upgrade that will not become a socket, and closes the connection. */
 function refuse(socket: Duplex, status: string): void {
   socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
-/** Client frames are small JSON objects (a token and a few names, well under 2 kB); anything larger is refused by ws (close 1009) before it is buffered. */
-const MAX_PAYLOAD = 4 * 1024;
 
 /** The live socket at /events, sharing the HTTP server. Returns a function that closes it. */
 export function attachEventsServer(
@@ -49,7 +50,7 @@ export function attachEventsServer(
     const pathname = (req.url ?? "/").split("?")[0];
     if (pathname !== EVENTS_PATH && pathname !== `${EVENTS_PATH}/`) {
       // Leave other paths to any other upgrade handler; with none, refuse plainly.
-      if (server.listenerCount("upgrade") === 1) socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n");
+      if (server.listenerCount("upgrade") === 1) refuse(socket, "404 Not Found");
       return;
     }
     const address = req.socket.remoteAddress ?? "unknown";
