@@ -1,35 +1,73 @@
 /**
  * Throughput under load: autocannon, 50 connections, against the real app and a bare Express JSON
- * handler in the same process and the same run. Run: npx tsx bench/load.ts [seconds per route]
+ * handler served by one server process (bench/load-server.ts) in the same run; autocannon runs in
+ * this process, so it never takes the server's event loop. Run: npx tsx bench/load.ts [seconds per route]
  */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { benchContext, listen, listenBareBaseline } from "./bench-app";
-import { createApp } from "../server/app";
-import { createUser } from "../server/test/harness";
-import { ATTACHMENTS, CLIENTS, PROJECTS, fillDatabase } from "./large-data";
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.argv[2] ?? 10);
 
+/** Projects pages, a different one each request: 400 pages, more than the page cache keeps, so none is answered from it. */
+const UNCACHED_PAGES = 400;
+let nextPage = 0;
+function uncachedPage(req: autocannon.Request) {
+  const start = (nextPage++ % UNCACHED_PAGES) * 25;
+  return { ...req, path: `/api/projects?_start=${start}&_end=${start + 25}&_sort=updatedAt&_order=desc` };
+}
+
 async function load(url: string, headers: Record<string, string>) {
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: SECONDS });
+  const varied = url.endsWith("#every-page");
+  const result = await autocannon({
+    url: url.replace("#every-page", ""),
+    headers,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    ...(varied ? { requests: [{ setupRequest: uncachedPage }] } : {}),
+  });
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
-async function main() {
-  const { ctx, close } = await benchContext("photodrop-load-");
-  const filling = performance.now();
-  await fillDatabase(ctx);
-  console.log(
-    `filled ${CLIENTS} clients, ${PROJECTS} projects, ${ATTACHMENTS} attachment rows in ${Math.round(performance.now() - filling)} ms`,
-  );
+interface Served {
+  api: string;
+  baseline: string;
+  auth: Record<string, string>;
+  filled: string;
+}
 
-  const user = await createUser(ctx);
-  const api = await listen(createApp(ctx));
-  const baseline = await listenBareBaseline();
+/** Starts the server process and waits for its one line of addresses. */
+function startServer() {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "load-server.ts")], {
+    env: { ...process.env, NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const served = new Promise<Served>((resolve, reject) => {
+    // Lines before the JSON one (which database) are passed through.
+    readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+      if (line.startsWith("{")) resolve(JSON.parse(line) as Served);
+      else console.log(line);
+    });
+    child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  const stopped = new Promise((resolve) => child.once("exit", resolve));
+  return { served, stop: () => (child.kill("SIGTERM"), stopped), pid: child.pid };
+}
+
+async function main() {
+  const server = startServer();
+  const { api: apiBase, baseline: baselineBase, auth, filled } = await server.served;
+  console.log(`server process ${server.pid}: ${filled}`);
+  const api = { base: apiBase };
+  const baseline = { base: baselineBase };
+  const user = { auth };
 
   // Project 1 has the most attachments of the uneven spread.
   const cases: Array<[string, string, Record<string, string>]> = [
@@ -45,10 +83,13 @@ async function main() {
       `${api.base}/api/projects?_start=9000&_end=9025&_sort=updatedAt&_order=desc`,
       user.auth,
     ],
+    ["projects, a different page each request (none cached)", `${api.base}/api/projects#every-page`, user.auth],
     ["clients page 1", `${api.base}/api/clients?_start=0&_end=25`, user.auth],
     ["attachments of project 1, page 1", `${api.base}/api/attachments?projectId=1&_start=0&_end=25`, user.auth],
   ];
-  console.log(`\nautocannon, ${CONNECTIONS} connections, ${SECONDS} s per route, loopback, one process:\n`);
+  console.log(
+    `\nautocannon, ${CONNECTIONS} connections, ${SECONDS} s per route, loopback, server in its own process:\n`,
+  );
   console.log("| route | req/s | share of baseline | p50 ms | p99 ms |\n|---|---|---|---|---|");
   let baselineRps = 0;
   for (const [label, url, headers] of cases) {
@@ -57,11 +98,7 @@ async function main() {
     console.log(`| ${label} | ${Math.round(rps)} | ${Math.round((rps / baselineRps) * 100)}% | ${p50} | ${p99} |`);
   }
 
-  // autocannon stops without waiting for its last answers; let them finish before closing the pool.
-  await new Promise((resolve) => setTimeout(resolve, 2000));
-  api.server.close();
-  baseline.server.close();
-  await close();
+  await server.stop();
 }
 
 main().catch((err) => {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
-import { migrate, openDatabase } from "./db/database";
+import { migrate, openDatabase, openReadPool } from "./db/database";
 import { describeDatabaseUrl, isPostgresUrl } from "./db/dialect";
 import { EventBus } from "./events/bus";
 import { startPgRelay } from "./events/pg-relay";
@@ -48,11 +48,12 @@ export async function createContext(
       );
     }
   }
-  return { config, db, logger, events, tokens };
+  return { config, db, reads: openReadPool(config.databaseUrl, db), logger, events, tokens };
 }
 
-/** Lets go of the database: the events connection, then the pool. */
+/** Lets go of the database: the events connection, then the pools. */
 export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.events.close();
+  if (ctx.reads !== ctx.db) await ctx.reads.destroy();
   await ctx.db.destroy();
 }

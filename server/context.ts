@@ -8,6 +8,8 @@ import type { TokenService } from "./auth/tokens";
 export interface AppContext {
   config: Config;
   db: Db;
+  /** Reads outside transactions (list pages) may use this pool; everything else uses `db`. */
+  reads: Db;
   logger: Logger;
   events: EventBus;
   tokens: TokenService;

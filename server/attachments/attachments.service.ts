@@ -54,7 +54,7 @@ export async function getAttachmentRecord(ctx: AppContext, id: number): Promise<
 }
 
 export async function listAttachments(ctx: AppContext, list: ListQuery) {
-  const { rows, total } = await repo.listAttachments(ctx.db, list);
+  const { rows, total } = await repo.listAttachments(ctx.reads, list);
   return { rows: await presentAll(ctx, rows), total };
 }
 

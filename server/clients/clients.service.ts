@@ -20,7 +20,7 @@ export async function requireClient(db: Db, clientId: number | null | undefined)
 }
 
 export function listClients(ctx: AppContext, list: ListQuery) {
-  return repo.listClients(ctx.db, list);
+  return repo.listClients(ctx.reads, list);
 }
 
 export async function getClient(ctx: AppContext, id: number) {

@@ -12,7 +12,7 @@ export { contactListSpec } from "./contacts.repository";
 const CONTACT_NOT_FOUND = "Contact not found";
 
 export function listContacts(ctx: AppContext, list: ListQuery) {
-  return repo.listContacts(ctx.db, list);
+  return repo.listContacts(ctx.reads, list);
 }
 
 /** A client's contactCount changes with its contacts: lists showing it refetch. */

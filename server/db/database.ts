@@ -1,11 +1,17 @@
 import knex, { type Knex } from "knex";
 import { runtimeModules } from "../runtime-modules";
-import { knexConfigFor } from "./dialect";
+import { knexConfigFor, knexReadConfigFor } from "./dialect";
 
 export type Db = Knex;
 
 export function openDatabase(databaseUrl: string, opts: { poolMax?: number } = {}): Db {
   return knex(knexConfigFor(databaseUrl, opts));
+}
+
+/** The pool for reads outside transactions, opened after migrations: `db` itself where it needs no other. */
+export function openReadPool(databaseUrl: string, db: Db): Db {
+  const config = knexReadConfigFor(databaseUrl);
+  return config ? knex(config) : db;
 }
 
 /**

@@ -39,6 +39,25 @@ export function knexConfigFor(databaseUrl: string, opts: { poolMax?: number } = 
   }
   const filename = sqliteFile(databaseUrl);
   if (filename !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
+  return sqliteConfig(filename, { connections: 1, pragmas: ["journal_mode = WAL"] });
+}
+
+/** How many read-only connections a sqlite database gets beside its one writer. */
+export const SQLITE_READERS = 2;
+
+/**
+ * The pool for reads outside transactions (list pages). sqlite: read-only connections beside the
+ * writer, which WAL lets read while it writes, so a list never queues behind the one writer
+ * connection or another list; each read sees every commit made before it began. PostgreSQL
+ * pools already; an in-memory sqlite database is one connection's own. Null: use the main pool.
+ */
+export function knexReadConfigFor(databaseUrl: string): Knex.Config | null {
+  const filename = sqliteFile(databaseUrl);
+  if (isPostgresUrl(databaseUrl) || filename === ":memory:") return null;
+  return sqliteConfig(filename, { connections: SQLITE_READERS, pragmas: ["query_only = ON"] });
+}
+
+function sqliteConfig(filename: string, opts: { connections: number; pragmas: string[] }): Knex.Config {
   return {
     ...common,
     client: ImmediateSqlite3Client as unknown as typeof Knex.Client,
@@ -46,12 +65,12 @@ export function knexConfigFor(databaseUrl: string, opts: { poolMax?: number } = 
     useNullAsDefault: true,
     pool: {
       min: 1,
-      max: 1,
+      max: opts.connections,
       // sqlite turns these off for every new connection, so each one is set per connection.
       afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
         const pragmas = [
           "foreign_keys = ON",
-          "journal_mode = WAL",
+          ...opts.pragmas,
           "synchronous = NORMAL",
           `busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`,
         ];
@@ -85,7 +104,11 @@ const pgTypes = {
 /** How long a statement waits for another process's write lock (a backup, a sqlite3 shell) before failing. */
 export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
 
-type Sqlite3ClientClass = new (config: Knex.Config) => { transaction(...args: unknown[]): unknown };
+type Sqlite3ClientClass = new (config: Knex.Config) => {
+  config: Knex.Config;
+  transaction(...args: unknown[]): unknown;
+  _query(connection: unknown, obj: { sql: string }): Promise<unknown>;
+};
 type TransactionClass = new (...args: unknown[]) => { query(conn: unknown, sql: string): Promise<unknown> };
 const Sqlite3Client: Sqlite3ClientClass = require("knex/lib/dialects/sqlite3/index.js");
 const SqliteTransaction: TransactionClass = require("knex/lib/dialects/sqlite3/execution/sqlite-transaction.js");
@@ -102,10 +125,37 @@ class ImmediateTransaction extends SqliteTransaction {
   }
 }
 
+/** Statements sent through each sqlite pool that may have changed data, by the pool's config. */
+const writeCounts = new WeakMap<object, { count: number }>();
+const READ_ONLY_STATEMENT = /^\s*select\b/i;
+
 class ImmediateSqlite3Client extends Sqlite3Client {
   override transaction(...args: unknown[]) {
     return new ImmediateTransaction(this, ...args);
   }
+
+  // Counted once the statement has ended, so a read that begins after a COMMIT was counted sees
+  // that commit. A transaction's client shares the config object, not this instance.
+  override async _query(connection: unknown, obj: { sql: string }) {
+    if (READ_ONLY_STATEMENT.test(obj.sql)) return super._query(connection, obj);
+    let writes = writeCounts.get(this.config);
+    if (!writes) writeCounts.set(this.config, (writes = { count: 0 }));
+    try {
+      return await super._query(connection, obj);
+    } finally {
+      writes.count += 1;
+    }
+  }
+}
+
+/**
+ * How many statements that may change data this process has sent to its sqlite database; a read
+ * begun when it had a value sees everything written up to that value. Undefined for PostgreSQL,
+ * where other processes write too.
+ */
+export function sqliteWriteCount(db: Knex): number | undefined {
+  if (!(db.client instanceof ImmediateSqlite3Client)) return undefined;
+  return writeCounts.get(db.client.config)?.count ?? 0;
 }
 
 interface SqliteConnection {

@@ -1,7 +1,9 @@
 import { Router, type Request, type Response } from "express";
 import type { z } from "zod";
 import type { AppContext } from "../context";
+import { sqliteWriteCount } from "../db/dialect";
 import { parseListQuery, type ListQuery, type ListSpec } from "./list-query";
+import { PageCache } from "./page-cache";
 import { parseBody, parseId } from "./validate";
 
 /** What a plain resource (clients, contacts, projects) provides for the five REST calls. */
@@ -25,10 +27,13 @@ export function crudRouter<Create extends z.ZodType, Update extends z.ZodType>(
   resource: CrudResource<Create, Update>,
 ): Router {
   const router = Router();
+  // These lists are the same for every signed-in user and do not change with the clock.
+  const pages = new PageCache(() => sqliteWriteCount(ctx.db));
 
   router.get("/", async (req, res) => {
-    const { rows, total } = await resource.list(ctx, parseListQuery(req.query, resource.listSpec));
-    res.set("X-Total-Count", String(total)).json(rows);
+    const list = parseListQuery(req.query, resource.listSpec);
+    const { body, total } = await pages.get(req.url, () => resource.list(ctx, list));
+    res.set("X-Total-Count", String(total)).type("json").send(body);
   });
 
   router.get("/:id", async (req, res) => {

@@ -43,6 +43,17 @@ describe("list parameters of @refinedev/simple-rest", () => {
     ]);
   });
 
+  it("breaks ties in the direction of the last requested sort, so an index gives the whole order", () => {
+    expect(parseListQuery({ _sort: "createdAt", _order: "desc" }, spec).sort).toEqual([
+      { column: "p.created_at", order: "desc" },
+      { column: "p.id", order: "desc" },
+    ]);
+    expect(parseListQuery({ _sort: "name", _order: "asc" }, spec).sort.at(-1)).toEqual({
+      column: "p.id",
+      order: "asc",
+    });
+  });
+
   it("answers every row without a window and keeps the default order", () => {
     const q = parseListQuery({}, spec);
     expect(q.range).toBeUndefined();

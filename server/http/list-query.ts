@@ -78,7 +78,11 @@ function parseSort(spec: ListSpec, sortParam?: string, orderParam?: string): Lis
     return { column, order: order as "asc" | "desc" };
   });
   const chosen = new Set(sort.map((s) => s.column));
-  return [...sort, ...spec.defaultSort.filter((s) => !chosen.has(s.column))];
+  // Ties run in the requested direction: an index on the sorted column (which ends in the row id)
+  // then gives the whole order by itself, so a deep page walks the index instead of sorting.
+  const tieOrder = sort.at(-1)?.order;
+  const ties = spec.defaultSort.filter((s) => !chosen.has(s.column));
+  return [...sort, ...ties.map((s) => ({ column: s.column, order: tieOrder ?? s.order }))];
 }
 
 export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): ListQuery {

@@ -19,7 +19,7 @@ function announceClientCounts(ctx: AppContext, ...clientIds: Array<number | null
 }
 
 export function listProjects(ctx: AppContext, list: ListQuery) {
-  return repo.listProjects(ctx.db, list);
+  return repo.listProjects(ctx.reads, list);
 }
 
 export async function getProject(ctx: AppContext, id: number) {

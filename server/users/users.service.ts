@@ -51,7 +51,7 @@ export async function requestAccess(
 }
 
 export function listUsers(ctx: AppContext, list: ListQuery, options: UserListOptions = {}) {
-  return listManagedUsers(ctx.db, list, options);
+  return listManagedUsers(ctx.reads, list, options);
 }
 
 export async function getUser(ctx: AppContext, uid: string): Promise<ManagedUser> {
