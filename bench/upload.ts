@@ -1,6 +1,8 @@
 /**
  * Uploads 200 photo-sized JPEGs (3-8 MB) to a real server process, 4 at a time over loopback,
- * beside `cp` of the same files, and reads the server's resident memory from /proc.
+ * then the same files from the same client to a bare express-fileupload handler (the baseline,
+ * bench/bare-upload-server.ts), beside `cp` of the same files; reads each server's CPU time and
+ * the real server's resident memory from /proc.
  * Run: npx tsx bench/upload.ts   (the photos are generated once into bench/.data/ and reused)
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -47,6 +49,13 @@ async function ensurePhotos(): Promise<string[]> {
   return files;
 }
 
+/** CPU seconds a process has used (user + system), from /proc/<pid>/stat. */
+function cpuSecondsOf(pid: number) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  // utime and stime, in clock ticks of 1/100 s on Linux.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function memoryOf(pid: number) {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (name: string) => Number(status.match(new RegExp(`^${name}:\\s+(\\d+) kB`, "m"))?.[1] ?? NaN);
@@ -58,20 +67,24 @@ function startServer(
   databaseUrl: string,
   admin: { email: string; password: string },
 ): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+  return startProcess(["server/index.ts"], {
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATABASE_URL: databaseUrl,
+    UPLOADS_DIR: path.join(work, "uploads"),
+    PUBLISHED_DIR: path.join(work, "published"),
+    SEED_DEMO: "0",
+    LOG_LEVEL: "warn",
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+  });
+}
+
+/** A TypeScript entry point as its own process, once it prints `running at <url>`. */
+function startProcess(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
     cwd: root,
-    env: {
-      ...process.env,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      DATABASE_URL: databaseUrl,
-      UPLOADS_DIR: path.join(work, "uploads"),
-      PUBLISHED_DIR: path.join(work, "published"),
-      SEED_DEMO: "0",
-      LOG_LEVEL: "warn",
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-    },
+    env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
@@ -83,6 +96,34 @@ function startServer(
     });
     child.once("exit", (code) => reject(new Error(`server exited with ${code} before listening`)));
   });
+}
+
+async function stopProcess(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+/** Sends every file, PARALLEL at a time, each in its own request; calls `each` after every answer. */
+async function uploadAll(files: string[], url: string, headers: Record<string, string>, each: (done: number) => void) {
+  let next = 0;
+  let done = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < files.length) {
+      const file = files[next++];
+      const form = new FormData();
+      // A file-backed Blob: fetch streams it from disk, so the client never holds all photos.
+      form.append("file", await fs.openAsBlob(file, { type: "image/jpeg" }), path.basename(file));
+      const res = await fetch(url, { method: "POST", headers, body: form });
+      if (res.status !== 201) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+      each(++done);
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  return (performance.now() - started) / 1000;
 }
 
 async function api<T>(base: string, route: string, init: RequestInit, expected: number): Promise<T> {
@@ -124,32 +165,28 @@ async function main() {
     );
     const idle = memoryOf(pid);
 
-    let next = 0;
-    let done = 0;
     let afterFifty = idle;
-    const started = performance.now();
-    const worker = async () => {
-      while (next < files.length) {
-        const file = files[next++];
-        const form = new FormData();
-        // A file-backed Blob: fetch streams it from disk, so the client never holds all photos.
-        form.append("file", await fs.openAsBlob(file, { type: "image/jpeg" }), path.basename(file));
-        await api(
-          base,
-          `/api/attachments/projects/${project.id}/upload`,
-          { method: "POST", headers: auth, body: form },
-          201,
-        );
-        if (++done === 50) afterFifty = memoryOf(pid);
-      }
-    };
-    await Promise.all(Array.from({ length: PARALLEL }, worker));
-    const uploadSeconds = (performance.now() - started) / 1000;
+    const serverCpuBefore = cpuSecondsOf(pid);
+    const uploadSeconds = await uploadAll(
+      files,
+      `${base}/api/attachments/projects/${project.id}/upload`,
+      auth,
+      (done) => {
+        if (done === 50) afterFifty = memoryOf(pid);
+      },
+    );
     const afterAll = memoryOf(pid);
+    const serverCpu = cpuSecondsOf(pid) - serverCpuBefore;
 
     const list = await fetch(`${base}/api/attachments?projectId=${project.id}&_start=0&_end=1`, { headers: auth });
     const stored = Number(list.headers.get("x-total-count"));
     const leftovers = fs.readdirSync(path.join(work, "uploads/.tmp"), { recursive: true });
+
+    const bare = await startProcess(["bench/bare-upload-server.ts", path.join(work, "bare")], {});
+    const bareCpuBefore = cpuSecondsOf(bare.child.pid!);
+    const bareSeconds = await uploadAll(files, `${bare.base}/upload`, {}, () => undefined);
+    const bareCpu = cpuSecondsOf(bare.child.pid!) - bareCpuBefore;
+    await stopProcess(bare.child);
 
     const copyDir = path.join(work, "cp");
     fs.mkdirSync(copyDir);
@@ -167,7 +204,15 @@ async function main() {
     console.log(
       `| upload, ${PARALLEL} in parallel over loopback | ${uploadSeconds.toFixed(1)} | ${rate(uploadSeconds)} |`,
     );
+    console.log(
+      `| bare express-fileupload handler (receive to a temp file, rename), same client | ${bareSeconds.toFixed(1)} | ${rate(bareSeconds)} |`,
+    );
     console.log(`| \`cp\` of the same files | ${copySeconds.toFixed(1)} | ${rate(copySeconds)} |`);
+    console.log(`\nupload at ${((bareSeconds / uploadSeconds) * 100).toFixed(0)}% of the bare handler's rate`);
+    const perFile = (seconds: number) => ((seconds / FILES) * 1000).toFixed(0);
+    console.log(
+      `server CPU: ${serverCpu.toFixed(1)} s (${perFile(serverCpu)} ms a file); bare handler: ${bareCpu.toFixed(1)} s (${perFile(bareCpu)} ms a file)`,
+    );
     console.log("\n| server memory | RSS MB | peak RSS (VmHWM) MB |\n|---|---|---|");
     console.log(`| idle, before uploading | ${idle.rssMb.toFixed(0)} | ${idle.peakMb.toFixed(0)} |`);
     console.log(`| after 50 files | ${afterFifty.rssMb.toFixed(0)} | ${afterFifty.peakMb.toFixed(0)} |`);
@@ -179,11 +224,7 @@ async function main() {
         .join(" ")} on ${os.cpus().length} cores`,
     );
   } finally {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    }
+    await stopProcess(child);
     await database.stop();
     fs.rmSync(work, { recursive: true, force: true });
   }
