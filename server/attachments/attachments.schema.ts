@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requiredName } from "../http/validate";
+import { MAX_ID, requiredName } from "../http/validate";
 import { cleanFileName, MAX_FILE_NAME_LENGTH } from "./file-names";
 
 /** Control and bidirectional-override characters go before the checks, so a name of only those is refused as empty. */
@@ -17,7 +17,7 @@ export const bulkDeleteSchema = z.object({
         .number({ error: "ids must be positive integers" })
         .int("ids must be positive integers")
         .positive("ids must be positive integers")
-        .max(Number.MAX_SAFE_INTEGER),
+        .max(MAX_ID, "ids must be positive integers"),
       {
         error: "ids must be an array of attachment ids",
       },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requiredName } from "../http/validate";
+import { MAX_ID, requiredName } from "../http/validate";
 
 export const createClientSchema = z.object({ name: requiredName() });
 export const updateClientSchema = z.object({ name: requiredName().optional() });
@@ -20,5 +20,5 @@ export const clientReference = z.preprocess(
     })
     .int("Client must be a positive integer id")
     .positive("Client must be a positive integer id")
-    .max(Number.MAX_SAFE_INTEGER, "Client must be a positive integer id"),
+    .max(MAX_ID, "Client must be a positive integer id"),
 );

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ResourceName } from "./bus";
+import { MAX_ID } from "../http/validate";
 
 /** Every resource a socket may follow; `users` only for admins. */
 export const RESOURCE_NAMES = [
@@ -23,7 +24,13 @@ const projectId = z
     ],
     { error: "Invalid projectId" },
   )
-  .pipe(z.number({ error: "Invalid projectId" }).int("Invalid projectId").positive("Invalid projectId"));
+  .pipe(
+    z
+      .number({ error: "Invalid projectId" })
+      .int("Invalid projectId")
+      .positive("Invalid projectId")
+      .max(MAX_ID, "Invalid projectId"),
+  );
 
 const token = z.string().optional();
 

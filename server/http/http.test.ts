@@ -52,6 +52,30 @@ describe("the API's shared HTTP behaviour", () => {
     },
   );
 
+  // PostgreSQL stores ids as 32-bit integers: a larger one must be refused before it reaches a query.
+  it.each([
+    ["GET", "/api/projects/3000000000", undefined],
+    ["GET", "/api/clients/2147483648", undefined],
+    ["GET", "/api/projects?clientId=3000000000", undefined],
+    ["GET", "/api/attachments?projectId=-3000000000", undefined],
+    ["POST", "/api/projects", { name: "Out of range", clientId: 3000000000 }],
+    ["POST", "/api/contacts", { name: "Out of range", clientId: "3000000000" }],
+    ["DELETE", "/api/attachments", { ids: [3000000000] }],
+  ] as const)(
+    "answers %s %s with an id beyond what the database stores with 400, and changes nothing",
+    async (method, path, body) => {
+      const before = await t.ctx.db("projects").count({ n: "*" }).first();
+      const call =
+        method === "GET"
+          ? request(t.app).get(path)
+          : request(t.app)[method === "POST" ? "post" : "delete"](path).send(body);
+      const res = await call.set(approved.auth);
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.statusCode).toBe(400);
+      expect(await t.ctx.db("projects").count({ n: "*" }).first()).toEqual(before);
+    },
+  );
+
   it.each(["_sort=__proto__", "constructor=1", "_sort=toString"])(
     "answers a list parameter named like an object property (%s) with 400",
     async (query) => {

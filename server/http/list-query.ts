@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import { isPostgres } from "../db/transactions";
 import { ValidationError } from "./errors";
+import { MAX_ID } from "./validate";
 
 /**
  * The list parameters `@refinedev/simple-rest` sends: `_start`, `_end`, `_sort`, `_order`, `q`,
@@ -55,6 +56,8 @@ function readValue(field: string, raw: string, type: "int" | "text" | "bool", op
     throw new ValidationError(`Filter ${field} must be true or false`);
   }
   if (!/^-?\d{1,15}$/.test(raw)) throw new ValidationError(`Filter ${field} must be an integer`);
+  // Integer columns are 32-bit on PostgreSQL: a larger value would fail the query instead of matching nothing.
+  if (Math.abs(Number(raw)) > MAX_ID) throw new ValidationError(`Filter ${field} is out of range`);
   return Number(raw);
 }
 

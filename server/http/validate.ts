@@ -22,10 +22,13 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   return parse(schema, body);
 }
 
-/** Route ids are positive integers that fit a JavaScript number exactly. */
+/** The largest id any table holds: ids are 32-bit integers on PostgreSQL, and a larger one names no row. */
+export const MAX_ID = 2_147_483_647;
+
+/** Route ids are positive integers up to MAX_ID. */
 export function parseId(raw: unknown, label = "id"): number {
   const text = String(raw ?? "");
-  if (!/^[1-9]\d{0,15}$/.test(text) || !Number.isSafeInteger(Number(text))) {
+  if (!/^[1-9]\d{0,9}$/.test(text) || Number(text) > MAX_ID) {
     throw new ValidationError(`Invalid ${label}: must be a positive integer`);
   }
   return Number(text);
