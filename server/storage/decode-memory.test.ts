@@ -82,4 +82,28 @@ describe("the decode turn-taking", () => {
     expect(most).toBe(2);
     expect(results).toEqual([0, 1, 2, 3, 4, 5, 6]);
   });
+
+  it("keeps the weight of what runs at once within its capacity, in arrival order, and runs an overweight task alone", async () => {
+    const budget = new Semaphore(4, 100);
+    const running = new Set<string>();
+    const seen: string[][] = [];
+    const task = (name: string, weight: number) =>
+      budget.run(async () => {
+        running.add(name);
+        seen.push([...running].sort());
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        running.delete(name);
+        return name;
+      }, weight);
+    const order = await Promise.all([
+      task("a60", 60),
+      task("b60", 60),
+      task("c30", 30),
+      task("d150", 150),
+      task("e10", 10),
+    ]);
+    expect(order).toEqual(["a60", "b60", "c30", "d150", "e10"]);
+    // b60 waits for a60; c30 joins b60; d150 (over the capacity) runs alone; e10 after it.
+    expect(seen).toEqual([["a60"], ["b60"], ["b60", "c30"], ["d150"], ["e10"]]);
+  });
 });

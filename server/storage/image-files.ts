@@ -90,8 +90,17 @@ export function decodeBytes(
   return fullFrame;
 }
 
-/** At most one decode per core: an upload beyond waits its turn with its bytes already on disk. */
-const decodes = new Semaphore(os.availableParallelism());
+/**
+ * At most one decode per core, and together within one decode budget, so three images each just
+ * under MAX_DECODE_BYTES decode one after another: an upload beyond waits its turn with its bytes
+ * already on disk. One queue per budget (a process has one; tests run several).
+ */
+const decodeQueues = new Map<number, Semaphore>();
+function decodeQueue(maxDecodeBytes: number): Semaphore {
+  let queue = decodeQueues.get(maxDecodeBytes);
+  if (!queue) decodeQueues.set(maxDecodeBytes, (queue = new Semaphore(os.availableParallelism(), maxDecodeBytes)));
+  return queue;
+}
 
 /**
  * Checks that a received file is a whole JPEG, PNG, GIF or WebP image and renders its thumbnail
@@ -115,8 +124,9 @@ export async function prepareImage(
         throw new UnsupportedMediaTypeError(IMAGE_DAMAGED);
       });
     if (meta.width * meta.height > MAX_IMAGE_PIXELS) throw new UnsupportedMediaTypeError(IMAGE_TOO_LARGE);
-    if (decodeBytes(meta) > maxDecodeBytes) throw new UnsupportedMediaTypeError(IMAGE_TOO_LARGE_TO_PROCESS);
-    await decodes.run(() => renderThumbnail(file, type, thumbnailFile));
+    const bytes = decodeBytes(meta);
+    if (bytes > maxDecodeBytes) throw new UnsupportedMediaTypeError(IMAGE_TOO_LARGE_TO_PROCESS);
+    await decodeQueue(maxDecodeBytes).run(() => renderThumbnail(file, type, thumbnailFile), bytes);
     const { size } = await fsp.stat(file);
     return {
       file,

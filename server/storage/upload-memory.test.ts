@@ -5,7 +5,8 @@ import request from "supertest";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, type SessionBody } from "../auth/auth-test-helpers";
-import { dataFolders, memoryOf, startAppProcess, type AppProcess } from "../test/app-process";
+import { makeInterlacedZeroPng } from "../attachments/test-fixtures";
+import { dataFolders, memoryOf, resetPeakMemory, startAppProcess, type AppProcess } from "../test/app-process";
 
 const MB = 1024 * 1024;
 let dir: string;
@@ -39,27 +40,45 @@ async function fiftyMegapixels(progressive: boolean): Promise<Buffer> {
     .toBuffer();
 }
 
+let admin: SessionBody;
+let projectId: number;
+
+beforeAll(async () => {
+  admin = (
+    await request(server.url).post("/api/auth/signup").send({ email: "boss@studio.test", password: "secret123" })
+  ).body as SessionBody;
+  projectId = (await request(server.url).post("/api/projects").set(bearer(admin.accessToken)).send({ name: "Big" }))
+    .body.id;
+});
+
+/** Uploads the files at once and answers the server's peak RSS meanwhile. */
+async function peakWhileUploading(files: Array<{ bytes: Buffer; name: string }>) {
+  resetPeakMemory(server.pid);
+  const answers = await Promise.all(
+    files.map(({ bytes, name }) =>
+      request(server.url)
+        .post(`/api/attachments/projects/${projectId}/upload`)
+        .set(bearer(admin.accessToken))
+        .attach("file", bytes, name),
+    ),
+  );
+  expect(answers.map((res) => res.status)).toEqual(files.map(() => 201));
+  return memoryOf(server.pid).peak;
+}
+
 describe("memory while decoding uploads", () => {
   it("keeps the server under 600 MB with three 50-megapixel JPEGs (baseline and progressive) uploaded at once", async () => {
-    const admin = (
-      await request(server.url).post("/api/auth/signup").send({ email: "boss@studio.test", password: "secret123" })
-    ).body as SessionBody;
-    const project = await request(server.url)
-      .post("/api/projects")
-      .set(bearer(admin.accessToken))
-      .send({ name: "Big" });
     const photos = [await fiftyMegapixels(false), await fiftyMegapixels(true), await fiftyMegapixels(true)];
-    const answers = await Promise.all(
-      photos.map((photo, i) =>
-        request(server.url)
-          .post(`/api/attachments/projects/${project.body.id}/upload`)
-          .set(bearer(admin.accessToken))
-          .attach("file", photo, `big-${i}.jpg`),
-      ),
-    );
-    expect(answers.map((res) => res.status)).toEqual([201, 201, 201]);
-    const { peak } = memoryOf(server.pid);
+    const peak = await peakWhileUploading(photos.map((bytes, i) => ({ bytes, name: `big-${i}.jpg` })));
     console.log(`server peak RSS with three 50 MP uploads at once: ${Math.round(peak / MB)} MB`);
+    expect(peak).toBeLessThan(600 * MB);
+  }, 120_000);
+
+  it("keeps the server under 600 MB with three interlaced 16-bit PNGs just within the decode budget at once", async () => {
+    // 4990 × 4990 × 8 bytes: 199.2 MB each to decode, under the default 200 MB budget.
+    const png = await makeInterlacedZeroPng(4990, 4990);
+    const peak = await peakWhileUploading([0, 1, 2].map((i) => ({ bytes: png, name: `wide-${i}.png` })));
+    console.log(`server peak RSS with three 199 MB-to-decode PNGs at once: ${Math.round(peak / MB)} MB`);
     expect(peak).toBeLessThan(600 * MB);
   }, 120_000);
 });
