@@ -2,29 +2,37 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
+import { createTestApp, createUser, type TestUser } from "../test/harness";
 import { attachEventsServer } from "./events-server";
 import { openFrom } from "./test-socket";
 
-let t: TestApp;
-let server: http.Server;
-let hub: { close(): Promise<void> };
+/** The app with its /events hub on a listening server. */
+async function startHub(env: Record<string, string> = {}) {
+  const app = await createTestApp(env);
+  const server = http.createServer(app.app);
+  const hub = attachEventsServer(server, app.ctx);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    app,
+    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/events`,
+    async close() {
+      await hub.close();
+      await new Promise((resolve) => server.close(resolve));
+      await app.close();
+    },
+  };
+}
+
+let hub: Awaited<ReturnType<typeof startHub>>;
 let url: string;
 let user: TestUser;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  user = await createUser(t.ctx);
-  server = http.createServer(t.app);
-  hub = attachEventsServer(server, t.ctx);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/events`;
+  hub = await startHub();
+  url = hub.url;
+  user = await createUser(hub.app.ctx);
 });
-afterAll(async () => {
-  await hub.close();
-  await new Promise((resolve) => server.close(resolve));
-  await t.close();
-});
+afterAll(() => hub.close());
 
 const open = (from: string) => openFrom(url, from);
 
@@ -61,5 +69,26 @@ describe("/events socket limits", () => {
     expect(after).toBeLessThan(14_000);
     expect(busy.readyState).toBe(WebSocket.OPEN);
     busy.close();
+  }, 30_000);
+});
+
+describe("/events overall socket cap", () => {
+  it("refuses an upgrade with 503 once EVENTS_MAX_SOCKETS are open, whatever the address", async () => {
+    const capped = await startHub({ EVENTS_MAX_SOCKETS: "3" });
+    try {
+      const opened = await Promise.all(
+        ["127.0.0.11", "127.0.0.12", "127.0.0.13"].map((from) => openFrom(capped.url, from)),
+      );
+      expect(opened.map((o) => o.status)).toEqual([undefined, undefined, undefined]);
+      expect((await openFrom(capped.url, "127.0.0.14")).status).toBe(503);
+      opened[0].ws.close();
+      await new Promise((resolve) => opened[0].ws.once("close", resolve));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const again = await openFrom(capped.url, "127.0.0.14");
+      expect(again.status).toBeUndefined();
+      for (const { ws } of [...opened, again]) ws.close();
+    } finally {
+      await capped.close();
+    }
   }, 30_000);
 });
