@@ -20,32 +20,44 @@ afterAll(async () => {
   await t.close();
 });
 
+/** Sends `body` to `path` a byte every 2 s; answers what came back and when the server closed the connection. */
+async function trickle(path: string, contentType: string, body: string) {
+  const socket = net.connect(port, "127.0.0.1");
+  await new Promise((resolve) => socket.once("connect", resolve));
+  const started = Date.now();
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n\r\n`,
+  );
+  let sent = 0;
+  // One byte every 2 s: each arrives well before any idle timeout, so only a whole-body deadline ends it.
+  const timer = setInterval(() => {
+    if (!socket.destroyed && sent < body.length) socket.write(body[sent++]);
+  }, 2_000);
+  let answer = "";
+  socket.on("data", (chunk) => (answer += chunk.toString()));
+  socket.on("error", () => undefined);
+  const closedAfter = await new Promise<number>((resolve) => {
+    socket.once("close", () => resolve(Date.now() - started));
+    setTimeout(() => resolve(Infinity), 25_000);
+  });
+  clearInterval(timer);
+  socket.destroy();
+  return { answer, closedAfter };
+}
+
 describe("a JSON body that trickles in", () => {
   it("is cut off with 408 and a closed connection within 20 s (BODY_TIMEOUT_SECONDS, default 15)", async () => {
     const body = JSON.stringify({ email: "slow@example.com", password: "x".repeat(200) });
-    const socket = net.connect(port, "127.0.0.1");
-    await new Promise((resolve) => socket.once("connect", resolve));
-    const started = Date.now();
-    socket.write(
-      `POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
-    );
-    let sent = 0;
-    // One byte every 2 s: each arrives well before any idle timeout, so only a whole-body deadline ends it.
-    const trickle = setInterval(() => {
-      if (!socket.destroyed && sent < body.length) socket.write(body[sent++]);
-    }, 2_000);
-    let answer = "";
-    socket.on("data", (chunk) => (answer += chunk.toString()));
-    socket.on("error", () => undefined);
-    const closedAfter = await new Promise<number>((resolve) => {
-      socket.once("close", () => resolve(Date.now() - started));
-      setTimeout(() => resolve(Infinity), 25_000);
-    });
-    clearInterval(trickle);
-    socket.destroy();
+    const { answer, closedAfter } = await trickle("/api/auth/login", "application/json", body);
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(answer).toMatch(/connection: close/i);
     expect(answer).toContain('"statusCode":408');
+    expect(closedAfter).toBeLessThan(20_000);
+  }, 40_000);
+
+  it("closes the connection within 20 s as well when the trickling body says it is multipart, outside the upload routes", async () => {
+    const body = `--b\r\nContent-Disposition: form-data; name="email"\r\n\r\n${"x".repeat(200)}\r\n--b--\r\n`;
+    const { closedAfter } = await trickle("/api/auth/login", "multipart/form-data; boundary=b", body);
     expect(closedAfter).toBeLessThan(20_000);
   }, 40_000);
 
