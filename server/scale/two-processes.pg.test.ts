@@ -147,4 +147,35 @@ describe("two processes on one PostgreSQL database", () => {
     );
     expect(Date.now() - revokedAt).toBeLessThan(1_500);
   });
+
+  it("tells a waiting user's access socket on B of an approval made through A", async () => {
+    const waiting = (
+      await request(b.url).post("/api/auth/signup").send({ email: "waiting@studio.test", password: "secret123" })
+    ).body as SessionBody;
+    const socket = await openSocket(b);
+    try {
+      socket.send("subscribe-to-access", { token: waiting.accessToken });
+      expect(await nextOf(socket, "subscribed", () => true)).toMatchObject({ access: { hasAccess: false } });
+      const approve = await request(a.url)
+        .patch(`/api/users/${waiting.user.uid}`)
+        .set(bearer(admin.accessToken))
+        .send({ hasAccess: true });
+      expect(approve.status).toBe(200);
+      expect(await nextOf(socket, "access-changed", () => true)).toEqual({ hasAccess: true, role: "staff" });
+    } finally {
+      socket.ws.close();
+    }
+  });
+
+  it("refuses on B a refresh token A already rotated, and then ends that sign-in on A too", async () => {
+    const session = (
+      await request(a.url).post("/api/auth/login").send({ email: "walker@studio.test", password: "secret123" })
+    ).body as SessionBody;
+    const rotated = await request(a.url).post("/api/auth/refresh").send({ refreshToken: session.refreshToken });
+    expect(rotated.status).toBe(200);
+    const replay = await request(b.url).post("/api/auth/refresh").send({ refreshToken: session.refreshToken });
+    expect(replay.status).toBe(401);
+    const successor = await request(a.url).post("/api/auth/refresh").send({ refreshToken: rotated.body.refreshToken });
+    expect(successor.status).toBe(401);
+  });
 });
