@@ -22,6 +22,7 @@ export interface ContactValues {
 
 export const contactListSpec: ListSpec = {
   sortable: { id: "id", name: "name", email: "email", createdAt: "created_at", updatedAt: "updated_at" },
+  nullable: ["email"],
   filterable: { id: { column: "id", type: "int" }, clientId: { column: "client_id", type: "int" } },
   searchColumn: "name",
   defaultSort: [{ column: "id", order: "asc" }],

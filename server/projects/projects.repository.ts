@@ -43,6 +43,7 @@ export const projectListSpec: ListSpec = {
     totalFileSize: "p.total_file_size",
     clientName: "c.name",
   },
+  nullable: ["publishedAt", "clientName"],
   filterable: {
     id: { column: "p.id", type: "int" },
     clientId: { column: "p.client_id", type: "int" },

@@ -145,6 +145,7 @@ export const usersListSpec: ListSpec = {
     updatedAt: "users.updated_at",
     "accessRequest.createdAt": "access_requests.created_at",
   },
+  nullable: ["displayName", "accessRequest.createdAt"],
   filterable: {
     uid: { column: "users.uid", type: "text" },
     id: { column: "users.uid", type: "text" },
