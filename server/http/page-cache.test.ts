@@ -1,19 +1,12 @@
 import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sqliteWriteCount } from "../db/dialect";
-import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
+import { appWithUser } from "../test/app-with-user";
 import { insertClientRow } from "../test/rows";
 
-let t: TestApp;
-let user: TestUser;
+const made = appWithUser();
 
-beforeAll(async () => {
-  t = await createTestApp();
-  user = await createUser(t.ctx);
-});
-afterAll(() => t.close());
-
-const api = () => request(t.app);
+const api = () => request(made.t.app);
 const page = "/api/clients?_start=0&_end=1000&_sort=name&_order=asc";
 const namesOf = (res: request.Response) => (res.body as Array<{ name: string }>).map((c) => c.name);
 
@@ -21,65 +14,69 @@ const namesOf = (res: request.Response) => (res.body as Array<{ name: string }>)
 async function listQueriesDuring(work: () => Promise<unknown>) {
   let queries = 0;
   const count = (q: { sql: string }) => /from [`"]clients[`"]/i.test(q.sql) && (queries += 1);
-  t.ctx.reads.on("query", count);
+  made.t.ctx.reads.on("query", count);
   try {
     await work();
   } finally {
-    t.ctx.reads.off("query", count);
+    made.t.ctx.reads.off("query", count);
   }
   return queries;
 }
 
 describe("list pages answered again while nothing was written", () => {
   it("shows a write through the API in the very next list call", async () => {
-    await api().get(page).set(user.auth).expect(200);
-    const created = await api().post("/api/clients").set(user.auth).send({ name: "Cache Fresh One" }).expect(201);
-    expect(namesOf(await api().get(page).set(user.auth))).toContain("Cache Fresh One");
-    await api().patch(`/api/clients/${created.body.id}`).set(user.auth).send({ name: "Cache Fresh Two" }).expect(200);
-    const after = await api().get(page).set(user.auth);
+    await api().get(page).set(made.user.auth).expect(200);
+    const created = await api().post("/api/clients").set(made.user.auth).send({ name: "Cache Fresh One" }).expect(201);
+    expect(namesOf(await api().get(page).set(made.user.auth))).toContain("Cache Fresh One");
+    await api()
+      .patch(`/api/clients/${created.body.id}`)
+      .set(made.user.auth)
+      .send({ name: "Cache Fresh Two" })
+      .expect(200);
+    const after = await api().get(page).set(made.user.auth);
     expect(namesOf(after)).toContain("Cache Fresh Two");
     expect(namesOf(after)).not.toContain("Cache Fresh One");
-    await api().delete(`/api/clients/${created.body.id}`).set(user.auth).expect(204);
-    expect(namesOf(await api().get(page).set(user.auth))).not.toContain("Cache Fresh Two");
+    await api().delete(`/api/clients/${created.body.id}`).set(made.user.auth).expect(204);
+    expect(namesOf(await api().get(page).set(made.user.auth))).not.toContain("Cache Fresh Two");
   });
 
   it("shows a row written straight through the database, and one committed by a transaction", async () => {
-    await api().get(page).set(user.auth).expect(200);
-    await insertClientRow(t.ctx, "Cache Direct Row");
-    expect(namesOf(await api().get(page).set(user.auth))).toContain("Cache Direct Row");
+    await api().get(page).set(made.user.auth).expect(200);
+    await insertClientRow(made.t.ctx, "Cache Direct Row");
+    expect(namesOf(await api().get(page).set(made.user.auth))).toContain("Cache Direct Row");
 
-    await t.ctx.db.transaction(async (trx) => {
+    await made.t.ctx.db.transaction(async (trx) => {
       await trx("clients").insert({
         name: "Cache In Transaction",
         created_at: "2026-01-01T00:00:00.000Z",
         updated_at: "2026-01-01T00:00:00.000Z",
       });
       // Read while the transaction is open: the page cannot hold the uncommitted row yet.
-      expect(namesOf(await api().get(page).set(user.auth))).not.toContain("Cache In Transaction");
+      expect(namesOf(await api().get(page).set(made.user.auth))).not.toContain("Cache In Transaction");
     });
-    expect(namesOf(await api().get(page).set(user.auth))).toContain("Cache In Transaction");
-    expect(Number((await api().get(page).set(user.auth)).headers["x-total-count"])).toBe(
-      Number((await t.ctx.db("clients").count({ n: "*" }).first())!.n),
+    expect(namesOf(await api().get(page).set(made.user.auth))).toContain("Cache In Transaction");
+    expect(Number((await api().get(page).set(made.user.auth)).headers["x-total-count"])).toBe(
+      Number((await made.t.ctx.db("clients").count({ n: "*" }).first())!.n),
     );
   });
 
   it("answers twenty identical calls at once with one query on sqlite, and a query each where other processes may write", async () => {
-    await insertClientRow(t.ctx, "Cache Burst");
+    await insertClientRow(made.t.ctx, "Cache Burst");
     const queries = await listQueriesDuring(async () => {
-      const answers = await Promise.all(Array.from({ length: 20 }, () => api().get(page).set(user.auth)));
+      const answers = await Promise.all(Array.from({ length: 20 }, () => api().get(page).set(made.user.auth)));
       for (const res of answers) {
         expect(res.status).toBe(200);
         expect(namesOf(res)).toContain("Cache Burst");
       }
     });
     // Each page is read with its total: two queries.
-    if (sqliteWriteCount(t.ctx.db) === undefined) expect(queries).toBe(40);
+    if (sqliteWriteCount(made.t.ctx.db) === undefined) expect(queries).toBe(40);
     else expect(queries).toBe(2);
   });
 
   it("still refuses bad list parameters, cached page or not", async () => {
-    await api().get(page).set(user.auth).expect(200);
-    await api().get("/api/clients?_sort=nope").set(user.auth).expect(400);
+    await api().get(page).set(made.user.auth).expect(200);
+    await api().get("/api/clients?_sort=nope").set(made.user.auth).expect(400);
     await api().get(page).expect(401);
   });
 });
