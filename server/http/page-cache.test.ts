@@ -1,6 +1,7 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { sqliteWriteCount } from "../db/dialect";
+import { PageCache } from "./page-cache";
 import { appWithUser } from "../test/app-with-user";
 import { insertClientRow } from "../test/rows";
 
@@ -78,5 +79,50 @@ describe("list pages answered again while nothing was written", () => {
     await api().get(page).set(made.user.auth).expect(200);
     await api().get("/api/clients?_sort=nope").set(made.user.auth).expect(400);
     await api().get(page).expect(401);
+  });
+});
+
+describe("what the page cache keeps", () => {
+  const counting = () => {
+    const loads = new Map<string, number>();
+    const load = (key: string, rows: unknown[]) => () => {
+      loads.set(key, (loads.get(key) ?? 0) + 1);
+      return Promise.resolve({ rows, total: rows.length });
+    };
+    return { loads, load };
+  };
+
+  it("reads again once the write count moved, and keeps nothing without one", async () => {
+    let writes: number | undefined = 1;
+    const cache = new PageCache(() => writes);
+    const { loads, load } = counting();
+    await cache.get("a", load("a", [1]));
+    await cache.get("a", load("a", [1]));
+    expect(loads.get("a")).toBe(1);
+    writes = 2;
+    expect(await cache.get("a", load("a", [2]))).toEqual({ body: "[2]", total: 1 });
+    writes = undefined;
+    await cache.get("a", load("a", [3]));
+    await cache.get("a", load("a", [3]));
+    expect(loads.get("a")).toBe(4);
+  });
+
+  it("lets go of the least recently used pages beyond a few megabytes of bodies", async () => {
+    const cache = new PageCache(() => 0);
+    const { loads, load } = counting();
+    const big = ["x".repeat(3_000_000)];
+    for (const key of ["one", "two", "three"]) await cache.get(key, load(key, big));
+    await cache.get("two", load("two", big));
+    await cache.get("three", load("three", big));
+    expect(loads.get("two")).toBe(1);
+    expect(loads.get("three")).toBe(1);
+    await cache.get("one", load("one", big));
+    expect(loads.get("one")).toBe(2);
+  });
+
+  it("does not keep a page whose read failed", async () => {
+    const cache = new PageCache(() => 0);
+    await expect(cache.get("k", () => Promise.reject(new Error("database gone")))).rejects.toThrow("database gone");
+    expect(await cache.get("k", () => Promise.resolve({ rows: [], total: 0 }))).toEqual({ body: "[]", total: 0 });
   });
 });

@@ -7,9 +7,13 @@ export interface SentPage {
 interface Entry {
   writeCount: number;
   page: Promise<SentPage>;
+  /** The body's length once read; 0 while the query runs. */
+  size: number;
 }
 
 const MAX_PAGES = 200;
+/** Characters of page bodies kept in all: a whole list without a window can be megabytes. */
+const MAX_KEPT = 8_000_000;
 
 /**
  * List pages answered again, serialized, while nothing has been written since they were read:
@@ -22,6 +26,7 @@ const MAX_PAGES = 200;
  */
 export class PageCache {
   private readonly pages = new Map<string, Entry>();
+  private kept = 0;
 
   constructor(private readonly writeCount: () => number | undefined) {}
 
@@ -29,19 +34,38 @@ export class PageCache {
     const writeCount = this.writeCount();
     if (writeCount === undefined) return serialize(load());
     const found = this.pages.get(key);
-    this.pages.delete(key);
     if (found && found.writeCount === writeCount) {
+      // Most recently used last: eviction takes from the front.
+      this.pages.delete(key);
       this.pages.set(key, found);
       return found.page;
     }
-    const entry = { writeCount, page: serialize(load()) };
+    if (found) this.remove(key);
+    const entry: Entry = { writeCount, page: serialize(load()), size: 0 };
     this.pages.set(key, entry);
-    if (this.pages.size > MAX_PAGES) this.pages.delete(this.pages.keys().next().value!);
-    // A failed read is not kept: the next request asks the database again.
-    entry.page.catch(() => {
-      if (this.pages.get(key) === entry) this.pages.delete(key);
-    });
+    entry.page.then(
+      ({ body }) => {
+        if (this.pages.get(key) !== entry) return;
+        entry.size = body.length;
+        this.kept += entry.size;
+        this.evict();
+      },
+      // A failed read is not kept: the next request asks the database again.
+      () => this.pages.get(key) === entry && this.remove(key),
+    );
+    this.evict();
     return entry.page;
+  }
+
+  private remove(key: string) {
+    this.kept -= this.pages.get(key)?.size ?? 0;
+    this.pages.delete(key);
+  }
+
+  private evict() {
+    while (this.pages.size > MAX_PAGES || (this.kept > MAX_KEPT && this.pages.size > 1)) {
+      this.remove(this.pages.keys().next().value!);
+    }
   }
 }
 
