@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, type ReactNode } from "react";
 import { Center, Global, Loader, MantineProvider } from "@mantine/core";
 import { NotificationsProvider } from "@mantine/notifications";
-import { Authenticated, CanAccess, Refine, type HttpError } from "@refinedev/core";
+import { Authenticated, CanAccess, Refine, useIsAuthenticated, type HttpError } from "@refinedev/core";
 import routerProvider, {
   CatchAllNavigate,
   DocumentTitleHandler,
@@ -53,6 +53,22 @@ function PageLoader({ fullScreen = false }: { fullScreen?: boolean }) {
 
 function Lazy({ children, fullScreen }: { children: ReactNode; fullScreen?: boolean }) {
   return <Suspense fallback={<PageLoader fullScreen={fullScreen} />}>{children}</Suspense>;
+}
+
+/**
+ * The login screen, or where a signed-in visitor goes instead. Unlike <Authenticated>, which shows
+ * its loader again whenever the session check refetches, a re-check keeps the screen mounted, so
+ * an opened "Forgot your password?" form or a typed address stays.
+ */
+function LoginRoute() {
+  const { data, isLoading } = useIsAuthenticated();
+  if (isLoading) return <PageLoader fullScreen />;
+  if (data?.authenticated) return <SignedInAtLogin />;
+  return (
+    <Lazy fullScreen>
+      <LoginPage />
+    </Lazy>
+  );
 }
 
 /** Signed-in users skip the login screen, except to follow a password-reset link. */
@@ -162,22 +178,7 @@ export function App() {
                 />
                 <Route path="*" element={<NotFound />} />
               </Route>
-              <Route
-                path="/login"
-                element={
-                  <Authenticated
-                    key="login"
-                    fallback={
-                      <Lazy fullScreen>
-                        <LoginPage />
-                      </Lazy>
-                    }
-                    loading={<PageLoader fullScreen />}
-                  >
-                    <SignedInAtLogin />
-                  </Authenticated>
-                }
-              />
+              <Route path="/login" element={<LoginRoute />} />
             </Routes>
             <UnsavedChangesNotifier />
             <DocumentTitleHandler
