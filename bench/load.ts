@@ -63,29 +63,22 @@ function startServer() {
 
 async function main() {
   const server = startServer();
-  const { api: apiBase, baseline: baselineBase, auth, filled } = await server.served;
+  const { api, baseline, auth, filled } = await server.served;
   console.log(`server process ${server.pid}: ${filled}`);
-  const api = { base: apiBase };
-  const baseline = { base: baselineBase };
-  const user = { auth };
 
   // Project 1 has the most attachments of the uneven spread.
   const cases: Array<[string, string, Record<string, string>]> = [
-    ["baseline: bare Express, fixed 25 objects", `${baseline.base}/fixed`, {}],
-    ["`GET /api/users/me`", `${api.base}/api/users/me`, user.auth],
-    [
-      "projects page 1, updatedAt desc",
-      `${api.base}/api/projects?_start=0&_end=25&_sort=updatedAt&_order=desc`,
-      user.auth,
-    ],
+    ["baseline: bare Express, fixed 25 objects", `${baseline}/fixed`, {}],
+    ["`GET /api/users/me`", `${api}/api/users/me`, auth],
+    ["projects page 1, updatedAt desc", `${api}/api/projects?_start=0&_end=25&_sort=updatedAt&_order=desc`, auth],
     [
       "projects page 361, updatedAt desc",
-      `${api.base}/api/projects?_start=9000&_end=9025&_sort=updatedAt&_order=desc`,
-      user.auth,
+      `${api}/api/projects?_start=9000&_end=9025&_sort=updatedAt&_order=desc`,
+      auth,
     ],
-    ["projects, a different page each request (none cached)", `${api.base}/api/projects#every-page`, user.auth],
-    ["clients page 1", `${api.base}/api/clients?_start=0&_end=25`, user.auth],
-    ["attachments of project 1, page 1", `${api.base}/api/attachments?projectId=1&_start=0&_end=25`, user.auth],
+    ["projects, a different page each request (none cached)", `${api}/api/projects#every-page`, auth],
+    ["clients page 1", `${api}/api/clients?_start=0&_end=25`, auth],
+    ["attachments of project 1, page 1", `${api}/api/attachments?projectId=1&_start=0&_end=25`, auth],
   ];
   console.log(
     `\nautocannon, ${CONNECTIONS} connections, ${SECONDS} s per route, loopback, server in its own process:\n`,
