@@ -22,9 +22,6 @@ import { metricsRouter } from "./ops/metrics.router";
 import { observeRequests } from "./ops/request-observer";
 import { serveWebApp } from "./web/web-app";
 
-/** Where multipart uploads arrive (attachments.router.ts), under /api. */
-const UPLOAD_ROUTE = /^\/attachments\/projects\/[^/]+\/upload(-multiple)?\/?$/;
-
 /** The whole HTTP application; no listen() here, so tests drive it with supertest. */
 export function createApp(ctx: AppContext): Express {
   const app = express();
@@ -36,7 +33,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(healthRouter(ctx), metricsRouter(ctx));
 
   const api = express.Router();
-  api.use(bodyTimeout(ctx.config.bodyTimeoutSeconds, (req) => req.method === "POST" && UPLOAD_ROUTE.test(req.path)));
+  api.use(bodyTimeout(ctx.config.bodyTimeoutSeconds));
   api.use(express.json({ limit: "1mb", strict: false }));
   api.use((_req, res, next) => {
     res.set("Cache-Control", "no-store");

@@ -5,6 +5,7 @@ import type { Request, RequestHandler, Response } from "express";
 import fileUpload, { type UploadedFile } from "express-fileupload";
 import type { Logger } from "pino";
 import type { Config } from "../config";
+import { releaseBodyDeadline } from "../http/body-timeout";
 import { HttpError, ValidationError } from "../http/errors";
 import { uploadsTempRoot } from "../storage/paths";
 import type { IncomingFile } from "./attachments.service";
@@ -44,6 +45,8 @@ export function receiveUploads(config: Config, logger: Logger): RequestHandler {
     if (!req.is("multipart/form-data")) return next();
     // The client may have gone while the project was checked: its 'close' came before anyone listened.
     if (req.destroyed || req.socket.destroyed) return void req.resume();
+    // Received under UPLOAD_TIMEOUT_MS of silence instead: a large upload may take minutes.
+    releaseBodyDeadline(req);
     const folder = new ReceiveFolder(
       path.join(uploadsTempRoot(config), crypto.randomBytes(12).toString("hex")),
       logger,

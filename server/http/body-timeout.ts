@@ -1,15 +1,18 @@
 import type { Request, RequestHandler } from "express";
 
+const RELEASE = Symbol("release the body deadline");
+type WithDeadline = Request & { [RELEASE]?: () => void };
+
 /**
  * A body must arrive whole within `seconds` of the request, however slowly it trickles, or the
- * request ends with 408 and its connection closes (Node's own request timeout is 300 s). Multipart
- * bodies on the upload routes (`isUpload`) are left alone: they have their own idle timeout. Any
- * other body is held to the deadline whatever its type, even one no route reads.
+ * request ends with 408 and its connection closes (Node's own request timeout is 300 s): whatever
+ * its type, even one no route reads, unless a handler that reads it under a timeout of its own
+ * (uploads) calls `releaseBodyDeadline`.
  */
-export function bodyTimeout(seconds: number, isUpload: (req: Request) => boolean): RequestHandler {
+export function bodyTimeout(seconds: number): RequestHandler {
   return (req, res, next) => {
     const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
-    if (!hasBody || req.complete || (req.is("multipart/form-data") && isUpload(req))) return next();
+    if (!hasBody || req.complete) return next();
     const timer = setTimeout(() => {
       if (req.complete) return;
       req.unpipe();
@@ -24,8 +27,14 @@ export function bodyTimeout(seconds: number, isUpload: (req: Request) => boolean
     // Not cleared when the answer is sent: a body still trickling after it (one no route read)
     // would otherwise hold the connection open for as long as the client likes.
     const clear = () => clearTimeout(timer);
+    (req as WithDeadline)[RELEASE] = clear;
     req.once("end", clear);
     req.once("close", clear);
     next();
   };
+}
+
+/** The body is read from here on under the caller's own timeout: the whole-body deadline no longer applies. */
+export function releaseBodyDeadline(req: Request): void {
+  (req as WithDeadline)[RELEASE]?.();
 }
