@@ -14,7 +14,7 @@ export interface SessionBody {
 }
 
 export async function signUp(
-  app: Express,
+  app: Express | string,
   email: string,
   password = "secret123",
   extra: Record<string, unknown> = {},

@@ -135,7 +135,8 @@ class ImmediateSqlite3Client extends Sqlite3Client {
   }
 
   // Counted once the statement has ended, so a read that begins after a COMMIT was counted sees
-  // that commit. A transaction's client shares the config object, not this instance.
+  // that commit. Keyed by config because a transaction's client shares that object, not this
+  // instance; made on first use because knex's withUserParams (the migrator's) copies the config.
   override async _query(connection: unknown, obj: { sql: string }) {
     if (READ_ONLY_STATEMENT.test(obj.sql)) return super._query(connection, obj);
     let writes = writeCounts.get(this.config);

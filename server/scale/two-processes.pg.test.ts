@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, RELAXED_LIMITS, type SessionBody } from "../auth/auth-test-helpers";
+import { bearer, RELAXED_LIMITS, signUp, type SessionBody } from "../auth/auth-test-helpers";
 import { makeNoisyJpeg } from "../attachments/test-fixtures";
 import { TestSocket } from "../events/test-socket";
 import { dataFolders, startAppProcess, type AppProcess } from "../test/app-process";
@@ -37,6 +37,12 @@ afterAll(async () => {
 
 async function openSocket(on: AppProcess): Promise<TestSocket> {
   return TestSocket.open(`${on.url.replace(/^http/, "ws")}/events`);
+}
+
+/** Approves or revokes a user through `on`, as the admin. */
+async function setAccess(on: AppProcess, uid: string, hasAccess: boolean) {
+  const res = await request(on.url).patch(`/api/users/${uid}`).set(bearer(admin.accessToken)).send({ hasAccess });
+  expect(res.status).toBe(200);
 }
 
 async function nextOf(socket: TestSocket, event: string, match: (data: Record<string, unknown>) => boolean) {
@@ -121,25 +127,15 @@ describe("two processes on one PostgreSQL database", () => {
   });
 
   it("refuses a user revoked through A on B at once, not when B's cache of signed-in users expires", async () => {
-    const staff = (
-      await request(a.url).post("/api/auth/signup").send({ email: "walker@studio.test", password: "secret123" })
-    ).body as SessionBody;
-    const approve = await request(a.url)
-      .patch(`/api/users/${staff.user.uid}`)
-      .set(bearer(admin.accessToken))
-      .send({ hasAccess: true });
-    expect(approve.status).toBe(200);
+    const staff = await signUp(a.url, "walker@studio.test");
+    await setAccess(a, staff.user.uid, true);
     // B reads the approved user once, and would keep it for up to five seconds.
     await until(
       async () => (await request(b.url).get("/api/clients").set(bearer(staff.accessToken))).status,
       (status) => status === 200,
     );
     const revokedAt = Date.now();
-    const revoke = await request(a.url)
-      .patch(`/api/users/${staff.user.uid}`)
-      .set(bearer(admin.accessToken))
-      .send({ hasAccess: false });
-    expect(revoke.status).toBe(200);
+    await setAccess(a, staff.user.uid, false);
     await until(
       async () => (await request(b.url).get("/api/clients").set(bearer(staff.accessToken))).status,
       (status) => status === 403,
@@ -149,18 +145,12 @@ describe("two processes on one PostgreSQL database", () => {
   });
 
   it("tells a waiting user's access socket on B of an approval made through A", async () => {
-    const waiting = (
-      await request(b.url).post("/api/auth/signup").send({ email: "waiting@studio.test", password: "secret123" })
-    ).body as SessionBody;
+    const waiting = await signUp(b.url, "waiting@studio.test");
     const socket = await openSocket(b);
     try {
       socket.send("subscribe-to-access", { token: waiting.accessToken });
       expect(await nextOf(socket, "subscribed", () => true)).toMatchObject({ access: { hasAccess: false } });
-      const approve = await request(a.url)
-        .patch(`/api/users/${waiting.user.uid}`)
-        .set(bearer(admin.accessToken))
-        .send({ hasAccess: true });
-      expect(approve.status).toBe(200);
+      await setAccess(a, waiting.user.uid, true);
       expect(await nextOf(socket, "access-changed", () => true)).toEqual({ hasAccess: true, role: "staff" });
     } finally {
       socket.ws.close();
@@ -168,9 +158,8 @@ describe("two processes on one PostgreSQL database", () => {
   });
 
   it("refuses on B a refresh token A already rotated, and then ends that sign-in on A too", async () => {
-    const session = (
-      await request(a.url).post("/api/auth/login").send({ email: "walker@studio.test", password: "secret123" })
-    ).body as SessionBody;
+    // Its own sign-up: the test stands without the ones before it.
+    const session = await signUp(a.url, "replay@studio.test");
     const rotated = await request(a.url).post("/api/auth/refresh").send({ refreshToken: session.refreshToken });
     expect(rotated.status).toBe(200);
     const replay = await request(b.url).post("/api/auth/refresh").send({ refreshToken: session.refreshToken });

@@ -80,12 +80,12 @@ export function dataFolders(dir: string): Record<string, string> {
   return { UPLOADS_DIR: path.join(dir, "uploads"), PUBLISHED_DIR: path.join(dir, "published") };
 }
 
-/** A process's resident memory now and its peak so far, in bytes (Linux's VmRSS and VmHWM). */
 /** Starts the process's peak RSS (VmHWM) again from its current RSS. */
 export function resetPeakMemory(pid: number): void {
   fs.writeFileSync(`/proc/${pid}/clear_refs`, "5");
 }
 
+/** A process's resident memory now and its peak so far, in bytes (Linux's VmRSS and VmHWM). */
 export function memoryOf(pid: number): { rss: number; peak: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   const kB = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]) * 1024;
