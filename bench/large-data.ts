@@ -1,5 +1,6 @@
 /** The load bench's data set: rows straight into the database, no files. */
 import type { AppContext } from "../server/context";
+import { isPostgres } from "../server/db/transactions";
 
 export const CLIENTS = 500;
 export const PROJECTS = 10_000;
@@ -51,5 +52,5 @@ export async function fillDatabase(ctx: AppContext) {
   }));
   // What autovacuum does to a live PostgreSQL database soon after a bulk load: statistics, and the
   // visibility map that lets counts read an index alone. sqlite needs neither.
-  if (ctx.db.client.dialect === "postgresql") await ctx.db.raw("vacuum analyze");
+  if (isPostgres(ctx.db)) await ctx.db.raw("vacuum analyze");
 }

@@ -20,14 +20,21 @@ function uncachedPage(req: autocannon.Request) {
   return { ...req, path: `/api/projects?_start=${start}&_end=${start + 25}&_sort=updatedAt&_order=desc` };
 }
 
-async function load(url: string, headers: Record<string, string>) {
-  const varied = url.endsWith("#every-page");
+interface Route {
+  label: string;
+  url: string;
+  headers?: Record<string, string>;
+  /** Rewrites each request before it is sent (autocannon's setupRequest). */
+  setupRequest?: (req: autocannon.Request) => autocannon.Request;
+}
+
+async function load({ url, headers, setupRequest }: Route) {
   const result = await autocannon({
-    url: url.replace("#every-page", ""),
+    url,
     headers,
     connections: CONNECTIONS,
     duration: SECONDS,
-    ...(varied ? { requests: [{ setupRequest: uncachedPage }] } : {}),
+    ...(setupRequest ? { requests: [{ setupRequest }] } : {}),
   });
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
@@ -67,28 +74,43 @@ async function main() {
   console.log(`server process ${server.pid}: ${filled}`);
 
   // Project 1 has the most attachments of the uneven spread.
-  const cases: Array<[string, string, Record<string, string>]> = [
-    ["baseline: bare Express, fixed 25 objects", `${baseline}/fixed`, {}],
-    ["`GET /api/users/me`", `${api}/api/users/me`, auth],
-    ["projects page 1, updatedAt desc", `${api}/api/projects?_start=0&_end=25&_sort=updatedAt&_order=desc`, auth],
-    [
-      "projects page 361, updatedAt desc",
-      `${api}/api/projects?_start=9000&_end=9025&_sort=updatedAt&_order=desc`,
-      auth,
-    ],
-    ["projects, a different page each request (none cached)", `${api}/api/projects#every-page`, auth],
-    ["clients page 1", `${api}/api/clients?_start=0&_end=25`, auth],
-    ["attachments of project 1, page 1", `${api}/api/attachments?projectId=1&_start=0&_end=25`, auth],
+  const routes: Route[] = [
+    { label: "baseline: bare Express, fixed 25 objects", url: `${baseline}/fixed` },
+    { label: "`GET /api/users/me`", url: `${api}/api/users/me`, headers: auth },
+    {
+      label: "projects page 1, updatedAt desc",
+      url: `${api}/api/projects?_start=0&_end=25&_sort=updatedAt&_order=desc`,
+      headers: auth,
+    },
+    {
+      label: "projects page 361, updatedAt desc",
+      url: `${api}/api/projects?_start=9000&_end=9025&_sort=updatedAt&_order=desc`,
+      headers: auth,
+    },
+    {
+      label: "projects, a different page each request (none cached)",
+      url: `${api}/api/projects`,
+      headers: auth,
+      setupRequest: uncachedPage,
+    },
+    { label: "clients page 1", url: `${api}/api/clients?_start=0&_end=25`, headers: auth },
+    {
+      label: "attachments of project 1, page 1",
+      url: `${api}/api/attachments?projectId=1&_start=0&_end=25`,
+      headers: auth,
+    },
   ];
   console.log(
     `\nautocannon, ${CONNECTIONS} connections, ${SECONDS} s per route, loopback, server in its own process:\n`,
   );
   console.log("| route | req/s | share of baseline | p50 ms | p99 ms |\n|---|---|---|---|---|");
   let baselineRps = 0;
-  for (const [label, url, headers] of cases) {
-    const { rps, p50, p99 } = await load(url, headers);
+  for (const route of routes) {
+    const { rps, p50, p99 } = await load(route);
     if (!baselineRps) baselineRps = rps;
-    console.log(`| ${label} | ${Math.round(rps)} | ${Math.round((rps / baselineRps) * 100)}% | ${p50} | ${p99} |`);
+    console.log(
+      `| ${route.label} | ${Math.round(rps)} | ${Math.round((rps / baselineRps) * 100)}% | ${p50} | ${p99} |`,
+    );
   }
 
   await server.stop();

@@ -183,10 +183,15 @@ async function main() {
     const leftovers = fs.readdirSync(path.join(work, "uploads/.tmp"), { recursive: true });
 
     const bare = await startProcess(["bench/bare-upload-server.ts", path.join(work, "bare")], {});
-    const bareCpuBefore = cpuSecondsOf(bare.child.pid!);
-    const bareSeconds = await uploadAll(files, `${bare.base}/upload`, {}, () => undefined);
-    const bareCpu = cpuSecondsOf(bare.child.pid!) - bareCpuBefore;
-    await stopProcess(bare.child);
+    let bareSeconds: number;
+    let bareCpu: number;
+    try {
+      const bareCpuBefore = cpuSecondsOf(bare.child.pid!);
+      bareSeconds = await uploadAll(files, `${bare.base}/upload`, {}, () => undefined);
+      bareCpu = cpuSecondsOf(bare.child.pid!) - bareCpuBefore;
+    } finally {
+      await stopProcess(bare.child);
+    }
 
     const copyDir = path.join(work, "cp");
     fs.mkdirSync(copyDir);
