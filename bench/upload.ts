@@ -126,6 +126,22 @@ async function uploadAll(files: string[], url: string, headers: Record<string, s
   return (performance.now() - started) / 1000;
 }
 
+/** GETs every URL, PARALLEL at a time; answers the seconds taken. */
+async function fetchAll(urls: string[]) {
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < urls.length) {
+      const url = urls[next++];
+      const res = await fetch(url);
+      if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`);
+      await res.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  return (performance.now() - started) / 1000;
+}
+
 async function api<T>(base: string, route: string, init: RequestInit, expected: number): Promise<T> {
   const res = await fetch(`${base}${route}`, init);
   if (res.status !== expected) throw new Error(`${init.method ?? "GET"} ${route}: ${res.status} ${await res.text()}`);
@@ -178,9 +194,18 @@ async function main() {
     const afterAll = memoryOf(pid);
     const serverCpu = cpuSecondsOf(pid) - serverCpuBefore;
 
-    const list = await fetch(`${base}/api/attachments?projectId=${project.id}&_start=0&_end=1`, { headers: auth });
+    const list = await fetch(`${base}/api/attachments?projectId=${project.id}&_start=0&_end=${FILES}`, {
+      headers: auth,
+    });
     const stored = Number(list.headers.get("x-total-count"));
     const leftovers = fs.readdirSync(path.join(work, "uploads/.tmp"), { recursive: true });
+    // Then every thumbnail, as a browser showing the project would ask for them: those the server
+    // has not rendered yet in idle time are rendered on demand.
+    const thumbnailUrls = ((await list.json()) as Array<{ thumbnailUrl: string }>).map((a) => a.thumbnailUrl);
+    const thumbnailCpuBefore = cpuSecondsOf(pid);
+    const thumbnailSeconds = await fetchAll(thumbnailUrls.map((url) => `${base}${url}`));
+    const thumbnailCpu = cpuSecondsOf(pid) - thumbnailCpuBefore;
+    const afterThumbnails = memoryOf(pid);
 
     const bare = await startProcess(["bench/bare-upload-server.ts", path.join(work, "bare")], {});
     let bareSeconds: number;
@@ -213,15 +238,24 @@ async function main() {
       `| bare express-fileupload handler (receive to a temp file, rename), same client | ${bareSeconds.toFixed(1)} | ${rate(bareSeconds)} |`,
     );
     console.log(`| \`cp\` of the same files | ${copySeconds.toFixed(1)} | ${rate(copySeconds)} |`);
+    console.log(
+      `| then every thumbnail, ${PARALLEL} at a time (rendered on demand unless ready) | ${thumbnailSeconds.toFixed(1)} | |`,
+    );
     console.log(`\nupload at ${((bareSeconds / uploadSeconds) * 100).toFixed(0)}% of the bare handler's rate`);
     const perFile = (seconds: number) => ((seconds / FILES) * 1000).toFixed(0);
     console.log(
       `server CPU: ${serverCpu.toFixed(1)} s (${perFile(serverCpu)} ms a file); bare handler: ${bareCpu.toFixed(1)} s (${perFile(bareCpu)} ms a file)`,
     );
+    console.log(
+      `server CPU for the thumbnails after the uploads: ${thumbnailCpu.toFixed(1)} s (${perFile(thumbnailCpu)} ms a file)`,
+    );
     console.log("\n| server memory | RSS MB | peak RSS (VmHWM) MB |\n|---|---|---|");
     console.log(`| idle, before uploading | ${idle.rssMb.toFixed(0)} | ${idle.peakMb.toFixed(0)} |`);
     console.log(`| after 50 files | ${afterFifty.rssMb.toFixed(0)} | ${afterFifty.peakMb.toFixed(0)} |`);
     console.log(`| after ${FILES} files | ${afterAll.rssMb.toFixed(0)} | ${afterAll.peakMb.toFixed(0)} |`);
+    console.log(
+      `| after every thumbnail | ${afterThumbnails.rssMb.toFixed(0)} | ${afterThumbnails.peakMb.toFixed(0)} |`,
+    );
     console.log(
       `\nload average during the run: ${os
         .loadavg()

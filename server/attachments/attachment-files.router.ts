@@ -7,6 +7,7 @@ import { parseId } from "../http/validate";
 import { uploadPath } from "../storage/paths";
 import { getAttachmentRecord, type AttachmentRecord } from "./attachments.service";
 import { LINK_KINDS, linkSigner, type LinkKind } from "./signed-links";
+import { thumbnailKeyOf } from "./thumbnails.service";
 
 /**
  * A signed link (`?exp=…&sig=…`) or a bearer token of an approved user; nothing else serves an
@@ -27,10 +28,11 @@ async function authorize(ctx: AppContext, req: Request, kind: LinkKind): Promise
   return { cacheSeconds: Math.max(0, Number(exp) - Math.floor(Date.now() / 1000)) };
 }
 
-function fileOf(record: AttachmentRecord, kind: LinkKind) {
+async function fileOf(ctx: AppContext, record: AttachmentRecord, kind: LinkKind) {
   if (kind === "thumbnail") {
-    if (!record.thumbnailKey) throw new NotFoundError("Thumbnail not found");
-    return { key: record.thumbnailKey, type: "image/webp", etag: `"${record.checksum}-thumb"` };
+    const key = await thumbnailKeyOf(ctx, record);
+    if (!key) throw new NotFoundError("Thumbnail not found");
+    return { key, type: "image/webp", etag: `"${record.checksum}-thumb"` };
   }
   return { key: record.storageKey, type: record.mimeType, etag: `"${record.checksum}"` };
 }
@@ -49,7 +51,7 @@ export function attachmentFilesRouter(ctx: AppContext): Router {
     router.get(`/:id/${kind}`, async (req, res) => {
       const { cacheSeconds } = await authorize(ctx, req, kind);
       const record = await getAttachmentRecord(ctx, parseId(req.params.id));
-      const file = fileOf(record, kind);
+      const file = await fileOf(ctx, record, kind);
       setDisposition(res, kind, record.originalName);
       res.set({
         "Content-Type": file.type,

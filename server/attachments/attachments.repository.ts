@@ -75,8 +75,9 @@ export async function findAttachment(db: Queryable, id: number): Promise<Attachm
   return row ? toRecord(row) : undefined;
 }
 
+/** Locked until a surrounding transaction ends, so a thumbnail recorded meanwhile is seen by a delete. */
 export async function findAttachments(db: Queryable, ids: number[]): Promise<AttachmentRecord[]> {
-  const rows = await db("attachments").whereIn("id", ids).orderBy("id");
+  const rows = await lockedForUpdate(db, db("attachments").whereIn("id", ids).orderBy("id"));
   return rows.map(toRecord);
 }
 
@@ -131,4 +132,19 @@ export async function renameAttachment(trx: Queryable, id: number, originalName:
 
 export async function deleteAttachments(trx: Queryable, ids: number[]): Promise<void> {
   await trx("attachments").whereIn("id", ids).delete();
+}
+
+/** Attachments stored without their thumbnail yet, oldest first. */
+export async function idsWithoutThumbnail(db: Queryable): Promise<number[]> {
+  const rows = await db("attachments").whereNull("thumbnail_key").orderBy("id").select("id");
+  return rows.map((r) => Number(r.id));
+}
+
+/** Records a rendered thumbnail, unless the attachment is gone or another render got there first. */
+export async function setThumbnailKey(db: Queryable, id: number, thumbnailKey: string): Promise<boolean> {
+  const updated = await db("attachments")
+    .where({ id })
+    .whereNull("thumbnail_key")
+    .update({ thumbnail_key: thumbnailKey });
+  return updated > 0;
 }

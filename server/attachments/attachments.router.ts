@@ -6,6 +6,7 @@ import { bulkDeleteSchema, renameAttachmentSchema } from "./attachments.schema";
 import * as service from "./attachments.service";
 import { multipleUploads, receiveUploads, releaseUpload, singleUpload } from "./upload-receiver";
 import { assertProjectEditable } from "../projects/project-rules";
+import { thumbnailQueue } from "./thumbnails.service";
 
 /** /api/attachments (bearer-authenticated). */
 export function attachmentsRouter(ctx: AppContext): Router {
@@ -16,9 +17,14 @@ export function attachmentsRouter(ctx: AppContext): Router {
     await assertProjectEditable(ctx.db, parseId(req.params.id, "project id"));
     next();
   };
+  // Background thumbnails wait while an upload is under way, from its first byte to its answer.
+  const duringUpload = (_req: Request, res: Response, next: () => void) => {
+    res.once("close", thumbnailQueue(ctx).uploadStarted());
+    next();
+  };
   const receive = receiveUploads(ctx.config, ctx.logger);
 
-  router.post("/projects/:id/upload", checkProject, receive, async (req, res) => {
+  router.post("/projects/:id/upload", duringUpload, checkProject, receive, async (req, res) => {
     try {
       const [attachment] = await service.uploadAttachments(ctx, parseId(req.params.id, "project id"), [
         singleUpload(req),
@@ -29,7 +35,7 @@ export function attachmentsRouter(ctx: AppContext): Router {
     }
   });
 
-  router.post("/projects/:id/upload-multiple", checkProject, receive, async (req, res) => {
+  router.post("/projects/:id/upload-multiple", duringUpload, checkProject, receive, async (req, res) => {
     try {
       res
         .status(201)

@@ -16,6 +16,7 @@ import * as repo from "./attachments.repository";
 import { safeFileName } from "./file-names";
 import { linkSigner, type LinkSigner } from "./signed-links";
 import { appMetrics } from "../ops/metrics";
+import { thumbnailQueue } from "./thumbnails.service";
 
 export const ATTACHMENT_NOT_FOUND = "Attachment not found";
 
@@ -68,20 +69,26 @@ export async function getAttachment(ctx: AppContext, id: number) {
   return present(record, await linkSigner(ctx.db));
 }
 
+async function removeThumbnailFiles(prepared: PreparedImage[]) {
+  await removeQuietly(...prepared.flatMap((p) => (p.thumbnailFile ? [p.thumbnailFile] : [])));
+}
+
 /** Checks every file before any is kept, naming each bad one, so a batch is stored whole or not at all. */
 async function prepareAll(files: IncomingFile[], maxDecodeBytes: number): Promise<PreparedImage[]> {
   const prepared: PreparedImage[] = [];
   const failures: Array<{ index: number; file: IncomingFile; error: HttpError }> = [];
   for (const [index, file] of files.entries()) {
     try {
-      prepared.push(await prepareImage(file.tempFile, maxDecodeBytes, file.checksum));
+      prepared.push(
+        await prepareImage(file.tempFile, maxDecodeBytes, { knownChecksum: file.checksum, deferThumbnail: true }),
+      );
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
       failures.push({ index, file, error: err });
     }
   }
   if (failures.length === 0) return prepared;
-  await removeQuietly(...prepared.map((p) => p.thumbnailFile));
+  await removeThumbnailFiles(prepared);
   const [first] = failures;
   if (files.length === 1) throw first.error;
   const errors: FieldErrors = {};
@@ -91,7 +98,8 @@ async function prepareAll(files: IncomingFile[], maxDecodeBytes: number): Promis
 
 /**
  * Stores uploaded images in a project: all are checked first, then moved into place and
- * recorded in one transaction. On any failure no row is written and no file is kept.
+ * recorded in one transaction. On any failure no row is written and no file is kept. Thumbnails
+ * of JPEGs proven whole without a decode are rendered afterwards, by the thumbnail queue.
  */
 export async function uploadAttachments(ctx: AppContext, projectId: number, files: IncomingFile[]) {
   const prepared = await prepareAll(files, ctx.config.maxDecodeBytes);
@@ -116,9 +124,10 @@ export async function uploadAttachments(ctx: AppContext, projectId: number, file
     });
   } catch (err) {
     await removeStoredImages(ctx.config, stored);
-    await removeQuietly(...prepared.map((p) => p.thumbnailFile));
+    await removeThumbnailFiles(prepared);
     throw err;
   }
+  thumbnailQueue(ctx).add(ids.filter((_id, i) => stored[i].thumbnailKey === null));
   appMetrics(ctx).uploadsAccepted(stored);
   ctx.events.resourceChanged({ resource: "attachments", type: "created", ids });
   ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [projectId] });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ResourceChange } from "../events/bus";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { listProjectAttachments } from "./attachments.service";
-import { makeImage, setPublishStatus } from "./test-fixtures";
+import { makeImage, setPublishStatus, storedThumbnail } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
 
 let t: TestApp;
@@ -32,9 +32,10 @@ async function uploadNamed(id: number, ...names: string[]) {
   return res.body as Array<{ id: number; originalName: string; size: number }>;
 }
 
+/** The attachment's photo and thumbnail on disk, the thumbnail rendered first if need be. */
 const filesOf = async (id: number) => {
   const row = await t.ctx.db("attachments").where({ id }).first();
-  return [row.storage_key, row.thumbnail_key].map((k: string) => path.join(t.ctx.config.uploadsDir, k));
+  return [path.join(t.ctx.config.uploadsDir, row.storage_key), await storedThumbnail(t.ctx, id)];
 };
 
 describe("listing attachments", () => {

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/harness";
 import { seedDemoAttachments } from "./demo-attachments";
-import { filesUnder, sha256 } from "./test-fixtures";
+import { filesUnder, sha256, storedThumbnail } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
 
 let t: TestApp;
@@ -29,7 +29,7 @@ describe("demo photos", () => {
         expect(sha256(file)).toBe(row.checksum);
         expect(file.length).toBe(Number(row.size));
         expect(row.size).toBeGreaterThan(100_000);
-        const thumb = await sharp(path.join(t.ctx.config.uploadsDir, row.thumbnail_key)).metadata();
+        const thumb = await sharp(await storedThumbnail(t.ctx, row.id)).metadata();
         expect(thumb.format).toBe("webp");
       }
     }

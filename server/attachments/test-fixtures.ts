@@ -4,6 +4,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import sharp from "sharp";
 import type { AppContext } from "../context";
+import { thumbnailQueue } from "./thumbnails.service";
 
 /** Small real images of each accepted type, made with sharp. */
 export async function makeImage(format: "jpeg" | "png" | "gif" | "webp", width = 64, height = 48): Promise<Buffer> {
@@ -32,6 +33,13 @@ export function filesUnder(dir: string): string[] {
     .filter((e) => e.isFile())
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
     .sort();
+}
+
+/** Where an attachment's thumbnail is on disk, rendered first if it was stored without one yet. */
+export async function storedThumbnail(ctx: AppContext, attachmentId: number): Promise<string> {
+  const key = await thumbnailQueue(ctx).renderNow(attachmentId);
+  if (!key) throw new Error(`attachment ${attachmentId} has no thumbnail`);
+  return path.join(ctx.config.uploadsDir, key);
 }
 
 export const sha256 = (data: Buffer) => crypto.createHash("sha256").update(data).digest("hex");

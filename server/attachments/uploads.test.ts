@@ -4,7 +4,15 @@ import request from "supertest";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { filesUnder, makeHugeBlankPng, makeImage, makeNoisyJpeg, sentAs, sha256 } from "./test-fixtures";
+import {
+  filesUnder,
+  makeHugeBlankPng,
+  makeImage,
+  makeNoisyJpeg,
+  sentAs,
+  sha256,
+  storedThumbnail,
+} from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
 
 const LIMIT = 200_000;
@@ -59,7 +67,7 @@ describe("uploading one image", () => {
       const [row] = await rowsOf(projectId);
       expect(row.storage_key).toMatch(new RegExp(`^${projectId}/[0-9a-f]{32}\\.${ext}$`));
       expect(fs.readFileSync(path.join(t.ctx.config.uploadsDir, row.storage_key)).equals(bytes)).toBe(true);
-      const thumb = await sharp(path.join(t.ctx.config.uploadsDir, row.thumbnail_key)).metadata();
+      const thumb = await sharp(await storedThumbnail(t.ctx, row.id)).metadata();
       expect(thumb.format).toBe("webp");
       expect(uploads().filter((f) => f.startsWith(".tmp"))).toEqual([]);
     },
@@ -69,7 +77,7 @@ describe("uploading one image", () => {
     const res = await upload().attach("file", await makeImage("jpeg", 1200, 900), "wide.jpg");
     expect(res.status).toBe(201);
     const [row] = await rowsOf(projectId);
-    const thumb = await sharp(path.join(t.ctx.config.uploadsDir, row.thumbnail_key)).metadata();
+    const thumb = await sharp(await storedThumbnail(t.ctx, row.id)).metadata();
     expect([thumb.format, thumb.width, thumb.height]).toEqual(["webp", 400, 300]);
   });
 
@@ -82,7 +90,7 @@ describe("uploading one image", () => {
     expect(res.status).toBe(201);
     expect([res.body.width, res.body.height]).toEqual([60, 120]);
     const [row] = await rowsOf(projectId);
-    const thumb = await sharp(path.join(t.ctx.config.uploadsDir, row.thumbnail_key)).metadata();
+    const thumb = await sharp(await storedThumbnail(t.ctx, row.id)).metadata();
     expect([thumb.width, thumb.height]).toEqual([60, 120]);
   });
 
@@ -279,7 +287,16 @@ describe("uploading several images", () => {
       .attach("files", await makeImage("webp"), "three.webp");
     expect(res.status).toBe(201);
     expect(res.body.map((a: { originalName: string }) => a.originalName)).toEqual(["one.jpg", "two.png", "three.webp"]);
-    expect(await rowsOf(projectId)).toHaveLength(3);
+    const rows = await rowsOf(projectId).orderBy("id");
+    expect(rows).toHaveLength(3);
+    // The JPEG, proven whole without a decode, gets its thumbnail after the answer.
+    expect(rows.map((r) => [r.original_name, r.thumbnail_key === null])).toEqual([
+      ["one.jpg", true],
+      ["two.png", false],
+      ["three.webp", false],
+    ]);
+    expect(uploads().filter((f) => f.startsWith(`${projectId}/`))).toHaveLength(5);
+    await storedThumbnail(t.ctx, rows[0].id);
     expect(uploads().filter((f) => f.startsWith(`${projectId}/`))).toHaveLength(6);
   });
 

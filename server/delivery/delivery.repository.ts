@@ -14,6 +14,7 @@ export interface DeliveryLink {
 
 /** One photo of a delivery, in the ZIP's order. */
 export interface DeliveryPhoto {
+  id: number;
   originalName: string;
   mimeType: string;
   size: number;
@@ -40,7 +41,7 @@ export async function findLinkByToken(db: Db, token: string): Promise<DeliveryLi
   };
 }
 
-const photoColumns = ["original_name", "mime_type", "size", "storage_key", "thumbnail_key", "checksum"];
+const photoColumns = ["id", "original_name", "mime_type", "size", "storage_key", "thumbnail_key", "checksum"];
 const inZipOrder = (db: Db, projectId: number) =>
   db("attachments")
     .where({ project_id: projectId })
@@ -48,6 +49,7 @@ const inZipOrder = (db: Db, projectId: number) =>
 
 function toPhoto(r: Record<string, unknown>): DeliveryPhoto {
   return {
+    id: Number(r.id),
     originalName: r.original_name as string,
     mimeType: r.mime_type as string,
     size: Number(r.size),

@@ -5,6 +5,7 @@ import type { AppContext } from "../context";
 import { HttpError, NotFoundError } from "../http/errors";
 import { sendStoredFile } from "../http/send-file";
 import { uploadPath } from "../storage/paths";
+import { thumbnailKeyOf } from "../attachments/thumbnails.service";
 import { renderGallery, renderMessage, renderPasscodeForm } from "./delivery-page";
 import { createPasscodeAttempts } from "./passcode-attempts";
 import { setPasscodeCookie } from "./passcode-cookie";
@@ -96,7 +97,8 @@ export function deliveryRouter(ctx: AppContext): Router {
     router.get(route, async (req, res) => {
       const link = await unlockedLink(req);
       const photo = await photoAt(ctx, link, String(req.params.n));
-      const thumbnail = kind === "t" && photo.thumbnailKey;
+      // A photo whose thumbnail cannot be rendered is shown itself.
+      const thumbnail = kind === "t" && (await thumbnailKeyOf(ctx, photo));
       res.attachment(photo.originalName);
       if (kind !== "p-download")
         res.set("Content-Disposition", res.get("Content-Disposition")!.replace(/^attachment/, "inline"));

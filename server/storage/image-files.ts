@@ -7,7 +7,8 @@ import { pipeline } from "node:stream/promises";
 import sharp, { type Metadata } from "sharp";
 import type { Config } from "../config";
 import { HttpError, UnsupportedMediaTypeError } from "../http/errors";
-import { removeQuietly, uploadPath } from "./paths";
+import { endsWithWholeScan } from "./jpeg-structure";
+import { removeQuietly, uploadPath, uploadsTempRoot } from "./paths";
 import { Semaphore } from "./semaphore";
 
 // Every image is decoded once and never again; libvips' operation cache would only hold memory.
@@ -29,10 +30,10 @@ interface ImageType {
   extension: string;
 }
 
-/** A checked image with its thumbnail, both still in the temp folder. */
+/** A checked image with its thumbnail, both still in the temp folder; a proven-whole JPEG's thumbnail comes later. */
 export interface PreparedImage {
   file: string;
-  thumbnailFile: string;
+  thumbnailFile: string | null;
   mimeType: string;
   extension: string;
   size: number;
@@ -44,7 +45,7 @@ export interface PreparedImage {
 /** Files of an image in their final place, named by keys relative to UPLOADS_DIR. */
 export interface StoredImage extends Omit<PreparedImage, "file" | "thumbnailFile" | "extension"> {
   storageKey: string;
-  thumbnailKey: string;
+  thumbnailKey: string | null;
 }
 
 async function readHead(file: string, length: number): Promise<Buffer> {
@@ -102,31 +103,61 @@ function decodeQueue(maxDecodeBytes: number): Semaphore {
   return queue;
 }
 
+/** The header, read without decoding (sharp's own pixel limit would refuse with no reason given). */
+async function readHeader(file: string): Promise<Metadata> {
+  return sharp(file, { limitInputPixels: false })
+    .metadata()
+    .catch(() => {
+      throw new UnsupportedMediaTypeError(IMAGE_DAMAGED);
+    });
+}
+
+/** Refuses, with its reason, an image too large to decode; answers the memory its decode takes. */
+function decodeBytesWithinLimits(meta: Metadata, maxDecodeBytes: number): number {
+  if (meta.width * meta.height > MAX_IMAGE_PIXELS) throw new UnsupportedMediaTypeError(IMAGE_TOO_LARGE);
+  const bytes = decodeBytes(meta);
+  if (bytes > maxDecodeBytes) throw new UnsupportedMediaTypeError(IMAGE_TOO_LARGE_TO_PROCESS);
+  return bytes;
+}
+
 /**
- * Checks that a received file is a whole JPEG, PNG, GIF or WebP image and renders its thumbnail
- * beside it in the same pass. Rendering decodes every byte of the image, so a truncated or
- * corrupt file is refused here, with the reason staff can act on.
+ * Whether a baseline JPEG is proven whole without decoding all of it: its one scan runs on to the
+ * end-of-image marker (so it was not cut short) and its first rows decode (so its tables are
+ * sound). A decode of such a file with `failOn: "error"` refuses nothing more: damage inside the
+ * scan data is only ever a libjpeg warning (bench/README.md has the experiment).
+ */
+async function provenWholeJpeg(file: string, meta: Metadata): Promise<boolean> {
+  if (meta.format !== "jpeg" || meta.isProgressive || !(await endsWithWholeScan(file))) return false;
+  try {
+    await sharp(file, { failOn: "error", limitInputPixels: MAX_IMAGE_PIXELS, sequentialRead: true })
+      .extract({ left: 0, top: 0, width: meta.width, height: Math.min(16, meta.height) })
+      .raw()
+      .toBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks that a received file is a whole JPEG, PNG, GIF or WebP image, refusing a truncated or
+ * corrupt one with the reason staff can act on. Its thumbnail is rendered beside it in the same
+ * pass, by a decode that reads every byte; with `deferThumbnail`, a baseline JPEG proven whole
+ * without that decode is accepted with no thumbnail yet (`renderStoredThumbnail` makes it later).
  */
 export async function prepareImage(
   file: string,
   maxDecodeBytes: number,
-  knownChecksum?: string,
+  options: { knownChecksum?: string; deferThumbnail?: boolean } = {},
 ): Promise<PreparedImage> {
   const type = await detectImageType(file);
   if (!type) throw new UnsupportedMediaTypeError();
-  const thumbnailFile = `${file}.thumb.webp`;
+  let thumbnailFile: string | null = `${file}.thumb.webp`;
   try {
-    // Read from the header only (sharp's own limit would refuse it with no reason given), so an
-    // oversized image is refused with its reason before anything is decoded.
-    const meta = await sharp(file, { limitInputPixels: false })
-      .metadata()
-      .catch(() => {
-        throw new UnsupportedMediaTypeError(IMAGE_DAMAGED);
-      });
-    if (meta.width * meta.height > MAX_IMAGE_PIXELS) throw new UnsupportedMediaTypeError(IMAGE_TOO_LARGE);
-    const bytes = decodeBytes(meta);
-    if (bytes > maxDecodeBytes) throw new UnsupportedMediaTypeError(IMAGE_TOO_LARGE_TO_PROCESS);
-    await decodeQueue(maxDecodeBytes).run(() => renderThumbnail(file, type, thumbnailFile), bytes);
+    const meta = await readHeader(file);
+    const bytes = decodeBytesWithinLimits(meta, maxDecodeBytes);
+    if (options.deferThumbnail && (await provenWholeJpeg(file, meta))) thumbnailFile = null;
+    else await renderUnderBudget(file, type, thumbnailFile, maxDecodeBytes, bytes);
     const { size } = await fsp.stat(file);
     return {
       file,
@@ -135,14 +166,46 @@ export async function prepareImage(
       size,
       width: meta.autoOrient?.width ?? meta.width,
       height: meta.autoOrient?.height ?? meta.height,
-      checksum: knownChecksum ?? (await sha256OfFile(file)),
+      checksum: options.knownChecksum ?? (await sha256OfFile(file)),
     };
   } catch (err) {
-    await removeQuietly(thumbnailFile);
+    if (thumbnailFile) await removeQuietly(thumbnailFile);
     if (err instanceof HttpError) throw err;
     if (err instanceof Error && !("code" in err)) throw new UnsupportedMediaTypeError(IMAGE_DAMAGED);
     throw err;
   }
+}
+
+function renderUnderBudget(
+  file: string,
+  type: ImageType,
+  thumbnailFile: string,
+  maxDecodeBytes: number,
+  bytes: number,
+): Promise<void> {
+  return decodeQueue(maxDecodeBytes).run(() => renderThumbnail(file, type, thumbnailFile), bytes);
+}
+
+/**
+ * Renders the thumbnail of a stored image that has none yet, beside it under a new name, and
+ * answers that name's storage key. Rejects if the image is gone or cannot be decoded.
+ */
+export async function renderStoredThumbnail(config: Config, storageKey: string): Promise<string> {
+  const file = uploadPath(config, storageKey);
+  const type = await detectImageType(file);
+  if (!type) throw new UnsupportedMediaTypeError();
+  const bytes = decodeBytesWithinLimits(await readHeader(file), config.maxDecodeBytes);
+  const name = `${crypto.randomBytes(16).toString("hex")}.thumb.webp`;
+  const temp = path.join(uploadsTempRoot(config), name);
+  const thumbnailKey = `${path.posix.dirname(storageKey)}/${name}`;
+  try {
+    await fsp.mkdir(uploadsTempRoot(config), { recursive: true });
+    await renderUnderBudget(file, type, temp, config.maxDecodeBytes, bytes);
+    await fsp.rename(temp, uploadPath(config, thumbnailKey));
+  } finally {
+    await removeQuietly(temp);
+  }
+  return thumbnailKey;
 }
 
 const JPEG_END = Buffer.from([0xff, 0xd9]);
@@ -191,14 +254,14 @@ export async function placeImage(config: Config, projectId: number, image: Prepa
   const thumbnailTarget = uploadPath(config, thumbnailKey);
   await fsp.mkdir(path.dirname(target), { recursive: true });
   try {
-    await fsp.rename(image.thumbnailFile, thumbnailTarget);
+    if (image.thumbnailFile) await fsp.rename(image.thumbnailFile, thumbnailTarget);
     await fsp.rename(image.file, target);
   } catch (err) {
     await removeQuietly(target, thumbnailTarget);
     throw err;
   }
   const { file: _file, thumbnailFile: _thumbnail, extension: _extension, ...facts } = image;
-  return { ...facts, storageKey, thumbnailKey };
+  return { ...facts, storageKey, thumbnailKey: image.thumbnailFile ? thumbnailKey : null };
 }
 
 export async function removeStoredImages(
