@@ -138,6 +138,7 @@ describe("counters after uploads and a publish", () => {
     const zip = await request(t.app).get(done.body.downloadUrl);
     expect(delta("photodrop_publish_bytes_total")).toBe(Number(zip.headers["content-length"]));
     expect(after.value("photodrop_publish_queue_length")).toBe(0);
+    expect(after.families.has("photodrop_thumbnails_waiting")).toBe(true);
 
     const requests = (labels: Labels) => delta("photodrop_http_requests_total", labels);
     expect(requests({ method: "POST", route: uploadRoute, status: "201" })).toBe(1);

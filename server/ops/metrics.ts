@@ -2,6 +2,7 @@ import fsp from "node:fs/promises";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { AppContext } from "../context";
 import { publishQueue } from "../publish/publish-job";
+import { thumbnailQueue } from "../attachments/thumbnails.service";
 import { findPublishState } from "../publish/publish.repository";
 import { publishedZipFile } from "../storage/paths";
 
@@ -71,6 +72,15 @@ export class AppMetrics {
       registers: this.registers,
       collect() {
         this.set(queue.size);
+      },
+    });
+    const thumbnails = thumbnailQueue(ctx);
+    new Gauge({
+      name: "photodrop_thumbnails_waiting",
+      help: "Thumbnails of stored photos waiting to be rendered in idle time",
+      registers: this.registers,
+      collect() {
+        this.set(thumbnails.size);
       },
     });
     collectDefaultMetrics({ register: this.registry });

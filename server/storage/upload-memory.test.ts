@@ -51,7 +51,10 @@ beforeAll(async () => {
     .body.id;
 });
 
-/** Uploads the files at once and answers the server's peak RSS meanwhile. */
+/**
+ * Uploads the files at once, then asks for their thumbnails at once (a proven-whole JPEG's is
+ * rendered then, not during its upload), and answers the server's peak RSS meanwhile.
+ */
 async function peakWhileUploading(files: Array<{ bytes: Buffer; name: string }>) {
   resetPeakMemory(server.pid);
   const answers = await Promise.all(
@@ -63,6 +66,8 @@ async function peakWhileUploading(files: Array<{ bytes: Buffer; name: string }>)
     ),
   );
   expect(answers.map((res) => res.status)).toEqual(files.map(() => 201));
+  const thumbnails = await Promise.all(answers.map((res) => request(server.url).get(res.body.thumbnailUrl as string)));
+  expect(thumbnails.map((res) => [res.status, res.type])).toEqual(files.map(() => [200, "image/webp"]));
   return memoryOf(server.pid).peak;
 }
 
