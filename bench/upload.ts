@@ -4,6 +4,7 @@
  * bench/bare-upload-server.ts), beside `cp` of the same files; reads each server's CPU time and
  * the real server's resident memory from /proc.
  * Run: npx tsx bench/upload.ts   (the photos are generated once into bench/.data/ and reused)
+ * With BENCH_PHOTOS_DIR=<folder>, every JPEG in that folder is sent instead (your own camera's photos).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
@@ -32,6 +33,16 @@ async function renderPhoto(targetBytes: number): Promise<Buffer> {
     .resize(width, height, { kernel: "cubic" })
     .jpeg({ quality: 92 })
     .toBuffer();
+}
+
+function photosIn(dir: string): string[] {
+  const files = fs
+    .readdirSync(dir)
+    .filter((name) => /\.jpe?g$/i.test(name))
+    .sort()
+    .map((name) => path.join(dir, name));
+  if (files.length === 0) throw new Error(`no JPEG in ${dir}`);
+  return files;
 }
 
 async function ensurePhotos(): Promise<string[]> {
@@ -149,7 +160,7 @@ async function api<T>(base: string, route: string, init: RequestInit, expected: 
 }
 
 async function main() {
-  const files = await ensurePhotos();
+  const files = process.env.BENCH_PHOTOS_DIR ? photosIn(process.env.BENCH_PHOTOS_DIR) : await ensurePhotos();
   const totalBytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-bench-upload-"));
   const admin = { email: "bench@photodrop.local", password: crypto.randomBytes(12).toString("base64url") };
@@ -194,7 +205,7 @@ async function main() {
     const afterAll = memoryOf(pid);
     const serverCpu = cpuSecondsOf(pid) - serverCpuBefore;
 
-    const list = await fetch(`${base}/api/attachments?projectId=${project.id}&_start=0&_end=${FILES}`, {
+    const list = await fetch(`${base}/api/attachments?projectId=${project.id}&_start=0&_end=${files.length}`, {
       headers: auth,
     });
     const stored = Number(list.headers.get("x-total-count"));
@@ -227,7 +238,7 @@ async function main() {
 
     const rate = (seconds: number) => (totalBytes / MB / seconds).toFixed(1);
     console.log(
-      `\n${FILES} JPEGs, ${(totalBytes / MB).toFixed(0)} MB in all (${(totalBytes / FILES / MB).toFixed(1)} MB average)`,
+      `\n${files.length} JPEGs, ${(totalBytes / MB).toFixed(0)} MB in all (${(totalBytes / files.length / MB).toFixed(1)} MB average)`,
     );
     console.log(`stored: ${stored} attachments; left in UPLOADS_DIR/.tmp: ${leftovers.length}`);
     console.log("| case | seconds | MB/s |\n|---|---|---|");
@@ -242,7 +253,7 @@ async function main() {
       `| then every thumbnail, ${PARALLEL} at a time (rendered on demand unless ready) | ${thumbnailSeconds.toFixed(1)} | |`,
     );
     console.log(`\nupload at ${((bareSeconds / uploadSeconds) * 100).toFixed(0)}% of the bare handler's rate`);
-    const perFile = (seconds: number) => ((seconds / FILES) * 1000).toFixed(0);
+    const perFile = (seconds: number) => ((seconds / files.length) * 1000).toFixed(0);
     console.log(
       `server CPU: ${serverCpu.toFixed(1)} s (${perFile(serverCpu)} ms a file); bare handler: ${bareCpu.toFixed(1)} s (${perFile(bareCpu)} ms a file)`,
     );
@@ -252,7 +263,7 @@ async function main() {
     console.log("\n| server memory | RSS MB | peak RSS (VmHWM) MB |\n|---|---|---|");
     console.log(`| idle, before uploading | ${idle.rssMb.toFixed(0)} | ${idle.peakMb.toFixed(0)} |`);
     console.log(`| after 50 files | ${afterFifty.rssMb.toFixed(0)} | ${afterFifty.peakMb.toFixed(0)} |`);
-    console.log(`| after ${FILES} files | ${afterAll.rssMb.toFixed(0)} | ${afterAll.peakMb.toFixed(0)} |`);
+    console.log(`| after ${files.length} files | ${afterAll.rssMb.toFixed(0)} | ${afterAll.peakMb.toFixed(0)} |`);
     console.log(
       `| after every thumbnail | ${afterThumbnails.rssMb.toFixed(0)} | ${afterThumbnails.peakMb.toFixed(0)} |`,
     );
