@@ -25,6 +25,13 @@ const row = (uid: string) => t.ctx.db("users").where({ uid }).first();
 
 describe("GET /api/users", () => {
   it("lists every user with their access request and X-Total-Count", async () => {
+    // A second apart: users made within one millisecond would be ordered by their random uid.
+    for (const [i, user] of [admin, staff, pending].entries()) {
+      await t.ctx
+        .db("users")
+        .where({ uid: user.uid })
+        .update({ created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() });
+    }
     await request(t.app).post("/api/users/me/request-access").set(pending.auth).send({ message: "Let me in" });
     const res = await request(t.app).get("/api/users").set(admin.auth);
     expect(res.status).toBe(200);
