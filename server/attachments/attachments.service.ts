@@ -79,9 +79,7 @@ async function prepareAll(files: IncomingFile[], maxDecodeBytes: number): Promis
   const failures: Array<{ index: number; file: IncomingFile; error: HttpError }> = [];
   for (const [index, file] of files.entries()) {
     try {
-      prepared.push(
-        await prepareImage(file.tempFile, maxDecodeBytes, { knownChecksum: file.checksum, deferThumbnail: true }),
-      );
+      prepared.push(await prepareImage(file.tempFile, maxDecodeBytes, file.checksum));
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
       failures.push({ index, file, error: err });

@@ -25,7 +25,7 @@ async function renderMissingThumbnail(ctx: AppContext, id: number): Promise<stri
   try {
     const record = await repo.findAttachment(ctx.db, id);
     if (!record || record.thumbnailKey) return record?.thumbnailKey ?? null;
-    const thumbnailKey = await renderStoredThumbnail(ctx.config, record.storageKey);
+    const thumbnailKey = await renderStoredThumbnail(ctx.config, record);
     if (await repo.setThumbnailKey(ctx.db, id, thumbnailKey)) return thumbnailKey;
     await removeQuietly(uploadPath(ctx.config, thumbnailKey));
     return (await repo.findAttachment(ctx.db, id))?.thumbnailKey ?? null;

@@ -142,13 +142,13 @@ async function provenWholeJpeg(file: string, meta: Metadata): Promise<boolean> {
 /**
  * Checks that a received file is a whole JPEG, PNG, GIF or WebP image, refusing a truncated or
  * corrupt one with the reason staff can act on. Its thumbnail is rendered beside it in the same
- * pass, by a decode that reads every byte; with `deferThumbnail`, a baseline JPEG proven whole
- * without that decode is accepted with no thumbnail yet (`renderStoredThumbnail` makes it later).
+ * pass, by a decode that reads every byte, unless it is a baseline JPEG proven whole without that
+ * decode: it is then accepted with no thumbnail yet (`renderStoredThumbnail` makes it later).
  */
 export async function prepareImage(
   file: string,
   maxDecodeBytes: number,
-  options: { knownChecksum?: string; deferThumbnail?: boolean } = {},
+  knownChecksum?: string,
 ): Promise<PreparedImage> {
   const type = await detectImageType(file);
   if (!type) throw new UnsupportedMediaTypeError();
@@ -156,8 +156,8 @@ export async function prepareImage(
   try {
     const meta = await readHeader(file);
     const bytes = decodeBytesWithinLimits(meta, maxDecodeBytes);
-    if (options.deferThumbnail && (await provenWholeJpeg(file, meta))) thumbnailFile = null;
-    else await renderUnderBudget(file, type, thumbnailFile, maxDecodeBytes, bytes);
+    if (await provenWholeJpeg(file, meta)) thumbnailFile = null;
+    else await renderUnderBudget(file, type.mimeType, thumbnailFile, maxDecodeBytes, bytes);
     const { size } = await fsp.stat(file);
     return {
       file,
@@ -166,7 +166,7 @@ export async function prepareImage(
       size,
       width: meta.autoOrient?.width ?? meta.width,
       height: meta.autoOrient?.height ?? meta.height,
-      checksum: options.knownChecksum ?? (await sha256OfFile(file)),
+      checksum: knownChecksum ?? (await sha256OfFile(file)),
     };
   } catch (err) {
     if (thumbnailFile) await removeQuietly(thumbnailFile);
@@ -178,29 +178,30 @@ export async function prepareImage(
 
 function renderUnderBudget(
   file: string,
-  type: ImageType,
+  mimeType: string,
   thumbnailFile: string,
   maxDecodeBytes: number,
   bytes: number,
 ): Promise<void> {
-  return decodeQueue(maxDecodeBytes).run(() => renderThumbnail(file, type, thumbnailFile), bytes);
+  return decodeQueue(maxDecodeBytes).run(() => renderThumbnail(file, mimeType, thumbnailFile), bytes);
 }
 
 /**
  * Renders the thumbnail of a stored image that has none yet, beside it under a new name, and
  * answers that name's storage key. Rejects if the image is gone or cannot be decoded.
  */
-export async function renderStoredThumbnail(config: Config, storageKey: string): Promise<string> {
+export async function renderStoredThumbnail(
+  config: Config,
+  { storageKey, mimeType }: { storageKey: string; mimeType: string },
+): Promise<string> {
   const file = uploadPath(config, storageKey);
-  const type = await detectImageType(file);
-  if (!type) throw new UnsupportedMediaTypeError();
   const bytes = decodeBytesWithinLimits(await readHeader(file), config.maxDecodeBytes);
   const name = `${crypto.randomBytes(16).toString("hex")}.thumb.webp`;
   const temp = path.join(uploadsTempRoot(config), name);
   const thumbnailKey = `${path.posix.dirname(storageKey)}/${name}`;
   try {
     await fsp.mkdir(uploadsTempRoot(config), { recursive: true });
-    await renderUnderBudget(file, type, temp, config.maxDecodeBytes, bytes);
+    await renderUnderBudget(file, mimeType, temp, config.maxDecodeBytes, bytes);
     await fsp.rename(temp, uploadPath(config, thumbnailKey));
   } finally {
     await removeQuietly(temp);
@@ -216,8 +217,8 @@ const JPEG_END = Buffer.from([0xff, 0xd9]);
  * viewers show) is decoded with the marker added, and then any warning refuses it: data really
  * cut short reaches the added marker too early, which libjpeg reports.
  */
-async function renderThumbnail(file: string, type: ImageType, thumbnailFile: string): Promise<void> {
-  const endless = type.mimeType === "image/jpeg" && !(await endsWith(file, JPEG_END));
+async function renderThumbnail(file: string, mimeType: string, thumbnailFile: string): Promise<void> {
+  const endless = mimeType === "image/jpeg" && !(await endsWith(file, JPEG_END));
   const input = endless ? Buffer.concat([await fsp.readFile(file), JPEG_END]) : file;
   await sharp(input, {
     failOn: endless ? "warning" : "error",
