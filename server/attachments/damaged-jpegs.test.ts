@@ -3,25 +3,21 @@ import fs from "node:fs";
 import path from "node:path";
 import request from "supertest";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { endsWithWholeScan } from "../storage/jpeg-structure";
-import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
+import { appWithUser } from "../test/app-with-user";
 import { insertProjectRow } from "../test/rows";
 import { filesUnder, makeNoisyJpeg } from "./test-fixtures";
 
-let t: TestApp;
-let user: TestUser;
+const made = appWithUser();
 let projectId: number;
 let whole: Buffer;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  user = await createUser(t.ctx);
-  projectId = await insertProjectRow(t.ctx);
+  projectId = await insertProjectRow(made.t.ctx);
   // Photo-sized, so its thumbnail would come from a scaled decode.
   whole = await makeNoisyJpeg(2400, 1800);
 });
-afterAll(() => t.close());
 
 /** A copy of the photo with `change` applied. */
 function damaged(change: (copy: Buffer) => Buffer | void): Buffer {
@@ -79,28 +75,28 @@ describe("a JPEG ending in its end marker, accepted without a full decode", () =
   it.each(DAMAGES)("refuses or accepts one with %s exactly as a full decode would", async (_kind, make) => {
     const bytes = make();
     const expected = await fullDecodeAccepts(bytes);
-    const before = filesUnder(t.ctx.config.uploadsDir);
-    const res = await request(t.app)
+    const before = filesUnder(made.t.ctx.config.uploadsDir);
+    const res = await request(made.t.app)
       .post(`/api/attachments/projects/${projectId}/upload`)
-      .set(user.auth)
+      .set(made.user.auth)
       .attach("file", bytes, "damaged.jpg");
     if (expected) {
       expect(res.status, JSON.stringify(res.body)).toBe(201);
     } else {
       expect(res.body).toEqual({ statusCode: 415, message: "Image is damaged or incomplete" });
-      expect(filesUnder(t.ctx.config.uploadsDir)).toEqual(before);
+      expect(filesUnder(made.t.ctx.config.uploadsDir)).toEqual(before);
     }
   });
 
   it("needs its first rows decoded: a bogus Huffman table passes the structure check and is still refused", async () => {
     const bytes = damaged(bogusHuffmanTable);
-    const file = path.join(t.dir, "bogus-table.jpg");
+    const file = path.join(made.t.dir, "bogus-table.jpg");
     fs.writeFileSync(file, bytes);
     expect(await endsWithWholeScan(file)).toBe(true);
     expect(await fullDecodeAccepts(bytes)).toBe(false);
-    const res = await request(t.app)
+    const res = await request(made.t.app)
       .post(`/api/attachments/projects/${projectId}/upload`)
-      .set(user.auth)
+      .set(made.user.auth)
       .attach("file", bytes, "bogus-table.jpg");
     expect(res.status).toBe(415);
   });
