@@ -3,11 +3,8 @@
  * handler served by one server process (bench/load-server.ts) in the same run; autocannon runs in
  * this process, so it never takes the server's event loop. Run: npx tsx bench/load.ts [seconds per route]
  */
-import { spawn } from "node:child_process";
-import path from "node:path";
-import readline from "node:readline";
-import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { startBenchProcess } from "./bench-process";
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.argv[2] ?? 10);
@@ -49,29 +46,15 @@ interface Served {
   filled: string;
 }
 
-/** Starts the server process and waits for its one line of addresses. */
-function startServer() {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "load-server.ts")], {
-    env: { ...process.env, NODE_ENV: "production" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const served = new Promise<Served>((resolve, reject) => {
-    // Lines before the JSON one (which database) are passed through.
-    readline.createInterface({ input: child.stdout! }).on("line", (line) => {
-      if (line.startsWith("{")) resolve(JSON.parse(line) as Served);
-      else console.log(line);
-    });
-    child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
-  });
-  const stopped = new Promise((resolve) => child.once("exit", resolve));
-  return { served, stop: () => (child.kill("SIGTERM"), stopped), pid: child.pid };
-}
-
 async function main() {
-  const server = startServer();
-  const { api, baseline, auth, filled } = await server.served;
-  console.log(`server process ${server.pid}: ${filled}`);
+  // Lines before its JSON one (which database) are printed.
+  const server = startBenchProcess(
+    ["bench/load-server.ts"],
+    (line) => (line.startsWith("{") ? (JSON.parse(line) as Served) : undefined),
+    { env: { NODE_ENV: "production" }, echo: true },
+  );
+  const { api, baseline, auth, filled } = await server.ready;
+  console.log(`server process ${server.child.pid}: ${filled}`);
 
   // Project 1 has the most attachments of the uneven spread.
   const routes: Route[] = [

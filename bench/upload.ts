@@ -6,7 +6,7 @@
  * Run: npx tsx bench/upload.ts   (the photos are generated once into bench/.data/ and reused)
  * With BENCH_PHOTOS_DIR=<folder>, every JPEG in that folder is sent instead (your own camera's photos).
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -14,6 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 import { benchDatabase } from "./bench-database";
+import { startBenchProcess } from "./bench-process";
 
 const FILES = 200;
 const PARALLEL = 4;
@@ -73,12 +74,9 @@ function memoryOf(pid: number) {
   return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
 }
 
-function startServer(
-  work: string,
-  databaseUrl: string,
-  admin: { email: string; password: string },
-): Promise<{ child: ChildProcess; base: string }> {
-  return startProcess(["server/index.ts"], {
+/** Photodrop itself, as `npm start` runs it, with an admin to sign in as. */
+function startServer(work: string, databaseUrl: string, admin: { email: string; password: string }) {
+  return startListening(["server/index.ts"], {
     PORT: "0",
     HOST: "127.0.0.1",
     DATABASE_URL: databaseUrl,
@@ -91,66 +89,44 @@ function startServer(
   });
 }
 
-/** A TypeScript entry point as its own process, once it prints `running at <url>`. */
-function startProcess(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    let output = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = output.match(/running at (http:\/\/\S+)/)?.[1];
-      if (url) resolve({ child, base: url });
-    });
-    child.once("exit", (code) => reject(new Error(`server exited with ${code} before listening`)));
-  });
+/** A server process, once it prints `running at <url>`. */
+async function startListening(args: string[], env: Record<string, string>) {
+  const server = startBenchProcess(args, (line) => line.match(/running at (http:\/\/\S+)/)?.[1], { env });
+  return { ...server, base: await server.ready };
 }
 
-async function stopProcess(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
-}
-
-/** Sends every file, PARALLEL at a time, each in its own request; calls `each` after every answer. */
-async function uploadAll(files: string[], url: string, headers: Record<string, string>, each: (done: number) => void) {
+/** Runs `task` on every item, PARALLEL at a time, in order; answers the seconds taken. */
+async function inParallel<T>(items: T[], task: (item: T) => Promise<void>): Promise<number> {
   let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < items.length) await task(items[next++]);
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  return (performance.now() - started) / 1000;
+}
+
+/** Sends every file, each in its own request; calls `each` after every answer. Answers the seconds taken. */
+function uploadAll(files: string[], url: string, headers: Record<string, string>, each: (done: number) => void) {
   let done = 0;
-  const started = performance.now();
-  const worker = async () => {
-    while (next < files.length) {
-      const file = files[next++];
-      const form = new FormData();
-      // A file-backed Blob: fetch streams it from disk, so the client never holds all photos.
-      form.append("file", await fs.openAsBlob(file, { type: "image/jpeg" }), path.basename(file));
-      const res = await fetch(url, { method: "POST", headers, body: form });
-      if (res.status !== 201) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
-      await res.arrayBuffer();
-      each(++done);
-    }
-  };
-  await Promise.all(Array.from({ length: PARALLEL }, worker));
-  return (performance.now() - started) / 1000;
+  return inParallel(files, async (file) => {
+    const form = new FormData();
+    // A file-backed Blob: fetch streams it from disk, so the client never holds all photos.
+    form.append("file", await fs.openAsBlob(file, { type: "image/jpeg" }), path.basename(file));
+    const res = await fetch(url, { method: "POST", headers, body: form });
+    if (res.status !== 201) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+    each(++done);
+  });
 }
 
-/** GETs every URL, PARALLEL at a time; answers the seconds taken. */
-async function fetchAll(urls: string[]) {
-  let next = 0;
-  const started = performance.now();
-  const worker = async () => {
-    while (next < urls.length) {
-      const url = urls[next++];
-      const res = await fetch(url);
-      if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`);
-      await res.arrayBuffer();
-    }
-  };
-  await Promise.all(Array.from({ length: PARALLEL }, worker));
-  return (performance.now() - started) / 1000;
+/** GETs every URL; answers the seconds taken. */
+function fetchAll(urls: string[]) {
+  return inParallel(urls, async (url) => {
+    const res = await fetch(url);
+    if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`);
+    await res.arrayBuffer();
+  });
 }
 
 async function api<T>(base: string, route: string, init: RequestInit, expected: number): Promise<T> {
@@ -166,7 +142,8 @@ async function main() {
   const admin = { email: "bench@photodrop.local", password: crypto.randomBytes(12).toString("base64url") };
   const database = await benchDatabase(work);
   console.log(`database: ${database.label}`);
-  const { child, base } = await startServer(work, database.url, admin);
+  const server = await startServer(work, database.url, admin);
+  const { child, base } = server;
   try {
     const pid = child.pid!;
     const session = await api<{ accessToken: string }>(
@@ -218,7 +195,7 @@ async function main() {
     const thumbnailCpu = cpuSecondsOf(pid) - thumbnailCpuBefore;
     const afterThumbnails = memoryOf(pid);
 
-    const bare = await startProcess(["bench/bare-upload-server.ts", path.join(work, "bare")], {});
+    const bare = await startListening(["bench/bare-upload-server.ts", path.join(work, "bare")], {});
     let bareSeconds: number;
     let bareCpu: number;
     try {
@@ -226,7 +203,7 @@ async function main() {
       bareSeconds = await uploadAll(files, `${bare.base}/upload`, {}, () => undefined);
       bareCpu = cpuSecondsOf(bare.child.pid!) - bareCpuBefore;
     } finally {
-      await stopProcess(bare.child);
+      await bare.stop();
     }
 
     const copyDir = path.join(work, "cp");
@@ -274,7 +251,7 @@ async function main() {
         .join(" ")} on ${os.cpus().length} cores`,
     );
   } finally {
-    await stopProcess(child);
+    await server.stop();
     await database.stop();
     fs.rmSync(work, { recursive: true, force: true });
   }
