@@ -133,5 +133,8 @@ export interface DashboardStats {
   projectCount: number;
   attachmentCount: number;
   totalFileSize: number;
+  /** GB (1024³): used = photos + published ZIPs; total = used + free space on the photos' volume. */
   diskUsage: { used: number; total: number; percentage: number };
+  /** Bytes: what Photodrop keeps, and the free/total space of the file system holding UPLOADS_DIR. */
+  storage: { photosBytes: number; zipsBytes: number; freeBytes: number; totalBytes: number };
 }
