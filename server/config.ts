@@ -70,6 +70,7 @@ const envSchema = z.object({
     if (v === "true") return true;
     return /^\d+$/.test(v) ? Number(v) : v;
   }),
+  HSTS_INCLUDE_SUBDOMAINS: flag(false),
   STUDIO_NAME: optionalText.transform((v) => v ?? "Photodrop"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
   SLOW_REQUEST_MS: int(1000, 1),
@@ -138,6 +139,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     events: { maxSocketsPerIp: env.EVENTS_MAX_SOCKETS_PER_IP, maxSockets: env.EVENTS_MAX_SOCKETS },
     /** Unset: /metrics is off. Set: /metrics needs it as a bearer token. */
     metricsToken: env.METRICS_TOKEN,
+    /** HSTS (sent only over HTTPS) also covers every subdomain of the studio's name. */
+    hstsIncludeSubDomains: env.HSTS_INCLUDE_SUBDOMAINS,
     /** Shown on every client's delivery page. */
     studioName: env.STUDIO_NAME,
   };

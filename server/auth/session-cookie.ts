@@ -2,6 +2,7 @@ import type { Request, Response } from "express";
 import type { Session } from "../../api/types";
 import { cookieValues } from "../http/cookies";
 import { ForbiddenError } from "../http/errors";
+import { arrivedOverHttps } from "../http/security";
 import { parseBody } from "../http/validate";
 import { refreshSchema } from "./auth.schema";
 
@@ -16,8 +17,8 @@ const COOKIE_PATH = "/api/auth";
 
 const wantsCookie = (req: Request) => req.get(SESSION_HEADER) === "cookie";
 
-function cookieOptions(req: Request) {
-  return { httpOnly: true, sameSite: "strict" as const, path: COOKIE_PATH, secure: req.secure };
+function cookieOptions(req: Request, res: Response) {
+  return { httpOnly: true, sameSite: "strict" as const, path: COOKIE_PATH, secure: arrivedOverHttps(req, res) };
 }
 
 /** Answers a new session: to a browser, the refresh token goes in the cookie and is left out of the body. */
@@ -26,7 +27,7 @@ export function sendSession(req: Request, res: Response, session: Session, refre
     res.json(session);
     return;
   }
-  res.cookie(REFRESH_COOKIE, session.refreshToken, { ...cookieOptions(req), maxAge: refreshTtlSeconds * 1000 });
+  res.cookie(REFRESH_COOKIE, session.refreshToken, { ...cookieOptions(req, res), maxAge: refreshTtlSeconds * 1000 });
   const { refreshToken: _inCookie, ...rest } = session;
   res.json(rest);
 }
@@ -42,5 +43,5 @@ export function refreshTokenOf(req: Request): string {
 }
 
 export function clearSessionCookie(req: Request, res: Response): void {
-  res.clearCookie(REFRESH_COOKIE, cookieOptions(req));
+  res.clearCookie(REFRESH_COOKIE, cookieOptions(req, res));
 }
