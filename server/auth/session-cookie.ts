@@ -32,14 +32,17 @@ export function sendSession(req: Request, res: Response, session: Session, refre
   res.json(rest);
 }
 
-/** The refresh token of a refresh or sign-out: the body's (API clients), else the cookie's (browsers, with the header). */
-export function refreshTokenOf(req: Request): string {
+/**
+ * The refresh token of a refresh or sign-out: the body's (API clients), else the cookie's
+ * (browsers, with the header); `fromCookie` says which.
+ */
+export function refreshTokenOf(req: Request): { token: string; fromCookie: boolean } {
   const [cookie] = cookieValues(req, REFRESH_COOKIE);
   const inBody = (req.body as { refreshToken?: unknown } | undefined)?.refreshToken !== undefined;
-  if (!cookie || inBody) return parseBody(refreshSchema, req.body).refreshToken;
+  if (!cookie || inBody) return { token: parseBody(refreshSchema, req.body).refreshToken, fromCookie: false };
   if (!wantsCookie(req))
     throw new ForbiddenError(`The session cookie is only accepted with the ${SESSION_HEADER} header`);
-  return decodeURIComponent(cookie);
+  return { token: decodeURIComponent(cookie), fromCookie: true };
 }
 
 export function clearSessionCookie(req: Request, res: Response): void {
