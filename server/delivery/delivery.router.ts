@@ -23,7 +23,6 @@ import {
 } from "./delivery.service";
 
 const assetsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "assets");
-export const PASSCODE_LIMIT = { limit: 10, windowSeconds: 15 * 60 };
 
 function sendHtml(res: Response, status: number, html: string) {
   res
@@ -36,7 +35,7 @@ function sendHtml(res: Response, status: number, html: string) {
 export function deliveryRouter(ctx: AppContext): Router {
   const router = Router();
   const studio = ctx.config.studioName;
-  const attempts = createPasscodeAttempts(PASSCODE_LIMIT);
+  const attempts = createPasscodeAttempts(ctx.db);
 
   /** The page's own answers are pages too: a 404 or 410 a person can read. */
   async function pageFor(res: Response, token: string): Promise<DeliveryLink | undefined> {
