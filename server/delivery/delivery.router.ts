@@ -96,8 +96,8 @@ export function deliveryRouter(ctx: AppContext): Router {
     router.get(route, async (req, res) => {
       const link = await unlockedLink(req);
       const photo = await photoAt(ctx, link, String(req.params.n));
-      // A photo whose thumbnail cannot be rendered is shown itself.
-      const thumbnail = kind === "t" && (await thumbnailKeyOf(ctx, photo));
+      // A photo whose thumbnail cannot be rendered (damaged, or no room on the disk) is shown itself.
+      const thumbnail = kind === "t" && (await thumbnailKeyOf(ctx, photo).catch(() => null));
       res.attachment(photo.originalName);
       if (kind !== "p-download")
         res.set("Content-Disposition", res.get("Content-Disposition")!.replace(/^attachment/, "inline"));
