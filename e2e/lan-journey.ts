@@ -46,10 +46,17 @@ export function headerRecorder(origin: string) {
   };
 }
 
-/** Errors a page logs to its console or throws, which a blank or half-working page shows first. */
+/**
+ * Errors and warnings a page logs to its console, or throws: a blank or half-working page shows
+ * them first, and so does a header the browser ignores on this kind of origin.
+ */
 export function consoleErrors(page: Page): string[] {
   const errors: string[] = [];
-  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  page.on("console", (message) => {
+    // The journey leaves a page (goto) while its live socket may still be connecting.
+    if (/WebSocket is closed before the connection is established/.test(message.text())) return;
+    if (["error", "warning"].includes(message.type())) errors.push(message.text());
+  });
   page.on("pageerror", (error) => errors.push(error.message));
   return errors;
 }

@@ -74,5 +74,5 @@ describe("the studio's network over plain HTTP", () => {
       expect(headers["strict-transport-security"], url).toBeUndefined();
       expect(headers["content-security-policy"] ?? "", url).not.toContain("upgrade-insecure-requests");
     }
-  });
+  }, 180_000);
 });

@@ -59,5 +59,5 @@ describe("behind a TLS proxy", () => {
       expect(headers["content-security-policy"], url).toMatch(/(^|;)upgrade-insecure-requests(;|$)/);
       expect(headers["cross-origin-opener-policy"], url).toBe("same-origin");
     }
-  });
+  }, 150_000);
 });

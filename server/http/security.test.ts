@@ -34,17 +34,19 @@ describe("security headers over plain HTTP at a LAN name", () => {
       expect(headers["content-security-policy"]).toContain("default-src 'self'");
       expect(headers["content-security-policy"]).not.toContain("upgrade-insecure-requests");
       expect(headers["strict-transport-security"]).toBeUndefined();
-      // Ignored outside a secure context, where the browser logs an error for it on every page.
+      // Ignored outside a secure context, where the browser logs an error or warning for them on every page.
       expect(headers["cross-origin-opener-policy"]).toBeUndefined();
+      expect(headers["origin-agent-cluster"]).toBeUndefined();
       expect(headers["cross-origin-resource-policy"]).toBe("same-origin");
       expect(headers["x-content-type-options"]).toBe("nosniff");
     }
   });
 
-  it("keeps the opener policy on loopback names, which browsers treat as secure", async () => {
+  it("keeps the opener policy and origin-keyed clusters on loopback names, which browsers treat as secure", async () => {
     for (const host of ["127.0.0.1:3000", "localhost:3000", "[::1]:3000"]) {
       const headers = await headersAt(t, host);
       expect(headers["cross-origin-opener-policy"]).toBe("same-origin");
+      expect(headers["origin-agent-cluster"]).toBe("?1");
       expect(headers["strict-transport-security"]).toBeUndefined();
       expect(headers["content-security-policy"]).not.toContain("upgrade-insecure-requests");
     }
@@ -72,6 +74,7 @@ describe("security headers behind a TLS proxy (TRUST_PROXY)", () => {
     expect(headers["content-security-policy"]).toMatch(/(^|;)upgrade-insecure-requests(;|$)/);
     expect(headers["strict-transport-security"]).toBe("max-age=31536000");
     expect(headers["cross-origin-opener-policy"]).toBe("same-origin");
+    expect(headers["origin-agent-cluster"]).toBe("?1");
     expect(await sessionCookie(t, "photos.studio.example", https)).toMatch(/; Secure/);
   });
 

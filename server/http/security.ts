@@ -62,12 +62,14 @@ function headersFor(arrival: Arrival, options: SecurityOptions): RequestHandler 
     strictTransportSecurity: https
       ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: options.hstsIncludeSubDomains ?? false }
       : false,
-    // Browsers honour it only in a secure context and log an error for it anywhere else. The Google
-    // sign-in popup reports back to its opener, which same-origin isolation would cut off.
+    // Browsers honour these two only in a secure context and log an error or a warning for them on
+    // every page anywhere else. The Google sign-in popup reports back to its opener, which
+    // same-origin isolation would cut off.
     crossOriginOpenerPolicy:
       arrival === "http" ? false : { policy: options.googleSignIn ? "same-origin-allow-popups" : "same-origin" },
+    originAgentCluster: arrival !== "http",
     crossOriginEmbedderPolicy: false,
-    // Cross-Origin-Resource-Policy (same-origin) and Origin-Agent-Cluster mean the same under either scheme.
+    // Cross-Origin-Resource-Policy (same-origin) means the same under either scheme.
   });
 }
 
