@@ -1,8 +1,12 @@
 import { inject } from "vitest";
 
 /** A session as POST /api/auth/login answers it. */
-export async function logIn(email: string, password: string): Promise<{ accessToken: string; expiresIn: number }> {
-  const response = await fetch(`${inject("baseUrl")}/api/auth/login`, {
+export async function logIn(
+  email: string,
+  password: string,
+  baseUrl = inject("baseUrl"),
+): Promise<{ accessToken: string; expiresIn: number }> {
+  const response = await fetch(`${baseUrl}/api/auth/login`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ email, password }),
@@ -16,8 +20,13 @@ export async function adminToken(): Promise<string> {
   return (await logIn(inject("adminEmail"), inject("adminPassword"))).accessToken;
 }
 
-export async function create<T>(token: string, resource: string, body: object): Promise<T> {
-  const response = await fetch(`${inject("baseUrl")}/api/${resource}`, {
+export async function create<T>(
+  token: string,
+  resource: string,
+  body: object,
+  baseUrl = inject("baseUrl"),
+): Promise<T> {
+  const response = await fetch(`${baseUrl}/api/${resource}`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
     body: JSON.stringify(body),
@@ -34,8 +43,13 @@ export async function getJson<T>(token: string, path: string): Promise<T> {
 }
 
 /** A new account that nobody has approved yet. */
-export async function signUpAccount(email: string, password: string, displayName: string): Promise<void> {
-  const response = await fetch(`${inject("baseUrl")}/api/auth/signup`, {
+export async function signUpAccount(
+  email: string,
+  password: string,
+  displayName: string,
+  baseUrl = inject("baseUrl"),
+): Promise<void> {
+  const response = await fetch(`${baseUrl}/api/auth/signup`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ email, password, displayName }),

@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { adminToken, create } from "./api";
 import { launchBrowser, screenshot, signInAsAdmin } from "./browser";
 import { removeThroughApi } from "./fixtures/cleanup";
+import { loadedThumbnails } from "./fixtures/gallery";
 import type { FilePayload } from "./fixtures/images";
 import { uploadThroughApi } from "./fixtures/upload";
 
@@ -44,23 +45,6 @@ async function clientContext(
   });
   context.setDefaultTimeout(15_000);
   return { context, page: await context.newPage() };
-}
-
-/** Scrolls through the grid (thumbnails load lazily) and answers how many have really loaded. */
-async function loadedThumbnails(page: Page): Promise<number> {
-  const thumbs = page.locator(".grid img");
-  const count = await thumbs.count();
-  for (let i = 0; i < count; i++) await thumbs.nth(i).scrollIntoViewIfNeeded();
-  await expect
-    .poll(() =>
-      thumbs.evaluateAll(
-        (imgs) =>
-          imgs.filter((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0).length,
-      ),
-    )
-    .toBe(count);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  return count;
 }
 
 const figure = (page: Page, label: string) => page.getByRole("group", { name: label });

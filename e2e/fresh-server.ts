@@ -17,9 +17,9 @@ export interface FreshServer {
 /**
  * A second real server, as a studio installs it for the first time: an empty database, no demo
  * data and no ADMIN_EMAIL, so the first account signed up becomes the admin. It serves the web
- * app the global setup built.
+ * app the global setup built. `extraEnv` adds or overrides settings (TRUST_PROXY, data folders...).
  */
-export async function startFreshServer(): Promise<FreshServer> {
+export async function startFreshServer(extraEnv: Record<string, string> = {}): Promise<FreshServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-e2e-fresh-"));
   for (const folder of ["uploads", "published"]) fs.mkdirSync(path.join(dataDir, folder));
   const port = await freePort();
@@ -42,6 +42,7 @@ export async function startFreshServer(): Promise<FreshServer> {
       LOG_LEVEL: "info",
       RATE_LIMIT_PER_IP: "1000",
       RATE_LIMIT_PER_ACCOUNT: "1000",
+      ...extraEnv,
     },
   });
   const readLog = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8") : "");

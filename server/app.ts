@@ -29,7 +29,13 @@ export function createApp(ctx: AppContext): Express {
   app.set("query parser", "simple");
   app.set("trust proxy", ctx.config.trustProxy);
   app.use(observeRequests(ctx));
-  app.use(securityHeaders({ googleSignIn: Boolean(ctx.config.google) }));
+  app.use(
+    securityHeaders({
+      googleSignIn: Boolean(ctx.config.google),
+      publicUrl: ctx.config.publicUrl,
+      hstsIncludeSubDomains: ctx.config.hstsIncludeSubDomains,
+    }),
+  );
   app.use(healthRouter(ctx), metricsRouter(ctx));
 
   const api = express.Router();

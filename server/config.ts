@@ -70,6 +70,8 @@ const envSchema = z.object({
     if (v === "true") return true;
     return /^\d+$/.test(v) ? Number(v) : v;
   }),
+  HSTS_INCLUDE_SUBDOMAINS: flag(false),
+  MIN_FREE_DISK_MB: int(100, 0),
   STUDIO_NAME: optionalText.transform((v) => v ?? "Photodrop"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
   SLOW_REQUEST_MS: int(1000, 1),
@@ -138,6 +140,10 @@ function toConfig(env: z.infer<typeof envSchema>) {
     events: { maxSocketsPerIp: env.EVENTS_MAX_SOCKETS_PER_IP, maxSockets: env.EVENTS_MAX_SOCKETS },
     /** Unset: /metrics is off. Set: /metrics needs it as a bearer token. */
     metricsToken: env.METRICS_TOKEN,
+    /** HSTS (sent only over HTTPS) also covers every subdomain of the studio's name. */
+    hstsIncludeSubDomains: env.HSTS_INCLUDE_SUBDOMAINS,
+    /** /readyz answers 503 while a data folder's disk has less free space than this (0: never). */
+    minFreeDiskBytes: env.MIN_FREE_DISK_MB * 1024 * 1024,
     /** Shown on every client's delivery page. */
     studioName: env.STUDIO_NAME,
   };

@@ -52,6 +52,27 @@ describe("starting and stopping the server process", () => {
     expect(await s.exited).toBe(0);
   });
 
+  it("bound to all interfaces, prints the local address and serves on it", async () => {
+    const dir = tempDir();
+    const s = start({
+      HOST: "0.0.0.0",
+      DATABASE_URL: path.join(dir, "db.sqlite3"),
+      UPLOADS_DIR: path.join(dir, "uploads"),
+      PUBLISHED_DIR: path.join(dir, "published"),
+      PUBLIC_URL: "https://photos.studio.example",
+    });
+    const local = await new Promise<string>((resolve, reject) => {
+      s.child.stdout.on("data", () => {
+        const m = s.output().match(/Local: +(http:\/\/localhost:\d+)/);
+        if (m && s.output().includes("Warning: PUBLIC_URL")) resolve(m[1]);
+      });
+      s.exited.then(() => reject(new Error(s.output())));
+    });
+    expect((await fetch(`${local.replace("localhost", "127.0.0.1")}/api/clients`)).status).toBe(401);
+    s.child.kill("SIGTERM");
+    expect(await s.exited).toBe(0);
+  });
+
   it("stops with a message naming a bad variable", async () => {
     const s = start({ PORT: "not-a-port" });
     expect(await s.exited).toBe(1);

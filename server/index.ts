@@ -7,6 +7,7 @@ import { attachEventsServer } from "./events/events-server";
 import { cancelAllPublishes } from "./publish/publish.service";
 import { superviseBuilds } from "./publish/publish-lease";
 import { sweepStaleTempFiles } from "./storage/paths";
+import { startupBanner } from "./startup-banner";
 
 async function main() {
   const config = loadConfig();
@@ -24,10 +25,9 @@ async function main() {
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  const url = config.publicUrl ?? `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
-  ctx.logger.info({ url }, "Photodrop is listening");
+  ctx.logger.info({ host: config.host, port, publicUrl: config.publicUrl }, "Photodrop is listening");
   // Printed straight to the terminal, once, so the password never reaches a log file.
-  console.log(`\nPhotodrop is running at ${url}`);
+  console.log(`\n${startupBanner({ host: config.host, port, publicUrl: config.publicUrl }).join("\n")}`);
   if (report.demoAdmin) {
     console.log(`Sign in as ${report.demoAdmin.email} with password ${report.demoAdmin.password}`);
     console.log("(this password is shown only once; change it after signing in)\n");

@@ -1,4 +1,7 @@
-/** Renders one attachment's thumbnail and answers its storage key, or null if it cannot. Never rejects. */
+/**
+ * Renders one attachment's thumbnail and answers its storage key, or null if it cannot; rejects
+ * only when it may succeed later (the disk is full).
+ */
 export type RenderThumbnail = (attachmentId: number) => Promise<string | null>;
 
 /** How long no upload must have been under way before thumbnails are rendered in the background. */
@@ -8,7 +11,8 @@ export const THUMBNAIL_IDLE_MS = 1_000;
  * The thumbnails still to render. Uploads come first: in the background one thumbnail is rendered
  * at a time, and only once no upload has been under way for `idleMs`, so a batch of photos is on
  * disk as fast as it arrives. A thumbnail somebody asks for is rendered at once (`renderNow`),
- * joining a render of it already under way. One render that failed is not tried again.
+ * joining a render of it already under way. One render that failed is not tried again; one that
+ * rejected (the disk was full) is, when it is next asked for or after the next start.
  */
 export class ThumbnailQueue {
   private readonly waiting = new Set<number>();
@@ -73,7 +77,8 @@ export class ThumbnailQueue {
       return key;
     });
     this.running.set(attachmentId, rendered);
-    void rendered.finally(() => this.running.delete(attachmentId));
+    const done = () => void this.running.delete(attachmentId);
+    rendered.then(done, done);
     return rendered;
   }
 
@@ -92,9 +97,10 @@ export class ThumbnailQueue {
     if (next === undefined) return;
     this.waiting.delete(next);
     this.rendering = true;
-    void this.renderNow(next).finally(() => {
+    const done = () => {
       this.rendering = false;
       this.renderWhileIdle();
-    });
+    };
+    this.renderNow(next).then(done, done);
   }
 }

@@ -1,4 +1,6 @@
 import type { AppContext } from "../context";
+import { InsufficientStorageError } from "../http/errors";
+import { isDiskFull } from "../storage/disk-full";
 import { removeQuietly, uploadPath } from "../storage/paths";
 import { renderStoredThumbnail } from "../storage/image-files";
 import * as repo from "./attachments.repository";
@@ -19,7 +21,8 @@ export function thumbnailQueue(ctx: AppContext): ThumbnailQueue {
 /**
  * Renders the thumbnail an attachment was stored without and records it. Another process may
  * render the same one, or the attachment may be deleted meanwhile: whichever render is recorded
- * first stays, and a thumbnail no row names is removed. Never rejects.
+ * first stays, and a thumbnail no row names is removed. Rejects only when the disk is full
+ * (InsufficientStorageError), leaving no file: it can be rendered once there is room again.
  */
 async function renderMissingThumbnail(ctx: AppContext, id: number): Promise<string | null> {
   try {
@@ -30,12 +33,19 @@ async function renderMissingThumbnail(ctx: AppContext, id: number): Promise<stri
     await removeQuietly(uploadPath(ctx.config, thumbnailKey));
     return (await repo.findAttachment(ctx.db, id))?.thumbnailKey ?? null;
   } catch (err) {
+    if (isDiskFull(err)) {
+      ctx.logger.warn({ attachmentId: id }, "could not render thumbnail: the disk is full");
+      throw new InsufficientStorageError();
+    }
     ctx.logger.warn({ err, attachmentId: id }, "could not render thumbnail");
     return null;
   }
 }
 
-/** The storage key of an attachment's thumbnail, rendered first if it has none yet; null if it cannot be. */
+/**
+ * The storage key of an attachment's thumbnail, rendered first if it has none yet; null if it
+ * cannot be. Rejects with InsufficientStorageError while the disk is too full to render it.
+ */
 export async function thumbnailKeyOf(
   ctx: AppContext,
   attachment: { id: number; thumbnailKey: string | null },

@@ -56,13 +56,12 @@ export function authRouter(ctx: AppContext): Router {
 
   router.post("/refresh", async (req, res) => {
     await limits.byIp("refresh", req.ip);
-    const refreshToken = refreshTokenOf(req);
-    sendSession(req, res, await refreshSession(ctx, refreshToken), ttl);
+    const { token, fromCookie } = refreshTokenOf(req);
+    sendSession(req, res, await refreshSession(ctx, token, { grace: fromCookie }), ttl);
   });
 
   router.post("/logout", async (req, res) => {
-    const refreshToken = refreshTokenOf(req);
-    await endSession(ctx, refreshToken);
+    await endSession(ctx, refreshTokenOf(req).token);
     clearSessionCookie(req, res);
     res.status(204).end();
   });

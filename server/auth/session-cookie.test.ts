@@ -2,7 +2,9 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/harness";
 import { RELAXED_LIMITS, signUp } from "./auth-test-helpers";
+import { hashSecretToken } from "./secret-tokens";
 import { REFRESH_COOKIE, SESSION_HEADER } from "./session-cookie";
+import { REFRESH_GRACE_SECONDS } from "./sessions";
 
 let t: TestApp;
 const owner = { email: "owner@studio.test", password: "secret123" };
@@ -25,6 +27,18 @@ function refreshCookie(res: request.Response): { pair: string; attributes: strin
   return { pair, attributes: attributes.join("; ") };
 }
 
+/** Moves the rotation of the cookie's token back past the grace, as if it had been replaced long ago. */
+async function outliveGrace(pair: string) {
+  const token = pair.slice(pair.indexOf("=") + 1);
+  const replacedAt = new Date(Date.now() - (REFRESH_GRACE_SECONDS + 1) * 1000).toISOString();
+  await t.ctx
+    .db("refresh_tokens")
+    .where({ token_hash: hashSecretToken(token) })
+    .update({ revoked_at: replacedAt });
+}
+
+const refresh = (pair: string) => request(t.app).post("/api/auth/refresh").set(browser).set("Cookie", pair);
+
 const signIn = () => request(t.app).post("/api/auth/login").set(browser).send(owner);
 
 describe("the browser's refresh token in an HttpOnly cookie", () => {
@@ -46,7 +60,7 @@ describe("the browser's refresh token in an HttpOnly cookie", () => {
     expect(refreshCookie(res).attributes).toContain("Secure");
   });
 
-  it("refreshes with the cookie and the header, rotating it; the replaced cookie is then refused", async () => {
+  it("refreshes with the cookie and the header, rotating it; the replaced cookie is refused once its grace has passed", async () => {
     const first = refreshCookie(await signIn()).pair;
     const refreshed = await request(t.app).post("/api/auth/refresh").set(browser).set("Cookie", first);
     expect(refreshed.status).toBe(200);
@@ -54,6 +68,7 @@ describe("the browser's refresh token in an HttpOnly cookie", () => {
     expect(refreshed.body).not.toHaveProperty("refreshToken");
     const second = refreshCookie(refreshed).pair;
     expect(second).not.toBe(first);
+    await outliveGrace(first);
     const replay = await request(t.app).post("/api/auth/refresh").set(browser).set("Cookie", first);
     expect(replay.status).toBe(401);
   });
@@ -85,5 +100,68 @@ describe("the browser's refresh token in an HttpOnly cookie", () => {
     const refreshed = await request(t.app).post("/api/auth/refresh").send({ refreshToken: res.body.refreshToken });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.refreshToken).toEqual(expect.any(String));
+  });
+});
+
+describe("tabs of one browser refreshing with the same cookie (no Web Locks over plain HTTP)", () => {
+  const liveTokens = async () => (await t.ctx.db("refresh_tokens").whereNull("revoked_at")).length;
+
+  it("answers both of two refreshes sent at once with the same new cookie, and the sign-in goes on", async () => {
+    const first = refreshCookie(await signIn()).pair;
+    const before = await liveTokens();
+    const answers = await Promise.all([refresh(first), refresh(first)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const [a, b] = answers.map((a) => refreshCookie(a).pair);
+    expect(a).toBe(b);
+    expect(a).not.toBe(first);
+    // One successor, not two live tokens: nothing is left over for a thief to find later.
+    expect(await liveTokens()).toBe(before);
+    const next = await refresh(a);
+    expect(next.status).toBe(200);
+    expect(refreshCookie(next).pair).not.toBe(a);
+  });
+
+  it("answers a cookie repeated within the grace (a reload that lost the answer) with its successor", async () => {
+    const first = refreshCookie(await signIn()).pair;
+    const second = refreshCookie(await refresh(first)).pair;
+    const repeated = await refresh(first);
+    expect(repeated.status).toBe(200);
+    expect(refreshCookie(repeated).pair).toBe(second);
+    expect(
+      (await request(t.app).get("/api/users/me").set("Authorization", `Bearer ${repeated.body.accessToken}`)).status,
+    ).toBe(200);
+  });
+
+  it("treats a cookie replayed after the grace as stolen: the whole sign-in ends", async () => {
+    const first = refreshCookie(await signIn()).pair;
+    const second = refreshCookie(await refresh(first)).pair;
+    await outliveGrace(first);
+    expect((await refresh(first)).status).toBe(401);
+    expect((await refresh(second)).status).toBe(401);
+  });
+
+  it("treats a cookie whose successor was itself replaced as stolen, even within the grace", async () => {
+    const first = refreshCookie(await signIn()).pair;
+    const second = refreshCookie(await refresh(first)).pair;
+    const third = refreshCookie(await refresh(second)).pair;
+    expect((await refresh(first)).status).toBe(401);
+    expect((await refresh(third)).status).toBe(401);
+  });
+
+  it("gives nothing back for a cookie whose successor was signed out, even within the grace", async () => {
+    const first = refreshCookie(await signIn()).pair;
+    const second = refreshCookie(await refresh(first)).pair;
+    expect((await request(t.app).post("/api/auth/logout").set(browser).set("Cookie", second)).status).toBe(204);
+    expect((await refresh(first)).status).toBe(401);
+  });
+
+  it("gives API clients, which keep their own token, no grace: a repeat is a replay", async () => {
+    const { body } = await request(t.app).post("/api/auth/login").send(owner);
+    const rotated = await request(t.app).post("/api/auth/refresh").send({ refreshToken: body.refreshToken });
+    expect(rotated.status).toBe(200);
+    expect((await request(t.app).post("/api/auth/refresh").send({ refreshToken: body.refreshToken })).status).toBe(401);
+    expect(
+      (await request(t.app).post("/api/auth/refresh").send({ refreshToken: rotated.body.refreshToken })).status,
+    ).toBe(401);
   });
 });

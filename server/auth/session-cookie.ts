@@ -2,6 +2,7 @@ import type { Request, Response } from "express";
 import type { Session } from "../../api/types";
 import { cookieValues } from "../http/cookies";
 import { ForbiddenError } from "../http/errors";
+import { arrivedOverHttps } from "../http/security";
 import { parseBody } from "../http/validate";
 import { refreshSchema } from "./auth.schema";
 
@@ -16,8 +17,8 @@ const COOKIE_PATH = "/api/auth";
 
 const wantsCookie = (req: Request) => req.get(SESSION_HEADER) === "cookie";
 
-function cookieOptions(req: Request) {
-  return { httpOnly: true, sameSite: "strict" as const, path: COOKIE_PATH, secure: req.secure };
+function cookieOptions(req: Request, res: Response) {
+  return { httpOnly: true, sameSite: "strict" as const, path: COOKIE_PATH, secure: arrivedOverHttps(req, res) };
 }
 
 /** Answers a new session: to a browser, the refresh token goes in the cookie and is left out of the body. */
@@ -26,21 +27,24 @@ export function sendSession(req: Request, res: Response, session: Session, refre
     res.json(session);
     return;
   }
-  res.cookie(REFRESH_COOKIE, session.refreshToken, { ...cookieOptions(req), maxAge: refreshTtlSeconds * 1000 });
+  res.cookie(REFRESH_COOKIE, session.refreshToken, { ...cookieOptions(req, res), maxAge: refreshTtlSeconds * 1000 });
   const { refreshToken: _inCookie, ...rest } = session;
   res.json(rest);
 }
 
-/** The refresh token of a refresh or sign-out: the body's (API clients), else the cookie's (browsers, with the header). */
-export function refreshTokenOf(req: Request): string {
+/**
+ * The refresh token of a refresh or sign-out: the body's (API clients), else the cookie's
+ * (browsers, with the header); `fromCookie` says which.
+ */
+export function refreshTokenOf(req: Request): { token: string; fromCookie: boolean } {
   const [cookie] = cookieValues(req, REFRESH_COOKIE);
   const inBody = (req.body as { refreshToken?: unknown } | undefined)?.refreshToken !== undefined;
-  if (!cookie || inBody) return parseBody(refreshSchema, req.body).refreshToken;
+  if (!cookie || inBody) return { token: parseBody(refreshSchema, req.body).refreshToken, fromCookie: false };
   if (!wantsCookie(req))
     throw new ForbiddenError(`The session cookie is only accepted with the ${SESSION_HEADER} header`);
-  return decodeURIComponent(cookie);
+  return { token: decodeURIComponent(cookie), fromCookie: true };
 }
 
 export function clearSessionCookie(req: Request, res: Response): void {
-  res.clearCookie(REFRESH_COOKIE, cookieOptions(req));
+  res.clearCookie(REFRESH_COOKIE, cookieOptions(req, res));
 }

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { AppContext } from "../context";
 import { UnauthorizedError } from "../http/errors";
 import type { Db } from "../db/database";
+import { appSecret } from "../db/app-secrets";
 import type { Session } from "../../api/types";
 import { findUserRow, bumpSessionGeneration, toUser, type UserRow } from "../users/users.repository";
 import {
@@ -37,12 +38,43 @@ export async function startSession(ctx: AppContext, row: UserRow): Promise<Sessi
 
 const invalidRefresh = () => new UnauthorizedError("Invalid or expired refresh token");
 
-export async function refreshSession(ctx: AppContext, refreshToken: string): Promise<Session> {
-  const next = newSecretToken();
-  const result = await rotateRefreshToken(ctx.db, hashSecretToken(refreshToken), {
-    hash: next.hash,
-    expiresAt: secondsFromNow(ctx.config.refreshTokenTtl),
-  });
+/**
+ * How long a browser's refresh token that was just replaced still answers, with the session it
+ * was replaced by. Tabs of one browser share the cookie; without Web Locks (a page over plain
+ * HTTP is no secure context) two of them can send it at once, and a reload can cut off the answer
+ * that carried the new cookie. Those repeats come within a second on a LAN and a few on a slow
+ * phone; a thief using a stolen cookie must do so within these seconds of its owner, and then
+ * only holds what the owner holds: whichever of them rotates next makes the other's next use a
+ * replay, which ends the sign-in as before.
+ */
+export const REFRESH_GRACE_SECONDS = 10;
+
+/**
+ * A refresh token's successor is derived from it with a key kept in the database, so a repeat
+ * within the grace answers the very token the first refresh issued although only hashes are stored.
+ */
+async function successorOf(db: Db, refreshToken: string): Promise<{ token: string; hash: string }> {
+  const key = await appSecret(db, "refresh_successor_key");
+  const token = crypto.createHmac("sha256", key).update(refreshToken, "utf8").digest("base64url");
+  return { token, hash: hashSecretToken(token) };
+}
+
+/**
+ * Swaps a refresh token for a new session. `grace`: a browser's cookie, which may be repeated
+ * within REFRESH_GRACE_SECONDS (API clients keep their own token and get no grace).
+ */
+export async function refreshSession(
+  ctx: AppContext,
+  refreshToken: string,
+  { grace = false }: { grace?: boolean } = {},
+): Promise<Session> {
+  const next = await successorOf(ctx.db, refreshToken);
+  const result = await rotateRefreshToken(
+    ctx.db,
+    hashSecretToken(refreshToken),
+    { hash: next.hash, expiresAt: secondsFromNow(ctx.config.refreshTokenTtl) },
+    grace ? REFRESH_GRACE_SECONDS * 1000 : 0,
+  );
   if (result.outcome === "reused") {
     ctx.logger.warn(
       { uid: result.uid, family: result.family },
@@ -51,6 +83,7 @@ export async function refreshSession(ctx: AppContext, refreshToken: string): Pro
     throw invalidRefresh();
   }
   if (result.outcome === "invalid") throw invalidRefresh();
+  if (result.outcome === "repeated") ctx.logger.info({ uid: result.uid }, "refresh token repeated within its grace");
   const row = await findUserRow(ctx.db, result.uid);
   if (!row) throw invalidRefresh();
   return sessionFor(ctx, row, next.token);

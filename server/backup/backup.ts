@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config";
 import { PUBLISHED_ZIP_NAME } from "../storage/paths";
-import { BackupError } from "./backup-error";
+import { BackupError, diskFullMessage } from "./backup-error";
+import { isDiskFull } from "../storage/disk-full";
 import * as repo from "./backup.repository";
 import { databaseBackupFor } from "./database-backup";
 import { describeFile, writeManifest, type Manifest } from "./manifest";
@@ -41,6 +42,7 @@ export async function createBackup(
       return await attemptBackup(config, folder, options, database);
     } catch (err) {
       emptyFolder(folder);
+      if (isDiskFull(err)) throw new BackupError(diskFullMessage(folder, "nothing of the backup was kept"));
       // Only the rare file deleted between being placed and being taken is worth a fresh try.
       if (!(err instanceof FileVanished) || attempt === ATTEMPTS) throw err;
     }

@@ -62,8 +62,12 @@ class SqliteBackup implements DatabaseBackup {
     this.assertTargetEmpty();
     fs.mkdirSync(path.dirname(path.resolve(this.file)), { recursive: true });
     const part = `${this.file}.restoring`;
-    await fs.promises.copyFile(copy, part);
-    await fs.promises.rm(`${this.file}-shm`, { force: true });
-    await fs.promises.rename(part, this.file);
+    try {
+      await fs.promises.copyFile(copy, part);
+      await fs.promises.rm(`${this.file}-shm`, { force: true });
+      await fs.promises.rename(part, this.file);
+    } finally {
+      await fs.promises.rm(part, { force: true });
+    }
   }
 }

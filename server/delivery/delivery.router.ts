@@ -23,7 +23,6 @@ import {
 } from "./delivery.service";
 
 const assetsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "assets");
-export const PASSCODE_LIMIT = { limit: 10, windowSeconds: 15 * 60 };
 
 function sendHtml(res: Response, status: number, html: string) {
   res
@@ -36,7 +35,7 @@ function sendHtml(res: Response, status: number, html: string) {
 export function deliveryRouter(ctx: AppContext): Router {
   const router = Router();
   const studio = ctx.config.studioName;
-  const attempts = createPasscodeAttempts(PASSCODE_LIMIT);
+  const attempts = createPasscodeAttempts(ctx.db);
 
   /** The page's own answers are pages too: a 404 or 410 a person can read. */
   async function pageFor(res: Response, token: string): Promise<DeliveryLink | undefined> {
@@ -97,8 +96,8 @@ export function deliveryRouter(ctx: AppContext): Router {
     router.get(route, async (req, res) => {
       const link = await unlockedLink(req);
       const photo = await photoAt(ctx, link, String(req.params.n));
-      // A photo whose thumbnail cannot be rendered is shown itself.
-      const thumbnail = kind === "t" && (await thumbnailKeyOf(ctx, photo));
+      // A photo whose thumbnail cannot be rendered (damaged, or no room on the disk) is shown itself.
+      const thumbnail = kind === "t" && (await thumbnailKeyOf(ctx, photo).catch(() => null));
       res.attachment(photo.originalName);
       if (kind !== "p-download")
         res.set("Content-Disposition", res.get("Content-Disposition")!.replace(/^attachment/, "inline"));

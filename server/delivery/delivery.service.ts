@@ -74,10 +74,10 @@ export async function requirePasscodeCookie(ctx: AppContext, req: Request, link:
 /** Checks a passcode against the link's; wrong ones count towards the link's limit. */
 export async function checkPasscode(link: DeliveryLink, passcode: unknown, attempts: PasscodeAttempts): Promise<void> {
   if (!link.passcodeHash) return;
-  attempts.check(link.token);
+  await attempts.check(link.token);
   const given = typeof passcode === "string" ? passcode : "";
   if (given.length > 0 && given.length <= 256 && (await verifyPassword(given, link.passcodeHash))) return;
-  attempts.recordFailure(link.token);
+  await attempts.recordFailure(link.token);
   throw new UnauthorizedError(WRONG_PASSCODE);
 }
 

@@ -1,40 +1,24 @@
-import { TooManyRequestsError } from "../http/errors";
+import type { Db } from "../db/database";
+import { createRateLimiter } from "../http/rate-limit";
 
-interface Window {
-  failures: number;
-  resetAt: number;
-}
+/** Wrong passcodes a link takes per window before every try is refused. */
+export const PASSCODE_LIMIT = { limit: 10, windowSeconds: 15 * 60 };
 
-const SWEEP_THRESHOLD = 10_000;
+const TOO_MANY_WRONG = "Too many wrong passcodes, please try again later";
 
 /**
- * Wrong passcodes per link: after `limit` wrong tries in a window, every try (right or wrong)
- * answers 429 until the window ends, so the budget cannot be used to confirm a guess.
+ * Wrong passcodes per link, counted where the sign-in limits are (`rate_limit_windows`, the link
+ * stored only as a hash), so every process on one database shares one budget and a restart
+ * forgets nothing. After `limit` wrong tries in a window, every try (right or wrong) answers 429
+ * until the window ends, so the budget cannot be used to confirm a guess.
  */
-export function createPasscodeAttempts(opts: { limit: number; windowSeconds: number; now?: () => number }) {
-  const now = opts.now ?? Date.now;
-  const windows = new Map<string, Window>();
-
-  const current = (key: string, at: number) => {
-    const w = windows.get(key);
-    return w && w.resetAt > at ? w : undefined;
-  };
-
+export function createPasscodeAttempts(db: Db, opts: { limit: number; windowSeconds: number } = PASSCODE_LIMIT) {
+  const limiter = createRateLimiter({ db, ...opts });
+  const key = (token: string) => `passcode|${token}`;
   return {
-    /** Throws 429 (with Retry-After) while the link's budget of wrong tries is spent. */
-    check(key: string): void {
-      const at = now();
-      const w = current(key, at);
-      if (w && w.failures >= opts.limit)
-        throw new TooManyRequestsError((w.resetAt - at) / 1000, "Too many wrong passcodes, please try again later");
-    },
-    recordFailure(key: string): void {
-      const at = now();
-      if (windows.size > SWEEP_THRESHOLD) for (const [k, w] of windows) if (w.resetAt <= at) windows.delete(k);
-      const w = current(key, at) ?? { failures: 0, resetAt: at + opts.windowSeconds * 1000 };
-      w.failures += 1;
-      windows.set(key, w);
-    },
+    /** Rejects with 429 (with Retry-After) while the link's budget of wrong tries is spent. */
+    check: (token: string) => limiter.refuseIfSpent(key(token), TOO_MANY_WRONG),
+    recordFailure: (token: string) => limiter.record(key(token)),
   };
 }
 

@@ -4,6 +4,7 @@ import type { Db } from "../db/database";
 import { appSecret } from "../db/app-secrets";
 import type { DeliveryLink } from "./delivery.repository";
 import { cookieValues } from "../http/cookies";
+import { arrivedOverHttps } from "../http/security";
 
 export const PASSCODE_COOKIE = "photodrop_delivery";
 const SECRET_NAME = "delivery_cookie_key";
@@ -53,7 +54,7 @@ export async function setPasscodeCookie(
   const options = {
     httpOnly: true,
     sameSite: "lax" as const,
-    secure: req.secure,
+    secure: arrivedOverHttps(req, res),
     expires: new Date(exp * 1000),
     encode: String,
   };

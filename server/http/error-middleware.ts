@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
-import { HttpError, NotFoundError } from "./errors";
+import { isDiskFull } from "../storage/disk-full";
+import { HttpError, InsufficientStorageError, NotFoundError } from "./errors";
 
 /** Body-parser and similar middleware signal client errors with these fields. */
 interface ParserError {
@@ -25,10 +26,11 @@ function fromParserError(err: ParserError): HttpError | undefined {
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
-    const known = err instanceof HttpError ? err : fromParserError(err as ParserError);
-    if (!known) {
-      logger.error({ err, method: req.method, url: req.path }, "unhandled error");
-    }
+    const full = !(err instanceof HttpError) && isDiskFull(err);
+    const known =
+      err instanceof HttpError ? err : full ? new InsufficientStorageError() : fromParserError(err as ParserError);
+    if (full) logger.warn({ err, method: req.method }, "the disk is full");
+    else if (!known) logger.error({ err, method: req.method, url: req.path }, "unhandled error");
     const answer = known ?? new HttpError(500, "Internal server error");
     if (answer.headers) res.set(answer.headers);
     res.status(answer.statusCode).json({

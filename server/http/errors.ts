@@ -60,3 +60,12 @@ export class TooManyRequestsError extends HttpError {
     super(429, message, undefined, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
   }
 }
+
+/** What every write that finds the server's disk full answers: uploads, thumbnails, any save on sqlite. */
+export const DISK_FULL = "The server's disk is full. Free some space and try again.";
+
+export class InsufficientStorageError extends HttpError {
+  constructor() {
+    super(507, DISK_FULL);
+  }
+}

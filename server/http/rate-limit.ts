@@ -9,6 +9,10 @@ export interface RateLimiter {
   consume(key: string): Promise<void>;
   /** Whether the key's budget for its current window is spent (the next attempt would be refused); counts nothing. */
   spent(key: string): Promise<boolean>;
+  /** Rejects with TooManyRequestsError (with Retry-After) while the key's budget is spent; counts nothing. */
+  refuseIfSpent(key: string, message?: string): Promise<void>;
+  /** Counts one attempt for the key without refusing it (a failure already answered otherwise). */
+  record(key: string): Promise<void>;
 }
 
 /** Ended windows are deleted at most this often. */
@@ -30,19 +34,35 @@ export function createRateLimiter(opts: {
   let sweptAt = 0;
   const hashOf = (key: string) => crypto.createHash("sha256").update(`${opts.windowSeconds}|${key}`).digest("hex");
 
+  const count = async (key: string, at: number) => {
+    const window = await countAttempt(opts.db, hashOf(key), at, windowMs);
+    if (at - sweptAt > SWEEP_EVERY_MS) {
+      sweptAt = at;
+      await deleteEndedWindows(opts.db, at);
+    }
+    return window;
+  };
+  const spentWindow = async (key: string, at: number) => {
+    const window = await findWindow(opts.db, hashOf(key));
+    return window && window.resetAt > at && window.count >= opts.limit ? window : undefined;
+  };
+
   return {
     async consume(key) {
       const at = now();
-      const { count, resetAt } = await countAttempt(opts.db, hashOf(key), at, windowMs);
-      if (at - sweptAt > SWEEP_EVERY_MS) {
-        sweptAt = at;
-        await deleteEndedWindows(opts.db, at);
-      }
-      if (count > opts.limit) throw new TooManyRequestsError((resetAt - at) / 1000);
+      const { count: attempts, resetAt } = await count(key, at);
+      if (attempts > opts.limit) throw new TooManyRequestsError((resetAt - at) / 1000);
     },
     async spent(key) {
-      const window = await findWindow(opts.db, hashOf(key));
-      return Boolean(window && window.resetAt > now() && window.count >= opts.limit);
+      return Boolean(await spentWindow(key, now()));
+    },
+    async refuseIfSpent(key, message) {
+      const at = now();
+      const window = await spentWindow(key, at);
+      if (window) throw new TooManyRequestsError((window.resetAt - at) / 1000, message);
+    },
+    async record(key) {
+      await count(key, now());
     },
   };
 }

@@ -13,8 +13,8 @@ export function healthRouter(ctx: AppContext): Router {
     res.json({ status: "ok" });
   });
   router.get("/readyz", async (_req, res) => {
-    const { ready, checks } = await checkReadiness(ctx);
-    res.status(ready ? 200 : 503).json({ status: ready ? "ok" : "unavailable", checks });
+    const { ready, checks, disk } = await checkReadiness(ctx);
+    res.status(ready ? 200 : 503).json({ status: ready ? "ok" : "unavailable", checks, disk });
   });
   return router;
 }

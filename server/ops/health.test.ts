@@ -32,10 +32,16 @@ describe("GET /healthz", () => {
 });
 
 describe("GET /readyz", () => {
-  it("answers 200 when the database answers and both data folders take a file, and leaves no probe file", async () => {
+  it("answers 200 when the database answers and both data folders take a file, with their disks' space, and leaves no probe file", async () => {
     const res = await request(t.app).get("/readyz");
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: "ok", checks: { database: "ok", uploads: "ok", published: "ok" } });
+    const space = { freeBytes: expect.any(Number), totalBytes: expect.any(Number) };
+    expect(res.body).toEqual({
+      status: "ok",
+      checks: { database: "ok", uploads: "ok", published: "ok" },
+      disk: { uploads: space, published: space },
+    });
+    expect(res.body.disk.uploads.freeBytes).toBeGreaterThan(0);
     expect(fs.readdirSync(t.ctx.config.publishedDir)).toEqual([]);
     expect(fs.readdirSync(t.ctx.config.uploadsDir).filter((f) => f.startsWith(".ready"))).toEqual([]);
   });

@@ -4,6 +4,7 @@ import type { AppContext } from "../context";
 import { publishQueue } from "../publish/publish-job";
 import { thumbnailQueue } from "../attachments/thumbnails.service";
 import { findPublishState } from "../publish/publish.repository";
+import { diskSpace } from "../storage/disk-space";
 import { publishedZipFile } from "../storage/paths";
 
 /** Every Photodrop metric of one running app, in a registry of its own (tests run several apps in one process). */
@@ -83,8 +84,34 @@ export class AppMetrics {
         this.set(thumbnails.size);
       },
     });
+    this.observeDiskSpace(ctx);
     collectDefaultMetrics({ register: this.registry });
     this.observePublishing(ctx);
+  }
+
+  /** Free and total bytes of each data folder's file system, read (statfs) at every scrape. */
+  private observeDiskSpace(ctx: AppContext) {
+    const folders = [
+      ["uploads", ctx.config.uploadsDir],
+      ["published", ctx.config.publishedDir],
+    ] as const;
+    for (const [name, help, field] of [
+      ["photodrop_disk_free_bytes", "Free bytes of the file system holding each data folder", "freeBytes"],
+      ["photodrop_disk_total_bytes", "Size in bytes of the file system holding each data folder", "totalBytes"],
+    ] as const) {
+      new Gauge({
+        name,
+        help,
+        labelNames: ["folder"] as const,
+        registers: this.registers,
+        async collect() {
+          for (const [folder, dir] of folders) {
+            const space = await diskSpace(dir).catch(() => undefined);
+            if (space) this.set({ folder }, space[field]);
+          }
+        },
+      });
+    }
   }
 
   /** Counts builds from the publish events on the bus, so the build job itself knows nothing of metrics. */

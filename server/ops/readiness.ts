@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { AppContext } from "../context";
+import { diskSpace, type DiskSpace } from "../storage/disk-space";
 import { pingDatabase } from "./readiness.repository";
 
 export type CheckResult = "ok" | string;
@@ -9,22 +10,38 @@ export type CheckResult = "ok" | string;
 export interface Readiness {
   ready: boolean;
   checks: { database: CheckResult; uploads: CheckResult; published: CheckResult };
+  /** Free and total bytes of the file system holding each data folder (null when it cannot be read). */
+  disk: { uploads: DiskSpace | null; published: DiskSpace | null };
 }
 
 const DATABASE_TIMEOUT_MS = 2000;
 
 /**
  * What /readyz reports: the database answers a query, and a file can really be created in each
- * data folder (an access() check says yes to root even on a read-only mount). Failures name
- * the error code only, never a path, since the endpoint needs no sign-in.
+ * data folder (an access() check says yes to root even on a read-only mount) on a disk with at
+ * least MIN_FREE_DISK_MB free (an empty file still fits on a full one). Failures name the error
+ * code only, never a path, since the endpoint needs no sign-in.
  */
 export async function checkReadiness(ctx: AppContext): Promise<Readiness> {
+  const { uploadsDir, publishedDir, minFreeDiskBytes } = ctx.config;
   const [database, uploads, published] = await Promise.all([
     checkDatabase(ctx),
-    checkWritable(ctx.config.uploadsDir),
-    checkWritable(ctx.config.publishedDir),
+    checkFolder(uploadsDir, minFreeDiskBytes),
+    checkFolder(publishedDir, minFreeDiskBytes),
   ]);
-  return { ready: [database, uploads, published].every((c) => c === "ok"), checks: { database, uploads, published } };
+  return {
+    ready: [database, uploads.check, published.check].every((c) => c === "ok"),
+    checks: { database, uploads: uploads.check, published: published.check },
+    disk: { uploads: uploads.space, published: published.space },
+  };
+}
+
+const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+async function checkFolder(dir: string, minFreeBytes: number) {
+  const [writable, space] = await Promise.all([checkWritable(dir), diskSpace(dir).catch(() => null)]);
+  const low = writable === "ok" && space !== null && space.freeBytes < minFreeBytes;
+  return { check: low ? `disk almost full (${megabytes(space.freeBytes)} MB free)` : writable, space };
 }
 
 async function checkDatabase(ctx: AppContext): Promise<CheckResult> {

@@ -24,6 +24,8 @@ export function uploadRefusalReason(status: number | undefined): string | undefi
       return "not_an_image";
     case 429:
       return "rate_limited";
+    case 507:
+      return "disk_full";
     default:
       return status >= 500 ? "server_error" : `status_${status}`;
   }

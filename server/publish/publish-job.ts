@@ -3,6 +3,7 @@ import fsp from "node:fs/promises";
 import type { AppContext } from "../context";
 import type { PublishEventType } from "../events/bus";
 import { newPublishedZipName, publishedZipFile, removeQuietly, uploadPath } from "../storage/paths";
+import { isDiskFull } from "../storage/disk-full";
 import { zipEntryNames } from "./entry-names";
 import { attachmentsForBuild, markFailed, markPublished } from "./publish.repository";
 import { PublishQueue, type PublishBuild } from "./publish-queue";
@@ -52,7 +53,7 @@ class PublishFailure extends Error {}
 function describeFailure(err: unknown, sources: ZipSource[], zipFile: string): string {
   if (err instanceof PublishFailure) return err.message;
   const e = err as NodeJS.ErrnoException;
-  if (e?.code === "ENOSPC") return "Not enough disk space to build the ZIP";
+  if (isDiskFull(err)) return "Not enough disk space to build the ZIP";
   const source = sources.find((s) => s.file === e?.path);
   if (source) {
     return e.code === "ENOENT"

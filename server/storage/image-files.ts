@@ -6,7 +6,8 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import sharp, { type Metadata } from "sharp";
 import type { Config } from "../config";
-import { HttpError, UnsupportedMediaTypeError } from "../http/errors";
+import { HttpError, InsufficientStorageError, UnsupportedMediaTypeError } from "../http/errors";
+import { isDiskFull } from "./disk-full";
 import { endsWithWholeScan } from "./jpeg-structure";
 import { removeQuietly, uploadPath, uploadsTempRoot } from "./paths";
 import { Semaphore } from "./semaphore";
@@ -171,6 +172,8 @@ export async function prepareImage(
   } catch (err) {
     if (thumbnailFile) await removeQuietly(thumbnailFile);
     if (err instanceof HttpError) throw err;
+    // libvips says a full disk only in words: it is no reason to call the photo damaged.
+    if (isDiskFull(err)) throw new InsufficientStorageError();
     if (err instanceof Error && !("code" in err)) throw new UnsupportedMediaTypeError(IMAGE_DAMAGED);
     throw err;
   }

@@ -1,5 +1,6 @@
 import axios, { type AxiosError, type InternalAxiosRequestConfig } from "axios";
 import type { HttpError, ValidationErrors } from "@refinedev/core";
+import { withStorageLock } from "../lib/storage-lock";
 import {
   clearSession,
   readSession,
@@ -30,7 +31,8 @@ const needsRefresh = (session: StoredSession) =>
 /**
  * Exchanges the refresh cookie for a new session, once per tab however many requests ask. Tabs
  * share the cookie and the server treats a reused refresh token as theft, so tabs take turns (Web
- * Locks): each refreshes with the cookie the one before it left. `staleAccessToken` is the token
+ * Locks, or a localStorage lock where those are missing): each refreshes with the cookie the one
+ * before it left. `staleAccessToken` is the token
  * the caller found wanting ("" after a reload, when this tab has none yet).
  */
 export function refreshSession(staleAccessToken: string): Promise<StoredSession | null> {
@@ -41,7 +43,8 @@ export function refreshSession(staleAccessToken: string): Promise<StoredSession 
 }
 
 async function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
-  if (!navigator.locks) return task();
+  // Web Locks exist only in a secure context; over plain HTTP at a LAN address, tabs use localStorage.
+  if (!navigator.locks) return withStorageLock("refresh", task);
   return (await navigator.locks.request("photodrop.refresh", task)) as T;
 }
 

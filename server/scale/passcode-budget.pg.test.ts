@@ -1,0 +1,82 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bearer, RELAXED_LIMITS, signUp } from "../auth/auth-test-helpers";
+import { makeNoisyJpeg } from "../attachments/test-fixtures";
+import { dataFolders, startAppProcess, type AppProcess } from "../test/app-process";
+import { createTestDatabase, type TestDatabase } from "../test/test-database";
+import { until } from "../test/wait";
+
+/**
+ * A delivery link's wrong-passcode budget (10 per 15 minutes) with two real processes on one
+ * PostgreSQL database, as behind a load balancer: one budget for the link, whichever process
+ * answers, and still spent after both restart.
+ */
+let dir: string;
+let database: TestDatabase;
+let env: Record<string, string>;
+let processes: AppProcess[] = [];
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-passcode-"));
+  database = await createTestDatabase(dir);
+  env = { ...RELAXED_LIMITS, DATABASE_URL: database.url, ...dataFolders(dir) };
+  // One after the other: the first runs the migrations.
+  processes = [await startAppProcess(env)];
+  processes.push(await startAppProcess(env));
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(processes.map((p) => p.stop()));
+  await database?.drop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A project published through `on`, with a passcode: answers its delivery token. */
+async function publishWithPasscode(on: AppProcess, passcode: string): Promise<string> {
+  const admin = await signUp(on.url, "admin@studio.test");
+  const auth = bearer(admin.accessToken);
+  const project = await request(on.url).post("/api/projects").set(auth).send({ name: "Locked Wedding" });
+  expect(project.status).toBe(201);
+  const upload = await request(on.url)
+    .post(`/api/attachments/projects/${project.body.id}/upload`)
+    .set(auth)
+    .attach("file", await makeNoisyJpeg(320, 240), "one.jpg");
+  expect(upload.status, JSON.stringify(upload.body)).toBe(201);
+  expect((await request(on.url).post(`/api/projects/${project.body.id}/publish`).set(auth)).status).toBe(202);
+  const published = await until(
+    async () => (await request(on.url).get(`/api/projects/${project.body.id}`).set(auth)).body,
+    (p) => p.publishStatus === "published",
+  );
+  const settings = await request(on.url).put(`/api/projects/${project.body.id}/delivery`).set(auth).send({ passcode });
+  expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+  return path.basename(published.downloadUrl as string, ".zip");
+}
+
+const unlock = (on: AppProcess, token: string, passcode: string) =>
+  request(on.url).post(`/d/${token}/unlock`).type("form").send({ passcode });
+
+describe("one wrong-passcode budget per delivery link", () => {
+  it("is spent by ten wrong passcodes split between two processes, and stays spent after both restart", async () => {
+    const [a, b] = processes;
+    const token = await publishWithPasscode(a, "right one");
+    for (let i = 0; i < 10; i++) {
+      const res = await unlock(i % 2 === 0 ? a : b, token, `wrong ${i}`);
+      expect(res.status, `wrong passcode ${i}`).toBe(401);
+    }
+    for (const on of [a, b]) {
+      const refused = await unlock(on, token, "right one");
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThan(14 * 60);
+      expect(refused.text).toContain("Too many wrong passcodes, please try again later");
+    }
+
+    await Promise.all(processes.map((p) => p.stop()));
+    processes = [await startAppProcess(env)];
+    const restarted = await unlock(processes[0], token, "right one");
+    expect(restarted.status).toBe(429);
+    expect(Number(restarted.headers["retry-after"])).toBeGreaterThan(13 * 60);
+  }, 180_000);
+});
