@@ -71,6 +71,9 @@ const envSchema = z.object({
     return /^\d+$/.test(v) ? Number(v) : v;
   }),
   STUDIO_NAME: optionalText.transform((v) => v ?? "Photodrop"),
+  SEND_LIMIT_PER_USER: int(20, 1),
+  SEND_LIMIT_PER_PROJECT: int(10, 1),
+  REMINDER_CHECK_SECONDS: int(60, 1, 86400),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
   SLOW_REQUEST_MS: int(1000, 1),
   BODY_TIMEOUT_SECONDS: int(15, 1, 3600),
@@ -140,6 +143,10 @@ function toConfig(env: z.infer<typeof envSchema>) {
     metricsToken: env.METRICS_TOKEN,
     /** Shown on every client's delivery page. */
     studioName: env.STUDIO_NAME,
+    /** 'Send to client' sends allowed per hour, per staff member and per project. */
+    sendLimit: { perUser: env.SEND_LIMIT_PER_USER, perProject: env.SEND_LIMIT_PER_PROJECT },
+    /** How often each process looks for reminders due and links that expired (seconds). */
+    reminderCheckSeconds: env.REMINDER_CHECK_SECONDS,
   };
 }
 

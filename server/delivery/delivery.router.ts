@@ -9,6 +9,7 @@ import { thumbnailKeyOf } from "../attachments/thumbnails.service";
 import { renderGallery, renderMessage, renderPasscodeForm } from "./delivery-page";
 import { createPasscodeAttempts } from "./passcode-attempts";
 import { setPasscodeCookie } from "./passcode-cookie";
+import { notePasscodeFailure, notePhotoDownload } from "../activity/delivery-hooks";
 import {
   checkPasscode,
   EXPIRED_MESSAGE,
@@ -80,6 +81,7 @@ export function deliveryRouter(ctx: AppContext): Router {
         await checkPasscode(link, (req.body as Record<string, unknown> | undefined)?.passcode, attempts);
       } catch (err) {
         if (!(err instanceof HttpError) || (err.statusCode !== 401 && err.statusCode !== 429)) throw err;
+        if (err.statusCode === 401) notePasscodeFailure(ctx, link.projectId);
         if (err.headers) res.set(err.headers);
         return sendHtml(res, err.statusCode, renderPasscodeForm({ studio, token: link.token, error: err.message }));
       }
@@ -97,6 +99,7 @@ export function deliveryRouter(ctx: AppContext): Router {
     router.get(route, async (req, res) => {
       const link = await unlockedLink(req);
       const photo = await photoAt(ctx, link, String(req.params.n));
+      if (kind === "p-download") notePhotoDownload(ctx, req, link, photo.originalName);
       // A photo whose thumbnail cannot be rendered is shown itself.
       const thumbnail = kind === "t" && (await thumbnailKeyOf(ctx, photo));
       res.attachment(photo.originalName);
