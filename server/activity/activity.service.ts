@@ -42,12 +42,26 @@ export async function countActivityToday(
   announceActivity(ctx, projectId);
 }
 
+const pending = new WeakMap<AppContext, Set<Promise<void>>>();
+
 /**
- * Runs a recording after the client's request has been answered or counted: a failure to record
- * is logged and never fails what the client asked for.
+ * Runs a recording beside the client's request: a failure to record is logged and never fails
+ * what the client asked for.
  */
 export function inBackground(ctx: AppContext, what: string, work: () => Promise<unknown>): void {
-  work().catch((err: unknown) => ctx.logger.warn({ err }, `could not record ${what}`));
+  let running = pending.get(ctx);
+  if (!running) pending.set(ctx, (running = new Set()));
+  const done: Promise<void> = work().then(
+    () => {},
+    (err: unknown) => ctx.logger.warn({ err }, `could not record ${what}`),
+  );
+  running.add(done);
+  void done.finally(() => running.delete(done));
+}
+
+/** Resolves once every recording under way has ended (before the database closes, and in tests). */
+export async function recordingsSettled(ctx: AppContext): Promise<void> {
+  for (let running = pending.get(ctx); running && running.size > 0;) await Promise.all(running);
 }
 
 export async function activityPage(

@@ -115,13 +115,16 @@ export interface LinkRecipient {
   name: string | null;
 }
 
-/** The recipient whose mail carried this key, for this very link (a regenerated link's keys are void). */
+/** The recipient whose mail carried this key, for this very link while the project still has it (a regenerated link's keys are void). */
 export async function findRecipientOfLink(
   db: Db,
   linkKey: string,
   zipPath: string,
 ): Promise<LinkRecipient | undefined> {
-  const row = await db("delivery_recipients").where({ link_key: linkKey, zip_path: zipPath }).first();
+  const row = await db("delivery_recipients as r")
+    .join("projects as p", "p.id", "r.project_id")
+    .where({ "r.link_key": linkKey, "r.zip_path": zipPath, "p.published_zip_path": zipPath })
+    .first("r.id", "r.project_id", "r.email", "r.name");
   return row && { id: row.id, projectId: row.project_id, email: row.email, name: row.name };
 }
 

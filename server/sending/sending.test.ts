@@ -4,15 +4,7 @@ import { startSmtpInbox, type SmtpInbox } from "../test/smtp-inbox";
 import { mailParts } from "../test/mail-parts";
 import { cookiesOf } from "../delivery/test-fixtures";
 import type { SendResult, SendingDraft } from "../../api/types";
-import {
-  activityOf,
-  linkIn,
-  PUBLIC_URL,
-  sendMail,
-  studioWithDelivery,
-  SUBJECT,
-  type Studio,
-} from "./test-fixtures";
+import { activityOf, linkIn, PUBLIC_URL, sendMail, studioWithDelivery, SUBJECT, type Studio } from "./test-fixtures";
 
 let smtp: SmtpInbox;
 let s: Studio;
@@ -155,18 +147,16 @@ describe("Send to client", () => {
       .insert({ name: "Other", created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" }, [
         "id",
       ]);
-    const stranger = await s.t.ctx
-      .db("contacts")
-      .insert(
-        {
-          client_id: otherClient[0].id,
-          name: "Stranger",
-          email: "stranger@else.test",
-          created_at: "2026-01-01T00:00:00.000Z",
-          updated_at: "2026-01-01T00:00:00.000Z",
-        },
-        ["id"],
-      );
+    const stranger = await s.t.ctx.db("contacts").insert(
+      {
+        client_id: otherClient[0].id,
+        name: "Stranger",
+        email: "stranger@else.test",
+        created_at: "2026-01-01T00:00:00.000Z",
+        updated_at: "2026-01-01T00:00:00.000Z",
+      },
+      ["id"],
+    );
     const foreign = await send({ contactIds: [stranger[0].id] });
     expect(foreign.status).toBe(400);
     expect(foreign.body.errors.contactIds).toBe(`Contact ${stranger[0].id} is not a contact of this project's client`);
