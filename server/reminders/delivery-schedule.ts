@@ -11,8 +11,11 @@ export function superviseDeliveryMail(ctx: AppContext): () => void {
   let running: Promise<void> = Promise.resolve();
   const tick = () => {
     running = running
-      .then(() => sendDueReminders(ctx))
-      .then(() => recordExpiredLinks(ctx))
+      .then(async () => {
+        const reminders = await sendDueReminders(ctx);
+        const expired = await recordExpiredLinks(ctx);
+        ctx.logger.debug({ reminders, expired }, "delivery mail check");
+      })
       .then(
         () => {},
         (err: Error) => ctx.logger.warn({ err: err.message }, "could not send reminders or record expired links"),
