@@ -16,8 +16,13 @@ export async function adminToken(): Promise<string> {
   return (await logIn(inject("adminEmail"), inject("adminPassword"))).accessToken;
 }
 
-export async function create<T>(token: string, resource: string, body: object): Promise<T> {
-  const response = await fetch(`${inject("baseUrl")}/api/${resource}`, {
+export async function create<T>(
+  token: string,
+  resource: string,
+  body: object,
+  baseUrl = inject("baseUrl"),
+): Promise<T> {
+  const response = await fetch(`${baseUrl}/api/${resource}`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
     body: JSON.stringify(body),

@@ -7,7 +7,8 @@ import { expect, inject } from "vitest";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const screenshotDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
 
-export function launchBrowser(): Promise<Browser> {
+/** `extraArgs`: e.g. `--host-resolver-rules=MAP studio.lan 127.0.0.1`, to reach the server by a LAN name. */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -18,6 +19,7 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-component-update",
       "--disable-sync",
       "--no-first-run",
+      ...extraArgs,
     ],
   });
 }
