@@ -1,35 +1,25 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import request from "supertest";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startSmtpInbox, type SmtpInbox } from "../test/smtp-inbox";
+import { describe, expect, it } from "vitest";
 import { createUser } from "../test/harness";
 import { until } from "../test/wait";
 import { binary, cookiesOf, locate } from "../delivery/test-fixtures";
 import { attachEventsServer } from "../events/events-server";
 import { TestSocket } from "../events/test-socket";
 import type { DeliveryActivity } from "../../api/types";
-import { activityOf, linkIn, sendMail, studioWithDelivery, type Studio } from "../sending/test-fixtures";
+import { activityOf, linkIn, sendMail, setDelivery, studioFixture, type Studio } from "../sending/test-fixtures";
 import { recordingsSettled } from "./activity.service";
 
-let smtp: SmtpInbox;
+const fixture = studioFixture();
 let s: Studio;
-
-beforeAll(async () => {
-  smtp = await startSmtpInbox();
-});
-afterAll(() => smtp.close());
-afterEach(async () => {
-  await s?.t.close();
-  smtp.mails.length = 0;
-});
 
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** Sends the wedding to Ana and opens her mail's link: the cookie her browser then has. */
 async function anaOpensHerMail(): Promise<string> {
   await sendMail(s.t, s.staff, s.delivery.id, { contactIds: [s.ana] }).expect(200);
-  const opened = await request(s.t.app).get(linkIn(smtp.mails[0]));
+  const opened = await request(s.t.app).get(linkIn(fixture.mails[0]));
   expect(opened.status).toBe(302);
   return cookiesOf(opened);
 }
@@ -41,7 +31,7 @@ async function activityWhenSettled(): Promise<DeliveryActivity[]> {
 
 describe("Delivery activity", () => {
   it("lists what happened newest first: the send, views per day, passcode failures, downloads by whom, the new link", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     const ana = await anaOpensHerMail();
     const page = s.delivery.page;
     await request(s.t.app).get(page).set("Cookie", ana).expect(200);
@@ -50,10 +40,7 @@ describe("Delivery activity", () => {
     // A HEAD is no view; neither is the passcode form.
     await request(s.t.app).head(page).expect(200);
 
-    await request(s.t.app)
-      .put(`/api/projects/${s.delivery.id}/delivery`)
-      .set(s.staff.auth)
-      .send({ passcode: "sunflower" });
+    await setDelivery(s, { passcode: "sunflower" });
     const unlock = (passcode: string) =>
       request(s.t.app).post(`${page}/unlock`).set("Cookie", ana).type("form").send({ passcode });
     expect((await unlock("wrong-one")).status).toBe(401);
@@ -92,12 +79,12 @@ describe("Delivery activity", () => {
 
     // The old link's key no longer names anyone: the new link's downloads are nobody's in particular.
     const renamed = await locate(s.t, s.delivery.id);
-    expect((await request(s.t.app).get(linkIn(smtp.mails[0]))).headers["set-cookie"]).toBeUndefined();
+    expect((await request(s.t.app).get(linkIn(fixture.mails[0]))).headers["set-cookie"]).toBeUndefined();
     expect(renamed.token).not.toBe(s.delivery.token);
   });
 
   it("pages newest first with the total in X-Total-Count, and refuses what it cannot answer", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     for (let i = 0; i < 5; i++)
       await request(s.t.app).post(`/api/projects/${s.delivery.id}/delivery/regenerate`).set(s.staff.auth).expect(200);
     await recordingsSettled(s.t.ctx);
@@ -120,7 +107,7 @@ describe("Delivery activity", () => {
   });
 
   it("is announced over /events as a change of the project, so an open page refetches it", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     const server = http.createServer(s.t.app);
     const hub = attachEventsServer(server, s.t.ctx);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -143,7 +130,7 @@ describe("Delivery activity", () => {
   });
 
   it("is deleted with its project, with the project's recipients and notices", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     const ana = await anaOpensHerMail();
     await request(s.t.app).get(`${s.delivery.page}/all.zip`).set("Cookie", ana).buffer(true).parse(binary).expect(200);
     await until(

@@ -26,7 +26,7 @@ import {
 const assetsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "assets");
 export const PASSCODE_LIMIT = { limit: 10, windowSeconds: 15 * 60 };
 
-function sendHtml(res: Response, status: number, html: string) {
+export function sendHtml(res: Response, status: number, html: string) {
   res
     .status(status)
     .set({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" })

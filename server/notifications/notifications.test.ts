@@ -1,26 +1,16 @@
 import request from "supertest";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startSmtpInbox, type SmtpInbox } from "../test/smtp-inbox";
+import { describe, expect, it } from "vitest";
 import { mailParts } from "../test/mail-parts";
 import { createUser, type TestUser } from "../test/harness";
 import { until } from "../test/wait";
 import { binary } from "../delivery/test-fixtures";
 import { recordingsSettled } from "../activity/activity.service";
-import { PUBLIC_URL, sendMail, studioWithDelivery, type Studio } from "../sending/test-fixtures";
+import { PUBLIC_URL, sendMail, studioFixture, type Studio } from "../sending/test-fixtures";
 
-let smtp: SmtpInbox;
+const fixture = studioFixture();
 let s: Studio;
 
-beforeAll(async () => {
-  smtp = await startSmtpInbox();
-});
-afterAll(() => smtp.close());
-afterEach(async () => {
-  await s?.t.close();
-  smtp.mails.length = 0;
-});
-
-const mailsTo = (email: string) => smtp.mails.filter((m) => m.to.includes(email));
+const mailsTo = (email: string) => fixture.mails.filter((m) => m.to.includes(email));
 
 /** A full download of the ZIP by someone with no mail's cookie, and its recording done. */
 async function downloadAll() {
@@ -33,7 +23,7 @@ const turnOff = (user: TestUser) =>
 
 describe("notifications to staff", () => {
   it("mails the sender once on the first full download: '{client} downloaded {project}'", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     const admin = await createUser(s.t.ctx, { role: "admin", email: "boss@lumen.test" });
     await sendMail(s.t, s.staff, s.delivery.id, { emails: ["friend@else.test"] }).expect(200);
     await downloadAll();
@@ -50,17 +40,17 @@ describe("notifications to staff", () => {
   });
 
   it("mails every admin when nobody sent it, except whoever turned these mails off for themselves", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     const boss = await createUser(s.t.ctx, { role: "admin", email: "boss@lumen.test" });
     const quiet = await createUser(s.t.ctx, { role: "admin", email: "quiet@lumen.test" });
     await createUser(s.t.ctx, { role: "admin", hasAccess: false, email: "former@lumen.test" });
     await turnOff(quiet);
     await downloadAll();
-    expect(smtp.mails.map((m) => m.to)).toEqual([[boss.email]]);
+    expect(fixture.mails.map((m) => m.to)).toEqual([[boss.email]]);
   });
 
   it("lets a sender turn them off, and keeps each staff member's choice their own", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     const other = await createUser(s.t.ctx, { email: "other@lumen.test" });
     const read = (user: TestUser) => request(s.t.app).get("/api/users/me/notifications").set(user.auth);
     expect((await read(s.staff)).body).toEqual({ deliveryMail: true });

@@ -1,6 +1,5 @@
 import request from "supertest";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startSmtpInbox, type SmtpInbox } from "../test/smtp-inbox";
+import { describe, expect, it } from "vitest";
 import { mailParts } from "../test/mail-parts";
 import { binary, cookiesOf } from "../delivery/test-fixtures";
 import { recordingsSettled } from "../activity/activity.service";
@@ -8,29 +7,20 @@ import {
   activityOf,
   linkIn,
   sendMail,
-  studioWithDelivery,
+  setDelivery,
+  studioFixture,
   unsubscribePathIn,
   type Studio,
 } from "../sending/test-fixtures";
 import { recordExpiredLinks, sendDueReminders } from "./reminders.service";
 
-let smtp: SmtpInbox;
+const fixture = studioFixture();
 let s: Studio;
 
-beforeAll(async () => {
-  smtp = await startSmtpInbox();
-});
-afterAll(() => smtp.close());
-afterEach(async () => {
-  await s?.t.close();
-  smtp.mails.length = 0;
-});
-
 const DAY = 24 * 3600 * 1000;
-const mailsTo = (email: string) => smtp.mails.filter((m) => m.to.includes(email));
+const mailsTo = (email: string) => fixture.mails.filter((m) => m.to.includes(email));
 
-const setExpiry = (expiresAt: string) =>
-  request(s.t.app).put(`/api/projects/${s.delivery.id}/delivery`).set(s.staff.auth).send({ expiresAt }).expect(200);
+const setExpiry = (expiresAt: string) => setDelivery(s, { expiresAt });
 const setDays = (days: number | null) =>
   request(s.t.app).put(`/api/projects/${s.delivery.id}/reminders`).set(s.staff.auth).send({ days });
 
@@ -47,13 +37,13 @@ async function dueForAnaAndLuis() {
   await setExpiry(new Date(Date.now() + 2 * DAY).toISOString());
   await sentDaysAgo(2);
   const mails = { ana: mailsTo("ana@lima.test")[0], luis: mailsTo("luis@lima.test")[0] };
-  smtp.mails.length = 0;
+  fixture.mails.length = 0;
   return mails;
 }
 
 describe("reminders", () => {
   it("remind 3 days before the link expires by default; can be set from 1 to 30 days, or off", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     const url = `/api/projects/${s.delivery.id}/reminders`;
     expect((await request(s.t.app).get(url).set(s.staff.auth)).body).toEqual({ days: 3 });
     expect((await setDays(7)).body).toEqual({ days: 7 });
@@ -68,36 +58,36 @@ describe("reminders", () => {
   });
 
   it("reminds, once, each recipient who has not downloaded, with their own link", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     const first = await dueForAnaAndLuis();
     // Luís downloaded everything through the link in his mail.
     const luis = cookiesOf(await request(s.t.app).get(linkIn(first.luis)));
     await request(s.t.app).get(`${s.delivery.page}/all.zip`).set("Cookie", luis).buffer(true).parse(binary);
     await recordingsSettled(s.t.ctx);
-    expect(smtp.mails.map((m) => m.to)).toEqual([["ann@lumen.test"]]); // 'Lima Family downloaded Lima Wedding'
-    smtp.mails.length = 0;
+    expect(fixture.mails.map((m) => m.to)).toEqual([["ann@lumen.test"]]); // 'Lima Family downloaded Lima Wedding'
+    fixture.mails.length = 0;
 
     // Two looks at the same moment (as two processes would) send one reminder.
     const sent = await Promise.all([sendDueReminders(s.t.ctx), sendDueReminders(s.t.ctx)]);
     expect(sent[0] + sent[1]).toBe(1);
-    expect(smtp.mails.map((m) => m.to)).toEqual([["ana@lima.test"]]);
-    const reminder = mailParts(smtp.mails[0].raw);
+    expect(fixture.mails.map((m) => m.to)).toEqual([["ana@lima.test"]]);
+    const reminder = mailParts(fixture.mails[0].raw);
     expect(reminder.header("Subject")[0]).toMatch(
       /^Reminder: your photos of Lima Wedding are available until \d+ \w+ \d{4}$/,
     );
     expect(reminder.text).toContain("After that the link stops working.");
-    expect(linkIn(smtp.mails[0])).toBe(linkIn(first.ana));
+    expect(linkIn(fixture.mails[0])).toBe(linkIn(first.ana));
     expect(reminder.header("List-Unsubscribe-Post")).toEqual(["List-Unsubscribe=One-Click"]);
-    expect(unsubscribePathIn(smtp.mails[0])).toBe(unsubscribePathIn(first.ana));
+    expect(unsubscribePathIn(fixture.mails[0])).toBe(unsubscribePathIn(first.ana));
 
     expect(await sendDueReminders(s.t.ctx)).toBe(0);
-    expect(smtp.mails).toHaveLength(1);
+    expect(fixture.mails).toHaveLength(1);
     const [latest] = await activityOf(s.t, s.staff, s.delivery.id);
     expect(latest).toMatchObject({ type: "reminder", recipients: ["Ana Lima <ana@lima.test>"], by: null });
   });
 
   it("reminds nobody too early, with reminders off, within a day of the mail, or on a link since regenerated", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     await dueForAnaAndLuis();
     await setExpiry(new Date(Date.now() + 5 * DAY).toISOString());
     expect(await sendDueReminders(s.t.ctx)).toBe(0);
@@ -110,43 +100,43 @@ describe("reminders", () => {
     await sentDaysAgo(2);
     await request(s.t.app).post(`/api/projects/${s.delivery.id}/delivery/regenerate`).set(s.staff.auth).expect(200);
     expect(await sendDueReminders(s.t.ctx)).toBe(0);
-    expect(smtp.mails).toEqual([]);
+    expect(fixture.mails).toEqual([]);
   });
 
   it("skips an address that unsubscribed after its mail", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     const first = await dueForAnaAndLuis();
     await request(s.t.app).post(unsubscribePathIn(first.ana)).expect(200);
     expect(await sendDueReminders(s.t.ctx)).toBe(1);
-    expect(smtp.mails.map((m) => m.to)).toEqual([["luis@lima.test"]]);
+    expect(fixture.mails.map((m) => m.to)).toEqual([["luis@lima.test"]]);
   });
 });
 
 describe("expired links", () => {
   it("records an expiry once and mails the sender when the link expired unused", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     await sendMail(s.t, s.staff, s.delivery.id, { emails: ["friend@else.test"] }).expect(200);
     await setExpiry(new Date(Date.now() - 60_000).toISOString());
-    smtp.mails.length = 0;
+    fixture.mails.length = 0;
     const counts = await Promise.all([recordExpiredLinks(s.t.ctx), recordExpiredLinks(s.t.ctx)]);
     expect(counts[0] + counts[1]).toBe(1);
     expect(await recordExpiredLinks(s.t.ctx)).toBe(0);
-    expect(smtp.mails.map((m) => m.to)).toEqual([["ann@lumen.test"]]);
-    expect(mailParts(smtp.mails[0].raw).header("Subject")).toEqual(["The link to Lima Wedding expired unused"]);
+    expect(fixture.mails.map((m) => m.to)).toEqual([["ann@lumen.test"]]);
+    expect(mailParts(fixture.mails[0].raw).header("Subject")).toEqual(["The link to Lima Wedding expired unused"]);
     const [expired] = await activityOf(s.t, s.staff, s.delivery.id);
     expect(expired).toMatchObject({ type: "expired", unused: true });
   });
 
   it("records a link that was downloaded without a mail, and a new expiry again when it passes", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     await request(s.t.app).get(`${s.delivery.page}/all.zip`).buffer(true).parse(binary).expect(200);
     await recordingsSettled(s.t.ctx);
     await setExpiry(new Date(Date.now() - 60_000).toISOString());
-    smtp.mails.length = 0;
+    fixture.mails.length = 0;
     expect(await recordExpiredLinks(s.t.ctx)).toBe(1);
     await setExpiry(new Date(Date.now() - 30_000).toISOString());
     expect(await recordExpiredLinks(s.t.ctx)).toBe(1);
-    expect(smtp.mails).toEqual([]);
+    expect(fixture.mails).toEqual([]);
     const expiries = (await activityOf(s.t, s.staff, s.delivery.id)).filter((a) => a.type === "expired");
     expect(expiries.map((a) => a.unused)).toEqual([false, false]);
   });

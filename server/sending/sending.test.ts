@@ -1,28 +1,27 @@
 import request from "supertest";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startSmtpInbox, type SmtpInbox } from "../test/smtp-inbox";
+import { describe, expect, it } from "vitest";
 import { mailParts } from "../test/mail-parts";
 import { cookiesOf } from "../delivery/test-fixtures";
 import type { SendResult, SendingDraft } from "../../api/types";
-import { activityOf, linkIn, PUBLIC_URL, sendMail, studioWithDelivery, SUBJECT, type Studio } from "./test-fixtures";
+import {
+  activityOf,
+  linkIn,
+  PUBLIC_URL,
+  sendMail,
+  setDelivery,
+  studioFixture,
+  SUBJECT,
+  type Studio,
+} from "./test-fixtures";
 
-let smtp: SmtpInbox;
+const fixture = studioFixture({ refuse: (address) => address.startsWith("nobody@") });
 let s: Studio;
 
-beforeAll(async () => {
-  smtp = await startSmtpInbox({ refuse: (address) => address.startsWith("nobody@") });
-});
-afterAll(() => smtp.close());
-afterEach(async () => {
-  await s?.t.close();
-  smtp.mails.length = 0;
-});
-
-const mailTo = (email: string) => smtp.mails.find((m) => m.to.includes(email));
+const mailTo = (email: string) => fixture.mails.find((m) => m.to.includes(email));
 
 describe("Send to client", () => {
   it("opens the dialog with the studio's words, the client's contacts with an address, and nothing in the way", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     const res = await request(s.t.app).get(`/api/projects/${s.delivery.id}/sending`).set(s.staff.auth);
     expect(res.status).toBe(200);
     const draft = res.body as SendingDraft;
@@ -37,7 +36,7 @@ describe("Send to client", () => {
   });
 
   it("mails two contacts and a typed address one mail each, reports the refused one and still sends the others", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     const res = await sendMail(s.t, s.staff, s.delivery.id, {
       contactIds: [s.ana, s.luis],
       emails: ["nobody@elsewhere.test"],
@@ -49,7 +48,7 @@ describe("Send to client", () => {
       { email: "nobody@elsewhere.test", message: expect.stringContaining("550 No such mailbox") },
     ]);
     expect(result.skipped).toEqual([]);
-    expect(smtp.mails.map((m) => m.to)).toEqual([["ana@lima.test"], ["luis@lima.test"]]);
+    expect(fixture.mails.map((m) => m.to)).toEqual([["ana@lima.test"], ["luis@lima.test"]]);
 
     const links = new Set<string>();
     for (const [email, name] of [
@@ -100,12 +99,8 @@ describe("Send to client", () => {
   });
 
   it("names the expiry date in the mail", async () => {
-    s = await studioWithDelivery(smtp.url);
-    await request(s.t.app)
-      .put(`/api/projects/${s.delivery.id}/delivery`)
-      .set(s.staff.auth)
-      .send({ expiresAt: "2099-03-14T18:30:00.000Z" })
-      .expect(200);
+    s = await fixture.studio();
+    await setDelivery(s, { expiresAt: "2099-03-14T18:30:00.000Z" });
     await sendMail(s.t, s.staff, s.delivery.id, { contactIds: [s.ana] }).expect(200);
     const mail = mailParts(mailTo("ana@lima.test")!.raw);
     for (const part of [mail.text, mail.html])
@@ -113,19 +108,15 @@ describe("Send to client", () => {
   });
 
   it("includes the passcode only when the sender types it again, and only the link's own", async () => {
-    s = await studioWithDelivery(smtp.url);
-    await request(s.t.app)
-      .put(`/api/projects/${s.delivery.id}/delivery`)
-      .set(s.staff.auth)
-      .send({ passcode: "garden-party-24" })
-      .expect(200);
+    s = await fixture.studio();
+    await setDelivery(s, { passcode: "garden-party-24" });
     const draft = await request(s.t.app).get(`/api/projects/${s.delivery.id}/sending`).set(s.staff.auth);
     expect(draft.body.hasPasscode).toBe(true);
 
     const wrong = await sendMail(s.t, s.staff, s.delivery.id, { contactIds: [s.ana], passcode: "garden-party-42" });
     expect(wrong.status).toBe(400);
     expect(wrong.body.errors).toEqual({ passcode: "This is not the link's passcode" });
-    expect(smtp.mails).toHaveLength(0);
+    expect(fixture.mails).toHaveLength(0);
 
     await sendMail(s.t, s.staff, s.delivery.id, { contactIds: [s.ana], passcode: "garden-party-24" }).expect(200);
     await sendMail(s.t, s.staff, s.delivery.id, { contactIds: [s.luis] }).expect(200);
@@ -136,7 +127,7 @@ describe("Send to client", () => {
   });
 
   it("says why it cannot send: not published, expired, no mail server, a contact of another client, nobody chosen", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     const send = (body: Parameters<typeof sendMail>[3], id = s.delivery.id) => sendMail(s.t, s.staff, id, body);
     expect((await send({ contactIds: [s.ana] }, 999_999)).status).toBe(404);
     const nobody = await send({});
@@ -162,10 +153,7 @@ describe("Send to client", () => {
     expect(foreign.body.errors.contactIds).toBe(`Contact ${stranger[0].id} is not a contact of this project's client`);
     expect((await send({ emails: ["not-an-address"] })).body.errors).toEqual({ "emails.0": "Invalid email format" });
 
-    await request(s.t.app)
-      .put(`/api/projects/${s.delivery.id}/delivery`)
-      .set(s.staff.auth)
-      .send({ expiresAt: "2020-01-01T00:00:00.000Z" });
+    await setDelivery(s, { expiresAt: "2020-01-01T00:00:00.000Z" });
     const expired = await send({ contactIds: [s.ana] });
     expect(expired.status).toBe(409);
     expect(expired.body.message).toBe("The link has expired: set a later expiry before sending it");
@@ -177,14 +165,14 @@ describe("Send to client", () => {
       statusCode: 409,
       message: "Publish the project before sending it",
     });
-    expect(smtp.mails).toHaveLength(0);
+    expect(fixture.mails).toHaveLength(0);
     expect(await activityOf(s.t, s.staff, s.delivery.id)).toEqual([]);
   });
 });
 
 describe("a link clients can reach", () => {
   it("refuses to send with no PUBLIC_URL from a loopback address, and from a Host that is not this machine", async () => {
-    s = await studioWithDelivery(smtp.url, { PUBLIC_URL: "" });
+    s = await fixture.studio({ PUBLIC_URL: "" });
     const draft = await request(s.t.app)
       .get(`/api/projects/${s.delivery.id}/sending`)
       .set("Host", "127.0.0.1:3000")
@@ -204,14 +192,13 @@ describe("a link clients can reach", () => {
     expect(forged.body.message).toBe(
       "Set PUBLIC_URL to the address your clients reach Photodrop at: this address is not one a client can open.",
     );
-    expect(smtp.mails).toHaveLength(0);
+    expect(fixture.mails).toHaveLength(0);
   });
 
   it("refuses a PUBLIC_URL on loopback, and sends nothing without SMTP_URL rather than write a client's mail to the log", async () => {
-    s = await studioWithDelivery(smtp.url, { PUBLIC_URL: "http://localhost:3000" });
+    s = await fixture.studio({ PUBLIC_URL: "http://localhost:3000" });
     expect((await sendMail(s.t, s.staff, s.delivery.id, { contactIds: [s.ana] })).status).toBe(409);
-    await s.t.close();
-    s = await studioWithDelivery("");
+    s = await fixture.studio({ SMTP_URL: "" });
     const res = await sendMail(s.t, s.staff, s.delivery.id, { contactIds: [s.ana] });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe("Mail is not set up: set SMTP_URL and MAIL_FROM to send e-mail");
@@ -220,7 +207,7 @@ describe("a link clients can reach", () => {
 
 describe("abuse", () => {
   it("refuses a subject or an address that would start a header of its own, and keeps names and messages out of the headers", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     for (const subject of ["Photos\r\nBcc: evil@attacker.test", "Photos\nBcc: evil@attacker.test", "Photos\rX: y"]) {
       const res = await sendMail(s.t, s.staff, s.delivery.id, { contactIds: [s.ana], subject });
       expect(res.status).toBe(400);
@@ -235,7 +222,7 @@ describe("abuse", () => {
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual({ "emails.0": "Invalid email format" });
     }
-    expect(smtp.mails).toHaveLength(0);
+    expect(fixture.mails).toHaveLength(0);
 
     // A contact's name and address are whatever was typed into the contact form.
     await s.t.ctx.db("contacts").where({ id: s.ana }).update({ name: "Ana\r\nBcc: evil@attacker.test" });
@@ -250,15 +237,15 @@ describe("abuse", () => {
       failed: [],
       skipped: [{ email: "luis@lima.test,\r\nBcc: evil@attacker.test", reason: "Not a valid e-mail address" }],
     });
-    expect(smtp.mails.map((m) => m.to)).toEqual([["ana@lima.test"]]);
-    const mail = mailParts(smtp.mails[0].raw);
+    expect(fixture.mails.map((m) => m.to)).toEqual([["ana@lima.test"]]);
+    const mail = mailParts(fixture.mails[0].raw);
     expect(mail.headerLines.filter((line) => /^bcc:/i.test(line))).toEqual([]);
     expect(mail.header("To")[0]).toMatch(/^"?Ana Bcc: evil@attacker\.test"? <ana@lima\.test>$/);
     expect(mail.text).toContain("Hi\nBcc: evil@attacker.test\n.\nMAIL FROM:<evil@attacker.test>");
   });
 
   it("limits sends per staff member and per project in an hour", async () => {
-    s = await studioWithDelivery(smtp.url, { SEND_LIMIT_PER_PROJECT: "2", SEND_LIMIT_PER_USER: "3" });
+    s = await fixture.studio({ SEND_LIMIT_PER_PROJECT: "2", SEND_LIMIT_PER_USER: "3" });
     const send = (id: number) => sendMail(s.t, s.staff, id, { emails: ["friend@else.test"] });
     expect((await send(s.delivery.id)).status).toBe(200);
     expect((await send(s.delivery.id)).status).toBe(200);
@@ -270,6 +257,6 @@ describe("abuse", () => {
     const { publishDelivery } = await import("../delivery/test-fixtures");
     const other = await publishDelivery(s.t, s.staff, { clientId: s.clientId, name: "Lima Christening" });
     expect((await send(other.id)).status).toBe(429);
-    expect(smtp.mails).toHaveLength(2);
+    expect(fixture.mails).toHaveLength(2);
   });
 });

@@ -1,10 +1,11 @@
 /** Arrangements for the sending, activity and reminder tests: a studio whose client's project is published. */
 import request from "supertest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import type { AppContext } from "../context";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertClientRow, insertContactRow } from "../test/rows";
 import { publishDelivery, type PublishedDelivery } from "../delivery/test-fixtures";
-import type { ReceivedMail } from "../test/smtp-inbox";
+import { startSmtpInbox, type ReceivedMail, type SmtpInbox } from "../test/smtp-inbox";
 import { mailParts } from "../test/mail-parts";
 import type { DeliveryActivity } from "../../api/types";
 
@@ -37,6 +38,40 @@ export async function studioWithDelivery(smtpUrl: string, env: Record<string, st
   const delivery = await publishDelivery(t, staff, { clientId, name: "Lima Wedding" });
   return { t, staff, clientId, ana, luis, delivery };
 }
+
+/**
+ * For a whole test file: one real SMTP inbox (refusing the addresses `refuse` names), and a way to
+ * make a fresh studio per test; after each test its app is closed and the inbox emptied.
+ */
+export function studioFixture(opts: { refuse?: (address: string) => boolean } = {}) {
+  let smtp: SmtpInbox;
+  let current: Studio | undefined;
+  beforeAll(async () => {
+    smtp = await startSmtpInbox(opts);
+  });
+  afterAll(() => smtp.close());
+  afterEach(async () => {
+    await current?.t.close();
+    current = undefined;
+    smtp.mails.length = 0;
+  });
+  return {
+    /** Every mail received in this test so far. */
+    get mails(): ReceivedMail[] {
+      return smtp.mails;
+    },
+    /** A studio whose mail goes to the inbox (`SMTP_URL: ""` for none); the test's earlier one is closed. */
+    async studio(env: Record<string, string> = {}): Promise<Studio> {
+      await current?.t.close();
+      current = await studioWithDelivery(smtp.url, env);
+      return current;
+    },
+  };
+}
+
+/** PUT /api/projects/:id/delivery (expiry, passcode) as the studio's staff member. */
+export const setDelivery = (s: Studio, settings: { expiresAt?: string | null; passcode?: string | null }) =>
+  request(s.t.app).put(`/api/projects/${s.delivery.id}/delivery`).set(s.staff.auth).send(settings).expect(200);
 
 export const SUBJECT = "Your photos from Lumen Studio: Lima Wedding";
 export const MESSAGE = "Hello,\n\nYour photos are ready.\n\nLumen Studio";

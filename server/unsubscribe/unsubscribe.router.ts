@@ -1,15 +1,9 @@
 import express, { Router, type Response } from "express";
 import type { AppContext } from "../context";
 import { HttpError } from "../http/errors";
+import { sendHtml } from "../delivery/delivery.router";
 import { addressOfToken, unsubscribe } from "./unsubscribe.service";
 import { renderInvalidLink, renderUnsubscribeForm, renderUnsubscribed } from "./unsubscribe-page";
-
-function sendHtml(res: Response, status: number, html: string) {
-  res
-    .status(status)
-    .set({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" })
-    .send(html);
-}
 
 /**
  * /unsubscribe/<token>: GET shows a button; POST unsubscribes. The POST is also RFC 8058's

@@ -1,20 +1,10 @@
 import request from "supertest";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startSmtpInbox, type SmtpInbox } from "../test/smtp-inbox";
+import { describe, expect, it } from "vitest";
 import type { SendingDraft } from "../../api/types";
-import { sendMail, studioWithDelivery, unsubscribePathIn, type Studio } from "../sending/test-fixtures";
+import { sendMail, studioFixture, unsubscribePathIn, type Studio } from "../sending/test-fixtures";
 
-let smtp: SmtpInbox;
+const fixture = studioFixture();
 let s: Studio;
-
-beforeAll(async () => {
-  smtp = await startSmtpInbox();
-});
-afterAll(() => smtp.close());
-afterEach(async () => {
-  await s?.t.close();
-  smtp.mails.length = 0;
-});
 
 async function draft(): Promise<SendingDraft> {
   return (await request(s.t.app).get(`/api/projects/${s.delivery.id}/sending`).set(s.staff.auth)).body as SendingDraft;
@@ -24,9 +14,9 @@ const anaIsUnsubscribed = async () => (await draft()).contacts.find((c) => c.id 
 
 describe("unsubscribe", () => {
   it("takes a mail program's one-click POST (RFC 8058) with no sign-in, and skips the address from then on", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     await sendMail(s.t, s.staff, s.delivery.id, { contactIds: [s.ana] }).expect(200);
-    const path = unsubscribePathIn(smtp.mails[0]);
+    const path = unsubscribePathIn(fixture.mails[0]);
 
     const res = await request(s.t.app).post(path).type("form").send("List-Unsubscribe=One-Click");
     expect(res.status).toBe(200);
@@ -36,7 +26,7 @@ describe("unsubscribe", () => {
     // A second click is harmless.
     expect((await request(s.t.app).post(path).type("form").send("List-Unsubscribe=One-Click")).status).toBe(200);
 
-    smtp.mails.length = 0;
+    fixture.mails.length = 0;
     const again = await sendMail(s.t, s.staff, s.delivery.id, {
       contactIds: [s.ana, s.luis],
       emails: ["ANA@Lima.test"],
@@ -46,13 +36,13 @@ describe("unsubscribe", () => {
       failed: [],
       skipped: [{ email: "ana@lima.test", reason: "Unsubscribed: this address asked for no more e-mails" }],
     });
-    expect(smtp.mails.map((m) => m.to)).toEqual([["luis@lima.test"]]);
+    expect(fixture.mails.map((m) => m.to)).toEqual([["luis@lima.test"]]);
   });
 
   it("opens a page with a button from the link in the mail, and only the button unsubscribes", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     await sendMail(s.t, s.staff, s.delivery.id, { contactIds: [s.ana] }).expect(200);
-    const path = unsubscribePathIn(smtp.mails[0]);
+    const path = unsubscribePathIn(fixture.mails[0]);
     const page = await request(s.t.app).get(path);
     expect(page.status).toBe(200);
     expect(page.headers["content-type"]).toMatch(/^text\/html/);
@@ -65,7 +55,7 @@ describe("unsubscribe", () => {
   });
 
   it("answers an unknown or malformed link with a 404 page and changes nothing", async () => {
-    s = await studioWithDelivery(smtp.url);
+    s = await fixture.studio();
     await sendMail(s.t, s.staff, s.delivery.id, { contactIds: [s.ana] }).expect(200);
     for (const token of ["AAAAAAAAAAAAAAAAAAAAAA", "not valid", "x".repeat(200)]) {
       for (const method of ["get", "post"] as const) {

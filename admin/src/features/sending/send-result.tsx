@@ -1,47 +1,41 @@
+import type { ReactNode } from "react";
 import { Alert, List, Stack, Text } from "@mantine/core";
 import { IconAlertCircle, IconCheck } from "@tabler/icons-react";
 import type { SendResult } from "../../../../api/types";
 
-const mails = (n: number) => `${n} ${n === 1 ? "recipient" : "recipients"}`;
+const recipients = (n: number) => `${n} ${n === 1 ? "recipient" : "recipients"}`;
+
+function Outcome({ title, color, icon, lines }: { title: string; color: string; icon?: ReactNode; lines: string[] }) {
+  if (lines.length === 0) return null;
+  return (
+    <Alert color={color} icon={icon} title={title}>
+      <List size="sm">
+        {lines.map((line) => (
+          <List.Item key={line}>{line}</List.Item>
+        ))}
+      </List>
+    </Alert>
+  );
+}
 
 /** What became of each recipient: sent, refused by the mail server (with its answer), or skipped. */
 export function SendResultView({ result }: { result: SendResult }) {
+  const { sent, failed, skipped } = result;
   return (
     <Stack spacing="sm" aria-label="Send result">
-      {result.sent.length > 0 && (
-        <Alert color="green" icon={<IconCheck size={18} />} title={`Sent to ${mails(result.sent.length)}`}>
-          <List size="sm">
-            {result.sent.map((email) => (
-              <List.Item key={email}>{email}</List.Item>
-            ))}
-          </List>
-        </Alert>
-      )}
-      {result.failed.length > 0 && (
-        <Alert color="red" icon={<IconAlertCircle size={18} />} title={`Not sent to ${mails(result.failed.length)}`}>
-          <List size="sm">
-            {result.failed.map(({ email, message }) => (
-              <List.Item key={email}>
-                {email}: {message}
-              </List.Item>
-            ))}
-          </List>
-        </Alert>
-      )}
-      {result.skipped.length > 0 && (
-        <Alert color="gray" title={`Skipped ${mails(result.skipped.length)}`}>
-          <List size="sm">
-            {result.skipped.map(({ email, reason }) => (
-              <List.Item key={email}>
-                {email}: {reason}
-              </List.Item>
-            ))}
-          </List>
-        </Alert>
-      )}
-      {result.sent.length + result.failed.length + result.skipped.length === 0 && (
-        <Text size="sm">Nothing was sent.</Text>
-      )}
+      <Outcome title={`Sent to ${recipients(sent.length)}`} color="green" icon={<IconCheck size={18} />} lines={sent} />
+      <Outcome
+        title={`Not sent to ${recipients(failed.length)}`}
+        color="red"
+        icon={<IconAlertCircle size={18} />}
+        lines={failed.map(({ email, message }) => `${email}: ${message}`)}
+      />
+      <Outcome
+        title={`Skipped ${recipients(skipped.length)}`}
+        color="gray"
+        lines={skipped.map(({ email, reason }) => `${email}: ${reason}`)}
+      />
+      {sent.length + failed.length + skipped.length === 0 && <Text size="sm">Nothing was sent.</Text>}
     </Stack>
   );
 }
