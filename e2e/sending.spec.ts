@@ -142,6 +142,19 @@ describe("sending a gallery to the client", () => {
     await staff.evaluate(() => window.scrollTo(0, 0));
     await screenshot(staff, "delivery-activity");
 
+    // The dialog on a 390 px phone: every recipient and the send button within the screen.
+    await staff.setViewportSize({ width: 390, height: 844 });
+    await staff.getByRole("button", { name: "Send to client" }).click();
+    const send = dialog.getByRole("button", { name: "Send to 2 recipients" });
+    await send.scrollIntoViewIfNeeded();
+    for (const element of [dialog.getByText("Luís Lima <luis@lima.test>"), send]) {
+      const box = (await element.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+
     await phone.close();
     await studio.close();
   });

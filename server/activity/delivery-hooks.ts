@@ -3,7 +3,7 @@ import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
 import type { User } from "../../api/types";
 import { notifyFirstDownload } from "../notifications/notifications.service";
-import { markDownloaded, recipientOfRequest } from "../sending/sending.service";
+import { markDownloaded, recipientOfRequest } from "../sending/recipient-links.service";
 import { countActivityToday, inBackground, recipientLabel, recordActivity, staffLabel } from "./activity.service";
 
 /**

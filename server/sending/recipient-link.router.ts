@@ -2,7 +2,7 @@ import { Router } from "express";
 import type { AppContext } from "../context";
 import { DELIVERY_TOKEN } from "../delivery/delivery.service";
 import { LINK_KEY, setRecipientCookie } from "./recipient-cookie";
-import { recipientOfKey } from "./sending.service";
+import { recipientOfKey } from "./recipient-links.service";
 
 /**
  * `/d/<token>?r=<key>`, the link in a client's mail: remembers whose mail it was (a cookie for

@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import type { Request } from "express";
 import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
 import { ConflictError, NotFoundError, TooManyRequestsError, ValidationError } from "../http/errors";
@@ -11,16 +10,11 @@ import { mailAddresses, mailbox, unsubscribedSet, unsubscribeUrl } from "../unsu
 import type { SendResult, SendingDraft, User } from "../../api/types";
 import { defaultTexts, oneLine, renderClientMail } from "./client-mail";
 import { isMailableAddress, type SendInput } from "./sending.schema";
-import { recipientKeysOf } from "./recipient-cookie";
-import { zipPathFor } from "../delivery/delivery.repository";
 import {
   contactsByIds,
   contactsWithAddress,
   findProjectForMail,
-  findRecipientOfLink,
   insertRecipient,
-  markRecipientDownloaded,
-  type LinkRecipient,
   type ProjectForMail,
 } from "./sending.repository";
 
@@ -213,26 +207,4 @@ export async function sendToClient(
       failed: failedLabels,
     });
   return result;
-}
-
-/** The recipient whose mail carried `key`, for the link whose token it came with. */
-export async function recipientOfKey(ctx: AppContext, key: string, token: string): Promise<LinkRecipient | undefined> {
-  return findRecipientOfLink(ctx.db, key, zipPathFor(token));
-}
-
-/** The recipient whose mail opened this browser's page of the link, if its cookie says. */
-export async function recipientOfRequest(
-  ctx: AppContext,
-  req: Request,
-  zipPath: string,
-): Promise<LinkRecipient | undefined> {
-  for (const key of recipientKeysOf(req)) {
-    const recipient = await findRecipientOfLink(ctx.db, key, zipPath);
-    if (recipient) return recipient;
-  }
-  return undefined;
-}
-
-export async function markDownloaded(ctx: AppContext, recipientId: number, at: string): Promise<void> {
-  await markRecipientDownloaded(ctx.db, recipientId, at);
 }
