@@ -21,14 +21,20 @@ export function announceActivity(ctx: AppContext, projectId: number): void {
   ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [projectId] });
 }
 
+/** `announce: false` where the caller announces the project's change itself once this is recorded. */
+interface Announcing {
+  announce?: boolean;
+}
+
 export async function recordActivity(
   ctx: AppContext,
   projectId: number,
   type: DeliveryActivityType,
   details: ActivityDetails = {},
+  { announce = true }: Announcing = {},
 ): Promise<void> {
   await insertActivity(ctx.db, projectId, type, details, nowIso());
-  announceActivity(ctx, projectId);
+  if (announce) announceActivity(ctx, projectId);
 }
 
 /** One more in today's row of this type (UTC day): page views and passcode failures are counted per day. */
@@ -36,19 +42,20 @@ export async function countActivityToday(
   ctx: AppContext,
   projectId: number,
   type: "views" | "passcode_failures",
+  { announce = true }: Announcing = {},
 ): Promise<void> {
   const at = nowIso();
   await countInGroup(ctx.db, projectId, type, `${type}:${at.slice(0, 10)}`, at);
-  announceActivity(ctx, projectId);
+  if (announce) announceActivity(ctx, projectId);
 }
 
 const pending = new WeakMap<AppContext, Set<Promise<void>>>();
 
 /**
  * Runs a recording beside the client's request: a failure to record is logged and never fails
- * what the client asked for.
+ * what the client asked for. The answer resolves (never rejects) once it has ended.
  */
-export function inBackground(ctx: AppContext, what: string, work: () => Promise<unknown>): void {
+export function inBackground(ctx: AppContext, what: string, work: () => Promise<unknown>): Promise<void> {
   let running = pending.get(ctx);
   if (!running) pending.set(ctx, (running = new Set()));
   const done: Promise<void> = work().then(
@@ -57,6 +64,7 @@ export function inBackground(ctx: AppContext, what: string, work: () => Promise<
   );
   running.add(done);
   void done.finally(() => running.delete(done));
+  return done;
 }
 
 /** Resolves once every recording under way has ended (before the database closes, and in tests). */

@@ -8,32 +8,40 @@ import { countActivityToday, inBackground, recipientLabel, recordActivity, staff
 
 /**
  * The delivery code's one-line hooks into the 'Delivery activity' timeline, each called where
- * that code already counts the event. They return at once and never fail the client's request:
- * the recording runs behind it and a failure is logged.
+ * that code already counts the event. None fails the client's request: a failure to record is
+ * logged. Views and full downloads are already announced by the delivery code once counted, so
+ * their hooks resolve once the row is written and the caller announces after both; the others
+ * announce for themselves.
  */
 
-/** The gallery was shown (beside countView). */
-export function noteView(ctx: AppContext, projectId: number): void {
-  inBackground(ctx, "a page view", () => countActivityToday(ctx, projectId, "views"));
+/** The gallery was shown (awaited with countView, before the view is announced). */
+export function noteView(ctx: AppContext, projectId: number): Promise<void> {
+  return inBackground(ctx, "a page view", () => countActivityToday(ctx, projectId, "views", { announce: false }));
 }
 
 /** A wrong passcode (beside the failure the passcode limit counts). */
 export function notePasscodeFailure(ctx: AppContext, projectId: number): void {
-  inBackground(ctx, "a passcode failure", () => countActivityToday(ctx, projectId, "passcode_failures"));
+  void inBackground(ctx, "a passcode failure", () => countActivityToday(ctx, projectId, "passcode_failures"));
 }
 
 /**
- * A full download of the ZIP (where countDownload has counted it): on the timeline with the
- * recipient whose mail opened the page, that recipient's reminder is off, and the first one
- * since publishing is mailed to the staff.
+ * A full download of the ZIP (awaited with countDownload, before the download is announced): on
+ * the timeline with the recipient whose mail opened the page, whose reminder is then off; the
+ * first one since publishing is mailed to the staff, behind it.
  */
-export function noteZipDownload(ctx: AppContext, req: Request, link: { projectId: number; zipPath: string }): void {
-  inBackground(ctx, "a download", async () => {
+export function noteZipDownload(
+  ctx: AppContext,
+  req: Request,
+  link: { projectId: number; zipPath: string },
+): Promise<void> {
+  return inBackground(ctx, "a download", async () => {
     const recipient = await recipientOfRequest(ctx, req, link.zipPath);
-    if (recipient) await markDownloaded(ctx, recipient.id, nowIso());
+    if (recipient) await markDownloaded(ctx, recipient, nowIso());
     const who = recipient && recipientLabel(recipient);
-    await recordActivity(ctx, link.projectId, "download", { recipients: who ? [who] : [] });
-    await notifyFirstDownload(ctx, link.projectId, recipient?.name ?? recipient?.email);
+    await recordActivity(ctx, link.projectId, "download", { recipients: who ? [who] : [] }, { announce: false });
+    void inBackground(ctx, "a download notice", () =>
+      notifyFirstDownload(ctx, link.projectId, recipient?.name ?? recipient?.email),
+    );
   });
 }
 
@@ -44,7 +52,7 @@ export function notePhotoDownload(
   link: { projectId: number; zipPath: string },
   photo: string,
 ): void {
-  inBackground(ctx, "a photo download", async () => {
+  void inBackground(ctx, "a photo download", async () => {
     const recipient = await recipientOfRequest(ctx, req, link.zipPath);
     await recordActivity(ctx, link.projectId, "photo_download", {
       photo,
@@ -55,7 +63,7 @@ export function notePhotoDownload(
 
 /** 'Regenerate link' by a staff member (after the new link is in place). */
 export function noteLinkRegenerated(ctx: AppContext, projectId: number, user: User): void {
-  inBackground(ctx, "a regenerated link", () =>
+  void inBackground(ctx, "a regenerated link", () =>
     recordActivity(ctx, projectId, "link_regenerated", { by: staffLabel(user) }),
   );
 }

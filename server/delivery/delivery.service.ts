@@ -103,8 +103,7 @@ export async function photoAt(ctx: AppContext, link: DeliveryLink, raw: string):
 }
 
 export async function recordView(ctx: AppContext, link: DeliveryLink): Promise<void> {
-  await countView(ctx.db, link.projectId);
-  noteView(ctx, link.projectId);
+  await Promise.all([countView(ctx.db, link.projectId), noteView(ctx, link.projectId)]);
   projectChanged(ctx, link.projectId);
 }
 
@@ -130,8 +129,7 @@ export async function sendZip(ctx: AppContext, req: Request, res: Response, link
   const downloader = `${link.zipPath}|${req.ip ?? ""}|${req.get("user-agent") ?? ""}`;
   onDeliveredBytes(res, (start, end, size) => {
     if (!coverageOf(ctx).record(downloader, size, start, end)) return;
-    noteZipDownload(ctx, req, link);
-    countDownload(ctx.db, link.projectId).then(
+    Promise.all([countDownload(ctx.db, link.projectId), noteZipDownload(ctx, req, link)]).then(
       () => projectChanged(ctx, link.projectId),
       (err: unknown) => ctx.logger.warn({ err, projectId: link.projectId }, "could not count a download"),
     );

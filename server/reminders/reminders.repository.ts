@@ -40,6 +40,14 @@ export async function claimDueReminders(
       .whereNull("r.downloaded_at")
       .where((q) => q.whereNull("r.reminder_claimed_until").orWhere("r.reminder_claimed_until", "<", now))
       .where("r.sent_at", "<=", new Date(opts.now - DAY_MS).toISOString())
+      // An address mailed again is reminded once, for its latest mail.
+      .whereNotExists(
+        trx("delivery_recipients as later")
+          .select(trx.raw("1"))
+          .whereRaw("later.project_id = r.project_id")
+          .whereRaw("lower(later.email) = lower(r.email)")
+          .whereRaw("later.id > r.id"),
+      )
       .where("p.publish_status", "published")
       .where("p.published_zip_path", trx.ref("r.zip_path"))
       .whereNotNull("p.delivery_reminder_days")

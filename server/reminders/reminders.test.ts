@@ -103,6 +103,22 @@ describe("reminders", () => {
     expect(fixture.mails).toEqual([]);
   });
 
+  it("reminds an address mailed twice once, for its later mail and a day after it", async () => {
+    s = await fixture.studio();
+    await dueForAnaAndLuis();
+    await sendMail(s.t, s.staff, s.delivery.id, { emails: ["ANA@lima.test"] }).expect(200);
+    const later = fixture.mails[0];
+    fixture.mails.length = 0;
+    expect(await sendDueReminders(s.t.ctx)).toBe(1);
+    expect(fixture.mails.map((m) => m.to)).toEqual([["luis@lima.test"]]);
+    await sentDaysAgo(2);
+    expect(await sendDueReminders(s.t.ctx)).toBe(1);
+    expect(await sendDueReminders(s.t.ctx)).toBe(0);
+    const toAna = mailsTo("ANA@lima.test");
+    expect(toAna).toHaveLength(1);
+    expect(linkIn(toAna[0])).toBe(linkIn(later));
+  });
+
   it("skips an address that unsubscribed after its mail", async () => {
     s = await fixture.studio();
     const first = await dueForAnaAndLuis();

@@ -22,6 +22,7 @@ export async function recipientOfRequest(
   return undefined;
 }
 
-export async function markDownloaded(ctx: AppContext, recipientId: number, at: string): Promise<void> {
-  await markRecipientDownloaded(ctx.db, recipientId, at);
+/** The recipient downloaded everything: no reminder for that address on this project, whichever of its mails it came from. */
+export async function markDownloaded(ctx: AppContext, recipient: LinkRecipient, at: string): Promise<void> {
+  await markRecipientDownloaded(ctx.db, recipient.projectId, recipient.email, at);
 }

@@ -128,7 +128,11 @@ export async function findRecipientOfLink(
   return row && { id: row.id, projectId: row.project_id, email: row.email, name: row.name };
 }
 
-/** The first full download of this recipient; later ones keep the first time. */
-export async function markRecipientDownloaded(db: Db, id: number, at: string): Promise<void> {
-  await db("delivery_recipients").where({ id }).whereNull("downloaded_at").update({ downloaded_at: at });
+/** The first full download of this address on this project (every mail it got); later ones keep the first time. */
+export async function markRecipientDownloaded(db: Db, projectId: number, email: string, at: string): Promise<void> {
+  await db("delivery_recipients")
+    .where({ project_id: projectId })
+    .whereRaw("lower(email) = ?", [email.toLowerCase()])
+    .whereNull("downloaded_at")
+    .update({ downloaded_at: at });
 }
