@@ -105,6 +105,12 @@ describe("sending a gallery to the client", () => {
     await dialog.getByText("Sent to 2 recipients").waitFor();
     await dialog.getByRole("button", { name: "Close" }).click();
     await activity.getByText("Sent by Ada Admin").waitFor();
+    const days = activity.getByLabel("Days before the link expires");
+    await days.fill("5");
+    await days.press("Enter");
+    await expect
+      .poll(() => activity.getByRole("checkbox", { name: "Remind 5 days before the link expires" }).isChecked())
+      .toBe(true);
 
     // Both mails arrive, each with its own link to the delivery page on the studio's address.
     await expect.poll(() => smtp.mails.map((m) => m.to[0]).sort()).toEqual(["ana@lima.test", "luis@lima.test"]);

@@ -93,6 +93,7 @@ describe("reminders with two processes", () => {
     await until(
       () => remindersTo("ana@lima.test").length + remindersTo("luis@lima.test").length,
       (n) => n >= 2,
+      60_000,
     );
 
     // Both stop; the friend's reminder falls due while nothing runs, and is found at the next start.
@@ -103,16 +104,19 @@ describe("reminders with two processes", () => {
     await until(
       () => remindersTo("friend@else.test").length,
       (n) => n >= 1,
+      60_000,
     );
     const [checksA, checksB] = [checksOf(a), checksOf(b)];
     await until(
       () => [checksOf(a), checksOf(b)],
       ([nowA, nowB]) => nowA >= checksA + 2 && nowB >= checksB + 2,
+      60_000,
     );
 
     for (const email of ["ana@lima.test", "luis@lima.test", "friend@else.test"])
       expect(remindersTo(email)).toHaveLength(1);
     const rows = await local.ctx.db("delivery_activity").where({ project_id: delivery.id, type: "reminder" });
     expect(rows).toHaveLength(3);
-  });
+    // Four process starts: slow on a loaded machine.
+  }, 240_000);
 });

@@ -39,15 +39,21 @@ export function ReminderSetting({ projectId, hasExpiry }: { projectId: number; h
           onChange={(event) => change(event.currentTarget.checked ? shownDays : null)}
         />
         {days !== null && (
+          // Saved when the field is left (or Enter pressed), not at every keystroke; a new saved value resets it.
           <NumberInput
+            key={days}
             aria-label="Days before the link expires"
             min={1}
             max={30}
             size="xs"
             w={70}
-            value={days}
+            defaultValue={days}
             disabled={mutation.isPending}
-            onChange={(value) => value !== undefined && value >= 1 && value <= 30 && value !== days && change(value)}
+            onKeyDown={(event) => event.key === "Enter" && event.currentTarget.blur()}
+            onBlur={(event) => {
+              const value = Number(event.currentTarget.value);
+              if (Number.isInteger(value) && value >= 1 && value <= 30 && value !== days) change(value);
+            }}
           />
         )}
       </Group>
