@@ -105,7 +105,7 @@ describe("sending a gallery to the client", () => {
     await dialog.getByText("Sent to 2 recipients").waitFor();
     await dialog.getByRole("button", { name: "Close" }).click();
     await activity.getByText("Sent by Ada Admin").waitFor();
-    const days = activity.getByLabel("Days before the link expires");
+    const days = activity.getByLabel("Days before the link expires", { exact: true });
     await days.fill("5");
     await days.press("Enter");
     await expect
