@@ -138,3 +138,69 @@ export interface DashboardStats {
   /** Bytes: what Photodrop keeps, and the free/total space of the file system holding UPLOADS_DIR. */
   storage: { photosBytes: number; zipsBytes: number; freeBytes: number; totalBytes: number };
 }
+
+/** GET /api/projects/{id}/sending: what the 'Send to client' dialog opens with. */
+export interface SendingDraft {
+  subject: string;
+  message: string;
+  /** The project client's contacts that have an e-mail address; `valid` false: not one a mail can go to. */
+  contacts: Array<{ id: number; name: string; email: string; unsubscribed: boolean; valid: boolean }>;
+  hasPasscode: boolean;
+  /** Why nothing can be sent now (not published, expired, no mail server, no reachable link), or null. */
+  problem: string | null;
+}
+
+/** POST /api/projects/{id}/sending */
+export interface SendRequest {
+  contactIds: number[];
+  /** Addresses typed in the dialog. */
+  emails: string[];
+  subject: string;
+  message: string;
+  /** The link's passcode typed again, to include it in the mail; it is stored only as a hash. */
+  passcode?: string;
+}
+
+/** One mail per recipient: those the mail server took, those it refused, those not mailed. */
+export interface SendResult {
+  sent: string[];
+  failed: Array<{ email: string; message: string }>;
+  skipped: Array<{ email: string; reason: string }>;
+}
+
+export type DeliveryActivityType =
+  "sent" | "reminder" | "views" | "download" | "photo_download" | "passcode_failures" | "link_regenerated" | "expired";
+
+/** GET /api/projects/{id}/activity: one entry of the 'Delivery activity' timeline (newest first). */
+export interface DeliveryActivity {
+  id: number;
+  projectId: number;
+  type: DeliveryActivityType;
+  /** When it happened; for a day's views or passcode failures, the latest of them. */
+  at: string;
+  /** The day (UTC, YYYY-MM-DD) a counted row covers (views, passcode failures); otherwise null. */
+  day: string | null;
+  /** How many times (views, passcode failures); 1 otherwise. */
+  count: number;
+  /** The staff member who did it (sent, link regenerated). */
+  by: string | null;
+  /** Whom it went to (sent, reminder), or who did it when the link told (a download by a recipient). */
+  recipients: string[];
+  /** Recipients the mail server refused (sent). */
+  failed: string[];
+  /** The photo (photo_download). */
+  photo: string | null;
+  /** Expired with no full download of the ZIP (expired). */
+  unused: boolean;
+}
+
+/** GET/PUT /api/projects/{id}/reminders: remind this many days before the link expires; null: off. */
+export interface ReminderSettings {
+  days: number | null;
+}
+
+/** GET/PUT /api/users/me/notifications: the signed-in staff member's own delivery mails. */
+export interface NotificationSettings {
+  /** Mail me when a client downloads a gallery I sent, or its link expires unused. */
+  deliveryMail: boolean;
+}

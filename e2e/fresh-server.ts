@@ -17,21 +17,23 @@ export interface FreshServer {
 /**
  * A second real server, as a studio installs it for the first time: an empty database, no demo
  * data and no ADMIN_EMAIL, so the first account signed up becomes the admin. It serves the web
- * app the global setup built. `extraEnv` adds or overrides settings (TRUST_PROXY, data folders...).
+ * app the global setup built. `env` adds settings (given the port it will listen on).
  */
-export async function startFreshServer(extraEnv: Record<string, string> = {}): Promise<FreshServer> {
+export async function startFreshServer(
+  env: (port: number) => Record<string, string> = () => ({}),
+): Promise<FreshServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-e2e-fresh-"));
   for (const folder of ["uploads", "published"]) fs.mkdirSync(path.join(dataDir, folder));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const logFile = path.join(dataDir, "server.log");
   const log = fs.openSync(logFile, "a");
-  const { ADMIN_EMAIL: _email, ADMIN_PASSWORD: _password, ...env } = process.env;
+  const { ADMIN_EMAIL: _email, ADMIN_PASSWORD: _password, ...inherited } = process.env;
   const server = spawn(process.execPath, [path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"), "server/index.ts"], {
     cwd: repoRoot,
     stdio: ["ignore", log, log],
     env: {
-      ...env,
+      ...inherited,
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",
@@ -42,7 +44,7 @@ export async function startFreshServer(extraEnv: Record<string, string> = {}): P
       LOG_LEVEL: "info",
       RATE_LIMIT_PER_IP: "1000",
       RATE_LIMIT_PER_ACCOUNT: "1000",
-      ...extraEnv,
+      ...env(port),
     },
   });
   const readLog = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8") : "");

@@ -21,10 +21,8 @@ describe("uploading to a full disk", () => {
   beforeAll(async () => {
     base = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-e2e-full-"));
     disk = mountSmallDisk(path.join(base, "disk"), 8);
-    server = await startFreshServer({
-      UPLOADS_DIR: path.join(disk.dir, "uploads"),
-      PUBLISHED_DIR: path.join(disk.dir, "published"),
-    });
+    const folders = { UPLOADS_DIR: path.join(disk.dir, "uploads"), PUBLISHED_DIR: path.join(disk.dir, "published") };
+    server = await startFreshServer(() => folders);
     await signUpAccount(owner.email, owner.password, "Studio Owner", server.baseUrl);
     browser = await launchBrowser();
   });

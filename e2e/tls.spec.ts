@@ -18,7 +18,7 @@ describe("behind a TLS proxy", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startFreshServer({ TRUST_PROXY: "loopback" });
+    server = await startFreshServer(() => ({ TRUST_PROXY: "loopback" }));
     proxy = await startTlsProxy(server.baseUrl, LAN_NAME);
     browser = await launchBrowser([MAP_LAN_NAME, "--ignore-certificate-errors"]);
   });

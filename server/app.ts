@@ -21,6 +21,12 @@ import { healthRouter } from "./ops/health.router";
 import { metricsRouter } from "./ops/metrics.router";
 import { observeRequests } from "./ops/request-observer";
 import { serveWebApp } from "./web/web-app";
+import { activityRouter } from "./activity/activity.router";
+import { notificationsRouter } from "./notifications/notifications.router";
+import { remindersRouter } from "./reminders/reminders.router";
+import { recipientLinkRouter } from "./sending/recipient-link.router";
+import { sendingRouter } from "./sending/sending.router";
+import { unsubscribeRouter } from "./unsubscribe/unsubscribe.router";
 
 /** The whole HTTP application; no listen() here, so tests drive it with supertest. */
 export function createApp(ctx: AppContext): Express {
@@ -51,9 +57,11 @@ export function createApp(ctx: AppContext): Express {
   api.use(authenticate(ctx));
   api.use("/users/me", meRouter(ctx));
   api.use(requireApproved);
+  api.use("/users/me/notifications", notificationsRouter(ctx));
   api.use("/users", requireAdmin, usersRouter(ctx));
   api.use("/clients", clientsRouter(ctx));
   api.use("/contacts", contactsRouter(ctx));
+  api.use("/projects", sendingRouter(ctx), activityRouter(ctx), remindersRouter(ctx));
   api.use("/projects", deliverySettingsRouter(ctx), publishRouter(ctx), projectsRouter(ctx));
   api.use("/attachments", attachmentsRouter(ctx));
   api.use("/dashboard", dashboardRouter(ctx));
@@ -61,7 +69,8 @@ export function createApp(ctx: AppContext): Express {
   app.use("/api", api);
 
   app.use("/published", publishedRouter(ctx));
-  app.use("/d", deliveryRouter(ctx));
+  app.use("/d", recipientLinkRouter(ctx), deliveryRouter(ctx));
+  app.use("/unsubscribe", unsubscribeRouter(ctx));
   serveWebApp(app);
   app.use(errorMiddleware(ctx.logger));
   return app;

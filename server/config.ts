@@ -73,6 +73,9 @@ const envSchema = z.object({
   HSTS_INCLUDE_SUBDOMAINS: flag(false),
   MIN_FREE_DISK_MB: int(100, 0),
   STUDIO_NAME: optionalText.transform((v) => v ?? "Photodrop"),
+  SEND_LIMIT_PER_USER: int(20, 1),
+  SEND_LIMIT_PER_PROJECT: int(10, 1),
+  REMINDER_CHECK_SECONDS: int(60, 1, 86400),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
   SLOW_REQUEST_MS: int(1000, 1),
   BODY_TIMEOUT_SECONDS: int(15, 1, 3600),
@@ -146,6 +149,10 @@ function toConfig(env: z.infer<typeof envSchema>) {
     minFreeDiskBytes: env.MIN_FREE_DISK_MB * 1024 * 1024,
     /** Shown on every client's delivery page. */
     studioName: env.STUDIO_NAME,
+    /** 'Send to client' sends allowed per hour, per staff member and per project. */
+    sendLimit: { perUser: env.SEND_LIMIT_PER_USER, perProject: env.SEND_LIMIT_PER_PROJECT },
+    /** How often each process looks for reminders due and links that expired (seconds). */
+    reminderCheckSeconds: env.REMINDER_CHECK_SECONDS,
   };
 }
 

@@ -8,6 +8,7 @@ import { cancelAllPublishes } from "./publish/publish.service";
 import { superviseBuilds } from "./publish/publish-lease";
 import { sweepStaleTempFiles } from "./storage/paths";
 import { startupBanner } from "./startup-banner";
+import { superviseDeliveryMail } from "./reminders/delivery-schedule";
 
 async function main() {
   const config = loadConfig();
@@ -15,6 +16,7 @@ async function main() {
   const report = await runStartupTasks(ctx);
   const stopSweeping = sweepStaleTempFiles(ctx.config, ctx.logger);
   const stopSupervising = superviseBuilds(ctx);
+  const stopDeliveryMail = superviseDeliveryMail(ctx);
   const app = createApp(ctx);
   const server = http.createServer(app);
   const events = attachEventsServer(server, ctx);
@@ -43,6 +45,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     stopSweeping();
     stopSupervising();
+    stopDeliveryMail();
     await events.close();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -3,6 +3,8 @@ import type { AppContext } from "../context";
 import { parseBody, parseId } from "../http/validate";
 import { deliverySettingsSchema } from "./delivery.schema";
 import { regenerateLink, updateSettings } from "./delivery.service";
+import { currentUser } from "../http/authenticate";
+import { noteLinkRegenerated } from "../activity/delivery-hooks";
 
 /** /api/projects/:id/delivery (mounted at /api/projects for approved users, before the projects router). */
 export function deliverySettingsRouter(ctx: AppContext): Router {
@@ -14,7 +16,9 @@ export function deliverySettingsRouter(ctx: AppContext): Router {
   });
 
   router.post("/:id/delivery/regenerate", async (req, res) => {
-    res.json(await regenerateLink(ctx, parseId(req.params.id)));
+    const project = await regenerateLink(ctx, parseId(req.params.id));
+    noteLinkRegenerated(ctx, project.id, currentUser(req));
+    res.json(project);
   });
 
   return router;

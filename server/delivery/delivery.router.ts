@@ -9,6 +9,7 @@ import { thumbnailKeyOf } from "../attachments/thumbnails.service";
 import { renderGallery, renderMessage, renderPasscodeForm } from "./delivery-page";
 import { createPasscodeAttempts } from "./passcode-attempts";
 import { setPasscodeCookie } from "./passcode-cookie";
+import { notePasscodeFailure, notePhotoDownload } from "../activity/delivery-hooks";
 import {
   checkPasscode,
   EXPIRED_MESSAGE,
@@ -24,7 +25,7 @@ import {
 
 const assetsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "assets");
 
-function sendHtml(res: Response, status: number, html: string) {
+export function sendHtml(res: Response, status: number, html: string) {
   res
     .status(status)
     .set({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" })
@@ -79,6 +80,7 @@ export function deliveryRouter(ctx: AppContext): Router {
         await checkPasscode(link, (req.body as Record<string, unknown> | undefined)?.passcode, attempts);
       } catch (err) {
         if (!(err instanceof HttpError) || (err.statusCode !== 401 && err.statusCode !== 429)) throw err;
+        if (err.statusCode === 401) notePasscodeFailure(ctx, link.projectId);
         if (err.headers) res.set(err.headers);
         return sendHtml(res, err.statusCode, renderPasscodeForm({ studio, token: link.token, error: err.message }));
       }
@@ -96,6 +98,7 @@ export function deliveryRouter(ctx: AppContext): Router {
     router.get(route, async (req, res) => {
       const link = await unlockedLink(req);
       const photo = await photoAt(ctx, link, String(req.params.n));
+      if (kind === "p-download") notePhotoDownload(ctx, req, link, photo.originalName);
       // A photo whose thumbnail cannot be rendered (damaged, or no room on the disk) is shown itself.
       const thumbnail = kind === "t" && (await thumbnailKeyOf(ctx, photo).catch(() => null));
       res.attachment(photo.originalName);

@@ -25,6 +25,7 @@ import { onDeliveredBytes } from "./delivered-bytes";
 import { hasValidCookie } from "./passcode-cookie";
 import type { PasscodeAttempts } from "./passcode-attempts";
 import { createTransferCoverage, type TransferCoverage } from "./transfer-coverage";
+import { noteView, noteZipDownload } from "../activity/delivery-hooks";
 
 /** A token is a published ZIP's random name: 128 bits or more, URL-safe. */
 export const DELIVERY_TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
@@ -102,7 +103,7 @@ export async function photoAt(ctx: AppContext, link: DeliveryLink, raw: string):
 }
 
 export async function recordView(ctx: AppContext, link: DeliveryLink): Promise<void> {
-  await countView(ctx.db, link.projectId);
+  await Promise.all([countView(ctx.db, link.projectId), noteView(ctx, link.projectId)]);
   projectChanged(ctx, link.projectId);
 }
 
@@ -128,7 +129,7 @@ export async function sendZip(ctx: AppContext, req: Request, res: Response, link
   const downloader = `${link.zipPath}|${req.ip ?? ""}|${req.get("user-agent") ?? ""}`;
   onDeliveredBytes(res, (start, end, size) => {
     if (!coverageOf(ctx).record(downloader, size, start, end)) return;
-    countDownload(ctx.db, link.projectId).then(
+    Promise.all([countDownload(ctx.db, link.projectId), noteZipDownload(ctx, req, link)]).then(
       () => projectChanged(ctx, link.projectId),
       (err: unknown) => ctx.logger.warn({ err, projectId: link.projectId }, "could not count a download"),
     );

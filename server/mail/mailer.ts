@@ -3,13 +3,33 @@ import type { Config } from "../config";
 import type { Logger } from "../logger";
 
 export interface MailMessage {
-  to: string;
+  /** An address, or a name and an address (the name is encoded by nodemailer, never pasted into the header). */
+  to: string | { name: string; address: string };
   subject: string;
   text: string;
+  /** An HTML alternative to `text` (the text part stays for mail programs that show no HTML). */
+  html?: string;
+  /** Shown as the sender's name in place of MAIL_FROM's own (the address stays MAIL_FROM's). */
+  fromName?: string;
+  replyTo?: string;
+  /**
+   * This address's one-click unsubscribe URL: `List-Unsubscribe` (nodemailer's `list` option) and
+   * `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058), which `list` cannot express.
+   */
+  unsubscribeUrl?: string;
 }
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+}
+
+const addressOf = (to: MailMessage["to"]) => (typeof to === "string" ? to : to.address);
+
+/** MAIL_FROM with another display name: `Studio <no-reply@…>`. */
+function fromWithName(from: string, name: string | undefined) {
+  if (!name) return from;
+  const address = /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
+  return { name, address };
 }
 
 /**
@@ -21,7 +41,7 @@ export function createMailer(mail: Config["mail"], logger: Logger): Mailer {
     return {
       async send(message) {
         logger.info(
-          { mail: { to: message.to, subject: message.subject, body: message.text } },
+          { mail: { to: addressOf(message.to), subject: message.subject, body: message.text } },
           "e-mail (no SMTP_URL set, written to the log instead)",
         );
       },
@@ -30,8 +50,29 @@ export function createMailer(mail: Config["mail"], logger: Logger): Mailer {
   const transport = nodemailer.createTransport(mail.smtpUrl);
   return {
     async send(message) {
-      await transport.sendMail({ from: mail.from, to: message.to, subject: message.subject, text: message.text });
-      logger.info({ to: message.to, subject: message.subject }, "e-mail sent");
+      const unsubscribe = message.unsubscribeUrl;
+      await transport.sendMail({
+        from: fromWithName(mail.from, message.fromName),
+        to: message.to,
+        replyTo: message.replyTo,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        ...(unsubscribe && {
+          list: { unsubscribe: { url: unsubscribe, comment: "Unsubscribe" } },
+          headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+        }),
+      });
+      logger.info({ to: addressOf(message.to), subject: message.subject }, "e-mail sent");
     },
   };
+}
+
+const shared = new WeakMap<object, Mailer>();
+
+/** One mailer (one SMTP transport) per app context, for the work that mails outside a router: jobs and hooks. */
+export function mailerOf(ctx: { config: Config; logger: Logger }): Mailer {
+  let mailer = shared.get(ctx);
+  if (!mailer) shared.set(ctx, (mailer = createMailer(ctx.config.mail, ctx.logger)));
+  return mailer;
 }

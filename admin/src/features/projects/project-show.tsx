@@ -6,6 +6,7 @@ import { Link, useParams } from "react-router";
 import { AttachmentsCard } from "../attachments";
 import { ProjectDetailsCard } from "./project-details-card";
 import { DeliveryCard } from "../delivery";
+import { DeliveryActivityCard, SendToClientButton } from "../sending";
 import { useProjectFormModal } from "./project-form-modal";
 import { isPublished, type ProjectWithAttachments } from "./types";
 import { PublishControl, usePublishProgress } from "../publish";
@@ -65,6 +66,7 @@ function ProjectPage({ projectId }: { projectId: number | undefined }) {
           <Button variant="default" leftIcon={<IconPencil size={16} />} onClick={() => forms.showEdit(project.id)}>
             Edit Project
           </Button>
+          <SendToClientButton project={project} />
           <PublishControl project={project} live={live} />
         </Group>
       </Group>
@@ -72,6 +74,7 @@ function ProjectPage({ projectId }: { projectId: number | undefined }) {
         <Grid.Col md={4}>
           <ProjectDetailsCard project={project} />
           <DeliveryCard project={project} />
+          <DeliveryActivityCard project={project} />
         </Grid.Col>
         <Grid.Col md={8}>
           <AttachmentsCard

@@ -3,6 +3,7 @@ import { useGetIdentity, useLogout, useWarnAboutChange } from "@refinedev/core";
 import { IconLogout } from "@tabler/icons-react";
 import type { User } from "../../providers/session";
 import { navigationToggle, useNavigationOpened } from "./navigation-toggle";
+import { NotificationSettingsButton } from "../../features/sending";
 
 export const HEADER_HEIGHT = 60;
 
@@ -36,11 +37,14 @@ export function AppHeader() {
             Photodrop - Photo Delivery, Fast
           </Title>
         </Group>
-        <Tooltip label={user?.email ?? "Log out"} position="bottom-end" withArrow>
-          <ActionIcon size="lg" variant="light" aria-label="Log out" onClick={handleLogout}>
-            <IconLogout size={20} />
-          </ActionIcon>
-        </Tooltip>
+        <Group spacing="xs" noWrap>
+          <NotificationSettingsButton />
+          <Tooltip label={user?.email ?? "Log out"} position="bottom-end" withArrow>
+            <ActionIcon size="lg" variant="light" aria-label="Log out" onClick={handleLogout}>
+              <IconLogout size={20} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
       </Group>
     </Header>
   );

@@ -1,0 +1,3 @@
+export { DeliveryActivityCard } from "./activity-card";
+export { NotificationSettingsButton } from "./notification-settings-button";
+export { SendToClientButton } from "./send-dialog";

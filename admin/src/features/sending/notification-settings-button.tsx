@@ -1,0 +1,59 @@
+import { useState } from "react";
+import { ActionIcon, Popover, Stack, Switch, Text } from "@mantine/core";
+import { useCustom, useCustomMutation } from "@refinedev/core";
+import { IconBell } from "@tabler/icons-react";
+import type { NotificationSettings } from "../../../../api/types";
+
+const URL = "/users/me/notifications";
+
+/** The signed-in staff member's own delivery mails: on (default) or off. */
+export function NotificationSettingsButton() {
+  const [opened, setOpened] = useState(false);
+  const { result, query } = useCustom<NotificationSettings>({
+    url: URL,
+    method: "get",
+    queryOptions: { enabled: opened },
+    errorNotification: false,
+  });
+  const { mutateAsync: save, mutation } = useCustomMutation<NotificationSettings>();
+  const [error, setError] = useState<string | null>(null);
+  const settings = result.data as NotificationSettings | undefined;
+
+  return (
+    <Popover opened={opened} onChange={setOpened} position="bottom-end" width={300} withArrow shadow="md">
+      <Popover.Target>
+        <ActionIcon size="lg" variant="light" aria-label="Notification settings" onClick={() => setOpened((o) => !o)}>
+          <IconBell size={20} />
+        </ActionIcon>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack spacing="xs">
+          <Text size="sm" weight={600}>
+            Notification settings
+          </Text>
+          <Switch
+            label="E-mail me when a client downloads a gallery I sent, or its link expires unused"
+            checked={settings?.deliveryMail ?? true}
+            disabled={!settings || mutation.isPending}
+            onChange={(event) => {
+              setError(null);
+              save({
+                url: URL,
+                method: "put",
+                values: { deliveryMail: event.currentTarget.checked },
+                successNotification: false,
+                errorNotification: false,
+              }).then(
+                () => query.refetch(),
+                (err: { message?: string }) => setError(err.message ?? "Could not save"),
+              );
+            }}
+          />
+          <Text size="xs" color={error ? "red" : "dimmed"}>
+            {error ?? "When nobody sent a gallery, these mails go to every admin. This choice is yours alone."}
+          </Text>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

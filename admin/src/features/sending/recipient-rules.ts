@@ -1,0 +1,15 @@
+/**
+ * An address the dialog accepts: one mailbox, no name, no spaces or line breaks (the server
+ * checks again, strictly). Answers the message to show, or null.
+ */
+export function addressError(value: string, chosen: string[]): string | null {
+  const email = value.trim();
+  if (!email) return "Type an e-mail address";
+  if (email.length > 254 || !/^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\]+$/.test(email))
+    return "Invalid email format";
+  if (chosen.some((other) => other.toLowerCase() === email.toLowerCase())) return "This address is already listed";
+  return null;
+}
+
+/** How many mails a send makes: the ticked contacts and the added addresses. */
+export const recipientCount = (contactIds: number[], emails: string[]) => contactIds.length + emails.length;

@@ -1,0 +1,24 @@
+import { Router } from "express";
+import type { AppContext } from "../context";
+import { DELIVERY_TOKEN } from "../delivery/delivery.service";
+import { LINK_KEY, setRecipientCookie } from "./recipient-cookie";
+import { recipientOfKey } from "./recipient-links.service";
+
+/**
+ * `/d/<token>?r=<key>`, the link in a client's mail: remembers whose mail it was (a cookie for
+ * that page) and sends the browser on to the page itself, so the key stays out of its history
+ * and of anything the page links to. Mounted at /d before the delivery router, which serves the
+ * page; a link without `r` goes straight there.
+ */
+export function recipientLinkRouter(ctx: AppContext): Router {
+  const router = Router();
+  router.get("/:token", async (req, res, next) => {
+    const { token } = req.params;
+    const key = req.query.r;
+    if (key === undefined || !DELIVERY_TOKEN.test(token)) return next();
+    if (typeof key === "string" && LINK_KEY.test(key) && (await recipientOfKey(ctx, key, token)))
+      setRecipientCookie(req, res, token, key);
+    res.redirect(302, `/d/${token}`);
+  });
+  return router;
+}

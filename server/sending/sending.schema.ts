@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { MAX_ID } from "../http/validate";
+
+export const MAX_RECIPIENTS = 50;
+
+const mailboxAddress = z.email("Invalid email format");
+
+/**
+ * An address one mail can go to: one mailbox, no name, no list, no line break (zod's e-mail
+ * pattern allows none of those), at most 254 characters (RFC 5321).
+ */
+export const isMailableAddress = (email: string) => email.length <= 254 && mailboxAddress.safeParse(email).success;
+
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+
+const sendSchemaBase = z.object({
+  contactIds: z
+    .array(z.number({ error: "Contact ids must be numbers" }).int().positive().max(MAX_ID), {
+      error: "contactIds must be a list",
+    })
+    .max(MAX_RECIPIENTS)
+    .default([]),
+  emails: z
+    .array(z.string({ error: "Addresses must be text" }).trim().refine(isMailableAddress, "Invalid email format"), {
+      error: "emails must be a list",
+    })
+    .max(MAX_RECIPIENTS)
+    .default([]),
+  // A subject is a header: a line break in it could start a header of its own, so it is refused.
+  subject: z
+    .string({ error: "Subject is required" })
+    .trim()
+    .min(1, "Subject is required")
+    .max(200, "Subject must be at most 200 characters")
+    .refine((v) => !/[\r\n]/.test(v) && !CONTROL.test(v), "Subject must be one line without control characters"),
+  message: z
+    .string({ error: "Message must be text" })
+    .max(5000, "Message must be at most 5000 characters")
+    .transform((v) => v.replace(/\r\n?/g, "\n").trim())
+    .refine((v) => !CONTROL.test(v), "Message must not contain control characters"),
+  passcode: z.string({ error: "Passcode must be text" }).min(1, "Type the passcode").max(64).optional(),
+});
+
+export const sendSchema = sendSchemaBase
+  .refine((v) => v.contactIds.length + v.emails.length > 0, {
+    message: "Choose at least one recipient",
+    path: ["contactIds"],
+  })
+  .refine((v) => v.contactIds.length + v.emails.length <= MAX_RECIPIENTS, {
+    message: `At most ${MAX_RECIPIENTS} recipients at once`,
+    path: ["emails"],
+  });
+
+export type SendInput = z.infer<typeof sendSchema>;
