@@ -46,8 +46,8 @@ export function attachmentsRouter(ctx: AppContext): Router {
   });
 
   router.get("/", async (req, res) => {
-    const { rows, total } = await service.listAttachments(ctx, parseListQuery(req.query, service.attachmentListSpec));
-    res.set("X-Total-Count", String(total)).json(rows);
+    const { body, total } = await service.listAttachments(ctx, parseListQuery(req.query, service.attachmentListSpec));
+    res.set("X-Total-Count", String(total)).type("json").send(body);
   });
 
   router.get("/:id", async (req, res) => {

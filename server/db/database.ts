@@ -1,6 +1,6 @@
 import knex, { type Knex } from "knex";
 import { runtimeModules } from "../runtime-modules";
-import { knexConfigFor, knexReadConfigFor } from "./dialect";
+import { knexConfigFor, knexReadConfigFor, shareWriteCount } from "./dialect";
 
 export type Db = Knex;
 
@@ -11,7 +11,10 @@ export function openDatabase(databaseUrl: string, opts: { poolMax?: number } = {
 /** The pool for reads outside transactions, opened after migrations: `db` itself where it needs no other. */
 export function openReadPool(databaseUrl: string, db: Db): Db {
   const config = knexReadConfigFor(databaseUrl);
-  return config ? knex(config) : db;
+  if (!config) return db;
+  const reads = knex(config);
+  shareWriteCount(reads, db);
+  return reads;
 }
 
 /**

@@ -139,13 +139,28 @@ class ImmediateSqlite3Client extends Sqlite3Client {
   // instance; made on first use because knex's withUserParams (the migrator's) copies the config.
   override async _query(connection: unknown, obj: { sql: string }) {
     if (READ_ONLY_STATEMENT.test(obj.sql)) return super._query(connection, obj);
-    let writes = writeCounts.get(this.config);
-    if (!writes) writeCounts.set(this.config, (writes = { count: 0 }));
+    const writes = writesOf(this.config);
     try {
       return await super._query(connection, obj);
     } finally {
       writes.count += 1;
     }
+  }
+}
+
+function writesOf(config: object): { count: number } {
+  let writes = writeCounts.get(config);
+  if (!writes) writeCounts.set(config, (writes = { count: 0 }));
+  return writes;
+}
+
+/**
+ * A read-only pool over the same sqlite file as `writer` answers `sqliteWriteCount` with the
+ * writer's count: what its reads may have missed is what the writer wrote.
+ */
+export function shareWriteCount(reader: Knex, writer: Knex): void {
+  if (reader.client instanceof ImmediateSqlite3Client && writer.client instanceof ImmediateSqlite3Client) {
+    writeCounts.set(reader.client.config, writesOf(writer.client.config));
   }
 }
 

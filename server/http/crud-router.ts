@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { AppContext } from "../context";
 import { sqliteWriteCount } from "../db/dialect";
 import { parseListQuery, type ListQuery, type ListSpec } from "./list-query";
-import { PageCache } from "./page-cache";
+import { PageCache, type SentPage } from "./page-cache";
 import { parseBody, parseId } from "./validate";
 
 /** What a plain resource (clients, contacts, projects) provides for the five REST calls. */
@@ -11,7 +11,8 @@ export interface CrudResource<Create extends z.ZodType, Update extends z.ZodType
   listSpec: ListSpec;
   createSchema: Create;
   updateSchema: Update;
-  list(ctx: AppContext, list: ListQuery): Promise<{ rows: unknown[]; total: number }>;
+  /** A page as it is sent: its JSON body and X-Total-Count. */
+  list(ctx: AppContext, list: ListQuery): Promise<SentPage>;
   get(ctx: AppContext, id: number): Promise<unknown>;
   create(ctx: AppContext, input: z.infer<Create>): Promise<unknown>;
   update(ctx: AppContext, id: number, input: z.infer<Update>): Promise<unknown>;

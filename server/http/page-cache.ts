@@ -30,9 +30,9 @@ export class PageCache {
 
   constructor(private readonly writeCount: () => number | undefined) {}
 
-  get(key: string, load: () => Promise<{ rows: unknown[]; total: number }>): Promise<SentPage> {
+  get(key: string, load: () => Promise<SentPage>): Promise<SentPage> {
     const writeCount = this.writeCount();
-    if (writeCount === undefined) return serialize(load());
+    if (writeCount === undefined) return load();
     const found = this.pages.get(key);
     if (found && found.writeCount === writeCount) {
       // Most recently used last: eviction takes from the front.
@@ -41,7 +41,7 @@ export class PageCache {
       return found.page;
     }
     if (found) this.remove(key);
-    const entry: Entry = { writeCount, page: serialize(load()), size: 0 };
+    const entry: Entry = { writeCount, page: load(), size: 0 };
     this.pages.set(key, entry);
     entry.page.then(
       ({ body }) => {
@@ -67,9 +67,4 @@ export class PageCache {
       this.remove(this.pages.keys().next().value!);
     }
   }
-}
-
-async function serialize(loading: Promise<{ rows: unknown[]; total: number }>): Promise<SentPage> {
-  const { rows, total } = await loading;
-  return { body: JSON.stringify(rows), total };
 }

@@ -1,7 +1,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { listProjectAttachments } from "../attachments/attachments.service";
+import { firstProjectAttachments } from "../attachments/attachments.service";
 import { insertAttachmentRow, insertClientRow, insertProjectRow } from "../test/rows";
 
 let t: TestApp;
@@ -180,7 +180,7 @@ describe("listing projects", () => {
     const stored = (await t.ctx.db("attachments").where({ project_id: b }).pluck("id")) as number[];
     expect(attachments.map((a: { id: number }) => a.id).sort()).toEqual(stored.sort());
     expect(attachments.map((a: { id: number }) => a.id)).toEqual(
-      (await listProjectAttachments(t.ctx, b)).map((a) => (a as { id: number }).id),
+      (await firstProjectAttachments(t.ctx, b)).map((a) => (a as { id: number }).id),
     );
   });
 });

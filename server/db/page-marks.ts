@@ -1,0 +1,67 @@
+import type { Knex } from "knex";
+import { isPostgres } from "./transactions";
+
+/** Rows between two marks: the most a page's query walks past its mark. */
+export const MARK_EVERY = 256;
+/** Mark sets kept per database (each a few kB: one key and id every MARK_EVERY rows). */
+const MAX_SETS = 64;
+
+/** Where rank `n × MARK_EVERY` of a sorted list begins: that row's sort key and id. */
+export type Mark = readonly [key: unknown, id: number];
+
+interface MarkSet {
+  /** The list_totals versions the set was read under: any change of them makes it stale. */
+  versions: string;
+  marks: Promise<Mark[]>;
+}
+
+const stores = new WeakMap<object, Map<string, MarkSet>>();
+
+/**
+ * Every MARK_EVERY-th row of a sorted list (ascending by `column`, then `idColumn`), so a page
+ * deep in the list starts from the mark before it (`(column, id) >= mark`, read from the index)
+ * and walks at most MARK_EVERY rows instead of every row before it, as OFFSET would. One set per
+ * list (table, filter, sort column) and database, read once in one index walk and kept until a
+ * version it depends on changes (rows added or removed, the column or the filter changed: see
+ * migration add_list_order_versions); concurrent pages wait for the same read.
+ */
+export function pageMarks(
+  db: Knex,
+  key: string,
+  versions: string,
+  rows: () => Knex.QueryBuilder,
+  column: string,
+  idColumn: string,
+): Promise<Mark[]> {
+  let sets = stores.get(db);
+  if (!sets) stores.set(db, (sets = new Map()));
+  const found = sets.get(key);
+  if (found && found.versions === versions) {
+    sets.delete(key);
+    sets.set(key, found);
+    return found.marks;
+  }
+  const entry: MarkSet = { versions, marks: readMarks(db, rows(), column, idColumn) };
+  sets.set(key, entry);
+  entry.marks.catch(() => sets.get(key) === entry && sets.delete(key));
+  while (sets.size > MAX_SETS) sets.delete(sets.keys().next().value!);
+  return entry.marks;
+}
+
+async function readMarks(db: Knex, rows: Knex.QueryBuilder, column: string, idColumn: string): Promise<Mark[]> {
+  // PostgreSQL's keys come back as text, so a timestamp keeps its microseconds when sent back.
+  const numbered = rows
+    .select({ i: idColumn }, isPostgres(db) ? db.raw("??::text AS k", [column]) : { k: column })
+    .rowNumber("r", [column, idColumn]);
+  const marks: Array<{ k: unknown; i: number }> = await db
+    .from(numbered.as("numbered"))
+    .select("k", "i")
+    .whereRaw("(r - 1) % ? = 0", [MARK_EVERY])
+    .orderBy("r");
+  return marks.map((m) => [m.k, Number(m.i)] as const);
+}
+
+/** Rows from a mark on, in ascending order: `(column, id) >= (key, id)`, which both databases read from the index. */
+export function fromMark(qb: Knex.QueryBuilder, mark: Mark, column: string, idColumn: string): Knex.QueryBuilder {
+  return qb.whereRaw("(??, ??) >= (?, ?)", [column, idColumn, mark[0] as Knex.Value, mark[1]]);
+}
