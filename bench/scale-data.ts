@@ -317,13 +317,14 @@ export async function fillScaleDatabase(db: Knex): Promise<string[]> {
   // minutes apart (a decade); updated in another order, so sorting by updatedAt is its own case.
   await step(
     `${SCALE.projects} projects`,
-    `INSERT INTO projects (name, description, client_id, publish_status, published_at, published_zip_path, created_at, updated_at)
+    `INSERT INTO projects (name, description, client_id, publish_status, published_at, published_zip_path, published_zip_size, created_at, updated_at)
      SELECT ${concat(word("event", EVENTS.length, "i"), "' '", word("family", F, "i * 13 + i / 400"), "' '", `(2016 + i * 10 / ${SCALE.projects})`)},
        CASE WHEN i % 3 = 0 THEN NULL ELSE ${concat("'Description of project '", "i")} END,
        CASE WHEN i % 20 = 0 THEN NULL ELSE (i * 7919) % ${SCALE.clients} + 1 END,
        CASE WHEN i % 10 = 0 THEN 'published' ELSE 'draft' END,
        CASE WHEN i % 10 = 0 THEN ${minutesAfterBase(db, "i * 5 + 60")} ELSE NULL END,
        CASE WHEN i % 10 = 0 THEN ${concat("'published/bench'", "i", "'.zip'")} ELSE NULL END,
+       CASE WHEN i % 10 = 0 THEN 50000000 + (i * 7919) % 50000000 ELSE NULL END,
        ${minutesAfterBase(db, "i * 5")}, ${minutesAfterBase(db, `((i * 7919) % ${SCALE.projects}) * 5`)}
      FROM ${numbers(db, SCALE.projects)}`,
   );
