@@ -23,7 +23,8 @@ export interface ListSource {
  * One page of a list and its exact total, at a cost that does not grow with the table:
  * - the total is a maintained count (the table's in list_totals, or the parent row's for a list
  *   filtered by its parent: a client's projects, a project's photos), or else a count of what the
- *   search and filters match, read from their indexes;
+ *   search and filters match, read from their indexes; where it takes a query, that query is a
+ *   column of the page's own, so a page is one statement;
  * - the page's ids are chosen first (its filters, sort and window), then its rows: a page deep in a
  *   list sorted by one column starts from the mark before it (server/db/page-marks.ts) instead of
  *   walking every row before it;
@@ -35,17 +36,29 @@ export async function listPage<Row>(
   spec: ListSpec,
   source: ListSource,
 ): Promise<{ rows: Row[]; total: number }> {
-  const totals = readListTotals(db);
-  const total = countRows(db, list, spec, source, totals);
+  const counting = totalOf(db, list, spec, source);
   const rows = source.select();
   if (list.range) {
-    const { ids } = await pageIds(db, list, spec, source, { totals, total });
+    const { ids } = await pageIds(db, list, spec, source);
     rows.whereIn(source.idColumn, db.select("id").from(ids.as("page")));
   } else applyFilters(rows, list, spec);
   for (const s of list.sort) orderBySort(rows, s);
-  // Sent together; a window count in the page query instead made sqlite read the whole table.
-  const [found, count] = await Promise.all([rows, total]);
-  return { rows: found as Row[], total: count };
+  if (counting.query) rows.select(counting.query().as(TOTAL));
+  const found = (await rows) as Array<Row & { [TOTAL]?: number | string }>;
+  const total = counting.kept
+    ? await counting.kept
+    : found.length > 0
+      ? Number(found[0][TOTAL])
+      : Number((await counting.query!().first())?.n ?? 0);
+  return { rows: found, total };
+}
+
+const TOTAL = "list_total";
+
+/** How a list's total is had: kept in this process (sqlite's list_totals), or a query of one value `n`. */
+interface Counting {
+  kept?: Promise<number>;
+  query?: () => Knex.QueryBuilder;
 }
 
 /** The filter a parent row counts, when it is the list's only condition. */
@@ -57,30 +70,25 @@ function countedFilter(list: ListQuery, source: ListSource) {
   return { column: filter.column, value: filter.values[0], parent };
 }
 
-async function countRows(
-  db: Knex,
-  list: ListQuery,
-  spec: ListSpec,
-  source: ListSource,
-  totals: Promise<ListTotals>,
-): Promise<number> {
+function totalOf(db: Knex, list: ListQuery, spec: ListSpec, source: ListSource): Counting {
   if (!list.search && list.filters.length === 0) {
-    const kept = (await totals).get(source.table);
-    if (kept) return kept.total;
+    // On PostgreSQL other processes write too: the row is read with the page.
+    if (isPostgres(db)) return { query: () => db("list_totals").select({ n: "total" }).where("name", source.table) };
+    return { kept: readListTotals(db).then((totals) => totals.get(source.table)?.total ?? 0) };
   }
   const counted = countedFilter(list, source);
   if (counted) {
-    const row = await db(counted.parent.table).where("id", counted.value).first(counted.parent.column);
-    return Number(row?.[counted.parent.column] ?? 0);
+    const { table, column } = counted.parent;
+    return { query: () => db(table).select({ n: column }).where("id", counted.value) };
   }
   const phrase =
     list.search && spec.searchIndex && !isPostgres(db) ? searchPhrase(list.search.toLowerCase()) : undefined;
   if (phrase && list.filters.length === 0) {
     // The trigram index alone counts a search's matches: no row of the table is read.
     const { table } = spec.searchIndex!;
-    return Number((await db(table).count({ n: "*" }).whereRaw("?? MATCH ?", [table, phrase]).first())?.n ?? 0);
+    return { query: () => db(table).count({ n: "*" }).whereRaw("?? MATCH ?", [table, phrase]) };
   }
-  return Number((await applyFilters(source.from().count({ n: "*" }), list, spec).first())?.n ?? 0);
+  return { query: () => applyFilters(source.from().count({ n: "*" }), list, spec) };
 }
 
 /** The column a list's page can start from a mark of: one sorted column of the table, then the id, one direction. */
@@ -104,7 +112,6 @@ async function pageIds(
   list: ListQuery,
   spec: ListSpec,
   source: ListSource,
-  counting: { totals: Promise<ListTotals>; total: Promise<number> },
 ): Promise<{ ids: Knex.QueryBuilder }> {
   const range = list.range!;
   // The joins only when the sort needs one: PostgreSQL then walks an index for a deep page
@@ -113,24 +120,19 @@ async function pageIds(
   const joined = source.joined && list.sort.some((s) => s.column.includes(".") && !s.column.startsWith(alias));
   const ids = applyFilters((joined ? source.joined!() : source.from()).select(source.idColumn), list, spec);
   if (range.limit < 0 || range.offset <= MARK_EVERY) return { ids: applyPage(ids, list) };
-  const totals = await counting.totals;
+  const totals = await readListTotals(db);
   const column = markedColumn(list, source, totals);
   if (!column) return { ids: applyPage(ids, list) };
-  const total = await counting.total;
-  const count = Math.max(0, Math.min(range.limit, total - range.offset));
-  // A descending page is the same rows as an ascending window counted from the end.
-  const start = list.sort[0].order === "asc" ? range.offset : Math.max(0, total - range.offset - count);
-  const ascending = (qb: Knex.QueryBuilder) =>
-    (column === source.idColumn ? qb : qb.orderBy(column, "asc")).orderBy(source.idColumn, "asc").limit(count);
-  if (count === 0 || start <= MARK_EVERY) return { ids: ascending(ids).offset(start) };
+  const order = list.sort[0].order;
   const filter = countedFilter(list, source);
-  const key = [source.table, filter ? `${filter.column}=${filter.value}` : "", column].join("|");
+  const key = [source.table, filter ? `${filter.column}=${filter.value}` : "", column, order].join("|");
   const versions = [source.table, versionName(source, column), ...(filter ? [versionName(source, filter.column)] : [])]
     .map((name) => totals.get(name)?.version ?? 0)
     .join(":");
-  const filtered = () => applyFilters(source.from(), list, spec);
-  const marks = await pageMarks(db, key, versions, filtered, column, source.idColumn);
-  const at = Math.min(Math.floor(start / MARK_EVERY), marks.length - 1);
-  if (at < 0) return { ids: ascending(ids).offset(start) };
-  return { ids: ascending(fromMark(ids, marks[at], column, source.idColumn)).offset(start - at * MARK_EVERY) };
+  const sorted = { column, idColumn: source.idColumn, order };
+  const marks = await pageMarks(db, key, versions, () => applyFilters(source.from(), list, spec), sorted);
+  const at = Math.min(Math.floor(range.offset / MARK_EVERY), marks.length - 1);
+  if (at <= 0) return { ids: applyPage(ids, list) };
+  const page = applyPage(fromMark(ids, marks[at], sorted), { ...list, range: { ...range, offset: 0 } });
+  return { ids: page.offset(range.offset - at * MARK_EVERY) };
 }

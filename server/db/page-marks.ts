@@ -9,6 +9,13 @@ const MAX_SETS = 64;
 /** Where rank `n × MARK_EVERY` of a sorted list begins: that row's sort key and id. */
 export type Mark = readonly [key: unknown, id: number];
 
+/** A list's order: one column, then the id, both in one direction (ties follow the sort, see list-query.ts). */
+export interface MarkedOrder {
+  column: string;
+  idColumn: string;
+  order: "asc" | "desc";
+}
+
 interface MarkSet {
   /** The list_totals versions the set was read under: any change of them makes it stale. */
   versions: string;
@@ -18,10 +25,10 @@ interface MarkSet {
 const stores = new WeakMap<object, Map<string, MarkSet>>();
 
 /**
- * Every MARK_EVERY-th row of a sorted list (ascending by `column`, then `idColumn`), so a page
- * deep in the list starts from the mark before it (`(column, id) >= mark`, read from the index)
- * and walks at most MARK_EVERY rows instead of every row before it, as OFFSET would. One set per
- * list (table, filter, sort column) and database, read once in one index walk and kept until a
+ * Every MARK_EVERY-th row of a sorted list, so a page deep in the list starts from the mark before
+ * it (`(column, id) >= mark`, or `<=` descending, read from the index) and walks at most
+ * MARK_EVERY rows instead of every row before it, as OFFSET would. One set per list (table,
+ * filter, sort column and direction) and database, read once in one index walk and kept until a
  * version it depends on changes (rows added or removed, the column or the filter changed: see
  * migration add_list_order_versions); concurrent pages wait for the same read.
  */
@@ -30,8 +37,7 @@ export function pageMarks(
   key: string,
   versions: string,
   rows: () => Knex.QueryBuilder,
-  column: string,
-  idColumn: string,
+  order: MarkedOrder,
 ): Promise<Mark[]> {
   let sets = stores.get(db);
   if (!sets) stores.set(db, (sets = new Map()));
@@ -41,18 +47,20 @@ export function pageMarks(
     sets.set(key, found);
     return found.marks;
   }
-  const entry: MarkSet = { versions, marks: readMarks(db, rows(), column, idColumn) };
+  const entry: MarkSet = { versions, marks: readMarks(db, rows(), order) };
   sets.set(key, entry);
   entry.marks.catch(() => sets.get(key) === entry && sets.delete(key));
   while (sets.size > MAX_SETS) sets.delete(sets.keys().next().value!);
   return entry.marks;
 }
 
-async function readMarks(db: Knex, rows: Knex.QueryBuilder, column: string, idColumn: string): Promise<Mark[]> {
+async function readMarks(db: Knex, rows: Knex.QueryBuilder, { column, idColumn, order }: MarkedOrder): Promise<Mark[]> {
   // PostgreSQL's keys come back as text, so a timestamp keeps its microseconds when sent back.
   const numbered = rows
     .select({ i: idColumn }, isPostgres(db) ? db.raw("??::text AS k", [column]) : { k: column })
-    .rowNumber("r", [column, idColumn]);
+    .rowNumber("r", (window) => {
+      window.orderBy(column, order).orderBy(idColumn, order);
+    });
   const marks: Array<{ k: unknown; i: number }> = await db
     .from(numbered.as("numbered"))
     .select("k", "i")
@@ -61,7 +69,16 @@ async function readMarks(db: Knex, rows: Knex.QueryBuilder, column: string, idCo
   return marks.map((m) => [m.k, Number(m.i)] as const);
 }
 
-/** Rows from a mark on, in ascending order: `(column, id) >= (key, id)`, which both databases read from the index. */
-export function fromMark(qb: Knex.QueryBuilder, mark: Mark, column: string, idColumn: string): Knex.QueryBuilder {
-  return qb.whereRaw("(??, ??) >= (?, ?)", [column, idColumn, mark[0] as Knex.Value, mark[1]]);
+/** Rows from a mark on in the list's order: `(column, id) >= (key, id)` (`<=` descending), read from the index on both databases. */
+export function fromMark(
+  qb: Knex.QueryBuilder,
+  mark: Mark,
+  { column, idColumn, order }: MarkedOrder,
+): Knex.QueryBuilder {
+  return qb.whereRaw(`(??, ??) ${order === "asc" ? ">=" : "<="} (?, ?)`, [
+    column,
+    idColumn,
+    mark[0] as Knex.Value,
+    mark[1],
+  ]);
 }
