@@ -30,12 +30,12 @@ export async function dashboardStats(ctx: AppContext): Promise<DashboardStats> {
 }
 
 /**
- * At start: projects published before ZIP sizes were recorded get theirs from the file (a ZIP
- * that is missing keeps none, and counts nothing).
+ * At start: projects published before ZIP sizes were recorded get theirs from the file. A ZIP
+ * that is missing takes no space: it is recorded as 0, so it is not looked for at every start.
  */
 export async function fillPublishedZipSizes(ctx: AppContext): Promise<void> {
   for (const { id, zipPath } of await repo.publishedWithoutZipSize(ctx.db)) {
     const stat = await fsp.stat(publishedZipFile(ctx.config, zipPath)).catch(() => undefined);
-    if (stat) await repo.recordZipSize(ctx.db, id, zipPath, stat.size);
+    await repo.recordZipSize(ctx.db, id, zipPath, stat?.size ?? 0);
   }
 }

@@ -185,6 +185,31 @@ describe("listing projects", () => {
   });
 });
 
+describe("the attachments a project's record holds", () => {
+  it("are the first 100 in upload order (id ascending) however many it has; the count and size cover all", async () => {
+    const id = await insertProjectRow(t.ctx, { name: "Marathon" });
+    const rows = Array.from({ length: 130 }, (_, i) => ({
+      project_id: id,
+      original_name: `bib-${i}.jpg`,
+      storage_key: `${id}/bib-${i}.jpg`,
+      mime_type: "image/jpeg",
+      size: 10,
+      checksum: "0".repeat(64),
+      // Later ids carry earlier dates: the record follows the ids.
+      created_at: new Date(Date.UTC(2026, 0, 1, 0, 200 - i)).toISOString(),
+      updated_at: new Date(Date.UTC(2026, 0, 1, 0, 200 - i)).toISOString(),
+    }));
+    await t.ctx.db("attachments").insert(rows);
+    const ids = ((await t.ctx.db("attachments").where({ project_id: id }).orderBy("id").pluck("id")) as number[]).map(
+      Number,
+    );
+    const res = await api().get(`/api/projects/${id}`).set(user.auth);
+    expect(res.status).toBe(200);
+    expect(res.body.attachments.map((a: { id: number }) => a.id)).toEqual(ids.slice(0, 100));
+    expect(res.body).toMatchObject({ attachmentCount: 130, totalFileSize: 1300 });
+  });
+});
+
 describe("updating a project", () => {
   it.each(["put", "patch"] as const)("changes only the fields sent with %s", async (method) => {
     const id = await insertProjectRow(t.ctx, { name: "Editable", clientId, createdAt: "2026-01-01T00:00:00.000Z" });
