@@ -3,7 +3,7 @@ import { lockedForUpdate } from "../db/transactions";
 import type { Knex } from "knex";
 import type { ListQuery, ListSpec } from "../http/list-query";
 import { listPage } from "../db/list-pages";
-import { jsonSql } from "../db/json-select";
+import { jsonSql, oncePerDialect } from "../db/json-select";
 import type { StoredImage } from "../storage/image-files";
 
 /** An attachment as the API shows it, before signed links are added, plus where its files are. */
@@ -72,31 +72,32 @@ export interface ListedAttachment {
   json: string;
 }
 
+/** An attachment's fields as JSON text built by the database (see server/db/json-select.ts). */
+const attachmentColumn = oncePerDialect((db) => {
+  const json = jsonSql(db);
+  return json.column(
+    {
+      id: "id",
+      projectId: "project_id",
+      originalName: "original_name",
+      mimeType: "mime_type",
+      size: "size",
+      width: "width",
+      height: "height",
+      checksum: "checksum",
+      createdAt: json.iso("created_at"),
+      updatedAt: json.iso("updated_at"),
+    },
+    "json",
+  );
+});
+
 /** A page of attachments as JSON texts the links are added to (attachments.service.ts), and the total. */
 export async function listAttachments(db: Db, list: ListQuery): Promise<{ rows: ListedAttachment[]; total: number }> {
-  const json = jsonSql(db);
   const { rows, total } = await listPage<ListedAttachment>(db, list, attachmentListSpec, {
     table: "attachments",
-    from: () => db("attachments"),
-    select: () =>
-      db("attachments").select(
-        "id",
-        json.column(
-          {
-            id: "id",
-            projectId: "project_id",
-            originalName: "original_name",
-            mimeType: "mime_type",
-            size: "size",
-            width: "width",
-            height: "height",
-            checksum: "checksum",
-            createdAt: json.iso("created_at"),
-            updatedAt: json.iso("updated_at"),
-          },
-          "json",
-        ),
-      ),
+    from: "attachments",
+    columns: `id, ${attachmentColumn(db)}`,
     idColumn: "id",
     countedBy: { project_id: { table: "projects", column: "attachment_count" } },
   });

@@ -30,12 +30,8 @@ export interface IncomingFile {
 
 function present(record: repo.AttachmentRecord, links: LinkSigner): Attachment {
   const { storageKey: _storageKey, thumbnailKey: _thumbnailKey, ...fields } = record;
-  return {
-    ...fields,
-    viewUrl: links.url(record.id, "view"),
-    downloadUrl: links.url(record.id, "download"),
-    thumbnailUrl: links.url(record.id, "thumbnail"),
-  };
+  const { view, download, thumbnail } = links.urls(record.id);
+  return { ...fields, viewUrl: view, downloadUrl: download, thumbnailUrl: thumbnail };
 }
 
 async function presentAll(ctx: AppContext, records: repo.AttachmentRecord[]) {
@@ -57,10 +53,10 @@ export async function getAttachmentRecord(ctx: AppContext, id: number): Promise<
 /** A page of the list as its JSON body: each row's text from the database with its three signed links added. */
 export async function listAttachments(ctx: AppContext, list: ListQuery) {
   const [{ rows, total }, links] = await Promise.all([repo.listAttachments(ctx.reads, list), linkSigner(ctx.db)]);
-  const withLinks = rows.map(
-    ({ id, json }) =>
-      `${json.slice(0, -1)},"viewUrl":"${links.url(id, "view")}","downloadUrl":"${links.url(id, "download")}","thumbnailUrl":"${links.url(id, "thumbnail")}"}`,
-  );
+  const withLinks = rows.map(({ id, json }) => {
+    const { view, download, thumbnail } = links.urls(id);
+    return `${json.slice(0, -1)},"viewUrl":"${view}","downloadUrl":"${download}","thumbnailUrl":"${thumbnail}"}`;
+  });
   return { body: `[${withLinks.join(",")}]`, total };
 }
 

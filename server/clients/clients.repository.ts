@@ -1,9 +1,9 @@
-import type { Knex } from "knex";
 import type { Db } from "../db/database";
 import type { Client } from "../../api/types";
 import type { ListQuery, ListSpec } from "../http/list-query";
 import { listPage } from "../db/list-pages";
-import { jsonArray, jsonSql } from "../db/json-select";
+import { jsonArray, jsonSql, oncePerDialect } from "../db/json-select";
+import { readRows } from "../db/prepared-reads";
 
 export const clientListSpec: ListSpec = {
   sortable: {
@@ -21,37 +21,38 @@ export const clientListSpec: ListSpec = {
 };
 
 /** A client as the API shows it, as JSON text built by the database (see server/db/json-select.ts). */
-function selectClients(db: Db): Knex.QueryBuilder {
+const clientColumn = oncePerDialect((db: Db): string => {
   const json = jsonSql(db);
-  return db("clients as c").select(
-    json.column(
-      {
-        id: "c.id",
-        name: "c.name",
-        createdAt: json.iso("c.created_at"),
-        updatedAt: json.iso("c.updated_at"),
-        // Both counts are kept on the row by triggers (migration add_clients_project_and_contact_counts).
-        projectCount: "c.project_count",
-        contactCount: "c.contact_count",
-      },
-      "client",
-    ),
+  return json.column(
+    {
+      id: "c.id",
+      name: "c.name",
+      createdAt: json.iso("c.created_at"),
+      updatedAt: json.iso("c.updated_at"),
+      // Both counts are kept on the row by triggers (migration add_clients_project_and_contact_counts).
+      projectCount: "c.project_count",
+      contactCount: "c.contact_count",
+    },
+    "client",
   );
-}
+});
 
 /** A page of the list as its JSON body, and the total. */
 export async function listClients(db: Db, list: ListQuery): Promise<{ body: string; total: number }> {
   const { rows, total } = await listPage<{ client: string }>(db, list, clientListSpec, {
     table: "clients",
-    from: () => db("clients as c"),
-    select: () => selectClients(db),
+    from: "clients c",
+    columns: clientColumn(db),
     idColumn: "c.id",
   });
   return { body: jsonArray(rows, "client"), total };
 }
 
 export async function findClient(db: Db, id: number): Promise<Client | undefined> {
-  const row: { client: string } | undefined = await selectClients(db).where("c.id", id).first();
+  const [row] = await readRows<{ client: string }>(db, {
+    text: `SELECT ${clientColumn(db)} FROM clients c WHERE c.id = ?`,
+    values: [id],
+  });
   return row && (JSON.parse(row.client) as Client);
 }
 

@@ -53,8 +53,8 @@ function toRow(values: Partial<ContactValues>): Partial<ContactRow> {
 export async function listContacts(db: Db, list: ListQuery): Promise<{ rows: Contact[]; total: number }> {
   const { rows, total } = await listPage<ContactRow>(db, list, contactListSpec, {
     table: "contacts",
-    from: () => db("contacts"),
-    select: () => db("contacts").select("*"),
+    from: "contacts",
+    columns: "*",
     idColumn: "id",
     countedBy: { client_id: { table: "clients", column: "contact_count" } },
   });

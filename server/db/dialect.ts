@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type { Knex } from "knex";
 import pg from "pg";
+import { finalizeStatements } from "./prepared-reads";
 
 const require = createRequire(import.meta.url);
 
@@ -106,6 +107,7 @@ export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
 
 type Sqlite3ClientClass = new (config: Knex.Config) => {
   config: Knex.Config;
+  destroyRawConnection(connection: object): Promise<void>;
   transaction(...args: unknown[]): unknown;
   _query(connection: unknown, obj: { sql: string }): Promise<unknown>;
 };
@@ -132,6 +134,12 @@ const READ_ONLY_STATEMENT = /^\s*select\b/i;
 class ImmediateSqlite3Client extends Sqlite3Client {
   override transaction(...args: unknown[]) {
     return new ImmediateTransaction(this, ...args);
+  }
+
+  // Statements kept by prepared-reads.ts would stop sqlite from closing the connection.
+  override async destroyRawConnection(connection: object) {
+    await finalizeStatements(connection);
+    return super.destroyRawConnection(connection);
   }
 
   // Counted once the statement has ended, so a read that begins after a COMMIT was counted sees

@@ -22,7 +22,7 @@ export interface JsonSql {
   /** A JSON true or false. */
   bool(condition: string): string;
   /** A select expression giving the object's text in a column named `alias`. */
-  column(shape: JsonShape, alias: string): Knex.Raw;
+  column(shape: JsonShape, alias: string): string;
 }
 
 function pairs(shape: JsonShape, object: (shape: JsonShape) => string): string {
@@ -52,10 +52,21 @@ export function jsonSql(db: Knex): JsonSql {
   const dialect = isPostgres(db) ? pgJson : sqliteJson;
   // PostgreSQL's driver would parse a json column: as text it is passed on untouched.
   const asText = isPostgres(db) ? "::text" : "";
-  return { ...dialect, column: (shape, alias) => db.raw(`${dialect.object(shape)}${asText} AS ??`, [alias]) };
+  return { ...dialect, column: (shape, alias) => `${dialect.object(shape)}${asText} AS ${alias}` };
 }
 
 /** Rows of one JSON text column joined into a JSON array, without parsing them. */
 export function jsonArray(rows: Array<Record<string, unknown>>, alias: string): string {
   return `[${rows.map((row) => row[alias]).join(",")}]`;
+}
+
+/** An SQL text that depends only on the dialect, built once per dialect (a JSON column is over a kilobyte). */
+export function oncePerDialect(build: (db: Knex) => string): (db: Knex) => string {
+  const built = new Map<string, string>();
+  return (db) => {
+    const dialect = db.client.dialect as string;
+    let text = built.get(dialect);
+    if (text === undefined) built.set(dialect, (text = build(db)));
+    return text;
+  };
 }

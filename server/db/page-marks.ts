@@ -1,4 +1,6 @@
 import type { Knex } from "knex";
+import type { Sql } from "../http/list-query";
+import { readRows } from "./prepared-reads";
 import { isPostgres } from "./transactions";
 
 /** Rows between two marks: the most a page's query walks past its mark. */
@@ -36,7 +38,7 @@ export function pageMarks(
   db: Knex,
   key: string,
   versions: string,
-  rows: () => Knex.QueryBuilder,
+  rows: { from: string; where?: Sql },
   order: MarkedOrder,
 ): Promise<Mark[]> {
   let sets = stores.get(db);
@@ -47,38 +49,25 @@ export function pageMarks(
     sets.set(key, found);
     return found.marks;
   }
-  const entry: MarkSet = { versions, marks: readMarks(db, rows(), order) };
+  const entry: MarkSet = { versions, marks: readMarks(db, rows, order) };
   sets.set(key, entry);
   entry.marks.catch(() => sets.get(key) === entry && sets.delete(key));
   while (sets.size > MAX_SETS) sets.delete(sets.keys().next().value!);
   return entry.marks;
 }
 
-async function readMarks(db: Knex, rows: Knex.QueryBuilder, { column, idColumn, order }: MarkedOrder): Promise<Mark[]> {
-  // PostgreSQL's keys come back as text, so a timestamp keeps its microseconds when sent back.
-  const numbered = rows
-    .select({ i: idColumn }, isPostgres(db) ? db.raw("??::text AS k", [column]) : { k: column })
-    .rowNumber("r", (window) => {
-      window.orderBy(column, order).orderBy(idColumn, order);
-    });
-  const marks: Array<{ k: unknown; i: number }> = await db
-    .from(numbered.as("numbered"))
-    .select("k", "i")
-    .whereRaw("(r - 1) % ? = 0", [MARK_EVERY])
-    .orderBy("r");
-  return marks.map((m) => [m.k, Number(m.i)] as const);
-}
-
-/** Rows from a mark on in the list's order: `(column, id) >= (key, id)` (`<=` descending), read from the index on both databases. */
-export function fromMark(
-  qb: Knex.QueryBuilder,
-  mark: Mark,
+async function readMarks(
+  db: Knex,
+  rows: { from: string; where?: Sql },
   { column, idColumn, order }: MarkedOrder,
-): Knex.QueryBuilder {
-  return qb.whereRaw(`(??, ??) ${order === "asc" ? ">=" : "<="} (?, ?)`, [
-    column,
-    idColumn,
-    mark[0] as Knex.Value,
-    mark[1],
-  ]);
+): Promise<Mark[]> {
+  // PostgreSQL's keys come back as text, so a timestamp keeps its microseconds when sent back.
+  const key = isPostgres(db) ? `${column}::text` : column;
+  const marks = await readRows<{ k: unknown; i: number }>(db, {
+    text:
+      `SELECT k, i FROM (SELECT ${key} AS k, ${idColumn} AS i, row_number() OVER (ORDER BY ${column} ${order}, ${idColumn} ${order}) AS r ` +
+      `FROM ${rows.from}${rows.where ? ` WHERE ${rows.where.text}` : ""}) numbered WHERE (r - 1) % ${MARK_EVERY} = 0 ORDER BY r`,
+    values: rows.where?.values ?? [],
+  });
+  return marks.map((m) => [m.k, Number(m.i)] as const);
 }

@@ -35,7 +35,7 @@ export interface Filter {
   values: Array<string | number | boolean>;
 }
 
-interface SortBy {
+export interface SortBy {
   column: string;
   order: "asc" | "desc";
   nullable?: boolean;
@@ -145,37 +145,65 @@ export function searchPhrase(needle: string): string | undefined {
   return `"${needle.replaceAll('"', '""')}"`;
 }
 
+/** A condition, ORDER BY list or statement in SQL with `?` placeholders, and its values in order. */
+export interface Sql {
+  text: string;
+  values: unknown[];
+}
+
 /**
  * Case-insensitive substring match: `lower(column) LIKE '%text%'` (portable: no ILIKE, no
  * sqlite-only COLLATE), which PostgreSQL serves from the column's pg_trgm index. On sqlite the
  * column's trigram index answers the same question (see create_name_search_indexes); a text of
  * one or two characters has no trigram and reads every name as before.
  */
-function whereContains(qb: Knex.QueryBuilder, column: string, text: string, index?: ListSpec["searchIndex"]) {
+function containsSql(column: string, text: string, pg: boolean, index?: ListSpec["searchIndex"]): Sql {
   const needle = text.toLowerCase();
-  const phrase = index && !isPostgres(qb) ? searchPhrase(needle) : undefined;
+  const phrase = index && !pg ? searchPhrase(needle) : undefined;
   if (index && phrase) {
-    qb.whereIn(index.idColumn, (sub) =>
-      sub.select("rowid").from(index.table).whereRaw("?? MATCH ?", [index.table, phrase]),
-    );
-  } else qb.whereRaw("lower(??) like ? escape '\\'", [column, `%${escapeLike(needle)}%`]);
+    return {
+      text: `${index.idColumn} IN (SELECT rowid FROM ${index.table} WHERE ${index.table} MATCH ?)`,
+      values: [phrase],
+    };
+  }
+  return { text: `lower(${column}) LIKE ? ESCAPE '\\'`, values: [`%${escapeLike(needle)}%`] };
 }
 
-/** Adds the search and filters: used for both the page and its total count. */
-export function applyFilters(qb: Knex.QueryBuilder, list: ListQuery, spec: ListSpec): Knex.QueryBuilder {
-  const indexOf = (column: string) => (column === spec.searchColumn ? spec.searchIndex : undefined);
-  if (list.search && spec.searchColumn) whereContains(qb, spec.searchColumn, list.search, spec.searchIndex);
+/**
+ * The search and filters as one condition (columns are the spec's own, never request input;
+ * values are bound), or undefined when there are none: for the page and its total alike.
+ */
+export function filterSql(list: ListQuery, spec: ListSpec, pg: boolean): Sql | undefined {
+  const conditions: Sql[] = [];
+  if (list.search && spec.searchColumn)
+    conditions.push(containsSql(spec.searchColumn, list.search, pg, spec.searchIndex));
   for (const f of list.filters) {
     const [first] = f.values;
-    if (f.operator === "eq") {
-      if (f.values.length > 1) qb.whereIn(f.column, f.values as string[]);
-      else qb.where(f.column, first);
-    } else if (f.operator === "ne") qb.whereNot(f.column, first);
-    else if (f.operator === "gte") qb.where(f.column, ">=", first);
-    else if (f.operator === "lte") qb.where(f.column, "<=", first);
-    else whereContains(qb, f.column, String(first), indexOf(f.column));
+    if (f.operator === "eq" && f.values.length > 1) {
+      conditions.push({ text: `${f.column} IN (${f.values.map(() => "?").join(", ")})`, values: f.values });
+    } else if (f.operator === "like") {
+      const index = f.column === spec.searchColumn ? spec.searchIndex : undefined;
+      conditions.push(containsSql(f.column, String(first), pg, index));
+    } else {
+      const operator = { eq: "=", ne: "<>", gte: ">=", lte: "<=" }[f.operator];
+      conditions.push({ text: `${f.column} ${operator} ?`, values: [first] });
+    }
   }
-  return qb;
+  if (conditions.length === 0) return undefined;
+  return { text: conditions.map((c) => `(${c.text})`).join(" AND "), values: conditions.flatMap((c) => c.values) };
+}
+
+/** Adds the search and filters to a query: used for both the page and its total count. */
+export function applyFilters(qb: Knex.QueryBuilder, list: ListQuery, spec: ListSpec): Knex.QueryBuilder {
+  const where = filterSql(list, spec, isPostgres(qb));
+  return where ? qb.whereRaw(where.text, where.values as Knex.Value[]) : qb;
+}
+
+/** The ORDER BY list of a sort (see orderBySort for NULLs). */
+export function orderSql(sort: readonly SortBy[], pg: boolean): string {
+  return sort
+    .map((s) => `${s.column} ${s.order}${s.nullable && pg ? (s.order === "asc" ? " NULLS FIRST" : " NULLS LAST") : ""}`)
+    .join(", ");
 }
 
 /**

@@ -1,10 +1,10 @@
-import type { Knex } from "knex";
 import type { Db } from "../db/database";
 import { isPostgres, lockedForUpdate } from "../db/transactions";
 import type { Project, PublishStatus } from "../../api/types";
 import type { ListQuery, ListSpec } from "../http/list-query";
 import { listPage } from "../db/list-pages";
-import { jsonArray, jsonSql } from "../db/json-select";
+import { jsonArray, jsonSql, oncePerDialect } from "../db/json-select";
+import { readRows } from "../db/prepared-reads";
 
 export interface ProjectValues {
   name: string;
@@ -34,9 +34,7 @@ export const projectListSpec: ListSpec = {
   defaultSort: [{ column: "p.id", order: "asc" }],
 };
 
-function fromProjects(db: Db): Knex.QueryBuilder {
-  return db("projects as p").leftJoin("clients as c", "c.id", "p.client_id");
-}
+const FROM_PROJECTS = "projects p LEFT JOIN clients c ON c.id = p.client_id";
 
 /**
  * A project as the API shows it (api/types.ts Project), built by the database as JSON text: the
@@ -44,45 +42,40 @@ function fromProjects(db: Db): Knex.QueryBuilder {
  * `published/<name>.zip`: the links use the name after its one slash (deliveryUrlFor and
  * downloadUrlFor below, for other callers, say the same).
  */
-function selectProjects(db: Db): Knex.QueryBuilder {
+const projectColumn = oncePerDialect((db: Db): string => {
   const json = jsonSql(db);
   const zipName = `substr(p.published_zip_path, ${isPostgres(db) ? "strpos" : "instr"}(p.published_zip_path, '/') + 1)`;
   const published = "p.publish_status = 'published' AND p.published_zip_path IS NOT NULL";
-  return fromProjects(db).select(
-    json.column(
-      {
-        id: "p.id",
-        name: "p.name",
-        description: "p.description",
-        clientId: "p.client_id",
-        client: json.objectWhen("p.client_id IS NOT NULL AND c.name IS NOT NULL", {
-          id: "p.client_id",
-          name: "c.name",
-        }),
-        publishStatus: "p.publish_status",
-        publishedAt: json.iso("p.published_at"),
-        publishedZipPath: "p.published_zip_path",
-        downloadUrl: `CASE WHEN ${published} THEN '/published/' || ${zipName} END`,
-        publishError: "CASE WHEN p.publish_status = 'failed' THEN p.publish_error END",
-        deliveryUrl: `CASE WHEN ${published} THEN '/d/' || CASE WHEN substr(${zipName}, length(${zipName}) - 3) = '.zip'
-          THEN substr(${zipName}, 1, length(${zipName}) - 4) ELSE ${zipName} END END`,
-        delivery: {
-          expiresAt: json.iso("p.delivery_expires_at"),
-          hasPasscode: json.bool("p.delivery_passcode_hash IS NOT NULL AND p.delivery_passcode_hash <> ''"),
-          views: "p.delivery_views",
-          downloads: "p.delivery_downloads",
-          lastDownloadAt: json.iso("p.delivery_last_download_at"),
-        },
-        // Kept on the row by triggers on attachments (migration add_projects_attachment_totals).
-        attachmentCount: "p.attachment_count",
-        totalFileSize: "p.total_file_size",
-        createdAt: json.iso("p.created_at"),
-        updatedAt: json.iso("p.updated_at"),
+  return json.column(
+    {
+      id: "p.id",
+      name: "p.name",
+      description: "p.description",
+      clientId: "p.client_id",
+      client: json.objectWhen("p.client_id IS NOT NULL AND c.name IS NOT NULL", { id: "p.client_id", name: "c.name" }),
+      publishStatus: "p.publish_status",
+      publishedAt: json.iso("p.published_at"),
+      publishedZipPath: "p.published_zip_path",
+      downloadUrl: `CASE WHEN ${published} THEN '/published/' || ${zipName} END`,
+      publishError: "CASE WHEN p.publish_status = 'failed' THEN p.publish_error END",
+      deliveryUrl: `CASE WHEN ${published} THEN '/d/' || CASE WHEN substr(${zipName}, length(${zipName}) - 3) = '.zip'
+        THEN substr(${zipName}, 1, length(${zipName}) - 4) ELSE ${zipName} END END`,
+      delivery: {
+        expiresAt: json.iso("p.delivery_expires_at"),
+        hasPasscode: json.bool("p.delivery_passcode_hash IS NOT NULL AND p.delivery_passcode_hash <> ''"),
+        views: "p.delivery_views",
+        downloads: "p.delivery_downloads",
+        lastDownloadAt: json.iso("p.delivery_last_download_at"),
       },
-      "project",
-    ),
+      // Kept on the row by triggers on attachments (migration add_projects_attachment_totals).
+      attachmentCount: "p.attachment_count",
+      totalFileSize: "p.total_file_size",
+      createdAt: json.iso("p.created_at"),
+      updatedAt: json.iso("p.updated_at"),
+    },
+    "project",
   );
-}
+});
 
 /** `/d/<token>` for a stored `published/<token>.zip`, only while the project is published. */
 export function deliveryUrlFor(status: PublishStatus, zipPath: string | null): string | null {
@@ -96,27 +89,33 @@ export function downloadUrlFor(status: PublishStatus, zipPath: string | null): s
   return `/published/${zipPath.slice(zipPath.lastIndexOf("/") + 1)}`;
 }
 
-const parsed = (rows: Array<{ project: string }>): Project[] => rows.map((row) => JSON.parse(row.project) as Project);
-
 /** A page of the list as its JSON body, and the total. */
 export async function listProjects(db: Db, list: ListQuery): Promise<{ body: string; total: number }> {
   const { rows, total } = await listPage<{ project: string }>(db, list, projectListSpec, {
     table: "projects",
-    from: () => db("projects as p"),
-    joined: () => fromProjects(db),
-    select: () => selectProjects(db),
+    from: "projects p",
+    joined: FROM_PROJECTS,
+    columns: projectColumn(db),
     idColumn: "p.id",
     countedBy: { "p.client_id": { table: "clients", column: "project_count" } },
   });
   return { body: jsonArray(rows, "project"), total };
 }
 
-export async function projectsOfClient(db: Db, clientId: number): Promise<Project[]> {
-  return parsed(await selectProjects(db).where("p.client_id", clientId).orderBy("p.id"));
+async function projectsWhere(db: Db, where: string, value: number): Promise<Project[]> {
+  const rows = await readRows<{ project: string }>(db, {
+    text: `SELECT ${projectColumn(db)} FROM ${FROM_PROJECTS} WHERE ${where} ORDER BY p.id`,
+    values: [value],
+  });
+  return rows.map((row) => JSON.parse(row.project) as Project);
+}
+
+export function projectsOfClient(db: Db, clientId: number): Promise<Project[]> {
+  return projectsWhere(db, "p.client_id = ?", clientId);
 }
 
 export async function findProject(db: Db, id: number): Promise<Project | undefined> {
-  return parsed(await selectProjects(db).where("p.id", id))[0];
+  return (await projectsWhere(db, "p.id = ?", id))[0];
 }
 
 /**
