@@ -4,13 +4,14 @@ import { seedDemoData, isDatabaseEmpty } from "./seeds/demo";
 import { recoverInterruptedPublishes } from "./publish/recovery";
 import { removeStaleTempFiles } from "./storage/paths";
 import { resumeThumbnails } from "./attachments/thumbnails.service";
+import { fillPublishedZipSizes } from "./dashboard/dashboard.service";
 
 export interface StartupReport {
   /** Set when the demo seed created the local admin: printed once, never logged again. */
   demoAdmin?: { email: string; password: string };
 }
 
-/** One-off work at every start, in order: bootstrap admin, demo data on an empty database, crash recovery, thumbnails still to render. */
+/** One-off work at every start, in order: bootstrap admin, demo data on an empty database, crash recovery, ZIP sizes not yet recorded, thumbnails still to render. */
 export async function runStartupTasks(ctx: AppContext): Promise<StartupReport> {
   const empty = await isDatabaseEmpty(ctx.db);
   await ensureAdminAccount(ctx);
@@ -19,6 +20,7 @@ export async function runStartupTasks(ctx: AppContext): Promise<StartupReport> {
     report.demoAdmin = await seedDemoData(ctx, { createAdmin: !ctx.config.admin });
   }
   await recoverInterruptedPublishes(ctx);
+  await fillPublishedZipSizes(ctx);
   await resumeThumbnails(ctx);
   // Receive folders of a process that stopped mid-upload; an hour old means nobody is writing them.
   await removeStaleTempFiles(ctx.config, 60 * 60 * 1000);

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import request from "supertest";
@@ -84,6 +85,18 @@ describe("signed links", () => {
     expect(res.body).toEqual({ statusCode: 403, message: "Invalid link signature" });
     const otherId = attachment.viewUrl.replace(`/${attachment.id}/`, `/${attachment.id + 1}/`);
     expect((await request(t.app).get(otherId)).status).toBe(403);
+  });
+
+  it("accepts a link signed before links shared one signature per attachment, until it expires", async () => {
+    const secret = await t.ctx.db("app_secrets").where({ name: "attachment_link_key" }).first("value");
+    const key = Buffer.from(secret.value, "base64url");
+    const signedBefore = (kind: string, exp: number) =>
+      `/api/attachments/${attachment.id}/${kind}?exp=${exp}&sig=` +
+      crypto.createHmac("sha256", key).update(`${attachment.id}\n${kind}\n${exp}`).digest("base64url");
+    const exp = Math.floor(Date.now() / 1000) + 1800;
+    expect((await binary(request(t.app).get(signedBefore("view", exp)))).status).toBe(200);
+    expect((await request(t.app).get(signedBefore("view", exp).replace("/view?", "/download?"))).status).toBe(403);
+    expect((await request(t.app).get(signedBefore("view", exp - 3600))).status).toBe(403);
   });
 
   it("refuses an expired link with 403", async () => {

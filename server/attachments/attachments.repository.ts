@@ -1,7 +1,9 @@
 import { toIso, type Db } from "../db/database";
 import { lockedForUpdate } from "../db/transactions";
 import type { Knex } from "knex";
-import { applyFilters, applyPage, type ListQuery, type ListSpec } from "../http/list-query";
+import type { ListQuery, ListSpec } from "../http/list-query";
+import { listPage } from "../db/list-pages";
+import { jsonSql, oncePerDialect } from "../db/json-select";
 import type { StoredImage } from "../storage/image-files";
 
 /** An attachment as the API shows it, before signed links are added, plus where its files are. */
@@ -39,6 +41,7 @@ export const attachmentListSpec: ListSpec = {
     originalName: { column: "original_name", type: "text" },
   },
   searchColumn: "original_name",
+  searchIndex: { table: "attachments_search", idColumn: "id" },
   defaultSort: [
     { column: "created_at", order: "asc" },
     { column: "id", order: "asc" },
@@ -62,12 +65,43 @@ function toRecord(row: Record<string, unknown>): AttachmentRecord {
   };
 }
 
-export async function listAttachments(db: Db, list: ListQuery): Promise<{ rows: AttachmentRecord[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    applyPage(applyFilters(db("attachments").select("*"), list, attachmentListSpec), list),
-    applyFilters(db("attachments").count({ n: "*" }), list, attachmentListSpec).first(),
-  ]);
-  return { rows: rows.map(toRecord), total: Number(count?.n ?? 0) };
+/** An attachment as a list page shows it, before its signed links: JSON text built by the database, and its id. */
+export interface ListedAttachment {
+  id: number;
+  /** The API's fields without the links: `{"id":…,"updatedAt":"…"}`. */
+  json: string;
+}
+
+/** An attachment's fields as JSON text built by the database (see server/db/json-select.ts). */
+const attachmentColumn = oncePerDialect((db) => {
+  const json = jsonSql(db);
+  return json.column(
+    {
+      id: "id",
+      projectId: "project_id",
+      originalName: "original_name",
+      mimeType: "mime_type",
+      size: "size",
+      width: "width",
+      height: "height",
+      checksum: "checksum",
+      createdAt: json.iso("created_at"),
+      updatedAt: json.iso("updated_at"),
+    },
+    "json",
+  );
+});
+
+/** A page of attachments as JSON texts the links are added to (attachments.service.ts), and the total. */
+export async function listAttachments(db: Db, list: ListQuery): Promise<{ rows: ListedAttachment[]; total: number }> {
+  const { rows, total } = await listPage<ListedAttachment>(db, list, attachmentListSpec, {
+    table: "attachments",
+    from: "attachments",
+    columns: `id, ${attachmentColumn(db)}`,
+    idColumn: "id",
+    countedBy: { project_id: { table: "projects", column: "attachment_count" } },
+  });
+  return { rows, total };
 }
 
 export async function findAttachment(db: Queryable, id: number): Promise<AttachmentRecord | undefined> {
@@ -81,10 +115,13 @@ export async function findAttachments(db: Queryable, ids: number[]): Promise<Att
   return rows.map(toRecord);
 }
 
-export async function attachmentsOfProject(db: Queryable, projectId: number): Promise<AttachmentRecord[]> {
-  const rows = await db("attachments")
-    .where({ project_id: projectId })
-    .orderBy([{ column: "created_at" }, { column: "id" }]);
+/** A project's first attachments in upload order (id ascending), read from the (project_id, id) index. */
+export async function firstAttachmentsOfProject(
+  db: Queryable,
+  projectId: number,
+  limit: number,
+): Promise<AttachmentRecord[]> {
+  const rows = await db("attachments").where({ project_id: projectId }).orderBy("id").limit(limit);
   return rows.map(toRecord);
 }
 

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
 import { parseListQuery } from "../http/list-query";
+import { encoded, sendPage } from "../http/page-cache";
 import { parseBody, parseId } from "../http/validate";
 import { bulkDeleteSchema, renameAttachmentSchema } from "./attachments.schema";
 import * as service from "./attachments.service";
@@ -46,8 +47,8 @@ export function attachmentsRouter(ctx: AppContext): Router {
   });
 
   router.get("/", async (req, res) => {
-    const { rows, total } = await service.listAttachments(ctx, parseListQuery(req.query, service.attachmentListSpec));
-    res.set("X-Total-Count", String(total)).json(rows);
+    const list = parseListQuery(req.query, service.attachmentListSpec);
+    sendPage(res, await encoded(service.listAttachments(ctx, list)));
   });
 
   router.get("/:id", async (req, res) => {

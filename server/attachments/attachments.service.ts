@@ -30,12 +30,8 @@ export interface IncomingFile {
 
 function present(record: repo.AttachmentRecord, links: LinkSigner): Attachment {
   const { storageKey: _storageKey, thumbnailKey: _thumbnailKey, ...fields } = record;
-  return {
-    ...fields,
-    viewUrl: links.url(record.id, "view"),
-    downloadUrl: links.url(record.id, "download"),
-    thumbnailUrl: links.url(record.id, "thumbnail"),
-  };
+  const { view, download, thumbnail } = links.urls(record.id);
+  return { ...fields, viewUrl: view, downloadUrl: download, thumbnailUrl: thumbnail };
 }
 
 async function presentAll(ctx: AppContext, records: repo.AttachmentRecord[]) {
@@ -54,13 +50,25 @@ export async function getAttachmentRecord(ctx: AppContext, id: number): Promise<
   return record;
 }
 
+/** A page of the list as its JSON body: each row's text from the database with its three signed links added. */
 export async function listAttachments(ctx: AppContext, list: ListQuery) {
-  const { rows, total } = await repo.listAttachments(ctx.reads, list);
-  return { rows: await presentAll(ctx, rows), total };
+  const [{ rows, total }, links] = await Promise.all([repo.listAttachments(ctx.reads, list), linkSigner(ctx.db)]);
+  const withLinks = rows.map(({ id, json }) => {
+    const { view, download, thumbnail } = links.urls(id);
+    return `${json.slice(0, -1)},"viewUrl":"${view}","downloadUrl":"${download}","thumbnailUrl":"${thumbnail}"}`;
+  });
+  return { body: `[${withLinks.join(",")}]`, total };
 }
 
-export async function listProjectAttachments(ctx: AppContext, projectId: number) {
-  return presentAll(ctx, await repo.attachmentsOfProject(ctx.db, projectId));
+/**
+ * How many attachments a project's record holds: the first ones in upload order (id ascending).
+ * The rest are paged from GET /api/attachments?projectId= (README, API), so a project of 10,000
+ * photos is not a 6 MB record.
+ */
+export const PROJECT_RECORD_ATTACHMENTS = 100;
+
+export async function firstProjectAttachments(ctx: AppContext, projectId: number) {
+  return presentAll(ctx, await repo.firstAttachmentsOfProject(ctx.db, projectId, PROJECT_RECORD_ATTACHMENTS));
 }
 
 export async function getAttachment(ctx: AppContext, id: number) {

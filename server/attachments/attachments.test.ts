@@ -4,7 +4,7 @@ import request from "supertest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ResourceChange } from "../events/bus";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { listProjectAttachments } from "./attachments.service";
+import { firstProjectAttachments } from "./attachments.service";
 import { makeImage, setPublishStatus, storedThumbnail } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
 
@@ -86,7 +86,7 @@ describe("listing attachments", () => {
 
   it("gives the same shape to the project detail", async () => {
     const [uploaded] = await uploadNamed(projectId, "detail.jpg");
-    const listed = await listProjectAttachments(t.ctx, projectId);
+    const listed = await firstProjectAttachments(t.ctx, projectId);
     expect(listed).toEqual([uploaded]);
   });
 

@@ -28,7 +28,11 @@ export async function schemaVersion(db: Db): Promise<string> {
 
 /** For a backup's own copy only: projects that had a ZIP become `failed` with `reason`, so they can be published again. */
 export async function forgetZips(db: Db, reason: string): Promise<void> {
-  await db("projects")
-    .whereNotNull("published_zip_path")
-    .update({ publish_status: "failed", published_zip_path: null, published_at: null, publish_error: reason });
+  await db("projects").whereNotNull("published_zip_path").update({
+    publish_status: "failed",
+    published_zip_path: null,
+    published_zip_size: null,
+    published_at: null,
+    publish_error: reason,
+  });
 }

@@ -1,17 +1,9 @@
-import type { Knex } from "knex";
 import type { Db } from "../db/database";
-import { toIso } from "../db/database";
 import type { Client } from "../../api/types";
-import { listWithAggregates, type ListQuery, type ListSpec } from "../http/list-query";
-
-interface ClientRow {
-  id: number;
-  name: string;
-  created_at: string;
-  updated_at: string;
-  project_count: number | string;
-  contact_count: number | string;
-}
+import type { ListQuery, ListSpec } from "../http/list-query";
+import { listPage } from "../db/list-pages";
+import { jsonArray, jsonSql, oncePerDialect } from "../db/json-select";
+import { readRows } from "../db/prepared-reads";
 
 export const clientListSpec: ListSpec = {
   sortable: {
@@ -19,55 +11,49 @@ export const clientListSpec: ListSpec = {
     name: "c.name",
     createdAt: "c.created_at",
     updatedAt: "c.updated_at",
-    projectCount: "project_count",
-    contactCount: "contact_count",
+    projectCount: "c.project_count",
+    contactCount: "c.contact_count",
   },
   filterable: { id: { column: "c.id", type: "int" } },
   searchColumn: "c.name",
+  searchIndex: { table: "clients_search", idColumn: "c.id" },
   defaultSort: [{ column: "c.id", order: "asc" }],
 };
 
-const projectCount = (db: Db) =>
-  db("projects").count("*").where("projects.client_id", db.ref("c.id")).as("project_count");
-const contactCount = (db: Db) =>
-  db("contacts").count("*").where("contacts.client_id", db.ref("c.id")).as("contact_count");
-
-function toClient(row: ClientRow): Client {
-  return {
-    id: row.id,
-    name: row.name,
-    createdAt: toIso(row.created_at)!,
-    updatedAt: toIso(row.updated_at)!,
-    projectCount: Number(row.project_count),
-    contactCount: Number(row.contact_count),
-  };
-}
-
-function selectClients(db: Db): Knex.QueryBuilder {
-  return db("clients as c").select(
-    "c.id",
-    "c.name",
-    "c.created_at",
-    "c.updated_at",
-    projectCount(db),
-    contactCount(db),
+/** A client as the API shows it, as JSON text built by the database (see server/db/json-select.ts). */
+const clientColumn = oncePerDialect((db: Db): string => {
+  const json = jsonSql(db);
+  return json.column(
+    {
+      id: "c.id",
+      name: "c.name",
+      createdAt: json.iso("c.created_at"),
+      updatedAt: json.iso("c.updated_at"),
+      // Both counts are kept on the row by triggers (migration add_clients_project_and_contact_counts).
+      projectCount: "c.project_count",
+      contactCount: "c.contact_count",
+    },
+    "client",
   );
-}
+});
 
-export async function listClients(db: Db, list: ListQuery): Promise<{ rows: Client[]; total: number }> {
-  const { rows, total } = await listWithAggregates<ClientRow>(db, list, clientListSpec, {
-    table: () => db("clients as c"),
-    base: () => db("clients as c"),
-    select: () => selectClients(db),
+/** A page of the list as its JSON body, and the total. */
+export async function listClients(db: Db, list: ListQuery): Promise<{ body: string; total: number }> {
+  const { rows, total } = await listPage<{ client: string }>(db, list, clientListSpec, {
+    table: "clients",
+    from: "clients c",
+    columns: clientColumn(db),
     idColumn: "c.id",
-    aggregates: { project_count: () => projectCount(db), contact_count: () => contactCount(db) },
   });
-  return { rows: rows.map(toClient), total };
+  return { body: jsonArray(rows, "client"), total };
 }
 
 export async function findClient(db: Db, id: number): Promise<Client | undefined> {
-  const row: ClientRow | undefined = await selectClients(db).where("c.id", id).first();
-  return row && toClient(row);
+  const [row] = await readRows<{ client: string }>(db, {
+    text: `SELECT ${clientColumn(db)} FROM clients c WHERE c.id = ?`,
+    values: [id],
+  });
+  return row && (JSON.parse(row.client) as Client);
 }
 
 export async function clientExists(db: Db, id: number): Promise<boolean> {

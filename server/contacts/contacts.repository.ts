@@ -1,7 +1,8 @@
 import type { Db } from "../db/database";
 import { toIso } from "../db/database";
 import type { Contact } from "../../api/types";
-import { applyFilters, applyPage, type ListQuery, type ListSpec } from "../http/list-query";
+import type { ListQuery, ListSpec } from "../http/list-query";
+import { listPage } from "../db/list-pages";
 
 interface ContactRow {
   id: number;
@@ -50,11 +51,14 @@ function toRow(values: Partial<ContactValues>): Partial<ContactRow> {
 }
 
 export async function listContacts(db: Db, list: ListQuery): Promise<{ rows: Contact[]; total: number }> {
-  const [total, rows] = await Promise.all([
-    applyFilters(db("contacts").count({ n: "*" }), list, contactListSpec).first(),
-    applyPage(applyFilters(db("contacts").select("*"), list, contactListSpec), list) as Promise<ContactRow[]>,
-  ]);
-  return { rows: rows.map(toContact), total: Number(total?.n ?? 0) };
+  const { rows, total } = await listPage<ContactRow>(db, list, contactListSpec, {
+    table: "contacts",
+    from: "contacts",
+    columns: "*",
+    idColumn: "id",
+    countedBy: { client_id: { table: "clients", column: "contact_count" } },
+  });
+  return { rows: rows.map(toContact), total };
 }
 
 export async function contactsOfClient(db: Db, clientId: number): Promise<Contact[]> {

@@ -11,8 +11,9 @@ export { contactListSpec } from "./contacts.repository";
 
 const CONTACT_NOT_FOUND = "Contact not found";
 
-export function listContacts(ctx: AppContext, list: ListQuery) {
-  return repo.listContacts(ctx.reads, list);
+export async function listContacts(ctx: AppContext, list: ListQuery) {
+  const { rows, total } = await repo.listContacts(ctx.reads, list);
+  return { body: JSON.stringify(rows), total };
 }
 
 /** A client's contactCount changes with its contacts: lists showing it refetch. */

@@ -1,23 +1,41 @@
-import fs from "node:fs/promises";
+import fsp from "node:fs/promises";
+import type { DashboardStats } from "../../api/types";
 import type { AppContext } from "../context";
-import { countEverything } from "./dashboard.repository";
+import { diskSpace } from "../storage/disk-space";
+import { publishedZipFile } from "../storage/paths";
+import * as repo from "./dashboard.repository";
 
 const GB = 1024 ** 3;
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 
-/** Space on the file system that holds UPLOADS_DIR, in GB (1024³ bytes) as the dashboard shows it. */
-export async function diskUsage(uploadsDir: string) {
-  const s = await fs.statfs(uploadsDir);
-  const totalBytes = s.blocks * s.bsize;
-  const usedBytes = (s.blocks - s.bfree) * s.bsize;
+/**
+ * Counts and bytes from the maintained totals, free and total space of the volume holding
+ * UPLOADS_DIR from statfs. `diskUsage` (GB) is what Photodrop keeps (photos and published ZIPs)
+ * against that plus the free space: the share of what it could use that it uses.
+ */
+export async function dashboardStats(ctx: AppContext): Promise<DashboardStats> {
+  const [totals, space] = await Promise.all([repo.storedTotals(ctx.reads), diskSpace(ctx.config.uploadsDir)]);
+  const { zipsBytes, ...counts } = totals;
+  const used = counts.totalFileSize + zipsBytes;
+  const total = used + space.freeBytes;
   return {
-    used: round(usedBytes / GB, 2),
-    total: round(totalBytes / GB, 2),
-    percentage: totalBytes > 0 ? round((usedBytes / totalBytes) * 100, 1) : 0,
+    ...counts,
+    diskUsage: {
+      used: round(used / GB, 2),
+      total: round(total / GB, 2),
+      percentage: total > 0 ? round((used / total) * 100, 1) : 0,
+    },
+    storage: { photosBytes: counts.totalFileSize, zipsBytes, ...space },
   };
 }
 
-export async function dashboardStats(ctx: AppContext) {
-  const [counts, disk] = await Promise.all([countEverything(ctx.db), diskUsage(ctx.config.uploadsDir)]);
-  return { ...counts, diskUsage: disk };
+/**
+ * At start: projects published before ZIP sizes were recorded get theirs from the file. A ZIP
+ * that is missing takes no space: it is recorded as 0, so it is not looked for at every start.
+ */
+export async function fillPublishedZipSizes(ctx: AppContext): Promise<void> {
+  for (const { id, zipPath } of await repo.publishedWithoutZipSize(ctx.db)) {
+    const stat = await fsp.stat(publishedZipFile(ctx.config, zipPath)).catch(() => undefined);
+    await repo.recordZipSize(ctx.db, id, zipPath, stat?.size ?? 0);
+  }
 }

@@ -1,10 +1,15 @@
 import fs from "node:fs";
+import path from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nowIso } from "../db/database";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { makeImage } from "../attachments/test-fixtures";
 import { insertProjectRow } from "../test/rows";
+import { addPhoto, projectRow, recordPublishEvents } from "../publish/test-fixtures";
+import { cancelAllPublishes } from "../publish/publish.service";
+
+const gb = 1024 ** 3;
 
 let t: TestApp;
 let user: TestUser;
@@ -13,7 +18,10 @@ beforeAll(async () => {
   t = await createTestApp();
   user = await createUser(t.ctx);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await cancelAllPublishes(t.ctx);
+  await t.close();
+});
 
 const stats = () => request(t.app).get("/api/dashboard/stats").set(user.auth);
 
@@ -50,18 +58,45 @@ describe("dashboard stats", () => {
     });
   });
 
-  it("reports the disk holding UPLOADS_DIR in GB", async () => {
-    const res = await stats();
+  it("adds up photos and published ZIPs from kept totals, and the free space of UPLOADS_DIR's volume", async () => {
+    const id = await insertProjectRow(t.ctx, { name: "Storage figures" });
+    const photos = [await addPhoto(t.ctx, id, "a.jpg"), await addPhoto(t.ctx, id, "b.jpg", 120)];
+    const events = recordPublishEvents(t.ctx, id);
+    expect((await request(t.app).post(`/api/projects/${id}/publish`).set(user.auth)).status).toBe(202);
+    await events.next("publish_completed");
+    const zip = fs.statSync(
+      path.join(t.ctx.config.publishedDir, path.basename((await projectRow(t.ctx, id)).published_zip_path)),
+    );
+
+    const { body } = await stats();
+    const sizes = await t.ctx.db("attachments").sum({ bytes: "size" }).first();
+    expect(body.storage.photosBytes).toBe(Number(sizes?.bytes));
+    expect(body.totalFileSize).toBe(body.storage.photosBytes);
+    expect(photos.every((p) => p.bytes.length > 0)).toBe(true);
+    expect(body.storage.zipsBytes).toBe(zip.size);
+    // Free space moves with every other test writing on this machine: read it around the call.
     const s = fs.statfsSync(t.ctx.config.uploadsDir);
-    const gb = 1024 ** 3;
-    const { used, total, percentage } = res.body.diskUsage;
-    expect(total).toBeCloseTo((s.blocks * s.bsize) / gb, 2);
-    expect(used).toBeGreaterThan(0);
-    expect(used).toBeLessThanOrEqual(total);
-    expect(Math.abs(used - ((s.blocks - s.bfree) * s.bsize) / gb)).toBeLessThan(0.5);
-    expect(percentage).toBeCloseTo((used / total) * 100, 0);
-    expect(Math.round(used * 100) / 100).toBe(used);
-    expect(Math.round(percentage * 10) / 10).toBe(percentage);
+    expect(body.storage.totalBytes).toBe(s.blocks * s.bsize);
+    expect(Math.abs(body.storage.freeBytes - s.bavail * s.bsize)).toBeLessThan(1e9);
+
+    const used = body.storage.photosBytes + body.storage.zipsBytes;
+    const total = used + body.storage.freeBytes;
+    expect(body.diskUsage).toEqual({
+      used: Math.round((used / gb) * 100) / 100,
+      total: Math.round((total / gb) * 100) / 100,
+      percentage: Math.round((used / total) * 1000) / 10,
+    });
+  });
+
+  it("stops counting a ZIP once its project is unpublished", async () => {
+    const before = (await stats()).body.storage.zipsBytes;
+    const published = await t.ctx
+      .db("projects")
+      .where({ publish_status: "published" })
+      .first("id", "published_zip_size");
+    expect(before).toBeGreaterThanOrEqual(Number(published.published_zip_size));
+    expect((await request(t.app).delete(`/api/projects/${published.id}/publish`).set(user.auth)).status).toBe(200);
+    expect((await stats()).body.storage.zipsBytes).toBe(before - Number(published.published_zip_size));
   });
 
   it("needs an approved user", async () => {

@@ -1,6 +1,6 @@
 import knex, { type Knex } from "knex";
 import { runtimeModules } from "../runtime-modules";
-import { knexConfigFor, knexReadConfigFor } from "./dialect";
+import { knexConfigFor, knexReadConfigFor, shareWriteCount } from "./dialect";
 
 export type Db = Knex;
 
@@ -11,25 +11,31 @@ export function openDatabase(databaseUrl: string, opts: { poolMax?: number } = {
 /** The pool for reads outside transactions, opened after migrations: `db` itself where it needs no other. */
 export function openReadPool(databaseUrl: string, db: Db): Db {
   const config = knexReadConfigFor(databaseUrl);
-  return config ? knex(config) : db;
+  if (!config) return db;
+  const reads = knex(config);
+  shareWriteCount(reads, db);
+  return reads;
 }
 
 /**
  * Migrations are the TypeScript modules in /migrations (compiled into dist/migrations by the
  * production build), loaded through the app's own module loader rather than knex's file loader.
  */
-const migrationSource: Knex.MigrationSource<RuntimeMigration> = {
-  async getMigrations() {
-    return runtimeModules("migrations", /^\d{14}_[\w-]+\.ts$/);
-  },
-  getMigrationName: (migration) => migration.name,
-  getMigration: (migration) => migration.load() as Promise<Knex.Migration>,
-};
+function migrationSource(upTo?: string): Knex.MigrationSource<RuntimeMigration> {
+  return {
+    async getMigrations() {
+      return runtimeModules("migrations", /^\d{14}_[\w-]+\.ts$/).filter((m) => !upTo || m.name <= upTo);
+    },
+    getMigrationName: (migration) => migration.name,
+    getMigration: (migration) => migration.load() as Promise<Knex.Migration>,
+  };
+}
 
 type RuntimeMigration = ReturnType<typeof runtimeModules>[number];
 
-export async function migrate(db: Db): Promise<void> {
-  await db.migrate.latest({ migrationSource });
+/** Runs every migration not run yet; `upTo` (a migration's file name) stops there, for upgrade tests. */
+export async function migrate(db: Db, upTo?: string): Promise<void> {
+  await db.migrate.latest({ migrationSource: migrationSource(upTo) });
 }
 
 /** ISO 8601 UTC for storing and answering dates the same way on every database. */

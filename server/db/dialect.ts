@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type { Knex } from "knex";
 import pg from "pg";
+import { finalizeStatements } from "./prepared-reads";
 
 const require = createRequire(import.meta.url);
 
@@ -106,6 +107,7 @@ export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
 
 type Sqlite3ClientClass = new (config: Knex.Config) => {
   config: Knex.Config;
+  destroyRawConnection(connection: object): Promise<void>;
   transaction(...args: unknown[]): unknown;
   _query(connection: unknown, obj: { sql: string }): Promise<unknown>;
 };
@@ -134,18 +136,39 @@ class ImmediateSqlite3Client extends Sqlite3Client {
     return new ImmediateTransaction(this, ...args);
   }
 
+  // Statements kept by prepared-reads.ts would stop sqlite from closing the connection.
+  override async destroyRawConnection(connection: object) {
+    await finalizeStatements(connection);
+    return super.destroyRawConnection(connection);
+  }
+
   // Counted once the statement has ended, so a read that begins after a COMMIT was counted sees
   // that commit. Keyed by config because a transaction's client shares that object, not this
   // instance; made on first use because knex's withUserParams (the migrator's) copies the config.
   override async _query(connection: unknown, obj: { sql: string }) {
     if (READ_ONLY_STATEMENT.test(obj.sql)) return super._query(connection, obj);
-    let writes = writeCounts.get(this.config);
-    if (!writes) writeCounts.set(this.config, (writes = { count: 0 }));
+    const writes = writesOf(this.config);
     try {
       return await super._query(connection, obj);
     } finally {
       writes.count += 1;
     }
+  }
+}
+
+function writesOf(config: object): { count: number } {
+  let writes = writeCounts.get(config);
+  if (!writes) writeCounts.set(config, (writes = { count: 0 }));
+  return writes;
+}
+
+/**
+ * A read-only pool over the same sqlite file as `writer` answers `sqliteWriteCount` with the
+ * writer's count: what its reads may have missed is what the writer wrote.
+ */
+export function shareWriteCount(reader: Knex, writer: Knex): void {
+  if (reader.client instanceof ImmediateSqlite3Client && writer.client instanceof ImmediateSqlite3Client) {
+    writeCounts.set(reader.client.config, writesOf(writer.client.config));
   }
 }
 

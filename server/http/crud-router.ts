@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { AppContext } from "../context";
 import { sqliteWriteCount } from "../db/dialect";
 import { parseListQuery, type ListQuery, type ListSpec } from "./list-query";
-import { PageCache } from "./page-cache";
+import { PageCache, encoded, sendPage, type ListedPage } from "./page-cache";
 import { parseBody, parseId } from "./validate";
 
 /** What a plain resource (clients, contacts, projects) provides for the five REST calls. */
@@ -11,7 +11,8 @@ export interface CrudResource<Create extends z.ZodType, Update extends z.ZodType
   listSpec: ListSpec;
   createSchema: Create;
   updateSchema: Update;
-  list(ctx: AppContext, list: ListQuery): Promise<{ rows: unknown[]; total: number }>;
+  /** A page as it is sent: its JSON body and X-Total-Count. */
+  list(ctx: AppContext, list: ListQuery): Promise<ListedPage>;
   get(ctx: AppContext, id: number): Promise<unknown>;
   create(ctx: AppContext, input: z.infer<Create>): Promise<unknown>;
   update(ctx: AppContext, id: number, input: z.infer<Update>): Promise<unknown>;
@@ -32,8 +33,7 @@ export function crudRouter<Create extends z.ZodType, Update extends z.ZodType>(
 
   router.get("/", async (req, res) => {
     const list = parseListQuery(req.query, resource.listSpec);
-    const { body, total } = await pages.get(req.url, () => resource.list(ctx, list));
-    res.set("X-Total-Count", String(total)).type("json").send(body);
+    sendPage(res, await pages.get(req.url, () => encoded(resource.list(ctx, list))));
   });
 
   router.get("/:id", async (req, res) => {

@@ -18,6 +18,11 @@ export interface ListSpec {
   filterable: Record<string, { column: string; type: "int" | "text" | "bool" }>;
   /** Column that `q` searches (case-insensitive substring). */
   searchColumn?: string;
+  /**
+   * sqlite's trigram index of `lower(searchColumn)` (migration create_name_search_indexes) and the
+   * id column its rowids are; PostgreSQL's pg_trgm index serves the LIKE itself.
+   */
+  searchIndex?: { table: string; idColumn: string };
   /** Tie-breaking order applied after the requested one. */
   defaultSort: Array<{ column: string; order: "asc" | "desc" }>;
 }
@@ -30,7 +35,7 @@ export interface Filter {
   values: Array<string | number | boolean>;
 }
 
-interface SortBy {
+export interface SortBy {
   column: string;
   order: "asc" | "desc";
   nullable?: boolean;
@@ -128,32 +133,84 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Portable case-insensitive substring match (no ILIKE, no sqlite-only COLLATE). */
-function whereContains(qb: Knex.QueryBuilder, column: string, text: string) {
-  qb.whereRaw("lower(??) like ? escape '\\'", [column, `%${escapeLike(text.toLowerCase())}%`]);
+/** Trigrams are three characters: a shorter text has none to look up. */
+const SHORTEST_INDEXED_SEARCH = 3;
+
+/**
+ * The full-text query that finds names whose `lower(name)` contains `needle` (already lower-cased):
+ * one phrase of its trigrams, quotes doubled. Undefined when the text is too short for trigrams.
+ */
+export function searchPhrase(needle: string): string | undefined {
+  if ([...needle].length < SHORTEST_INDEXED_SEARCH) return undefined;
+  return `"${needle.replaceAll('"', '""')}"`;
 }
 
-/** Adds the search and filters: used for both the page and its total count. */
-export function applyFilters(qb: Knex.QueryBuilder, list: ListQuery, spec: ListSpec): Knex.QueryBuilder {
-  if (list.search && spec.searchColumn) whereContains(qb, spec.searchColumn, list.search);
+/** A condition, ORDER BY list or statement in SQL with `?` placeholders, and its values in order. */
+export interface Sql {
+  text: string;
+  values: unknown[];
+}
+
+/**
+ * Case-insensitive substring match: `lower(column) LIKE '%text%'` (portable: no ILIKE, no
+ * sqlite-only COLLATE), which PostgreSQL serves from the column's pg_trgm index. On sqlite the
+ * column's trigram index answers the same question (see create_name_search_indexes); a text of
+ * one or two characters has no trigram and reads every name as before.
+ */
+function containsSql(column: string, text: string, pg: boolean, index?: ListSpec["searchIndex"]): Sql {
+  const needle = text.toLowerCase();
+  const phrase = index && !pg ? searchPhrase(needle) : undefined;
+  if (index && phrase) {
+    return {
+      text: `${index.idColumn} IN (SELECT rowid FROM ${index.table} WHERE ${index.table} MATCH ?)`,
+      values: [phrase],
+    };
+  }
+  return { text: `lower(${column}) LIKE ? ESCAPE '\\'`, values: [`%${escapeLike(needle)}%`] };
+}
+
+/**
+ * The search and filters as one condition (columns are the spec's own, never request input;
+ * values are bound), or undefined when there are none: for the page and its total alike.
+ */
+export function filterSql(list: ListQuery, spec: ListSpec, pg: boolean): Sql | undefined {
+  const conditions: Sql[] = [];
+  if (list.search && spec.searchColumn)
+    conditions.push(containsSql(spec.searchColumn, list.search, pg, spec.searchIndex));
   for (const f of list.filters) {
     const [first] = f.values;
-    if (f.operator === "eq") {
-      if (f.values.length > 1) qb.whereIn(f.column, f.values as string[]);
-      else qb.where(f.column, first);
-    } else if (f.operator === "ne") qb.whereNot(f.column, first);
-    else if (f.operator === "gte") qb.where(f.column, ">=", first);
-    else if (f.operator === "lte") qb.where(f.column, "<=", first);
-    else whereContains(qb, f.column, String(first));
+    if (f.operator === "eq" && f.values.length > 1) {
+      conditions.push({ text: `${f.column} IN (${f.values.map(() => "?").join(", ")})`, values: f.values });
+    } else if (f.operator === "like") {
+      const index = f.column === spec.searchColumn ? spec.searchIndex : undefined;
+      conditions.push(containsSql(f.column, String(first), pg, index));
+    } else {
+      const operator = { eq: "=", ne: "<>", gte: ">=", lte: "<=" }[f.operator];
+      conditions.push({ text: `${f.column} ${operator} ?`, values: [first] });
+    }
   }
-  return qb;
+  if (conditions.length === 0) return undefined;
+  return { text: conditions.map((c) => `(${c.text})`).join(" AND "), values: conditions.flatMap((c) => c.values) };
+}
+
+/** Adds the search and filters to a query: used for both the page and its total count. */
+export function applyFilters(qb: Knex.QueryBuilder, list: ListQuery, spec: ListSpec): Knex.QueryBuilder {
+  const where = filterSql(list, spec, isPostgres(qb));
+  return where ? qb.whereRaw(where.text, where.values as Knex.Value[]) : qb;
+}
+
+/** The ORDER BY list of a sort (see orderBySort for NULLs). */
+export function orderSql(sort: readonly SortBy[], pg: boolean): string {
+  return sort
+    .map((s) => `${s.column} ${s.order}${s.nullable && pg ? (s.order === "asc" ? " NULLS FIRST" : " NULLS LAST") : ""}`)
+    .join(", ");
 }
 
 /**
  * NULL sorts as the smallest value on every database, as sqlite does (PostgreSQL: the largest).
  * Only where a NULL can occur: NULLS FIRST/LAST would keep PostgreSQL from walking an index.
  */
-function orderBySort(qb: Knex.QueryBuilder, s: SortBy): void {
+export function orderBySort(qb: Knex.QueryBuilder, s: SortBy): void {
   if (s.nullable && isPostgres(qb)) qb.orderBy(s.column, s.order, s.order === "asc" ? "first" : "last");
   else qb.orderBy(s.column, s.order);
 }
@@ -166,47 +223,4 @@ export function applyPage(qb: Knex.QueryBuilder, list: ListQuery): Knex.QueryBui
     if (list.range.offset > 0) qb.offset(list.range.offset);
   }
   return qb;
-}
-
-/** Where a list's rows come from, for `listWithAggregates`. */
-export interface AggregatedListSource {
-  /** The table alone, for the total: filters never need a join, so the count reads one table. */
-  table(): Knex.QueryBuilder;
-  /** The table with the joins sorting may need: where the page's ids are chosen. */
-  base(): Knex.QueryBuilder;
-  /** The full row: columns plus per-row aggregates. */
-  select(): Knex.QueryBuilder;
-  idColumn: string;
-  /** Aggregate columns by the alias they are sorted by, computed for every row only when sorted by. */
-  aggregates: Record<string, () => Knex.QueryBuilder>;
-}
-
-/**
- * One page of a list whose rows carry aggregates (counts, sums): the filters, sort and window
- * pick the page's ids first, so the aggregates are computed for that page's rows only.
- */
-export async function listWithAggregates<Row>(
-  db: Knex,
-  list: ListQuery,
-  spec: ListSpec,
-  source: AggregatedListSource,
-): Promise<{ rows: Row[]; total: number }> {
-  const counting = applyFilters(source.table().count({ n: "*" }), list, spec).first();
-  const qb = source.select();
-  if (list.range) {
-    // The joins only when the sort needs one: PostgreSQL then walks an index for a deep page
-    // instead of sorting the whole table (bench/README.md, Load).
-    const alias = source.idColumn.slice(0, source.idColumn.indexOf(".") + 1);
-    const joined = list.sort.some((s) => s.column.includes(".") && !s.column.startsWith(alias));
-    const ids = applyFilters((joined ? source.base() : source.table()).select(source.idColumn), list, spec);
-    for (const s of list.sort) {
-      if (Object.hasOwn(source.aggregates, s.column)) ids.select(source.aggregates[s.column]());
-    }
-    qb.whereIn(source.idColumn, db.select("id").from(applyPage(ids, list).as("page")));
-  } else applyFilters(qb, list, spec);
-  for (const s of list.sort) orderBySort(qb, s);
-  // Both queries are sent at once; a window count in the page query instead made sqlite scan and
-  // sort the whole table for every page (bench/README.md, Load).
-  const [rows, total] = await Promise.all([qb, counting]);
-  return { rows: rows as Row[], total: Number(total?.n ?? 0) };
 }

@@ -11,10 +11,10 @@ const api = () => request(made.t.app);
 const page = "/api/clients?_start=0&_end=1000&_sort=name&_order=asc";
 const namesOf = (res: request.Response) => (res.body as Array<{ name: string }>).map((c) => c.name);
 
-/** The list queries the read pool runs while `work` runs. */
+/** The list queries the read pool runs while `work` runs: the page's, and its total's (kept in list_totals). */
 async function listQueriesDuring(work: () => Promise<unknown>) {
   let queries = 0;
-  const count = (q: { sql: string }) => /from [`"]clients[`"]/i.test(q.sql) && (queries += 1);
+  const count = (q: { sql: string }) => /from [`"]?(clients|list_totals)\b/i.test(q.sql) && (queries += 1);
   made.t.ctx.reads.on("query", count);
   try {
     await work();
@@ -70,8 +70,9 @@ describe("list pages answered again while nothing was written", () => {
         expect(namesOf(res)).toContain("Cache Burst");
       }
     });
-    // Each page is read with its total: two queries.
-    if (sqliteWriteCount(made.t.ctx.db) === undefined) expect(queries).toBe(40);
+    // On PostgreSQL each call is one statement, its total a column of it; on sqlite the page is read
+    // once, and the totals (kept until this process writes) once.
+    if (sqliteWriteCount(made.t.ctx.db) === undefined) expect(queries).toBe(20);
     else expect(queries).toBe(2);
   });
 
@@ -87,7 +88,7 @@ describe("what the page cache keeps", () => {
     const loads = new Map<string, number>();
     const load = (key: string, rows: unknown[]) => () => {
       loads.set(key, (loads.get(key) ?? 0) + 1);
-      return Promise.resolve({ rows, total: rows.length });
+      return Promise.resolve({ body: Buffer.from(JSON.stringify(rows)), total: rows.length });
     };
     return { loads, load };
   };
@@ -100,7 +101,7 @@ describe("what the page cache keeps", () => {
     await cache.get("a", load("a", [1]));
     expect(loads.get("a")).toBe(1);
     writes = 2;
-    expect(await cache.get("a", load("a", [2]))).toEqual({ body: "[2]", total: 1 });
+    expect(await cache.get("a", load("a", [2]))).toEqual({ body: Buffer.from("[2]"), total: 1 });
     writes = undefined;
     await cache.get("a", load("a", [3]));
     await cache.get("a", load("a", [3]));
@@ -123,6 +124,7 @@ describe("what the page cache keeps", () => {
   it("does not keep a page whose read failed", async () => {
     const cache = new PageCache(() => 0);
     await expect(cache.get("k", () => Promise.reject(new Error("database gone")))).rejects.toThrow("database gone");
-    expect(await cache.get("k", () => Promise.resolve({ rows: [], total: 0 }))).toEqual({ body: "[]", total: 0 });
+    const empty = { body: Buffer.from("[]"), total: 0 };
+    expect(await cache.get("k", () => Promise.resolve(empty))).toEqual(empty);
   });
 });

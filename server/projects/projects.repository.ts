@@ -1,30 +1,10 @@
-import type { Knex } from "knex";
 import type { Db } from "../db/database";
-import { toIso } from "../db/database";
-import { lockedForUpdate } from "../db/transactions";
+import { isPostgres, lockedForUpdate } from "../db/transactions";
 import type { Project, PublishStatus } from "../../api/types";
-import { listWithAggregates, type ListQuery, type ListSpec } from "../http/list-query";
-
-interface ProjectRow {
-  id: number;
-  name: string;
-  description: string | null;
-  client_id: number | null;
-  client_name: string | null;
-  publish_status: PublishStatus;
-  published_at: string | null;
-  published_zip_path: string | null;
-  publish_error: string | null;
-  delivery_expires_at: string | null;
-  delivery_passcode_hash: string | null;
-  delivery_views: number | string;
-  delivery_downloads: number | string;
-  delivery_last_download_at: string | null;
-  created_at: string;
-  updated_at: string;
-  attachment_count: number | string;
-  total_file_size: number | string;
-}
+import type { ListQuery, ListSpec } from "../http/list-query";
+import { listPage } from "../db/list-pages";
+import { jsonArray, jsonSql, oncePerDialect } from "../db/json-select";
+import { readRows } from "../db/prepared-reads";
 
 export interface ProjectValues {
   name: string;
@@ -50,36 +30,52 @@ export const projectListSpec: ListSpec = {
     publishStatus: { column: "p.publish_status", type: "text" },
   },
   searchColumn: "p.name",
+  searchIndex: { table: "projects_search", idColumn: "p.id" },
   defaultSort: [{ column: "p.id", order: "asc" }],
 };
 
-function fromProjects(db: Db): Knex.QueryBuilder {
-  return db("projects as p").leftJoin("clients as c", "c.id", "p.client_id");
-}
+const FROM_PROJECTS = "projects p LEFT JOIN clients c ON c.id = p.client_id";
 
-function selectProjects(db: Db): Knex.QueryBuilder {
-  return fromProjects(db).select(
-    "p.id",
-    "p.name",
-    "p.description",
-    "p.client_id",
-    "c.name as client_name",
-    "p.publish_status",
-    "p.published_at",
-    "p.published_zip_path",
-    "p.publish_error",
-    "p.delivery_expires_at",
-    "p.delivery_passcode_hash",
-    "p.delivery_views",
-    "p.delivery_downloads",
-    "p.delivery_last_download_at",
-    "p.created_at",
-    "p.updated_at",
-    // Kept on the row by triggers on attachments (migration add_projects_attachment_totals).
-    "p.attachment_count",
-    "p.total_file_size",
+/**
+ * A project as the API shows it (api/types.ts Project), built by the database as JSON text: the
+ * one description of that shape, used by lists and single records alike. A stored ZIP path is
+ * `published/<name>.zip`: the links use the name after its one slash (deliveryUrlFor and
+ * downloadUrlFor below, for other callers, say the same).
+ */
+const projectColumn = oncePerDialect((db: Db): string => {
+  const json = jsonSql(db);
+  const zipName = `substr(p.published_zip_path, ${isPostgres(db) ? "strpos" : "instr"}(p.published_zip_path, '/') + 1)`;
+  const published = "p.publish_status = 'published' AND p.published_zip_path IS NOT NULL";
+  return json.column(
+    {
+      id: "p.id",
+      name: "p.name",
+      description: "p.description",
+      clientId: "p.client_id",
+      client: json.objectWhen("p.client_id IS NOT NULL AND c.name IS NOT NULL", { id: "p.client_id", name: "c.name" }),
+      publishStatus: "p.publish_status",
+      publishedAt: json.iso("p.published_at"),
+      publishedZipPath: "p.published_zip_path",
+      downloadUrl: `CASE WHEN ${published} THEN '/published/' || ${zipName} END`,
+      publishError: "CASE WHEN p.publish_status = 'failed' THEN p.publish_error END",
+      deliveryUrl: `CASE WHEN ${published} THEN '/d/' || CASE WHEN substr(${zipName}, length(${zipName}) - 3) = '.zip'
+        THEN substr(${zipName}, 1, length(${zipName}) - 4) ELSE ${zipName} END END`,
+      delivery: {
+        expiresAt: json.iso("p.delivery_expires_at"),
+        hasPasscode: json.bool("p.delivery_passcode_hash IS NOT NULL AND p.delivery_passcode_hash <> ''"),
+        views: "p.delivery_views",
+        downloads: "p.delivery_downloads",
+        lastDownloadAt: json.iso("p.delivery_last_download_at"),
+      },
+      // Kept on the row by triggers on attachments (migration add_projects_attachment_totals).
+      attachmentCount: "p.attachment_count",
+      totalFileSize: "p.total_file_size",
+      createdAt: json.iso("p.created_at"),
+      updatedAt: json.iso("p.updated_at"),
+    },
+    "project",
   );
-}
+});
 
 /** `/d/<token>` for a stored `published/<token>.zip`, only while the project is published. */
 export function deliveryUrlFor(status: PublishStatus, zipPath: string | null): string | null {
@@ -93,52 +89,33 @@ export function downloadUrlFor(status: PublishStatus, zipPath: string | null): s
   return `/published/${zipPath.slice(zipPath.lastIndexOf("/") + 1)}`;
 }
 
-export function toProject(row: ProjectRow): Project {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description ?? null,
-    clientId: row.client_id ?? null,
-    client: row.client_id != null && row.client_name != null ? { id: row.client_id, name: row.client_name } : null,
-    publishStatus: row.publish_status,
-    publishedAt: toIso(row.published_at),
-    publishedZipPath: row.published_zip_path ?? null,
-    downloadUrl: downloadUrlFor(row.publish_status, row.published_zip_path),
-    publishError: row.publish_status === "failed" ? (row.publish_error ?? null) : null,
-    deliveryUrl: deliveryUrlFor(row.publish_status, row.published_zip_path),
-    delivery: {
-      expiresAt: toIso(row.delivery_expires_at),
-      hasPasscode: Boolean(row.delivery_passcode_hash),
-      views: Number(row.delivery_views ?? 0),
-      downloads: Number(row.delivery_downloads ?? 0),
-      lastDownloadAt: toIso(row.delivery_last_download_at),
-    },
-    attachmentCount: Number(row.attachment_count),
-    totalFileSize: Number(row.total_file_size),
-    createdAt: toIso(row.created_at)!,
-    updatedAt: toIso(row.updated_at)!,
-  };
-}
-
-export async function listProjects(db: Db, list: ListQuery): Promise<{ rows: Project[]; total: number }> {
-  const { rows, total } = await listWithAggregates<ProjectRow>(db, list, projectListSpec, {
-    table: () => db("projects as p"),
-    base: () => fromProjects(db),
-    select: () => selectProjects(db),
+/** A page of the list as its JSON body, and the total. */
+export async function listProjects(db: Db, list: ListQuery): Promise<{ body: string; total: number }> {
+  const { rows, total } = await listPage<{ project: string }>(db, list, projectListSpec, {
+    table: "projects",
+    from: "projects p",
+    joined: FROM_PROJECTS,
+    columns: projectColumn(db),
     idColumn: "p.id",
-    aggregates: {},
+    countedBy: { "p.client_id": { table: "clients", column: "project_count" } },
   });
-  return { rows: rows.map(toProject), total };
+  return { body: jsonArray(rows, "project"), total };
 }
 
-export async function projectsOfClient(db: Db, clientId: number): Promise<Project[]> {
-  const rows: ProjectRow[] = await selectProjects(db).where("p.client_id", clientId).orderBy("p.id");
-  return rows.map(toProject);
+async function projectsWhere(db: Db, where: string, value: number): Promise<Project[]> {
+  const rows = await readRows<{ project: string }>(db, {
+    text: `SELECT ${projectColumn(db)} FROM ${FROM_PROJECTS} WHERE ${where} ORDER BY p.id`,
+    values: [value],
+  });
+  return rows.map((row) => JSON.parse(row.project) as Project);
+}
+
+export function projectsOfClient(db: Db, clientId: number): Promise<Project[]> {
+  return projectsWhere(db, "p.client_id = ?", clientId);
 }
 
 export async function findProject(db: Db, id: number): Promise<Project | undefined> {
-  const row: ProjectRow | undefined = await selectProjects(db).where("p.id", id).first();
-  return row && toProject(row);
+  return (await projectsWhere(db, "p.id = ?", id))[0];
 }
 
 /**

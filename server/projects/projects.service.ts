@@ -3,7 +3,7 @@ import { nowIso } from "../db/database";
 import { ConflictError, NotFoundError } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
 import { requireClient } from "../clients/clients.service";
-import { listProjectAttachments } from "../attachments/attachments.service";
+import { firstProjectAttachments } from "../attachments/attachments.service";
 import { publishedZipFile, removeQuietly, uploadPath } from "../storage/paths";
 import type { CreateProjectInput, UpdateProjectInput } from "./projects.schema";
 import { PROJECT_IS_PUBLISHED, PROJECT_NOT_FOUND } from "./project-rules";
@@ -25,7 +25,7 @@ export function listProjects(ctx: AppContext, list: ListQuery) {
 export async function getProject(ctx: AppContext, id: number) {
   const project = await repo.findProject(ctx.db, id);
   if (!project) throw new NotFoundError(PROJECT_NOT_FOUND);
-  return { ...project, attachments: await listProjectAttachments(ctx, id) };
+  return { ...project, attachments: await firstProjectAttachments(ctx, id) };
 }
 
 export async function createProject(ctx: AppContext, input: CreateProjectInput) {

@@ -1,7 +1,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { listProjectAttachments } from "../attachments/attachments.service";
+import { firstProjectAttachments } from "../attachments/attachments.service";
 import { insertAttachmentRow, insertClientRow, insertProjectRow } from "../test/rows";
 
 let t: TestApp;
@@ -180,8 +180,33 @@ describe("listing projects", () => {
     const stored = (await t.ctx.db("attachments").where({ project_id: b }).pluck("id")) as number[];
     expect(attachments.map((a: { id: number }) => a.id).sort()).toEqual(stored.sort());
     expect(attachments.map((a: { id: number }) => a.id)).toEqual(
-      (await listProjectAttachments(t.ctx, b)).map((a) => (a as { id: number }).id),
+      (await firstProjectAttachments(t.ctx, b)).map((a) => (a as { id: number }).id),
     );
+  });
+});
+
+describe("the attachments a project's record holds", () => {
+  it("are the first 100 in upload order (id ascending) however many it has; the count and size cover all", async () => {
+    const id = await insertProjectRow(t.ctx, { name: "Marathon" });
+    const rows = Array.from({ length: 130 }, (_, i) => ({
+      project_id: id,
+      original_name: `bib-${i}.jpg`,
+      storage_key: `${id}/bib-${i}.jpg`,
+      mime_type: "image/jpeg",
+      size: 10,
+      checksum: "0".repeat(64),
+      // Later ids carry earlier dates: the record follows the ids.
+      created_at: new Date(Date.UTC(2026, 0, 1, 0, 200 - i)).toISOString(),
+      updated_at: new Date(Date.UTC(2026, 0, 1, 0, 200 - i)).toISOString(),
+    }));
+    await t.ctx.db("attachments").insert(rows);
+    const ids = ((await t.ctx.db("attachments").where({ project_id: id }).orderBy("id").pluck("id")) as number[]).map(
+      Number,
+    );
+    const res = await api().get(`/api/projects/${id}`).set(user.auth);
+    expect(res.status).toBe(200);
+    expect(res.body.attachments.map((a: { id: number }) => a.id)).toEqual(ids.slice(0, 100));
+    expect(res.body).toMatchObject({ attachmentCount: 130, totalFileSize: 1300 });
   });
 });
 

@@ -116,7 +116,8 @@ export async function runPublishBuild(ctx: AppContext, build: PublishBuild, sign
     await fsp.rename(partFile, zipFile);
     await syncDirectory(ctx.config.publishedDir);
     signal.throwIfAborted();
-    if (!(await markPublished(ctx.db, projectId, buildId, `published/${zipName}`))) {
+    const zip = { path: `published/${zipName}`, size: (await fsp.stat(zipFile)).size };
+    if (!(await markPublished(ctx.db, projectId, buildId, zip))) {
       await removeQuietly(zipFile);
       return;
     }

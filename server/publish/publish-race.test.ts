@@ -105,11 +105,11 @@ describe("publish and unpublish of one project at nearly the same moment", () =>
       const claimed = await projectRow(t.ctx, id);
       expect(claimed).toMatchObject({ publish_status: "publishing", publish_build_id: "current-build" });
 
-      expect(await markPublished(t.ctx.db, id, "stale-build", "published/stale.zip")).toBe(false);
+      expect(await markPublished(t.ctx.db, id, "stale-build", { path: "published/stale.zip", size: 1 })).toBe(false);
       expect(await markFailed(t.ctx.db, id, "stale-build", "Could not build the ZIP")).toBe(false);
       expect(await projectRow(t.ctx, id)).toEqual(claimed);
 
-      expect(await markPublished(t.ctx.db, id, "current-build", "published/current.zip")).toBe(true);
+      expect(await markPublished(t.ctx.db, id, "current-build", { path: "published/current.zip", size: 1 })).toBe(true);
       expect(await projectRow(t.ctx, id)).toMatchObject({
         publish_status: "published",
         published_zip_path: "published/current.zip",

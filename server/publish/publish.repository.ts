@@ -118,14 +118,23 @@ async function attachmentsToPublish(db: Db, projectId: number): Promise<Publisha
   }));
 }
 
-/** Records a finished build; `false` when it is no longer the project's current build (cancelled, deleted, superseded). */
-export async function markPublished(db: Db, id: number, buildId: string, zipPath: string): Promise<boolean> {
+/**
+ * Records a finished build and its ZIP's size (the dashboard's published bytes); `false` when it
+ * is no longer the project's current build (cancelled, deleted, superseded).
+ */
+export async function markPublished(
+  db: Db,
+  id: number,
+  buildId: string,
+  zip: { path: string; size: number },
+): Promise<boolean> {
   const now = nowIso();
   const count = await currentBuild(db, id, buildId).update({
     publish_status: "published",
     ...BUILD_ENDED,
     published_at: now,
-    published_zip_path: zipPath,
+    published_zip_path: zip.path,
+    published_zip_size: zip.size,
     publish_error: null,
     updated_at: now,
   });
@@ -162,6 +171,7 @@ export async function resetToDraft(
         ...BUILD_ENDED,
         published_at: null,
         published_zip_path: null,
+        published_zip_size: null,
         publish_error: null,
         updated_at: nowIso(),
       });

@@ -9,11 +9,10 @@ import { runtimeModules } from "../runtime-modules";
 
 export const DEMO_ADMIN_EMAIL = "admin@photodrop.local";
 
+/** Whether any user, client or project exists: one row looked up per table, whatever their size. */
 export async function isDatabaseEmpty(db: Db): Promise<boolean> {
-  const [users, clients, projects] = await Promise.all(
-    ["users", "clients", "projects"].map((t) => db(t).count({ n: "*" }).first()),
-  );
-  return Number(users?.n) + Number(clients?.n) + Number(projects?.n) === 0;
+  const found = await Promise.all(["users", "clients", "projects"].map((t) => db(t).first(db.raw("1 AS found"))));
+  return found.every((row) => row === undefined);
 }
 
 /**

@@ -1,0 +1,277 @@
+/**
+ * `npm run bench:scale [seconds per route]` (`BENCH_DB=pg` for PostgreSQL): a decade of a busy
+ * studio — 100,000 projects, 2,000 clients, 1,010,000 photos, one project of 10,000 — made by SQL
+ * (bench/scale-data.ts), served by the real server started as `npm start` starts it, and measured
+ * with wrk, 32 connections, a different page or query on every request (more paths than the page
+ * cache keeps, in a fixed cycle, so none is answered from it), beside a bare Express JSON handler
+ * in its own process with the same node flags, measured the same way in the same run. Prints
+ * req/s, share of the baseline, p50/p99, the CPU the server and wrk used, the start time over that
+ * data and the server's peak RSS.
+ */
+import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { closeContext, createContext } from "../server/bootstrap";
+import { loadConfig } from "../server/config";
+import { createLogger } from "../server/logger";
+import { benchDatabase } from "./bench-database";
+import { npmStartCommand, startAsNpmStart, startBenchProcess } from "./bench-process";
+import { BIG_PROJECT, FAMILIES, SCALE, fillScaleDatabase } from "./scale-data";
+
+const SECONDS = Number(process.argv[2] ?? 10);
+const WARM_UP_SECONDS = 2;
+const CONNECTIONS = 32;
+const THREADS = 2;
+const PAGE = 25;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const ADMIN = { email: "bench@photodrop.local", password: crypto.randomBytes(12).toString("base64url") };
+
+interface Route {
+  label: string;
+  paths: string[];
+  /** The baseline runs on its own server, without a token. */
+  baseline?: boolean;
+}
+
+/** The same order on every run (a fixed shuffle), so runs compare. */
+function shuffled<T>(items: T[]): T[] {
+  const out = [...items];
+  let seed = 12345;
+  for (let i = out.length - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    const j = seed % (i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+const range = (count: number, from = 0) => Array.from({ length: count }, (_, i) => from + i);
+const pages = (count: number) => shuffled(range(Math.ceil(count / PAGE)).map((p) => p * PAGE));
+const window = (start: number) => `_start=${start}&_end=${start + PAGE}`;
+const NEWEST_FIRST = "_sort=createdAt,id&_order=desc,desc";
+
+function routes(): Route[] {
+  const big = SCALE.bigProjectPhotos;
+  return [
+    { label: "baseline: bare Express, 25 fixed objects", paths: ["/fixed"], baseline: true },
+    {
+      label: "projects, newest first, any page",
+      paths: pages(SCALE.projects).map((s) => `/api/projects?${window(s)}&${NEWEST_FIRST}`),
+    },
+    {
+      label: "projects by name, any page",
+      paths: pages(SCALE.projects).map((s) => `/api/projects?${window(s)}&_sort=name&_order=asc`),
+    },
+    {
+      label: "projects of one client (each request another client)",
+      paths: shuffled(range(SCALE.clients, 1)).map((c) => `/api/projects?clientId=${c}&${window(0)}&${NEWEST_FIRST}`),
+    },
+    {
+      label: "project search `q` (a family name; pages 1 and 2)",
+      paths: shuffled(
+        FAMILIES.flatMap((f) =>
+          [0, PAGE].map((s) => `/api/projects?q=${encodeURIComponent(f)}&${window(s)}&${NEWEST_FIRST}`),
+        ),
+      ),
+    },
+    {
+      label: `photos of the ${big.toLocaleString("en")}-photo project, any page`,
+      paths: pages(big).map((s) => `/api/attachments?projectId=${BIG_PROJECT}&${window(s)}`),
+    },
+    {
+      label: `photo search by file name in that project`,
+      paths: shuffled(range(400)).map(
+        (n) =>
+          `/api/attachments?projectId=${BIG_PROJECT}&q=${encodeURIComponent(`dossard ${String(n * 7).padStart(4, "0")}`)}&${window(0)}`,
+      ),
+    },
+    {
+      label: "photo search by file name, every project",
+      paths: shuffled(range(400)).map(
+        (n) => `/api/attachments?q=${encodeURIComponent(`IMG_${String(n * 23).padStart(4, "0")}`)}&${window(0)}`,
+      ),
+    },
+    { label: "dashboard stats", paths: ["/api/dashboard/stats"] },
+    {
+      label: "clients list, four sorts, any page",
+      paths: shuffled(
+        ["_sort=name&_order=asc", "_sort=name&_order=desc", NEWEST_FIRST, "_sort=projectCount&_order=desc"].flatMap(
+          (sort) => pages(SCALE.clients).map((s) => `/api/clients?${window(s)}&${sort}`),
+        ),
+      ),
+    },
+    {
+      label: "one client with its contacts and projects",
+      paths: shuffled(range(SCALE.clients, 1)).map((c) => `/api/clients/${c}`),
+    },
+    { label: `the ${big.toLocaleString("en")}-photo project's record`, paths: [`/api/projects/${BIG_PROJECT}`] },
+  ];
+}
+
+/** CPU seconds a process has used (user + system, every thread), from /proc/<pid>/stat. */
+function cpuSeconds(pid: number) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function memoryMb(pid: number, field: "VmRSS" | "VmHWM") {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"))![1]) / 1024;
+}
+
+interface WrkResult {
+  requests: number;
+  seconds: number;
+  errors: number;
+  non2xx: number;
+  p50: number;
+  p99: number;
+  bytes: number;
+  /** CPU seconds wrk itself used. */
+  wrkCpu: number;
+}
+
+/** Waits until the server has finished what the last run left queued (a fifth of a second with at most 5% of a core). */
+async function untilIdle(pid: number) {
+  for (;;) {
+    const before = cpuSeconds(pid);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (cpuSeconds(pid) - before <= 0.01) return;
+  }
+}
+
+/** wrk with the rotating script; its own CPU time from the shell's `times` (children's user and system). */
+function runWrk(base: string, pathsFile: string, auth: string, seconds: number): WrkResult {
+  const args = [`-t${THREADS}`, `-c${CONNECTIONS}`, `-d${seconds}s`, "--timeout", "10s"];
+  args.push("-s", path.join(root, "bench/wrk-rotate.lua"), base, "--", pathsFile, auth);
+  const out = execFileSync("sh", ["-c", 'wrk "$@" && times', "sh", ...args], { encoding: "utf8" });
+  const json = out.split("\n").find((line) => line.startsWith('{"requests"'));
+  if (!json) throw new Error(`wrk printed no result:\n${out}`);
+  const [, children] = out.trim().split("\n").slice(-2);
+  const [user, system] = children.split(" ").map((t) => {
+    const [, m, s] = t.match(/(\d+)m([\d.]+)s/)!;
+    return Number(m) * 60 + Number(s);
+  });
+  return { ...(JSON.parse(json) as Omit<WrkResult, "wrkCpu">), wrkCpu: user + system };
+}
+
+async function signIn(base: string): Promise<string> {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(ADMIN),
+  });
+  if (res.status !== 200) throw new Error(`sign-in: ${res.status} ${await res.text()}`);
+  return `Bearer ${((await res.json()) as { accessToken: string }).accessToken}`;
+}
+
+/** One request of each route first: it must answer 200, and its total tells what the route reads. */
+async function check(base: string, route: Route, auth: string): Promise<string> {
+  const started = performance.now();
+  const res = await fetch(`${base}${route.paths.at(-1)}`, { headers: { Authorization: auth } });
+  const body = await res.text();
+  const ms = performance.now() - started;
+  if (res.status !== 200) throw new Error(`${route.paths.at(-1)}: ${res.status} ${body.slice(0, 300)}`);
+  const total = res.headers.get("x-total-count");
+  return `${ms.toFixed(0)} ms, ${(body.length / 1024).toFixed(1)} kB${total ? `, X-Total-Count ${total}` : ""}`;
+}
+
+async function main() {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-bench-scale-"));
+  const database = await benchDatabase(work);
+  const env = {
+    DATABASE_URL: database.url,
+    UPLOADS_DIR: path.join(work, "uploads"),
+    PUBLISHED_DIR: path.join(work, "published"),
+    SEED_DEMO: "0",
+    LOG_LEVEL: "warn",
+  };
+  try {
+    const filling = performance.now();
+    const ctx = await createContext(loadConfig({ ...env, LOG_LEVEL: "silent" }), createLogger("silent"));
+    const steps = await fillScaleDatabase(ctx.db);
+    await closeContext(ctx);
+    console.log(
+      `database: ${database.label}; filled by SQL in ${((performance.now() - filling) / 1000).toFixed(1)} s (${steps.join(", ")})`,
+    );
+
+    const server = startAsNpmStart({
+      ...env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+    });
+    const base = await server.ready;
+    const startSeconds = (performance.now() - server.spawnedAt) / 1000;
+    const pid = server.child.pid!;
+    const command = npmStartCommand();
+    const bare = startBenchProcess(
+      [...command.nodeFlags, "bench/bare-json-server.ts"],
+      (line) => line.match(/running at (http:\/\/\S+)/)?.[1],
+      { env: command.env },
+    );
+    const bareBase = await bare.ready;
+    try {
+      const auth = await signIn(base);
+      console.log(
+        `server started in ${startSeconds.toFixed(2)} s (spawn to listening, as npm start runs it), RSS ${memoryMb(pid, "VmRSS").toFixed(0)} MB`,
+      );
+      console.log(`\nfirst request of each route after the start:`);
+      for (const route of routes().filter((r) => !r.baseline))
+        console.log(`- ${route.label}: ${await check(base, route, auth)}`);
+
+      console.log(
+        `\nwrk, ${THREADS} threads, ${CONNECTIONS} connections, ${SECONDS} s per route after ${WARM_UP_SECONDS} s of warm-up, loopback; ` +
+          `a different path each request; ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)} at the start\n`,
+      );
+      console.log(
+        "| route | paths | req/s | share | p50 ms | p99 ms | server CPU | wrk CPU |\n|---|---|---|---|---|---|---|---|",
+      );
+      let baselineRps = 0;
+      for (const route of routes()) {
+        const file = path.join(work, "paths.txt");
+        fs.writeFileSync(file, `${route.paths.join("\n")}\n`);
+        const target = route.baseline ? { base: bareBase, pid: bare.child.pid!, auth: "" } : { base, pid, auth };
+        runWrk(target.base, file, target.auth, WARM_UP_SECONDS);
+        await untilIdle(target.pid);
+        const cpuBefore = cpuSeconds(target.pid);
+        const r = runWrk(target.base, file, target.auth, SECONDS);
+        const serverCpu = (cpuSeconds(target.pid) - cpuBefore) / r.seconds;
+        await untilIdle(target.pid);
+        if (r.errors > 0 || r.non2xx > 0)
+          throw new Error(`${route.label}: ${r.errors} socket errors, ${r.non2xx} non-2xx answers`);
+        const rps = r.requests / r.seconds;
+        if (route.baseline) baselineRps = rps;
+        const share = `${Math.round((rps / baselineRps) * 100)}%`;
+        console.log(
+          `| ${route.label} | ${route.paths.length} | ${Math.round(rps)} | ${share} | ${(r.p50 / 1000).toFixed(1)} | ${(r.p99 / 1000).toFixed(1)} | ` +
+            `${Math.round(serverCpu * 100)}% | ${Math.round((r.wrkCpu / r.seconds) * 100)}% |`,
+        );
+      }
+      console.log(
+        `\nserver peak RSS over the whole run (VmHWM): ${memoryMb(pid, "VmHWM").toFixed(0)} MB; now ${memoryMb(pid, "VmRSS").toFixed(0)} MB`,
+      );
+      console.log(
+        `CPU shares are of one core (200% = both); load average at the end ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(" ")}`,
+      );
+    } finally {
+      await bare.stop();
+      await server.stop();
+    }
+  } finally {
+    await database.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(String(err?.stack ?? err).slice(0, 3000));
+  process.exit(1);
+});

@@ -1,0 +1,171 @@
+import type { Knex } from "knex";
+import { filterSql, orderSql, searchPhrase, type ListQuery, type ListSpec, type Sql } from "../http/list-query";
+import { readListTotals, type ListTotals } from "./list-totals";
+import { MARK_EVERY, pageMarks, type MarkedOrder } from "./page-marks";
+import { readRows } from "./prepared-reads";
+import { isPostgres } from "./transactions";
+
+/** Where a list's rows come from, for `listPage`: trusted SQL written in its repository. */
+export interface ListSource {
+  /** Its name in list_totals: the table's count and version. */
+  table: string;
+  /** The table alone, aliased as the spec's columns are (`projects p`): totals, page ids, marks. */
+  from: string;
+  /** The table with the joins a sort or a row may need (a client's name); `from` when it needs none. */
+  joined?: string;
+  /** What each row of a page is (its select list). */
+  columns: string;
+  idColumn: string;
+  /** Filters whose count a parent row keeps: SQL column → that table and its count column. */
+  countedBy?: Record<string, { table: string; column: string }>;
+}
+
+const TOTAL = "list_total";
+
+/**
+ * One page of a list and its exact total, in one prepared statement whose cost does not grow with
+ * the table:
+ * - the total is a maintained count (the table's in list_totals, or the parent row's for a list
+ *   filtered by its parent: a client's projects, a project's photos), or else a count of what the
+ *   search and filters match, read from their indexes; where it takes a query, that query is a
+ *   column of the page's statement;
+ * - the page's ids are chosen first (its filters, sort and window), then its rows: a page deep in a
+ *   list sorted by one column starts from the mark before it (server/db/page-marks.ts) instead of
+ *   walking every row before it;
+ * - a search reads the name index (ListSpec.searchIndex) instead of every name.
+ */
+export async function listPage<Row>(
+  db: Knex,
+  list: ListQuery,
+  spec: ListSpec,
+  source: ListSource,
+): Promise<{ rows: Row[]; total: number }> {
+  const pg = isPostgres(db);
+  const where = filterSql(list, spec, pg);
+  const counting = totalOf(db, list, spec, source, where);
+  const order = orderSql(list.sort, pg);
+  const rowsFrom = source.joined ?? source.from;
+  const columns = counting.sql ? `${source.columns}, (${counting.sql.text}) AS ${TOTAL}` : source.columns;
+  const countValues = counting.sql?.values ?? [];
+  let statement: Sql;
+  if (list.range) {
+    const ids = await pageIds(db, list, source, where);
+    statement = {
+      text: `SELECT ${columns} FROM ${rowsFrom} WHERE ${source.idColumn} IN (SELECT id FROM (${ids.text}) page) ORDER BY ${order}`,
+      values: [...countValues, ...ids.values],
+    };
+  } else {
+    statement = {
+      text: `SELECT ${columns} FROM ${rowsFrom}${where ? ` WHERE ${where.text}` : ""} ORDER BY ${order}`,
+      values: [...countValues, ...(where?.values ?? [])],
+    };
+  }
+  const found = await readRows<Row & { [TOTAL]?: number | string }>(db, statement);
+  if (counting.kept) return { rows: found, total: await counting.kept };
+  if (found.length > 0) return { rows: found, total: Number(found[0][TOTAL]) };
+  const [count] = await readRows<{ n: number | string }>(db, counting.sql!);
+  return { rows: found, total: Number(count?.n ?? 0) };
+}
+
+/** How a list's total is had: kept in this process (sqlite's list_totals), or a statement of one value `n`. */
+interface Counting {
+  kept?: Promise<number>;
+  sql?: Sql;
+}
+
+/** The filter a parent row counts, when it is the list's only condition. */
+function countedFilter(list: ListQuery, source: ListSource) {
+  if (list.search || list.filters.length !== 1) return undefined;
+  const [filter] = list.filters;
+  const parent = source.countedBy?.[filter.column];
+  if (!parent || filter.operator !== "eq" || filter.values.length !== 1) return undefined;
+  return { column: filter.column, value: filter.values[0], parent };
+}
+
+function totalOf(db: Knex, list: ListQuery, spec: ListSpec, source: ListSource, where?: Sql): Counting {
+  if (!where) {
+    // On PostgreSQL other processes write too: the row is read with the page.
+    if (isPostgres(db))
+      return { sql: { text: "SELECT total AS n FROM list_totals WHERE name = ?", values: [source.table] } };
+    return { kept: readListTotals(db).then((totals) => totals.get(source.table)?.total ?? 0) };
+  }
+  const counted = countedFilter(list, source);
+  if (counted) {
+    const { table, column } = counted.parent;
+    return { sql: { text: `SELECT ${column} AS n FROM ${table} WHERE id = ?`, values: [counted.value] } };
+  }
+  const phrase =
+    list.search && spec.searchIndex && !isPostgres(db) ? searchPhrase(list.search.toLowerCase()) : undefined;
+  if (phrase && list.filters.length === 0) {
+    // The trigram index alone counts a search's matches: no row of the table is read.
+    const { table } = spec.searchIndex!;
+    return { sql: { text: `SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?`, values: [phrase] } };
+  }
+  return { sql: { text: `SELECT count(*) AS n FROM ${source.from} WHERE ${where.text}`, values: where.values } };
+}
+
+/** The column a list's page can start from a mark of: one sorted column of the table, then the id, one direction. */
+function markedOrder(list: ListQuery, source: ListSource, totals: ListTotals): MarkedOrder | undefined {
+  if (list.search || (list.filters.length > 0 && !countedFilter(list, source))) return undefined;
+  const [first, second] = list.sort;
+  if (!first || first.nullable) return undefined;
+  const order = { column: first.column, idColumn: source.idColumn, order: first.order };
+  if (first.column === source.idColumn) return order;
+  if (second?.column !== source.idColumn || second.order !== first.order) return undefined;
+  // A column of the table itself, not of a joined one (a client's name).
+  if (aliasOf(first.column) !== aliasOf(source.idColumn)) return undefined;
+  return totals.has(versionName(source, first.column)) ? order : undefined;
+}
+
+const aliasOf = (column: string) => column.slice(0, column.indexOf(".") + 1);
+const versionName = (source: ListSource, column: string) => `${source.table}.${column.slice(column.indexOf(".") + 1)}`;
+
+/** The window of a page: LIMIT and OFFSET (sqlite needs a LIMIT before an OFFSET: -1 is none). */
+function windowSql(limit: number, offset: number): Sql {
+  const text = `${limit >= 0 ? " LIMIT ?" : offset > 0 ? " LIMIT -1" : ""}${offset > 0 ? " OFFSET ?" : ""}`;
+  return { text, values: [...(limit >= 0 ? [limit] : []), ...(offset > 0 ? [offset] : [])] };
+}
+
+/** The statement choosing a page's ids, in the list's order. */
+async function pageIds(db: Knex, list: ListQuery, source: ListSource, where?: Sql): Promise<Sql> {
+  const { limit, offset } = list.range!;
+  const pg = isPostgres(db);
+  // The joins only when the sort needs one: PostgreSQL then walks an index for a deep page
+  // instead of sorting the whole table (bench/README.md, Load).
+  const alias = aliasOf(source.idColumn);
+  const joined = source.joined && list.sort.some((s) => s.column.includes(".") && !s.column.startsWith(alias));
+  const conditions = where ? [where] : [];
+  const ids = (start: number, seek?: Sql): Sql => {
+    const all = seek ? [...conditions, seek] : conditions;
+    const window = windowSql(limit, start);
+    return {
+      text:
+        `SELECT ${source.idColumn} FROM ${joined ? source.joined : source.from}` +
+        (all.length > 0 ? ` WHERE ${all.map((c) => `(${c.text})`).join(" AND ")}` : "") +
+        ` ORDER BY ${orderSql(list.sort, pg)}${window.text}`,
+      values: [...all.flatMap((c) => c.values), ...window.values],
+    };
+  };
+  if (limit < 0 || offset <= MARK_EVERY) return ids(offset);
+  const totals = await readListTotals(db);
+  const order = markedOrder(list, source, totals);
+  if (!order) return ids(offset);
+  const filter = countedFilter(list, source);
+  const key = [source.table, filter ? `${filter.column}=${filter.value}` : "", order.column, order.order].join("|");
+  const versions = [
+    source.table,
+    versionName(source, order.column),
+    ...(filter ? [versionName(source, filter.column)] : []),
+  ]
+    .map((name) => totals.get(name)?.version ?? 0)
+    .join(":");
+  const marks = await pageMarks(db, key, versions, { from: source.from, where }, order);
+  const at = Math.min(Math.floor(offset / MARK_EVERY), marks.length - 1);
+  if (at <= 0) return ids(offset);
+  const [markKey, markId] = marks[at];
+  const seek = {
+    text: `(${order.column}, ${order.idColumn}) ${order.order === "asc" ? ">=" : "<="} (?, ?)`,
+    values: [markKey, markId],
+  };
+  return ids(offset - at * MARK_EVERY, seek);
+}

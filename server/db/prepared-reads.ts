@@ -1,0 +1,104 @@
+import crypto from "node:crypto";
+import type { Knex } from "knex";
+import type { Sql } from "../http/list-query";
+import { isPostgres } from "./transactions";
+
+/** Prepared statements kept per sqlite connection, most recently used last. */
+const MAX_STATEMENTS = 64;
+
+interface SqliteStatement {
+  all(values: unknown[], done: (err: Error | null, rows: unknown[]) => void): void;
+  finalize(done: () => void): void;
+}
+
+interface SqliteConnection {
+  prepare(sql: string, done?: (err: Error | null) => void): SqliteStatement;
+}
+
+interface PgConnection {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+interface PooledClient {
+  acquireConnection(): Promise<unknown>;
+  releaseConnection(connection: unknown): Promise<void>;
+  emit(event: string, data: unknown): void;
+}
+
+const statements = new WeakMap<object, Map<string, SqliteStatement>>();
+
+/**
+ * Runs a read (a SELECT) with its statement prepared once per connection and kept, instead of
+ * parsed and planned again on every call as knex's queries are: a list page's statement (a JSON
+ * object per row, subqueries, a join) took longer to prepare than to run. sqlite keeps the
+ * statement objects (at most MAX_STATEMENTS per connection, finalized before the connection
+ * closes: see finalizeStatements); PostgreSQL keeps named statements per connection. Knex's
+ * `query` event is still emitted, so whoever watches queries sees these too. Inside a
+ * transaction the transaction's own connection runs it, unprepared.
+ */
+export async function readRows<Row>(db: Knex, { text, values }: Sql): Promise<Row[]> {
+  if (db.isTransaction) {
+    const result = await db.raw(text, values as Knex.Value[]);
+    return (isPostgres(db) ? result.rows : result) as Row[];
+  }
+  const client = db.client as unknown as PooledClient;
+  client.emit("query", { method: "select", sql: text, bindings: values });
+  const connection = await client.acquireConnection();
+  try {
+    if (isPostgres(db)) return (await pgRows(connection as PgConnection, text, values)) as Row[];
+    return (await sqliteRows(connection as SqliteConnection, text, values)) as Row[];
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+function sqliteRows(connection: SqliteConnection, text: string, values: unknown[]): Promise<unknown[]> {
+  let kept = statements.get(connection);
+  if (!kept) statements.set(connection, (kept = new Map()));
+  let statement = kept.get(text);
+  if (statement) kept.delete(text);
+  else statement = connection.prepare(text);
+  kept.set(text, statement);
+  while (kept.size > MAX_STATEMENTS) {
+    const [oldest, old] = kept.entries().next().value!;
+    kept.delete(oldest);
+    old.finalize(() => {});
+  }
+  return new Promise((resolve, reject) =>
+    statement.all([...values], (err, rows) => {
+      if (!err) return resolve(rows);
+      // A statement that failed to prepare fails every time: it is not kept.
+      if (kept.get(text) === statement) kept.delete(text);
+      reject(err);
+    }),
+  );
+}
+
+/** `?` placeholders as PostgreSQL's `$1`, `$2`…, outside quoted text. */
+function numbered(text: string): string {
+  let n = 0;
+  return text.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?/g, (match) => (match === "?" ? `$${++n}` : match));
+}
+
+const pgStatements = new Map<string, { name: string; text: string }>();
+
+function pgRows(connection: PgConnection, text: string, values: unknown[]): Promise<unknown[]> {
+  let statement = pgStatements.get(text);
+  if (!statement) {
+    statement = {
+      name: `read_${crypto.createHash("sha1").update(text).digest("hex").slice(0, 24)}`,
+      text: numbered(text),
+    };
+    pgStatements.set(text, statement);
+    if (pgStatements.size > 1000) pgStatements.delete(pgStatements.keys().next().value!);
+  }
+  return connection.query({ ...statement, values }).then((result) => result.rows);
+}
+
+/** Finalizes a sqlite connection's kept statements: sqlite will not close a connection that has any. */
+export async function finalizeStatements(connection: object): Promise<void> {
+  const kept = statements.get(connection);
+  if (!kept) return;
+  statements.delete(connection);
+  await Promise.all([...kept.values()].map((s) => new Promise<void>((resolve) => s.finalize(() => resolve()))));
+}
