@@ -71,6 +71,11 @@ const envSchema = z.object({
     return /^\d+$/.test(v) ? Number(v) : v;
   }),
   STUDIO_NAME: optionalText.transform((v) => v ?? "Photodrop"),
+  DELIVERY_THUMBNAIL_CACHE_MB: int(64, 0, 65536),
+  SENDFILE_HEADER: z
+    .enum(["X-Accel-Redirect", "X-Sendfile", ""])
+    .optional()
+    .transform((v) => v || undefined),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
   SLOW_REQUEST_MS: int(1000, 1),
   BODY_TIMEOUT_SECONDS: int(15, 1, 3600),
@@ -140,6 +145,10 @@ function toConfig(env: z.infer<typeof envSchema>) {
     metricsToken: env.METRICS_TOKEN,
     /** Shown on every client's delivery page. */
     studioName: env.STUDIO_NAME,
+    /** Delivery thumbnails kept in memory, in bytes (0: none). */
+    deliveryThumbnailCacheBytes: env.DELIVERY_THUMBNAIL_CACHE_MB * 1024 * 1024,
+    /** Behind a proxy that sends files itself: the header that names the file (see README, "Behind a reverse proxy"). */
+    sendfileHeader: env.SENDFILE_HEADER,
   };
 }
 

@@ -1,11 +1,8 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import express, { Router, type Request, type Response } from "express";
+import express, { Router, type Response } from "express";
 import type { AppContext } from "../context";
 import { HttpError, NotFoundError } from "../http/errors";
-import { sendStoredFile } from "../http/send-file";
-import { uploadPath } from "../storage/paths";
-import { thumbnailKeyOf } from "../attachments/thumbnails.service";
 import { renderGallery, renderMessage, renderPasscodeForm } from "./delivery-page";
 import { createPasscodeAttempts } from "./passcode-attempts";
 import { setPasscodeCookie } from "./passcode-cookie";
@@ -15,10 +12,7 @@ import {
   galleryOf,
   mayOpen,
   openLink,
-  photoAt,
   recordView,
-  requirePasscodeCookie,
-  sendZip,
   type DeliveryLink,
 } from "./delivery.service";
 
@@ -32,7 +26,10 @@ function sendHtml(res: Response, status: number, html: string) {
     .send(html);
 }
 
-/** /d/...: the client's delivery page, its photos, thumbnails and ZIP, and the passcode form. */
+/**
+ * /d/...: the client's delivery page, its assets and the passcode form. Its photos, thumbnails and
+ * ZIP are answered before Express (`delivery-files.ts`).
+ */
 export function deliveryRouter(ctx: AppContext): Router {
   const router = Router();
   const studio = ctx.config.studioName;
@@ -50,13 +47,6 @@ export function deliveryRouter(ctx: AppContext): Router {
       sendHtml(res, err.statusCode, renderMessage({ studio, title, text }));
       return undefined;
     }
-  }
-
-  /** A link whose files the request may have: open, not expired, and unlocked when it has a passcode. */
-  async function unlockedLink(req: Request): Promise<DeliveryLink> {
-    const link = await openLink(ctx, String(req.params.token));
-    await requirePasscodeCookie(ctx, req, link);
-    return link;
   }
 
   router.use("/assets", express.static(assetsDir, { index: false, maxAge: "1h", fallthrough: true }));
@@ -87,31 +77,6 @@ export function deliveryRouter(ctx: AppContext): Router {
       res.redirect(303, `/d/${link.token}`);
     },
   );
-
-  router.get("/:token/all.zip", async (req, res) => {
-    await sendZip(ctx, req, res, await unlockedLink(req));
-  });
-
-  for (const kind of ["p", "p-download", "t"] as const) {
-    const route = kind === "p-download" ? "/:token/p/:n/download" : `/:token/${kind}/:n`;
-    router.get(route, async (req, res) => {
-      const link = await unlockedLink(req);
-      const photo = await photoAt(ctx, link, String(req.params.n));
-      // A photo whose thumbnail cannot be rendered is shown itself.
-      const thumbnail = kind === "t" && (await thumbnailKeyOf(ctx, photo));
-      res.attachment(photo.originalName);
-      if (kind !== "p-download")
-        res.set("Content-Disposition", res.get("Content-Disposition")!.replace(/^attachment/, "inline"));
-      res.set({
-        "Content-Type": thumbnail ? "image/webp" : photo.mimeType,
-        "X-Content-Type-Options": "nosniff",
-        ETag: `"${photo.checksum}${thumbnail ? "-thumb" : ""}"`,
-        // Revalidated on every use: the link can end at any moment.
-        "Cache-Control": "private, no-cache",
-      });
-      await sendStoredFile(res, uploadPath(ctx.config, thumbnail || photo.storageKey), { notFound: "Photo not found" });
-    });
-  }
 
   router.use(() => {
     throw new NotFoundError();
