@@ -12,54 +12,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import sharp from "sharp";
 import { benchDatabase } from "./bench-database";
 import { startBenchProcess } from "./bench-process";
+import { ensurePhotos, photosIn } from "./photos";
 
 const FILES = 200;
 const PARALLEL = 4;
 const MB = 1e6;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const photoDir = path.join(root, "bench/.data/upload-photos");
-
-/**
- * Random pixels enlarged 3x: grain like a high-ISO photo that does not compress small (about
- * 0.58 bytes a pixel at quality 92), so a 3-8 MB file has a camera's 5-14 megapixels.
- */
-async function renderPhoto(targetBytes: number): Promise<Buffer> {
-  const width = Math.round(Math.sqrt(((targetBytes / 0.58) * 4) / 3));
-  const height = Math.round((width * 3) / 4);
-  const [w, h] = [Math.ceil(width / 3), Math.ceil(height / 3)];
-  return sharp(crypto.randomBytes(w * h * 3), { raw: { width: w, height: h, channels: 3 } })
-    .resize(width, height, { kernel: "cubic" })
-    .jpeg({ quality: 92 })
-    .toBuffer();
-}
-
-function photosIn(dir: string): string[] {
-  const files = fs
-    .readdirSync(dir)
-    .filter((name) => /\.jpe?g$/i.test(name))
-    .sort()
-    .map((name) => path.join(dir, name));
-  if (files.length === 0) throw new Error(`no JPEG in ${dir}`);
-  return files;
-}
-
-async function ensurePhotos(): Promise<string[]> {
-  fs.mkdirSync(photoDir, { recursive: true });
-  const files: string[] = [];
-  for (let i = 0; i < FILES; i++) {
-    const file = path.join(photoDir, `photo-${String(i).padStart(3, "0")}.jpg`);
-    files.push(file);
-    if (fs.existsSync(file)) continue;
-    // Sizes spread evenly over 3-8 MB, in a shuffled order.
-    fs.writeFileSync(`${file}.part`, await renderPhoto((3 + (5 * ((i * 37) % FILES)) / FILES) * MB));
-    fs.renameSync(`${file}.part`, file);
-    if (i % 20 === 19) console.log(`generated ${i + 1}/${FILES} photos`);
-  }
-  return files;
-}
 
 /** CPU seconds a process has used (user + system), from /proc/<pid>/stat. */
 function cpuSecondsOf(pid: number) {
@@ -136,7 +97,9 @@ async function api<T>(base: string, route: string, init: RequestInit, expected: 
 }
 
 async function main() {
-  const files = process.env.BENCH_PHOTOS_DIR ? photosIn(process.env.BENCH_PHOTOS_DIR) : await ensurePhotos();
+  const files = process.env.BENCH_PHOTOS_DIR
+    ? photosIn(process.env.BENCH_PHOTOS_DIR)
+    : await ensurePhotos(photoDir, FILES, 3, 8);
   const totalBytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-bench-upload-"));
   const admin = { email: "bench@photodrop.local", password: crypto.randomBytes(12).toString("base64url") };
