@@ -238,8 +238,7 @@ function proxySite(port: number, upstream: string, work: string): string {
       proxy_set_header X-Forwarded-Proto $scheme;
       proxy_max_temp_file_size 0;
     }
-    location ${ACCEL_LOCATION}/uploads/ { internal; alias ${path.join(work, "uploads")}/; }
-    location ${ACCEL_LOCATION}/published/ { internal; alias ${path.join(work, "published")}/; }
+    location ${ACCEL_LOCATION}/ { internal; alias ${path.join(work, "uploads")}/; }
   }`;
 }
 
