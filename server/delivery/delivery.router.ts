@@ -3,7 +3,9 @@ import { fileURLToPath } from "node:url";
 import express, { Router, type Response } from "express";
 import type { AppContext } from "../context";
 import { HttpError, NotFoundError } from "../http/errors";
-import { renderGallery, renderMessage, renderPasscodeForm } from "./delivery-page";
+import { galleryPart, renderGallery, renderMessage, renderPasscodeForm } from "./delivery-page";
+import { galleryPartSchema } from "./delivery.schema";
+import { parse } from "../http/validate";
 import { createPasscodeAttempts } from "./passcode-attempts";
 import { setPasscodeCookie } from "./passcode-cookie";
 import {
@@ -13,6 +15,7 @@ import {
   mayOpen,
   openLink,
   recordView,
+  requirePasscodeCookie,
   type DeliveryLink,
 } from "./delivery.service";
 
@@ -56,8 +59,24 @@ export function deliveryRouter(ctx: AppContext): Router {
     if (!link) return;
     if (!(await mayOpen(ctx, req, link))) return sendHtml(res, 200, renderPasscodeForm({ studio, token: link.token }));
     const { photos, zipSize } = await galleryOf(ctx, link);
-    if (req.method === "GET") await recordView(ctx, link);
-    sendHtml(res, 200, renderGallery({ studio, token: link.token, projectName: link.projectName, photos, zipSize }));
+    // A later part, where a browser without the script moves on: not another view of the page.
+    const part =
+      typeof req.query.from === "string" && /^[1-9]\d{0,7}$/.test(req.query.from) ? Number(req.query.from) : 1;
+    if (req.method === "GET" && req.query.from === undefined) await recordView(ctx, link);
+    sendHtml(
+      res,
+      200,
+      renderGallery({ studio, token: link.token, projectName: link.projectName, photos, from: part, zipSize }),
+    );
+  });
+
+  /** A part of the grid for the script, under the same rules as the photos: 404, 410, 401 without the passcode's cookie. */
+  router.get("/:token/photos", async (req, res) => {
+    const { from } = parse(galleryPartSchema, req.query);
+    const link = await openLink(ctx, req.params.token);
+    await requirePasscodeCookie(ctx, req, link);
+    const { photos } = await galleryOf(ctx, link);
+    res.set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex" }).json(galleryPart(photos, from));
   });
 
   router.post(
