@@ -1,5 +1,6 @@
 /**
- * Uploads 200 photo-sized JPEGs (3-8 MB) to a real server process, 4 at a time over loopback,
+ * Uploads 200 photo-sized JPEGs (3-8 MB) to a real server process started as `npm start` starts
+ * it (bench/bench-process.ts; BENCH_START to compare other settings), 4 at a time over loopback,
  * then the same files from the same client to a bare express-fileupload handler (the baseline,
  * bench/bare-upload-server.ts), beside `cp` of the same files; reads each server's CPU time and
  * the real server's resident memory from /proc.
@@ -13,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchDatabase } from "./bench-database";
-import { startBenchProcess } from "./bench-process";
+import { productionStart, startBenchProcess, startProductionServer } from "./bench-process";
 import { ensurePhotos, photosIn } from "./photos";
 
 const FILES = 200;
@@ -35,19 +36,19 @@ function memoryOf(pid: number) {
   return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
 }
 
-/** Photodrop itself, as `npm start` runs it, with an admin to sign in as. */
+/** Photodrop itself, as `npm start` runs it (the build, node flags and MALLOC_* settings), with an admin to sign in as. */
 function startServer(work: string, databaseUrl: string, admin: { email: string; password: string }) {
-  return startListening(["server/index.ts"], {
-    PORT: "0",
-    HOST: "127.0.0.1",
-    DATABASE_URL: databaseUrl,
-    UPLOADS_DIR: path.join(work, "uploads"),
-    PUBLISHED_DIR: path.join(work, "published"),
-    SEED_DEMO: "0",
-    LOG_LEVEL: "warn",
-    ADMIN_EMAIL: admin.email,
-    ADMIN_PASSWORD: admin.password,
-  });
+  return startProductionServer(
+    {
+      DATABASE_URL: databaseUrl,
+      UPLOADS_DIR: path.join(work, "uploads"),
+      PUBLISHED_DIR: path.join(work, "published"),
+      SEED_DEMO: "0",
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+    },
+    path.join(work, "photodrop.log"),
+  );
 }
 
 /** A server process, once it prints `running at <url>`. */
@@ -106,7 +107,7 @@ async function main() {
   const database = await benchDatabase(work);
   console.log(`database: ${database.label}`);
   const server = await startServer(work, database.url, admin);
-  const { child, base } = server;
+  const { child, url: base } = server;
   try {
     const pid = child.pid!;
     const session = await api<{ accessToken: string }>(
@@ -177,8 +178,14 @@ async function main() {
     const copySeconds = (performance.now() - copyStarted) / 1000;
 
     const rate = (seconds: number) => (totalBytes / MB / seconds).toFixed(1);
+    const start = productionStart();
     console.log(
-      `\n${files.length} JPEGs, ${(totalBytes / MB).toFixed(0)} MB in all (${(totalBytes / files.length / MB).toFixed(1)} MB average)`,
+      `\nserver started as npm start does: ${Object.entries(start.env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(" ")} node ${start.nodeArgs.join(" ")}`,
+    );
+    console.log(
+      `${files.length} JPEGs, ${(totalBytes / MB).toFixed(0)} MB in all (${(totalBytes / files.length / MB).toFixed(1)} MB average)`,
     );
     console.log(`stored: ${stored} attachments; left in UPLOADS_DIR/.tmp: ${leftovers.length}`);
     console.log("| case | seconds | MB/s |\n|---|---|---|");
