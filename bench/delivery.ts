@@ -24,6 +24,7 @@ import { benchDatabase } from "./bench-database";
 import { startBenchProcess, startProductionServer, type ProductionServer } from "./bench-process";
 import { ensurePhotos } from "./photos";
 import { runWrk, type WrkResult } from "./wrk";
+import { loadAverageLine } from "./machine";
 
 const PHOTOS = 24;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -280,12 +281,7 @@ function report(results: Map<Row, Record<string, WrkResult>>, serving: { peak: n
   console.log(
     `\nPhotodrop's peak RSS while serving (VmHWM since the first run): ${(serving.peak / 1048576).toFixed(0)} MB`,
   );
-  console.log(
-    `load average at the end: ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(" ")} on ${os.cpus().length} cores`,
-  );
+  console.log(loadAverageLine());
 }
 
 main().catch((err) => {

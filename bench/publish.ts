@@ -26,6 +26,7 @@ import { createLogger } from "../server/logger";
 import { memoryOf, resetPeakMemory } from "../server/test/app-process";
 import { benchDatabase } from "./bench-database";
 import { startProductionServer } from "./bench-process";
+import { loadAverageLine } from "./machine";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -194,12 +195,7 @@ async function main() {
   console.log(
     `\nMany small files ÷ few large files, same bytes: publish ${(small.publish / large.publish).toFixed(2)}× the time (target ≤ 1.5×); zip -0 ${(small.zip / large.zip).toFixed(2)}×; cp -r ${(small.cp / large.cp).toFixed(2)}×`,
   );
-  console.log(
-    `Load average at the end: ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(" ")} on ${os.cpus().length} cores`,
-  );
+  console.log(loadAverageLine());
 }
 
 main().catch((err) => {

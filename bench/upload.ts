@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { benchDatabase } from "./bench-database";
 import { productionStart, startBenchProcess, startProductionServer } from "./bench-process";
 import { ensurePhotos, photosIn } from "./photos";
+import { loadAverageLine } from "./machine";
 
 const FILES = 200;
 const PARALLEL = 4;
@@ -214,12 +215,7 @@ async function main() {
     console.log(
       `| after every thumbnail | ${afterThumbnails.rssMb.toFixed(0)} | ${afterThumbnails.peakMb.toFixed(0)} |`,
     );
-    console.log(
-      `\nload average during the run: ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(" ")} on ${os.cpus().length} cores`,
-    );
+    console.log(`\n${loadAverageLine("during the run")}`);
   } finally {
     await server.stop();
     await database.stop();

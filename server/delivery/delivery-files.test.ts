@@ -2,23 +2,14 @@ import fs from "node:fs";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
+import { appWithUser } from "../test/app-with-user";
 import { cancelAllPublishes } from "../publish/publish.service";
 import { uploadPath } from "../storage/paths";
 import { until } from "../test/wait";
 import { ACCEL_LOCATION } from "../http/sendfile-header";
 import { binary, cookiesOf, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
-let t: TestApp;
-let staff: TestUser;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  staff = await createUser(t.ctx);
-});
-afterAll(async () => {
-  await cancelAllPublishes(t.ctx);
-  await t.close();
-});
+const made = appWithUser();
 
 const get = (app: TestApp["app"], url: string, headers: Record<string, string> = {}) =>
   request(app).get(url).set(headers).buffer(true).parse(binary);
@@ -52,10 +43,14 @@ async function queriesDuring(app: TestApp, work: () => Promise<void>): Promise<s
 }
 
 describe("delivery files from memory", () => {
+  let t: TestApp;
+  let staff: TestUser;
   let d: PublishedDelivery;
   beforeAll(async () => {
+    ({ t, user: staff } = made);
     d = await publishDelivery(t, staff, { photoNames: ["a.jpg", "b.jpg", "c.jpg"], side: 320 });
   });
+  afterAll(() => cancelAllPublishes(t.ctx));
 
   it("answers photos, thumbnails and the ZIP again without a database query", async () => {
     const urls = [`${d.page}/p/1`, `${d.page}/p/2/download`, `${d.page}/t/3`, `${d.page}/all.zip`, d.zipUrl];

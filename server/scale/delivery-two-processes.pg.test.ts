@@ -1,38 +1,26 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, RELAXED_LIMITS, signUp, type SessionBody } from "../auth/auth-test-helpers";
 import { makeNoisyJpeg } from "../attachments/test-fixtures";
-import { dataFolders, startAppProcess, type AppProcess } from "../test/app-process";
-import { createTestDatabase, type TestDatabase } from "../test/test-database";
+import { startTwoProcesses, type AppProcess, type TwoProcesses } from "../test/app-process";
 import { until } from "../test/wait";
 
 /**
  * Two real Photodrop processes on one PostgreSQL database: B answers a delivery from memory, and a
  * change made through A holds on the very next request to B, with no wait in between.
  */
-let dir: string;
-let database: TestDatabase;
+let two: TwoProcesses;
 let a: AppProcess;
 let b: AppProcess;
 let admin: SessionBody;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-two-delivery-"));
-  database = await createTestDatabase(dir);
-  const env = { ...RELAXED_LIMITS, DATABASE_URL: database.url, ...dataFolders(dir) };
-  a = await startAppProcess(env);
-  b = await startAppProcess(env);
+  two = await startTwoProcesses("photodrop-two-delivery-", RELAXED_LIMITS);
+  ({ a, b } = two);
   admin = await signUp(a.url, "owner@studio.test");
 }, 120_000);
 
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-  await database?.drop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => two?.stop());
 
 const auth = () => bearer(admin.accessToken);
 
