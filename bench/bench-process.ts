@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../server/test/free-port";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -84,4 +85,80 @@ export function startAsNpmStart(env: Record<string, string>): BenchProcess<strin
       transpile: false,
     },
   );
+}
+
+/** How `npm start` runs the server, read from package.json's `start` script: its build step, then the environment, node flags and entry. */
+export interface ProductionStart {
+  build: string[];
+  env: Record<string, string>;
+  nodeArgs: string[];
+}
+
+/**
+ * `npm start` is `<build> && VAR=value ... node <flags> <entry>`; a bench runs the same. With
+ * BENCH_START set to another `VAR=value ... node <flags> <entry>` line, that is run instead (to
+ * compare settings; figures go in bench/README.md only from the real one).
+ */
+export function productionStart(): ProductionStart {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } };
+  const [buildPart, runPart] = pkg.scripts.start.split("&&").map((part) => part.trim().split(/\s+/));
+  const run = process.env.BENCH_START ? process.env.BENCH_START.trim().split(/\s+/) : runPart;
+  const node = run.indexOf("node");
+  if (buildPart[0] !== "node" || node < 0 || run.slice(0, node).some((t) => !t.includes("=")))
+    throw new Error(`cannot read the start script: ${pkg.scripts.start}`);
+  const env = Object.fromEntries(
+    run.slice(0, node).map((t) => [t.slice(0, t.indexOf("=")), t.slice(t.indexOf("=") + 1)]),
+  );
+  return { build: buildPart.slice(1), env, nodeArgs: run.slice(node + 1) };
+}
+
+export interface ProductionServer {
+  child: ChildProcess;
+  pid: number;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The server as `npm start` runs it: the build brought up to date, then the compiled server with
+ * the start script's node flags and environment on top of `env`, on a free port. Its output goes
+ * to `logFile` (a production log, not a pipe the bench would have to read); ready once /readyz
+ * answers 200.
+ */
+export async function startProductionServer(env: Record<string, string>, logFile: string): Promise<ProductionServer> {
+  const start = productionStart();
+  const built = spawnSync(process.execPath, start.build, { cwd: root, stdio: "inherit" });
+  if (built.status !== 0) throw new Error(`the build failed (${built.status})`);
+  const port = await freePort();
+  const log = fs.openSync(logFile, "a");
+  const child = spawn(process.execPath, start.nodeArgs, {
+    cwd: root,
+    env: { ...process.env, ...env, ...start.env, HOST: "127.0.0.1", PORT: String(port) },
+    stdio: ["ignore", log, log],
+  });
+  fs.closeSync(log);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  while (
+    !(await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`the server did not start:\n${fs.readFileSync(logFile, "utf8").slice(-3000)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    child,
+    pid: child.pid!,
+    url,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
 }

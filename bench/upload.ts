@@ -1,5 +1,6 @@
 /**
- * Uploads 200 photo-sized JPEGs (3-8 MB) to a real server process, 4 at a time over loopback,
+ * Uploads 200 photo-sized JPEGs (3-8 MB) to a real server process started as `npm start` starts
+ * it (bench/bench-process.ts; BENCH_START to compare other settings), 4 at a time over loopback,
  * then the same files from the same client to a bare express-fileupload handler (the baseline,
  * bench/bare-upload-server.ts), beside `cp` of the same files; reads each server's CPU time and
  * the real server's resident memory from /proc.
@@ -12,54 +13,16 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import sharp from "sharp";
 import { benchDatabase } from "./bench-database";
-import { startBenchProcess } from "./bench-process";
+import { productionStart, startBenchProcess, startProductionServer } from "./bench-process";
+import { ensurePhotos, photosIn } from "./photos";
+import { loadAverageLine } from "./machine";
 
 const FILES = 200;
 const PARALLEL = 4;
 const MB = 1e6;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const photoDir = path.join(root, "bench/.data/upload-photos");
-
-/**
- * Random pixels enlarged 3x: grain like a high-ISO photo that does not compress small (about
- * 0.58 bytes a pixel at quality 92), so a 3-8 MB file has a camera's 5-14 megapixels.
- */
-async function renderPhoto(targetBytes: number): Promise<Buffer> {
-  const width = Math.round(Math.sqrt(((targetBytes / 0.58) * 4) / 3));
-  const height = Math.round((width * 3) / 4);
-  const [w, h] = [Math.ceil(width / 3), Math.ceil(height / 3)];
-  return sharp(crypto.randomBytes(w * h * 3), { raw: { width: w, height: h, channels: 3 } })
-    .resize(width, height, { kernel: "cubic" })
-    .jpeg({ quality: 92 })
-    .toBuffer();
-}
-
-function photosIn(dir: string): string[] {
-  const files = fs
-    .readdirSync(dir)
-    .filter((name) => /\.jpe?g$/i.test(name))
-    .sort()
-    .map((name) => path.join(dir, name));
-  if (files.length === 0) throw new Error(`no JPEG in ${dir}`);
-  return files;
-}
-
-async function ensurePhotos(): Promise<string[]> {
-  fs.mkdirSync(photoDir, { recursive: true });
-  const files: string[] = [];
-  for (let i = 0; i < FILES; i++) {
-    const file = path.join(photoDir, `photo-${String(i).padStart(3, "0")}.jpg`);
-    files.push(file);
-    if (fs.existsSync(file)) continue;
-    // Sizes spread evenly over 3-8 MB, in a shuffled order.
-    fs.writeFileSync(`${file}.part`, await renderPhoto((3 + (5 * ((i * 37) % FILES)) / FILES) * MB));
-    fs.renameSync(`${file}.part`, file);
-    if (i % 20 === 19) console.log(`generated ${i + 1}/${FILES} photos`);
-  }
-  return files;
-}
 
 /** CPU seconds a process has used (user + system), from /proc/<pid>/stat. */
 function cpuSecondsOf(pid: number) {
@@ -74,19 +37,19 @@ function memoryOf(pid: number) {
   return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
 }
 
-/** Photodrop itself, as `npm start` runs it, with an admin to sign in as. */
+/** Photodrop itself, as `npm start` runs it (the build, node flags and MALLOC_* settings), with an admin to sign in as. */
 function startServer(work: string, databaseUrl: string, admin: { email: string; password: string }) {
-  return startListening(["server/index.ts"], {
-    PORT: "0",
-    HOST: "127.0.0.1",
-    DATABASE_URL: databaseUrl,
-    UPLOADS_DIR: path.join(work, "uploads"),
-    PUBLISHED_DIR: path.join(work, "published"),
-    SEED_DEMO: "0",
-    LOG_LEVEL: "warn",
-    ADMIN_EMAIL: admin.email,
-    ADMIN_PASSWORD: admin.password,
-  });
+  return startProductionServer(
+    {
+      DATABASE_URL: databaseUrl,
+      UPLOADS_DIR: path.join(work, "uploads"),
+      PUBLISHED_DIR: path.join(work, "published"),
+      SEED_DEMO: "0",
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+    },
+    path.join(work, "photodrop.log"),
+  );
 }
 
 /** A server process, once it prints `running at <url>`. */
@@ -136,14 +99,16 @@ async function api<T>(base: string, route: string, init: RequestInit, expected: 
 }
 
 async function main() {
-  const files = process.env.BENCH_PHOTOS_DIR ? photosIn(process.env.BENCH_PHOTOS_DIR) : await ensurePhotos();
+  const files = process.env.BENCH_PHOTOS_DIR
+    ? photosIn(process.env.BENCH_PHOTOS_DIR)
+    : await ensurePhotos(photoDir, FILES, 3, 8);
   const totalBytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-bench-upload-"));
   const admin = { email: "bench@photodrop.local", password: crypto.randomBytes(12).toString("base64url") };
   const database = await benchDatabase(work);
   console.log(`database: ${database.label}`);
   const server = await startServer(work, database.url, admin);
-  const { child, base } = server;
+  const { child, url: base } = server;
   try {
     const pid = child.pid!;
     const session = await api<{ accessToken: string }>(
@@ -214,8 +179,14 @@ async function main() {
     const copySeconds = (performance.now() - copyStarted) / 1000;
 
     const rate = (seconds: number) => (totalBytes / MB / seconds).toFixed(1);
+    const start = productionStart();
     console.log(
-      `\n${files.length} JPEGs, ${(totalBytes / MB).toFixed(0)} MB in all (${(totalBytes / files.length / MB).toFixed(1)} MB average)`,
+      `\nserver started as npm start does: ${Object.entries(start.env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(" ")} node ${start.nodeArgs.join(" ")}`,
+    );
+    console.log(
+      `${files.length} JPEGs, ${(totalBytes / MB).toFixed(0)} MB in all (${(totalBytes / files.length / MB).toFixed(1)} MB average)`,
     );
     console.log(`stored: ${stored} attachments; left in UPLOADS_DIR/.tmp: ${leftovers.length}`);
     console.log("| case | seconds | MB/s |\n|---|---|---|");
@@ -244,12 +215,7 @@ async function main() {
     console.log(
       `| after every thumbnail | ${afterThumbnails.rssMb.toFixed(0)} | ${afterThumbnails.peakMb.toFixed(0)} |`,
     );
-    console.log(
-      `\nload average during the run: ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(" ")} on ${os.cpus().length} cores`,
-    );
+    console.log(`\n${loadAverageLine("during the run")}`);
   } finally {
     await server.stop();
     await database.stop();

@@ -14,6 +14,8 @@ declare module "vitest" {
     adminEmail: string;
     adminPassword: string;
     googleSigningKey: JWK;
+    /** The server's data: `photodrop.sqlite3`, `uploads/`, `published/` (for arrangements made by SQL). */
+    dataDir: string;
   }
 }
 
@@ -98,6 +100,7 @@ export default async function setup(project: TestProject) {
   project.provide("adminEmail", ADMIN_EMAIL);
   project.provide("adminPassword", ADMIN_PASSWORD);
   project.provide("googleSigningKey", google.privateJwk);
+  project.provide("dataDir", dataDir);
 
   return async () => {
     await stop(server);

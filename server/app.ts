@@ -1,5 +1,7 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import proxyaddr from "proxy-addr";
 import { bodyTimeout } from "./http/body-timeout";
-import express, { type Express } from "express";
+import express from "express";
 import type { AppContext } from "./context";
 import { authRouter } from "./auth/auth.router";
 import { meRouter } from "./users/me.router";
@@ -10,13 +12,15 @@ import { projectsRouter } from "./projects/projects.router";
 import { publishRouter } from "./publish/publish.router";
 import { publishedRouter } from "./publish/published.router";
 import { deliveryRouter } from "./delivery/delivery.router";
+import { deliveryFiles } from "./delivery/delivery-files";
 import { deliverySettingsRouter } from "./delivery/delivery-settings.router";
 import { attachmentsRouter } from "./attachments/attachments.router";
 import { attachmentFilesRouter } from "./attachments/attachment-files.router";
 import { dashboardRouter } from "./dashboard/dashboard.router";
 import { authenticate, requireAdmin, requireApproved } from "./http/authenticate";
 import { apiNotFound, errorMiddleware } from "./http/error-middleware";
-import { securityHeaders } from "./http/security";
+import { recordedSecurityHeaders, securityHeaders, type TrustProxy } from "./http/security";
+import { answerAfterAnnouncements } from "./http/answer-after-announcements";
 import { healthRouter } from "./ops/health.router";
 import { metricsRouter } from "./ops/metrics.router";
 import { observeRequests } from "./ops/request-observer";
@@ -28,24 +32,30 @@ import { recipientLinkRouter } from "./sending/recipient-link.router";
 import { sendingRouter } from "./sending/sending.router";
 import { unsubscribeRouter } from "./unsubscribe/unsubscribe.router";
 
-/** The whole HTTP application; no listen() here, so tests drive it with supertest. */
-export function createApp(ctx: AppContext): Express {
+/** The whole HTTP application as a request listener; no listen() here, so tests drive it with supertest. */
+export type AppHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Express, behind the delivery files (a client's photos, thumbnails and ZIP), which are answered
+ * first and without it (`server/delivery/delivery-files.ts`).
+ */
+export function createApp(ctx: AppContext): AppHandler {
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
   app.set("trust proxy", ctx.config.trustProxy);
+  const security = {
+    googleSignIn: Boolean(ctx.config.google),
+    publicUrl: ctx.config.publicUrl,
+    hstsIncludeSubDomains: ctx.config.hstsIncludeSubDomains,
+  };
   app.use(observeRequests(ctx));
-  app.use(
-    securityHeaders({
-      googleSignIn: Boolean(ctx.config.google),
-      publicUrl: ctx.config.publicUrl,
-      hstsIncludeSubDomains: ctx.config.hstsIncludeSubDomains,
-    }),
-  );
+  app.use(securityHeaders(security));
   app.use(healthRouter(ctx), metricsRouter(ctx));
 
   const api = express.Router();
   api.use(bodyTimeout(ctx.config.bodyTimeoutSeconds));
+  api.use(answerAfterAnnouncements(ctx.events));
   api.use(express.json({ limit: "1mb", strict: false }));
   api.use((_req, res, next) => {
     res.set("Cache-Control", "no-store");
@@ -68,10 +78,18 @@ export function createApp(ctx: AppContext): Express {
   api.use(apiNotFound);
   app.use("/api", api);
 
-  app.use("/published", publishedRouter(ctx));
+  app.use("/published", publishedRouter());
   app.use("/d", recipientLinkRouter(ctx), deliveryRouter(ctx));
   app.use("/unsubscribe", unsubscribeRouter(ctx));
   serveWebApp(app);
   app.use(errorMiddleware(ctx.logger));
-  return app;
+
+  const trust = app.get("trust proxy fn") as TrustProxy;
+  const files = deliveryFiles(ctx, {
+    baseHeaders: recordedSecurityHeaders(security, trust),
+    clientAddress: (req) => proxyaddr(req, trust),
+  });
+  return (req, res) => {
+    if (!files(req, res)) app(req, res);
+  };
 }

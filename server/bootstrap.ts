@@ -42,7 +42,11 @@ export async function createContext(
   // Several processes may share a PostgreSQL database; each hears the others' changes.
   if (isPostgresUrl(config.databaseUrl)) {
     try {
-      events.useRelay(await startPgRelay(config.databaseUrl, logger, (message) => events.receive(message)));
+      const relay = await startPgRelay(config.databaseUrl, logger, {
+        receive: (message) => events.receive(message),
+        reconnected: () => events.announcementsLost(),
+      });
+      events.useRelay(relay);
     } catch (err) {
       await db.destroy();
       throw new StartupError(

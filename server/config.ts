@@ -76,6 +76,11 @@ const envSchema = z.object({
   SEND_LIMIT_PER_USER: int(20, 1),
   SEND_LIMIT_PER_PROJECT: int(10, 1),
   REMINDER_CHECK_SECONDS: int(60, 1, 86400),
+  DELIVERY_THUMBNAIL_CACHE_MB: int(64, 0, 65536),
+  SENDFILE_HEADER: z
+    .enum(["X-Accel-Redirect", "X-Sendfile", ""])
+    .optional()
+    .transform((v) => v || undefined),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
   SLOW_REQUEST_MS: int(1000, 1),
   BODY_TIMEOUT_SECONDS: int(15, 1, 3600),
@@ -153,6 +158,10 @@ function toConfig(env: z.infer<typeof envSchema>) {
     sendLimit: { perUser: env.SEND_LIMIT_PER_USER, perProject: env.SEND_LIMIT_PER_PROJECT },
     /** How often each process looks for reminders due and links that expired (seconds). */
     reminderCheckSeconds: env.REMINDER_CHECK_SECONDS,
+    /** Delivery thumbnails kept in memory, in bytes (0: none). */
+    deliveryThumbnailCacheBytes: env.DELIVERY_THUMBNAIL_CACHE_MB * 1024 * 1024,
+    /** Behind a proxy that sends files itself: the header that names the file (see README, "Behind a reverse proxy"). */
+    sendfileHeader: env.SENDFILE_HEADER,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Request } from "express";
+import type { IncomingMessage } from "node:http";
 import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
 import type { User } from "../../api/types";
@@ -31,7 +31,7 @@ export function notePasscodeFailure(ctx: AppContext, projectId: number): void {
  */
 export function noteZipDownload(
   ctx: AppContext,
-  req: Request,
+  req: IncomingMessage,
   link: { projectId: number; zipPath: string },
 ): Promise<void> {
   return inBackground(ctx, "a download", async () => {
@@ -48,7 +48,7 @@ export function noteZipDownload(
 /** One photo's own download (the viewer's Download). */
 export function notePhotoDownload(
   ctx: AppContext,
-  req: Request,
+  req: IncomingMessage,
   link: { projectId: number; zipPath: string },
   photo: string,
 ): void {

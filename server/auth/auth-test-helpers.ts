@@ -1,5 +1,5 @@
 import request from "supertest";
-import type { Express } from "express";
+import type { AppHandler } from "../app";
 import { expect } from "vitest";
 import { createTestApp } from "../test/harness";
 
@@ -14,7 +14,7 @@ export interface SessionBody {
 }
 
 export async function signUp(
-  app: Express | string,
+  app: AppHandler | string,
   email: string,
   password = "secret123",
   extra: Record<string, unknown> = {},

@@ -33,33 +33,65 @@ function layout(title: string, body: string, base?: string): string {
 
 const studioLine = (studio: string) => `<p class="studio">${escapeHtml(studio)}</p>`;
 
+/** Photos in the page's first answer and in each later part the script asks for (`photos?from=`). */
+export const PHOTOS_PER_PART = 200;
+
 export interface GalleryView {
   studio: string;
   token: string;
   projectName: string;
+  /** Every photo of the delivery, in the ZIP's order. */
   photos: DeliveryPhoto[];
+  /** The 1-based position of the first photo this page shows (a later part, without the script). */
+  from: number;
   zipSize: number;
+}
+
+/** One photo of the grid: its thumbnail, linking to the photo; `n` is its 1-based position. */
+function photoItem(photo: DeliveryPhoto, n: number): string {
+  return `<li><a href="p/${n}" data-dl="p/${n}/download"><img src="t/${n}" alt="${escapeHtml(photo.originalName)}" loading="lazy" decoding="async"></a></li>`;
+}
+
+/** Links to the parts before and after this one: how a browser without the script moves on. */
+function partLinks(from: number, shown: number, total: number): string {
+  const links = [
+    from > 1
+      ? `<a class="button secondary previous" href="?from=${Math.max(1, from - PHOTOS_PER_PART)}">Previous photos</a>`
+      : "",
+    from + shown <= total ? `<a class="button secondary more" href="?from=${from + shown}">More photos</a>` : "",
+  ].join("");
+  return links ? `<nav class="parts">${links}</nav>` : "";
 }
 
 /**
  * The delivery page: the grid links each thumbnail to its photo, so it works before (or without)
- * the script, which adds the full-screen viewer. URLs are relative to `/d/<token>/`.
+ * the script, which adds the full-screen viewer over every photo and loads further parts of the
+ * grid as the client scrolls. One part at most is in the HTML, whatever the size of the
+ * delivery. URLs are relative to `/d/<token>/`.
  */
 export function renderGallery(view: GalleryView): string {
-  const total = view.photos.reduce((sum, p) => sum + p.size, 0);
-  const count = `${view.photos.length} ${view.photos.length === 1 ? "photo" : "photos"}`;
-  const items = view.photos
-    .map(
-      (p, i) =>
-        `<li><a href="p/${i + 1}" data-dl="p/${i + 1}/download"><img src="t/${i + 1}" alt="${escapeHtml(p.originalName)}" loading="lazy" decoding="async"></a></li>`,
-    )
-    .join("");
+  const total = view.photos.length;
+  const bytes = view.photos.reduce((sum, p) => sum + p.size, 0);
+  const count = `${total} ${total === 1 ? "photo" : "photos"}`;
+  const from = Math.min(Math.max(1, view.from), Math.max(1, total));
+  const part = view.photos.slice(from - 1, from - 1 + PHOTOS_PER_PART);
+  const items = part.map((p, i) => photoItem(p, from + i)).join("");
   const body =
     `<header>${studioLine(view.studio)}<h1>${escapeHtml(view.projectName)}</h1>` +
-    `<p class="meta">${count} · ${formatSize(total)}</p>` +
+    `<p class="meta">${count} · ${formatSize(bytes)}</p>` +
     `<a class="button" href="all.zip" download>Download all (ZIP, ${formatSize(view.zipSize)})</a></header>` +
-    `<main><ul class="grid">${items}</ul></main>`;
+    `<main><ul class="grid" data-from="${from}" data-total="${total}" data-part="${PHOTOS_PER_PART}">${items}</ul>` +
+    `${partLinks(from, part.length, total)}</main>`;
   return layout(`${view.projectName} · ${view.studio}`, body, `/d/${view.token}/`);
+}
+
+/** A part of the grid for the script: what it needs to draw each photo and page the viewer to it. */
+export function galleryPart(photos: DeliveryPhoto[], from: number) {
+  return {
+    from,
+    total: photos.length,
+    photos: photos.slice(from - 1, from - 1 + PHOTOS_PER_PART).map((p) => ({ name: p.originalName })),
+  };
 }
 
 /** A plain form, so it works before any script loads. */

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import type { Db } from "../db/database";
 import { nowIso } from "../db/database";
 
@@ -9,7 +10,12 @@ export interface DeliveryLink {
   token: string;
   zipPath: string;
   expiresAt: string | null;
+  /** `expiresAt` in ms since the epoch, or Infinity. */
+  endsAt: number;
   passcodeHash: string | null;
+  /** The project's photo count and bytes as its row keeps them: what its photo list must add up to. */
+  photoCount: number;
+  photoBytes: number;
 }
 
 /** One photo of a delivery, in the ZIP's order. */
@@ -25,19 +31,33 @@ export interface DeliveryPhoto {
 
 export const zipPathFor = (token: string) => `published/${token}.zip`;
 
-/** The published project whose ZIP is `published/<token>.zip`, if any. */
+/** The published project whose ZIP is exactly `published/<token>.zip`, if any. */
 export async function findLinkByToken(db: Db, token: string): Promise<DeliveryLink | undefined> {
   const row = await db("projects")
     .where({ published_zip_path: zipPathFor(token), publish_status: "published" })
-    .first("id", "name", "published_zip_path", "delivery_expires_at", "delivery_passcode_hash");
-  if (!row) return undefined;
+    .first(
+      "id",
+      "name",
+      "published_zip_path",
+      "delivery_expires_at",
+      "delivery_passcode_hash",
+      "attachment_count",
+      "total_file_size",
+    );
+  // Compared again byte for byte (and in constant time), whatever the database's collation.
+  const expected = Buffer.from(zipPathFor(token));
+  const stored = Buffer.from(String(row?.published_zip_path ?? ""));
+  if (!row || stored.length !== expected.length || !crypto.timingSafeEqual(stored, expected)) return undefined;
   return {
     projectId: row.id,
     projectName: row.name,
     token,
     zipPath: row.published_zip_path,
     expiresAt: row.delivery_expires_at ?? null,
+    endsAt: row.delivery_expires_at ? new Date(row.delivery_expires_at).getTime() : Infinity,
     passcodeHash: row.delivery_passcode_hash ?? null,
+    photoCount: Number(row.attachment_count),
+    photoBytes: Number(row.total_file_size),
   };
 }
 

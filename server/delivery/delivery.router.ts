@@ -1,25 +1,22 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import express, { Router, type Request, type Response } from "express";
+import express, { Router, type Response } from "express";
 import type { AppContext } from "../context";
 import { HttpError, NotFoundError } from "../http/errors";
-import { sendStoredFile } from "../http/send-file";
-import { uploadPath } from "../storage/paths";
-import { thumbnailKeyOf } from "../attachments/thumbnails.service";
-import { renderGallery, renderMessage, renderPasscodeForm } from "./delivery-page";
+import { galleryPart, renderGallery, renderMessage, renderPasscodeForm } from "./delivery-page";
+import { galleryPartSchema } from "./delivery.schema";
+import { parse } from "../http/validate";
 import { createPasscodeAttempts } from "./passcode-attempts";
 import { setPasscodeCookie } from "./passcode-cookie";
-import { notePasscodeFailure, notePhotoDownload } from "../activity/delivery-hooks";
+import { notePasscodeFailure } from "../activity/delivery-hooks";
 import {
   checkPasscode,
   EXPIRED_MESSAGE,
   galleryOf,
   mayOpen,
   openLink,
-  photoAt,
   recordView,
   requirePasscodeCookie,
-  sendZip,
   type DeliveryLink,
 } from "./delivery.service";
 
@@ -32,7 +29,10 @@ export function sendHtml(res: Response, status: number, html: string) {
     .send(html);
 }
 
-/** /d/...: the client's delivery page, its photos, thumbnails and ZIP, and the passcode form. */
+/**
+ * /d/...: the client's delivery page, its assets and the passcode form. Its photos, thumbnails and
+ * ZIP are answered before Express (`delivery-files.ts`).
+ */
 export function deliveryRouter(ctx: AppContext): Router {
   const router = Router();
   const studio = ctx.config.studioName;
@@ -52,13 +52,6 @@ export function deliveryRouter(ctx: AppContext): Router {
     }
   }
 
-  /** A link whose files the request may have: open, not expired, and unlocked when it has a passcode. */
-  async function unlockedLink(req: Request): Promise<DeliveryLink> {
-    const link = await openLink(ctx, String(req.params.token));
-    await requirePasscodeCookie(ctx, req, link);
-    return link;
-  }
-
   router.use("/assets", express.static(assetsDir, { index: false, maxAge: "1h", fallthrough: true }));
 
   router.get("/:token", async (req, res) => {
@@ -66,8 +59,24 @@ export function deliveryRouter(ctx: AppContext): Router {
     if (!link) return;
     if (!(await mayOpen(ctx, req, link))) return sendHtml(res, 200, renderPasscodeForm({ studio, token: link.token }));
     const { photos, zipSize } = await galleryOf(ctx, link);
-    if (req.method === "GET") await recordView(ctx, link);
-    sendHtml(res, 200, renderGallery({ studio, token: link.token, projectName: link.projectName, photos, zipSize }));
+    // A later part, where a browser without the script moves on: not another view of the page.
+    const part =
+      typeof req.query.from === "string" && /^[1-9]\d{0,7}$/.test(req.query.from) ? Number(req.query.from) : 1;
+    if (req.method === "GET" && req.query.from === undefined) await recordView(ctx, link);
+    sendHtml(
+      res,
+      200,
+      renderGallery({ studio, token: link.token, projectName: link.projectName, photos, from: part, zipSize }),
+    );
+  });
+
+  /** A part of the grid for the script, under the same rules as the photos: 404, 410, 401 without the passcode's cookie. */
+  router.get("/:token/photos", async (req, res) => {
+    const { from } = parse(galleryPartSchema, req.query);
+    const link = await openLink(ctx, req.params.token);
+    await requirePasscodeCookie(ctx, req, link);
+    const { photos } = await galleryOf(ctx, link);
+    res.set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex" }).json(galleryPart(photos, from));
   });
 
   router.post(
@@ -88,32 +97,6 @@ export function deliveryRouter(ctx: AppContext): Router {
       res.redirect(303, `/d/${link.token}`);
     },
   );
-
-  router.get("/:token/all.zip", async (req, res) => {
-    await sendZip(ctx, req, res, await unlockedLink(req));
-  });
-
-  for (const kind of ["p", "p-download", "t"] as const) {
-    const route = kind === "p-download" ? "/:token/p/:n/download" : `/:token/${kind}/:n`;
-    router.get(route, async (req, res) => {
-      const link = await unlockedLink(req);
-      const photo = await photoAt(ctx, link, String(req.params.n));
-      if (kind === "p-download") notePhotoDownload(ctx, req, link, photo.originalName);
-      // A photo whose thumbnail cannot be rendered (damaged, or no room on the disk) is shown itself.
-      const thumbnail = kind === "t" && (await thumbnailKeyOf(ctx, photo).catch(() => null));
-      res.attachment(photo.originalName);
-      if (kind !== "p-download")
-        res.set("Content-Disposition", res.get("Content-Disposition")!.replace(/^attachment/, "inline"));
-      res.set({
-        "Content-Type": thumbnail ? "image/webp" : photo.mimeType,
-        "X-Content-Type-Options": "nosniff",
-        ETag: `"${photo.checksum}${thumbnail ? "-thumb" : ""}"`,
-        // Revalidated on every use: the link can end at any moment.
-        "Cache-Control": "private, no-cache",
-      });
-      await sendStoredFile(res, uploadPath(ctx.config, thumbnail || photo.storageKey), { notFound: "Photo not found" });
-    });
-  }
 
   router.use(() => {
     throw new NotFoundError();

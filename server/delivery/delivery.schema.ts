@@ -10,3 +10,11 @@ export const deliverySettingsSchema = z.object({
     .nullable()
     .optional(),
 });
+
+/** GET /d/:token/photos?from=N: a part of the grid from the N-th photo (1-based). */
+export const galleryPartSchema = z.object({
+  from: z
+    .string({ error: "from is required" })
+    .regex(/^[1-9]\d{0,7}$/, "from must be a photo's position, from 1")
+    .transform(Number),
+});

@@ -1,31 +1,22 @@
-import crypto from "node:crypto";
 import fs from "node:fs/promises";
-import type { Request, Response } from "express";
+import type { IncomingMessage } from "node:http";
 import type { AppContext } from "../context";
 import { ConflictError, HttpError, NotFoundError, UnauthorizedError } from "../http/errors";
-import { sendStoredFile } from "../http/send-file";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import { findProject } from "../projects/projects.repository";
-import { attachmentDisposition } from "../publish/download-name";
 import { newPublishedZipName, publishedZipFile } from "../storage/paths";
 import type { Project } from "../../api/types";
 import {
-  countDownload,
   countView,
-  findLinkByToken,
-  photoAtPosition,
-  photosOf,
   swapZipPath,
   updateDeliverySettings,
-  zipPathFor,
   type DeliveryLink,
   type DeliveryPhoto,
 } from "./delivery.repository";
-import { onDeliveredBytes } from "./delivered-bytes";
+import { deliveryCache } from "./delivery-cache";
 import { hasValidCookie } from "./passcode-cookie";
 import type { PasscodeAttempts } from "./passcode-attempts";
-import { createTransferCoverage, type TransferCoverage } from "./transfer-coverage";
-import { noteView, noteZipDownload } from "../activity/delivery-hooks";
+import { noteView } from "../activity/delivery-hooks";
 
 /** A token is a published ZIP's random name: 128 bits or more, URL-safe. */
 export const DELIVERY_TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
@@ -48,27 +39,23 @@ async function projectOrNotFound(ctx: AppContext, id: number): Promise<Project> 
   return project;
 }
 
-export const isExpired = (link: Pick<DeliveryLink, "expiresAt">, now = Date.now()) =>
-  link.expiresAt !== null && new Date(link.expiresAt).getTime() <= now;
+export const isExpired = (link: Pick<DeliveryLink, "endsAt">, now = Date.now()) => link.endsAt <= now;
 
 /** The published project behind a token: 404 for anything unknown, unpublished or malformed; 410 past its expiry. */
 export async function openLink(ctx: AppContext, token: string): Promise<DeliveryLink> {
   if (!DELIVERY_TOKEN.test(token)) throw new NotFoundError();
-  const link = await findLinkByToken(ctx.db, token);
-  const expected = Buffer.from(zipPathFor(token));
-  const stored = Buffer.from(link?.zipPath ?? "");
-  if (!link || stored.length !== expected.length || !crypto.timingSafeEqual(stored, expected))
-    throw new NotFoundError();
+  const link = await deliveryCache(ctx).link(token);
+  if (!link) throw new NotFoundError();
   if (isExpired(link)) throw new GoneError();
   return link;
 }
 
-export async function mayOpen(ctx: AppContext, req: Request, link: DeliveryLink): Promise<boolean> {
+export async function mayOpen(ctx: AppContext, req: IncomingMessage, link: DeliveryLink): Promise<boolean> {
   return !link.passcodeHash || (await hasValidCookie(ctx.db, req, link));
 }
 
 /** Nothing of a passcode-protected link is served without the cookie its passcode earns. */
-export async function requirePasscodeCookie(ctx: AppContext, req: Request, link: DeliveryLink): Promise<void> {
+export async function requirePasscodeCookie(ctx: AppContext, req: IncomingMessage, link: DeliveryLink): Promise<void> {
   if (!(await mayOpen(ctx, req, link))) throw new UnauthorizedError("Passcode required");
 }
 
@@ -84,20 +71,37 @@ export async function checkPasscode(link: DeliveryLink, passcode: unknown, attem
 
 export type { DeliveryLink, DeliveryPhoto };
 
+/** The ZIP's size and time, read once per link (a published ZIP is never rewritten); undefined if it is gone. */
+export async function zipStatOf(ctx: AppContext, link: DeliveryLink): Promise<ZipStat | undefined> {
+  const kept = zipStats.get(link);
+  if (kept) return kept;
+  const stat = await fs.stat(publishedZipFile(ctx.config, link.zipPath)).catch(() => undefined);
+  if (!stat) return undefined;
+  const zip = { size: stat.size, mtime: stat.mtime };
+  zipStats.set(link, zip);
+  return zip;
+}
+
+export interface ZipStat {
+  size: number;
+  mtime: Date;
+}
+const zipStats = new WeakMap<DeliveryLink, ZipStat>();
+
 /** What the page lists: the photos in the ZIP's order and the ZIP's size (404 if its file is gone). */
 export async function galleryOf(
   ctx: AppContext,
   link: DeliveryLink,
 ): Promise<{ photos: DeliveryPhoto[]; zipSize: number }> {
-  const zip = await fs.stat(publishedZipFile(ctx.config, link.zipPath)).catch(() => undefined);
+  const zip = await zipStatOf(ctx, link);
   if (!zip) throw new NotFoundError();
-  return { photos: await photosOf(ctx.db, link.projectId), zipSize: zip.size };
+  return { photos: await deliveryCache(ctx).photos(link), zipSize: zip.size };
 }
 
 /** The n-th photo (1-based, the ZIP's order): the page names photos by position, never by id. */
 export async function photoAt(ctx: AppContext, link: DeliveryLink, raw: string): Promise<DeliveryPhoto> {
   const index = /^[1-9]\d{0,5}$/.test(raw) ? Number(raw) - 1 : -1;
-  const photo = index >= 0 ? await photoAtPosition(ctx.db, link.projectId, index) : undefined;
+  const photo = index >= 0 ? (await deliveryCache(ctx).photos(link))[index] : undefined;
   if (!photo) throw new NotFoundError("Photo not found");
   return photo;
 }
@@ -105,36 +109,6 @@ export async function photoAt(ctx: AppContext, link: DeliveryLink, raw: string):
 export async function recordView(ctx: AppContext, link: DeliveryLink): Promise<void> {
   await Promise.all([countView(ctx.db, link.projectId), noteView(ctx, link.projectId)]);
   projectChanged(ctx, link.projectId);
-}
-
-const coverages = new WeakMap<AppContext, TransferCoverage>();
-function coverageOf(ctx: AppContext): TransferCoverage {
-  let coverage = coverages.get(ctx);
-  if (!coverage) coverages.set(ctx, (coverage = createTransferCoverage()));
-  return coverage;
-}
-
-/**
- * Sends the link's ZIP (Range and conditional requests included) and counts a download when the
- * bytes this downloader has received, over however many responses, make up the whole file.
- */
-export async function sendZip(ctx: AppContext, req: Request, res: Response, link: DeliveryLink): Promise<void> {
-  res.set({
-    "Content-Type": "application/zip",
-    "Content-Disposition": attachmentDisposition(link.projectName),
-    // The link can end at any moment (expiry, regenerate, unpublish), so caches must ask each time.
-    "Cache-Control": "private, no-cache",
-    "X-Robots-Tag": "noindex",
-  });
-  const downloader = `${link.zipPath}|${req.ip ?? ""}|${req.get("user-agent") ?? ""}`;
-  onDeliveredBytes(res, (start, end, size) => {
-    if (!coverageOf(ctx).record(downloader, size, start, end)) return;
-    Promise.all([countDownload(ctx.db, link.projectId), noteZipDownload(ctx, req, link)]).then(
-      () => projectChanged(ctx, link.projectId),
-      (err: unknown) => ctx.logger.warn({ err, projectId: link.projectId }, "could not count a download"),
-    );
-  });
-  await sendStoredFile(res, publishedZipFile(ctx.config, link.zipPath), { etag: true });
 }
 
 export interface DeliverySettingsInput {

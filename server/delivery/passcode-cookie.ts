@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import type { Request, Response } from "express";
 import type { Db } from "../db/database";
 import { appSecret } from "../db/app-secrets";
@@ -26,7 +27,12 @@ async function sign(db: Db, link: DeliveryLink, exp: number): Promise<string> {
 }
 
 /** Whether the request carries a cookie this server signed for this link and passcode, still within its life. */
-export async function hasValidCookie(db: Db, req: Request, link: DeliveryLink, now = Date.now()): Promise<boolean> {
+export async function hasValidCookie(
+  db: Db,
+  req: IncomingMessage,
+  link: DeliveryLink,
+  now = Date.now(),
+): Promise<boolean> {
   for (const value of cookieValues(req, PASSCODE_COOKIE)) {
     const match = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(value);
     if (!match || Number(match[1]) <= seconds(now)) continue;

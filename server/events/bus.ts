@@ -28,6 +28,10 @@ export type BusMessage =
 /** Carries this process's announcements to the others and theirs back (`pg-relay.ts`); none with sqlite. */
 export interface BusRelay {
   send(message: BusMessage): void;
+  /** Settles once what was sent so far has reached the others' queue; undefined when nothing is outstanding. */
+  sent(): Promise<void> | undefined;
+  /** True once everything the others announced before the call has been received; false if that cannot be known now. */
+  caughtUp(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -81,6 +85,37 @@ export class EventBus {
   onPublishEvent(listener: (event: PublishEvent) => void): () => void {
     this.emitter.on("publish", listener);
     return () => this.emitter.off("publish", listener);
+  }
+
+  /**
+   * The relay lost announcements (its connection to the database came back after a break): whatever
+   * is kept in memory on the strength of announcements must be dropped.
+   */
+  announcementsLost(): void {
+    this.emitter.emit("lost");
+  }
+
+  onAnnouncementsLost(listener: () => void): () => void {
+    this.emitter.on("lost", listener);
+    return () => this.emitter.off("lost", listener);
+  }
+
+  /**
+   * Settles once this process's announcements so far have reached every other process's queue, so
+   * an answer given after it can be followed by a request to another process that already knows.
+   * Undefined when there is nothing to wait for (always without a relay).
+   */
+  sent(): Promise<void> | undefined {
+    return this.relay?.sent();
+  }
+
+  /**
+   * Whether this process has heard every announcement the others made before this call: `true` at
+   * once without a relay (one process); with one, after a round trip to the database; false while
+   * that cannot be known (the relay's connection is down), so memory must not be trusted.
+   */
+  caughtUp(): true | Promise<boolean> {
+    return this.relay ? this.relay.caughtUp() : true;
   }
 
   private announce(message: BusMessage): void {

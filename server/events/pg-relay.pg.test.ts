@@ -46,6 +46,16 @@ describe("the PostgreSQL event relay", () => {
     expect(onA).toEqual(expected);
   });
 
+  it("has every announcement another context sent before it asked, once caught up, a hundred times in a row", async () => {
+    const onB = heardOn(b);
+    for (let n = 1; n <= 100; n++) {
+      a.ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [n] });
+      await a.ctx.events.sent();
+      expect(await b.ctx.events.caughtUp()).toBe(true);
+      expect(onB.at(-1), `announcement ${n}`).toEqual({ resource: "projects", type: "updated", ids: [n] });
+    }
+  });
+
   it("listens again by itself after its connection is killed", async () => {
     const onB = heardOn(b);
     const admin = new pg.Client({ connectionString: a.ctx.config.databaseUrl });

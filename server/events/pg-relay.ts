@@ -12,6 +12,8 @@ const MAX_PAYLOAD_BYTES = 7_000;
 const MAX_QUEUED = 10_000;
 const RETRY_FIRST_MS = 100;
 const RETRY_MAX_MS = 5_000;
+/** How long `sent()` waits for announcements queued while the connection is down. */
+const SENT_WAIT_MS = 5_000;
 
 interface Envelope {
   from: string;
@@ -33,20 +35,33 @@ export function payloadsFor(from: string, message: BusMessage): string[] {
  * The bus between processes on PostgreSQL: LISTEN/NOTIFY on one connection of its own (not from
  * knex's pool, which would hand it back and lose the LISTEN). Sends go through the same connection,
  * so they leave in the order they were announced. The connection comes back by itself after a
- * failure; what other processes announced meanwhile is lost, which the signed-in users cache bears
- * (its entries expire within seconds) and live lists bear at their next change.
+ * failure; what other processes announced meanwhile is lost, so `reconnected` is called then and
+ * whatever this process keeps in memory on the strength of announcements is dropped.
+ *
+ * Ordering guarantees that let a process answer from memory and still honour a change made through
+ * another on the very next request: `sent()` resolves once PostgreSQL has committed the NOTIFY of
+ * every announcement so far (the change's process answers only then), and `caughtUp()` makes a round
+ * trip on this connection, before whose end PostgreSQL delivers every notification committed
+ * before it began (a listening session sends pending notifications before ReadyForQuery).
  */
 export async function startPgRelay(
   databaseUrl: string,
   logger: Logger,
-  receive: (message: BusMessage) => void,
+  on: { receive: (message: BusMessage) => void; reconnected: () => void },
 ): Promise<BusRelay> {
   const self = crypto.randomUUID();
   const queue: string[] = [];
   let client: pg.Client | undefined;
   let closed = false;
+  let connectedOnce = false;
   let retryMs = RETRY_FIRST_MS;
   let retryTimer: NodeJS.Timeout | undefined;
+  /** NOTIFYs sent and not yet answered; the last one, since one connection answers in order. */
+  let outstanding = 0;
+  let lastNotify: Promise<void> = Promise.resolve();
+  const drained: Array<() => void> = [];
+  let roundTrip: Promise<boolean> | undefined;
+  let nextRoundTrip: Promise<boolean> | undefined;
 
   const onNotification = (note: pg.Notification) => {
     if (note.channel !== EVENTS_CHANNEL || !note.payload) return;
@@ -57,13 +72,33 @@ export async function startPgRelay(
       logger.warn("ignored an unreadable event from another process");
       return;
     }
-    if (envelope.from !== self) receive(envelope.message);
+    if (envelope.from !== self) on.receive(envelope.message);
   };
 
   const notify = (connected: pg.Client, payload: string) => {
-    connected.query("SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, payload]).catch((err: Error) => {
-      logger.warn({ err: err.message }, "could not send an event to other processes");
+    outstanding++;
+    lastNotify = connected
+      .query("SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, payload])
+      .then(
+        () => undefined,
+        (err: Error) => logger.warn({ err: err.message }, "could not send an event to other processes"),
+      )
+      .finally(() => outstanding--);
+  };
+
+  const startRoundTrip = (): Promise<boolean> => {
+    const connected = client;
+    const trip = connected
+      ? connected.query("SELECT 1").then(
+          () => client === connected,
+          () => false,
+        )
+      : Promise.resolve(false);
+    roundTrip = trip;
+    void trip.finally(() => {
+      if (roundTrip === trip) roundTrip = undefined;
     });
+    return trip;
   };
 
   const connect = async (): Promise<void> => {
@@ -87,7 +122,10 @@ export async function startPgRelay(
     }
     client = next;
     retryMs = RETRY_FIRST_MS;
+    if (connectedOnce) on.reconnected();
+    connectedOnce = true;
     for (const payload of queue.splice(0)) notify(next, payload);
+    for (const resolve of drained.splice(0)) resolve();
   };
 
   const lost = (which: pg.Client) => {
@@ -119,8 +157,27 @@ export async function startPgRelay(
         else if (queue.push(payload) > MAX_QUEUED) queue.shift();
       }
     },
+    sent() {
+      if (queue.length > 0) {
+        const back = new Promise<void>((resolve) => drained.push(resolve));
+        const waited = new Promise<void>((resolve) => setTimeout(resolve, SENT_WAIT_MS).unref());
+        return Promise.race([back, waited]).then(() => lastNotify);
+      }
+      return outstanding > 0 ? lastNotify : undefined;
+    },
+    caughtUp() {
+      if (!client) return Promise.resolve(false);
+      if (!roundTrip) return startRoundTrip();
+      // The round trip under way may have begun before the caller's request arrived: wait for the next.
+      nextRoundTrip ??= roundTrip.then(() => {
+        nextRoundTrip = undefined;
+        return startRoundTrip();
+      });
+      return nextRoundTrip;
+    },
     async close() {
       closed = true;
+      for (const resolve of drained.splice(0)) resolve();
       clearTimeout(retryTimer);
       const last = client;
       client = undefined;

@@ -1,7 +1,7 @@
-import type { Request } from "express";
+import type { IncomingMessage } from "node:http";
 
 /** Every cookie of that name the request carries (a browser sends one per matching path). */
-export function cookieValues(req: Request, name: string): string[] {
+export function cookieValues(req: IncomingMessage, name: string): string[] {
   const header = req.headers.cookie ?? "";
   const values: string[] = [];
   for (const part of header.split(";")) {

@@ -23,6 +23,21 @@ async function sessionCookie(t: TestApp, host: string, extra: Record<string, str
 
 const RELAXED = { RATE_LIMIT_PER_IP: "1000" };
 
+const SECURITY_HEADERS = [
+  "content-security-policy",
+  "strict-transport-security",
+  "cross-origin-opener-policy",
+  "origin-agent-cluster",
+];
+
+/** A delivery file's answer (given before Express) carries what Express's answers carry for the same arrival. */
+async function expectDeliveryFilesAlike(t: TestApp, host: string, extra: Record<string, string> = {}) {
+  const api = await headersAt(t, host, extra);
+  const file = await request(t.app).get("/d/AAAAAAAAAAAAAAAAAAAAAAAA/t/1").set("Host", host).set(extra);
+  expect(file.status).toBe(404);
+  for (const name of SECURITY_HEADERS) expect(file.headers[name], `${name} at ${host}`).toBe(api[name]);
+}
+
 describe("security headers over plain HTTP at a LAN name", () => {
   let t: TestApp;
   beforeAll(async () => (t = await createTestApp(RELAXED)));
@@ -52,6 +67,10 @@ describe("security headers over plain HTTP at a LAN name", () => {
     }
   });
 
+  it("gives the delivery files the same headers as every other answer", async () => {
+    for (const host of ["studio.lan:3000", "127.0.0.1:3000"]) await expectDeliveryFilesAlike(t, host);
+  });
+
   it("sets cookies without Secure, which a plain-HTTP page could not keep", async () => {
     expect(await sessionCookie(t, "studio.lan:3000")).not.toMatch(/Secure/);
   });
@@ -78,6 +97,11 @@ describe("security headers behind a TLS proxy (TRUST_PROXY)", () => {
     expect(await sessionCookie(t, "photos.studio.example", https)).toMatch(/; Secure/);
   });
 
+  it("gives the delivery files the same headers by the forwarded scheme", async () => {
+    await expectDeliveryFilesAlike(t, "photos.studio.example", { "X-Forwarded-Proto": "https" });
+    await expectDeliveryFilesAlike(t, "studio.lan:3000", { "X-Forwarded-Proto": "http" });
+  });
+
   it("answers the same process's plain-HTTP requests as plain HTTP", async () => {
     const headers = await headersAt(t, "studio.lan:3000", { "X-Forwarded-Proto": "http" });
     expect(headers["content-security-policy"]).not.toContain("upgrade-insecure-requests");
@@ -102,6 +126,11 @@ describe("security headers with an https PUBLIC_URL", () => {
     expect(headers["content-security-policy"]).toContain("upgrade-insecure-requests");
     expect(headers["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
     expect(await sessionCookie(t, "photos.studio.example")).toMatch(/; Secure/);
+  });
+
+  it("gives the delivery files HSTS at that name and none at the LAN address", async () => {
+    await expectDeliveryFilesAlike(t, "photos.studio.example");
+    await expectDeliveryFilesAlike(t, "192.168.1.20:3000");
   });
 
   it("still serves the office's plain-HTTP LAN address as plain HTTP", async () => {

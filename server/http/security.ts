@@ -1,5 +1,8 @@
+import type { IncomingMessage, OutgoingHttpHeaders } from "node:http";
+import type { TLSSocket } from "node:tls";
 import helmet from "helmet";
 import type { Request, RequestHandler, Response } from "express";
+import { recordedHeaders } from "./plain-answers";
 
 /** Where Google Identity Services loads its script, button frame, styles and token calls from. */
 const GOOGLE_IDENTITY = "https://accounts.google.com/gsi/";
@@ -25,9 +28,9 @@ const LOOPBACK_HOST = /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
  * trusted). The same server reached by a LAN name over plain HTTP is not: a browser there must
  * never be told to upgrade to an HTTPS nobody serves.
  */
-function arrivalOf(req: Request, publicUrl: URL | undefined): Arrival {
-  const hostname = req.hostname?.toLowerCase();
-  if (req.secure || (publicUrl?.protocol === "https:" && hostname === publicUrl.hostname)) return "https";
+function arrivalOf(secure: boolean, host: string | undefined, publicUrl: URL | undefined): Arrival {
+  const hostname = host?.toLowerCase();
+  if (secure || (publicUrl?.protocol === "https:" && hostname === publicUrl.hostname)) return "https";
   // Browsers treat loopback as a secure context even over plain HTTP.
   return hostname && LOOPBACK_HOST.test(hostname) ? "loopback" : "http";
 }
@@ -85,8 +88,48 @@ export function securityHeaders(options: SecurityOptions = {}): RequestHandler {
     http: headersFor("http", options),
   };
   return (req, res, next) => {
-    const arrival = arrivalOf(req, publicUrl);
+    const arrival = arrivalOf(req.secure, req.hostname, publicUrl);
     res.locals.arrival = arrival;
     byArrival[arrival](req, res, next);
+  };
+}
+
+/** Express's `trust proxy fn`: whether the hop at `address` (the `i`th from the socket) is believed. */
+export type TrustProxy = (address: string | undefined, i: number) => boolean;
+
+/** The first of a header's comma-separated values, as Express reads X-Forwarded-Proto and -Host. */
+function firstValue(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value?.split(",")[0].trim() || undefined;
+}
+
+/** `req.secure` and `req.hostname` as Express works them out, for a request answered without it. */
+function arrivalFacts(req: IncomingMessage, trust: TrustProxy): { secure: boolean; hostname?: string } {
+  const encrypted = Boolean((req.socket as TLSSocket).encrypted);
+  const trusted = trust(req.socket.remoteAddress, 0);
+  const proto = (trusted && firstValue(req.headers["x-forwarded-proto"])) || (encrypted ? "https" : "http");
+  const host = (trusted && firstValue(req.headers["x-forwarded-host"])) || req.headers.host;
+  if (!host) return { secure: proto === "https" };
+  const portAt = host.indexOf(":", host.startsWith("[") ? host.indexOf("]") + 1 : 0);
+  return { secure: proto === "https", hostname: portAt < 0 ? host : host.slice(0, portAt) };
+}
+
+/**
+ * The same headers as `securityHeaders`, recorded once per kind of arrival, for answers given
+ * without Express (the delivery files): helmet rebuilds its CSP string on every call.
+ */
+export function recordedSecurityHeaders(
+  options: SecurityOptions,
+  trust: TrustProxy,
+): (req: IncomingMessage) => Readonly<OutgoingHttpHeaders> {
+  const publicUrl = options.publicUrl ? new URL(options.publicUrl) : undefined;
+  const byArrival: Record<Arrival, Readonly<OutgoingHttpHeaders>> = {
+    https: recordedHeaders(headersFor("https", options)),
+    loopback: recordedHeaders(headersFor("loopback", options)),
+    http: recordedHeaders(headersFor("http", options)),
+  };
+  return (req) => {
+    const { secure, hostname } = arrivalFacts(req, trust);
+    return byArrival[arrivalOf(secure, hostname, publicUrl)];
   };
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
 import type { AppContext } from "../context";
 import { appMetrics } from "./metrics";
@@ -17,17 +18,30 @@ const UPLOAD_ROUTES = new Set([
  * signed links and paths carry published ZIP names.
  */
 export function observeRequests(ctx: AppContext): RequestHandler {
+  const observe = responseObserver(ctx);
+  return (req, res, next) => {
+    observe(req, res, followRouteTemplate(req), () => req.user?.uid ?? null);
+    next();
+  };
+}
+
+/** The same observation for requests answered without Express, whose route is known in advance. */
+export function responseObserver(ctx: AppContext) {
   const metrics = appMetrics(ctx);
   const slowMs = ctx.config.slowRequestMs;
-  return (req, res, next) => {
+  return (
+    req: IncomingMessage,
+    res: ServerResponse,
+    routeTemplate: () => string,
+    userId: () => string | null = () => null,
+  ): void => {
     const started = performance.now();
-    const routeTemplate = followRouteTemplate(req);
     res.once("close", () => {
       const ms = Math.round((performance.now() - started) * 10) / 10;
       const route = routeTemplate();
       const aborted = !res.writableFinished;
       const status = aborted ? "aborted" : String(res.statusCode);
-      const labels = { method: req.method, route, status };
+      const labels = { method: req.method ?? "", route, status };
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, ms / 1000);
       if (UPLOAD_ROUTES.has(route)) {
@@ -40,12 +54,11 @@ export function observeRequests(ctx: AppContext): RequestHandler {
         status: aborted ? null : res.statusCode,
         aborted,
         ms,
-        userId: req.user?.uid ?? null,
+        userId: userId(),
       };
       if (ms > slowMs) ctx.logger.warn(line, "slow request");
       else if (PROBES.has(route)) ctx.logger.debug(line, "request");
       else ctx.logger.info(line, "request");
     });
-    next();
   };
 }

@@ -1,39 +1,26 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, RELAXED_LIMITS, signUp, type SessionBody } from "../auth/auth-test-helpers";
 import { makeNoisyJpeg } from "../attachments/test-fixtures";
 import { TestSocket } from "../events/test-socket";
-import { dataFolders, startAppProcess, type AppProcess } from "../test/app-process";
-import { createTestDatabase, type TestDatabase } from "../test/test-database";
+import { startTwoProcesses, type AppProcess, type TwoProcesses } from "../test/app-process";
 import { until } from "../test/wait";
 
 /**
  * Two real Photodrop processes, A and B, on one PostgreSQL database and one data folder, each on
  * its own port, as behind a load balancer: what one does, the other's clients see.
  */
-let dir: string;
-let database: TestDatabase;
+let two: TwoProcesses;
 let a: AppProcess;
 let b: AppProcess;
 let admin: SessionBody;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-two-"));
-  database = await createTestDatabase(dir);
-  const env = { ...RELAXED_LIMITS, DATABASE_URL: database.url, ...dataFolders(dir) };
-  // One after the other: the first runs the migrations.
-  a = await startAppProcess(env);
-  b = await startAppProcess(env);
+  two = await startTwoProcesses("photodrop-two-", RELAXED_LIMITS);
+  ({ a, b } = two);
 }, 120_000);
 
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-  await database?.drop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => two?.stop());
 
 async function openSocket(on: AppProcess): Promise<TestSocket> {
   return TestSocket.open(`${on.url.replace(/^http/, "ws")}/events`);

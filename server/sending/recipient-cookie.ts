@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { Request, Response } from "express";
 import { cookieValues } from "../http/cookies";
 
@@ -21,6 +22,6 @@ export function setRecipientCookie(req: Request, res: Response, token: string, k
   });
 }
 
-export function recipientKeysOf(req: Request): string[] {
+export function recipientKeysOf(req: IncomingMessage): string[] {
   return cookieValues(req, RECIPIENT_COOKIE).filter((key) => LINK_KEY.test(key));
 }

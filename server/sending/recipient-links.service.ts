@@ -1,4 +1,4 @@
-import type { Request } from "express";
+import type { IncomingMessage } from "node:http";
 import type { AppContext } from "../context";
 import { zipPathFor } from "../delivery/delivery.repository";
 import { recipientKeysOf } from "./recipient-cookie";
@@ -12,7 +12,7 @@ export async function recipientOfKey(ctx: AppContext, key: string, token: string
 /** The recipient whose mail opened this browser's page of the link, if its cookie says. */
 export async function recipientOfRequest(
   ctx: AppContext,
-  req: Request,
+  req: IncomingMessage,
   zipPath: string,
 ): Promise<LinkRecipient | undefined> {
   for (const key of recipientKeysOf(req)) {

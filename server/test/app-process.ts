@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "./free-port";
+import { createTestDatabase, type TestDatabase } from "./test-database";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -90,4 +92,38 @@ export function memoryOf(pid: number): { rss: number; peak: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   const kB = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]) * 1024;
   return { rss: kB("VmRSS"), peak: kB("VmHWM") };
+}
+
+export interface TwoProcesses {
+  dir: string;
+  database: TestDatabase;
+  /** What both were started with. */
+  env: Record<string, string>;
+  a: AppProcess;
+  b: AppProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Two real processes on one fresh PostgreSQL database and one data folder, each on its own port,
+ * as behind a load balancer; started one after the other (the first runs the migrations).
+ */
+export async function startTwoProcesses(prefix: string, env: Record<string, string> = {}): Promise<TwoProcesses> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const database = await createTestDatabase(dir);
+  const all = { ...env, DATABASE_URL: database.url, ...dataFolders(dir) };
+  const a = await startAppProcess(all);
+  const b = await startAppProcess(all);
+  return {
+    dir,
+    database,
+    env: all,
+    a,
+    b,
+    async stop() {
+      await Promise.all([a.stop(), b.stop()]);
+      await database.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -2,10 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import crypto from "node:crypto";
-import type { Express } from "express";
 import { loadConfig, type Config } from "../config";
 import { closeContext, createContext } from "../bootstrap";
-import { createApp } from "../app";
+import { createApp, type AppHandler } from "../app";
 import type { AppContext } from "../context";
 import { createLogger } from "../logger";
 import { nowIso } from "../db/database";
@@ -13,7 +12,7 @@ import type { Role } from "../../api/types";
 import { createTestDatabase } from "./test-database";
 
 export interface TestApp {
-  app: Express;
+  app: AppHandler;
   ctx: AppContext;
   dir: string;
   /** Every log line, when created with `captureLog`. */

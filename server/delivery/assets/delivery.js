@@ -1,15 +1,93 @@
-/* global document */
-// The delivery page's viewer: full screen, arrows, swipe, Esc, each photo's own download.
+/* global document, window, IntersectionObserver */
+// The delivery page's script: further parts of the grid as the client scrolls, and the full-screen
+// viewer (arrows, swipe, Esc, each photo's own download) over every photo of the delivery, drawn
+// or not. Photos are named by their position (1-based); names come with the page or with the
+// parts asked for at `photos?from=<position>`.
 (function () {
   "use strict";
-  var links = Array.prototype.slice.call(document.querySelectorAll(".grid a"));
-  if (links.length === 0) return;
+  var grid = document.querySelector(".grid");
+  if (!grid) return;
+  var total = Number(grid.getAttribute("data-total"));
+  var perPart = Number(grid.getAttribute("data-part"));
+  var names = {};
+  var nextToDraw = Number(grid.getAttribute("data-from"));
+  if (!total || !perPart || !nextToDraw) return;
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
     for (var key in attrs) node.setAttribute(key, attrs[key]);
     if (text) node.textContent = text;
     return node;
+  }
+
+  /** The same markup as the server's: the grid works the same whichever drew an item. */
+  function photoItem(n, name) {
+    var item = el("li");
+    var link = el("a", { href: "p/" + n, "data-dl": "p/" + n + "/download" });
+    link.append(el("img", { src: "t/" + n, alt: name, loading: "lazy", decoding: "async" }));
+    item.append(link);
+    return item;
+  }
+
+  Array.prototype.forEach.call(grid.querySelectorAll("img"), function (img) {
+    names[nextToDraw++] = img.getAttribute("alt") || "";
+  });
+
+  var parts = {};
+  /** The part holding photo `n`, asked for once; its names are kept. */
+  function partOf(n) {
+    var from = Math.floor((n - 1) / perPart) * perPart + 1;
+    if (!parts[from]) {
+      parts[from] = fetch("photos?from=" + from, { credentials: "same-origin" })
+        .then(function (res) {
+          if (!res.ok) throw new Error("photos?from=" + from + " answered " + res.status);
+          return res.json();
+        })
+        .then(function (part) {
+          part.photos.forEach(function (photo, i) {
+            names[part.from + i] = photo.name;
+          });
+          return part;
+        });
+      parts[from].catch(function () {
+        delete parts[from];
+      });
+    }
+    return parts[from];
+  }
+
+  // Further parts as the client nears the end of the grid; the "More photos" link is for browsers without this.
+  var more = document.querySelector(".parts .more");
+  if (more && "IntersectionObserver" in window) {
+    var drawing = false;
+    var end = el("div", { class: "grid-end", "aria-hidden": "true" });
+    grid.after(end);
+    more.hidden = true;
+    var watcher = new IntersectionObserver(
+      function (entries) {
+        var near = entries.some(function (entry) {
+          return entry.isIntersecting;
+        });
+        if (!near || drawing || nextToDraw > total) return;
+        drawing = true;
+        partOf(nextToDraw)
+          .then(function () {
+            var fragment = document.createDocumentFragment();
+            for (var n = nextToDraw; n <= total && names[n] !== undefined; n++) fragment.append(photoItem(n, names[n]));
+            nextToDraw = n;
+            grid.append(fragment);
+            if (nextToDraw > total) watcher.disconnect();
+          })
+          .finally(function () {
+            drawing = false;
+            // Still in view (a tall screen, a fast scroll): the observer says nothing new, so look again.
+            watcher.unobserve(end);
+            if (nextToDraw <= total) watcher.observe(end);
+          });
+      },
+      { rootMargin: "1200px 0px" },
+    );
+    watcher.observe(end);
   }
 
   var viewer = el("div", {
@@ -33,25 +111,33 @@
   viewer.append(bar, stage);
   document.body.append(viewer);
 
-  var current = -1;
+  var current = 0;
   var opener = null;
 
-  function show(index) {
-    current = (index + links.length) % links.length;
-    var link = links[current];
-    var label = link.querySelector("img").getAttribute("alt") || "";
-    image.src = link.href;
-    image.alt = label;
-    name.textContent = label;
-    position.textContent = current + 1 + " / " + links.length;
-    download.href = link.getAttribute("data-dl");
+  function label(n) {
+    image.alt = names[n];
+    name.textContent = names[n];
   }
 
-  function open(index) {
+  function show(n) {
+    current = ((((n - 1) % total) + total) % total) + 1;
+    image.src = "p/" + current;
+    position.textContent = current + " / " + total;
+    download.href = "p/" + current + "/download";
+    if (names[current] !== undefined) return label(current);
+    image.alt = "";
+    name.textContent = "";
+    var asked = current;
+    partOf(asked).then(function () {
+      if (current === asked) label(asked);
+    });
+  }
+
+  function open(n) {
     opener = document.activeElement;
     viewer.hidden = false;
     document.body.style.overflow = "hidden";
-    show(index);
+    show(n);
     close.focus();
   }
 
@@ -62,12 +148,11 @@
     if (opener && opener.focus) opener.focus();
   }
 
-  links.forEach(function (link, index) {
-    link.addEventListener("click", function (event) {
-      if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-      event.preventDefault();
-      open(index);
-    });
+  grid.addEventListener("click", function (event) {
+    var link = event.target.closest("a");
+    if (!link || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    open(Number(link.getAttribute("href").slice(2)));
   });
   prev.addEventListener("click", function () {
     show(current - 1);

@@ -1,0 +1,290 @@
+/**
+ * Delivery benchmark: `npx tsx bench/delivery.ts` (BENCH_SECONDS per run, default 10; BENCH_DB=pg).
+ *
+ * Publishes 24 camera-sized JPEGs (3-5 MB, generated once into bench/.data/delivery-photos)
+ * through a real server started as `npm start` starts it, then drives what a client's browser asks
+ * for with wrk (one thread; a Lua script rotating the photo numbers): full photos and thumbnails
+ * with 32 connections, the ZIP with 4. The same files (hard links: the same inodes, the same page
+ * cache) are served in the same run by nginx (one worker, sendfile on), nginx with sendfile off
+ * and 1 MiB buffers, and a bare express.static; then Photodrop again behind that nginx with
+ * SENDFILE_HEADER=X-Accel-Redirect (BENCH_ONLY=thumbnails, photos or ZIP runs one row). Prints MB/s, req/s, shares of nginx, errors, p99, the CPU each
+ * process used (to show what the limit was) and the server's peak RSS while serving.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { openDatabase } from "../server/db/database";
+import { freePort } from "../server/test/free-port";
+import { startNginx } from "../server/test/nginx";
+import { memoryOf, resetPeakMemory } from "../server/test/app-process";
+import { ACCEL_LOCATION } from "../server/http/sendfile-header";
+import { benchDatabase } from "./bench-database";
+import { startBenchProcess, startProductionServer, type ProductionServer } from "./bench-process";
+import { ensurePhotos } from "./photos";
+import { runWrk, type WrkResult } from "./wrk";
+import { loadAverageLine } from "./machine";
+
+const PHOTOS = 24;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const ADMIN = { email: "bench@photodrop.local", password: crypto.randomBytes(12).toString("base64url") };
+
+interface Row {
+  label: string;
+  unit: "MB/s" | "req/s";
+  connections: number;
+  /** Path of the n-th file (1-based) on the site folder and under the delivery link. */
+  site: (n: number) => string;
+  photodrop: (token: string, n: number) => string;
+  files: number;
+}
+
+const ALL_ROWS: Row[] = [
+  {
+    label: "full photos (`/d/{token}/p/{n}`)",
+    unit: "MB/s",
+    connections: 32,
+    site: (n) => `/p/${n}`,
+    photodrop: (t, n) => `/d/${t}/p/${n}`,
+    files: PHOTOS,
+  },
+  {
+    label: "thumbnails (`/d/{token}/t/{n}`)",
+    unit: "req/s",
+    connections: 32,
+    site: (n) => `/t/${n}`,
+    photodrop: (t, n) => `/d/${t}/t/${n}`,
+    files: PHOTOS,
+  },
+  {
+    label: "the ZIP (`/d/{token}/all.zip`)",
+    unit: "MB/s",
+    connections: 4,
+    site: () => "/all.zip",
+    photodrop: (t) => `/d/${t}/all.zip`,
+    files: 1,
+  },
+];
+/** BENCH_ONLY=thumbnails (or photos, ZIP) runs that row alone. */
+const ROWS = ALL_ROWS.filter((row) => row.label.includes(process.env.BENCH_ONLY ?? ""));
+
+async function api<T>(base: string, route: string, init: RequestInit, expected: number): Promise<T> {
+  const res = await fetch(`${base}${route}`, init);
+  if (res.status !== expected) throw new Error(`${init.method ?? "GET"} ${route}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** Signs in, uploads the photos to a new project, publishes it and asks for every thumbnail once. */
+async function publish(base: string, files: string[]): Promise<{ projectId: number; token: string }> {
+  const { accessToken } = await api<{ accessToken: string }>(
+    base,
+    "/api/auth/login",
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(ADMIN),
+    },
+    200,
+  );
+  const auth = { Authorization: `Bearer ${accessToken}` };
+  const json = { ...auth, "Content-Type": "application/json" };
+  const project = await api<{ id: number }>(
+    base,
+    "/api/projects",
+    { method: "POST", headers: json, body: JSON.stringify({ name: "Delivery benchmark" }) },
+    201,
+  );
+  for (const file of files) {
+    const form = new FormData();
+    form.append("file", await fs.openAsBlob(file, { type: "image/jpeg" }), path.basename(file));
+    await api(
+      base,
+      `/api/attachments/projects/${project.id}/upload`,
+      { method: "POST", headers: auth, body: form },
+      201,
+    );
+  }
+  await api(base, `/api/projects/${project.id}/publish`, { method: "POST", headers: auth }, 202);
+  for (;;) {
+    const state = await api<{ publishStatus: string; deliveryUrl: string | null }>(
+      base,
+      `/api/projects/${project.id}`,
+      { headers: auth },
+      200,
+    );
+    if (state.publishStatus === "failed") throw new Error("the publish failed");
+    if (state.deliveryUrl) {
+      const token = state.deliveryUrl.split("/").pop()!;
+      for (let n = 1; n <= files.length; n++) await (await fetch(`${base}/d/${token}/t/${n}`)).arrayBuffer();
+      return { projectId: project.id, token };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The stored photos, thumbnails and ZIP hard-linked as p/<n>, t/<n> and all.zip: what nginx and express.static serve. */
+async function linkSite(work: string, databaseUrl: string, projectId: number, token: string): Promise<string> {
+  const site = path.join(work, "site");
+  for (const sub of ["p", "t"]) fs.mkdirSync(path.join(site, sub), { recursive: true });
+  const db = openDatabase(databaseUrl);
+  const rows = await db("attachments")
+    .where({ project_id: projectId })
+    .orderBy([{ column: "created_at" }, { column: "id" }])
+    .select("storage_key", "thumbnail_key");
+  await db.destroy();
+  rows.forEach((row: { storage_key: string; thumbnail_key: string }, i: number) => {
+    fs.linkSync(path.join(work, "uploads", row.storage_key), path.join(site, "p", String(i + 1)));
+    fs.linkSync(path.join(work, "uploads", row.thumbnail_key), path.join(site, "t", String(i + 1)));
+  });
+  fs.linkSync(path.join(work, "published", `${token}.zip`), path.join(site, "all.zip"));
+  return site;
+}
+
+const paths = (row: Row, at: (n: number) => string) => Array.from({ length: row.files }, (_, i) => at(i + 1));
+const figure = (row: Row, r: WrkResult) => (row.unit === "MB/s" ? r.mbps : r.rps);
+const share = (row: Row, r: WrkResult, of: WrkResult) => `${Math.round((figure(row, r) / figure(row, of)) * 100)}%`;
+const show = (row: Row, r: WrkResult) => `${Math.round(figure(row, r)).toLocaleString("en")} ${row.unit}`;
+
+async function main() {
+  const files = await ensurePhotos(path.join(root, "bench/.data/delivery-photos"), PHOTOS, 3, 5);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-bench-delivery-"));
+  const database = await benchDatabase(work);
+  const env = {
+    DATABASE_URL: database.url,
+    UPLOADS_DIR: path.join(work, "uploads"),
+    PUBLISHED_DIR: path.join(work, "published"),
+    SEED_DEMO: "0",
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+  };
+  const stops: Array<() => Promise<void>> = [];
+  let server: ProductionServer | undefined;
+  try {
+    server = await startProductionServer(env, path.join(work, "photodrop.log"));
+    const { projectId, token } = await publish(server.url, files);
+    const site = await linkSite(work, database.url, projectId, token);
+    const [port, plainPort] = [await freePort(), await freePort()];
+    const nginx = await startNginx(
+      path.join(work, "nginx"),
+      `server { listen 127.0.0.1:${port}; root ${site}; }
+       server { listen 127.0.0.1:${plainPort}; root ${site}; sendfile off; output_buffers 2 1m; }`,
+      [port, plainPort],
+    );
+    stops.push(() => nginx.stop());
+    const bare = startBenchProcess(
+      ["bench/bare-static-server.ts", site],
+      (line) => line.match(/running at (\S+)/)?.[1],
+    );
+    stops.push(() => bare.stop());
+    const bareUrl = await bare.ready;
+
+    const results = new Map<Row, Record<string, WrkResult>>();
+    resetPeakMemory(server.pid);
+    for (const row of ROWS) {
+      const run = (base: string, at: (n: number) => string, watch: Record<string, number | undefined>) =>
+        runWrk({ base, paths: paths(row, at), connections: row.connections, seconds: SECONDS, watch });
+      const worker = { nginx: nginx.workerPid() };
+      results.set(row, {
+        nginx: await run(`http://127.0.0.1:${port}`, row.site, worker),
+        nginxPlain: await run(`http://127.0.0.1:${plainPort}`, row.site, worker),
+        bare: await run(bareUrl, row.site, { server: bare.child.pid }),
+        photodrop: await run(server.url, (n) => row.photodrop(token, n), { server: server.pid }),
+      });
+    }
+    const serving = memoryOf(server.pid);
+    await server.stop();
+
+    // Again behind nginx, which sends the photos and thumbnails itself.
+    server = await startProductionServer(
+      { ...env, SENDFILE_HEADER: "X-Accel-Redirect", TRUST_PROXY: "1" },
+      path.join(work, "photodrop-accel.log"),
+    );
+    const accelPort = await freePort();
+    const proxied = await startNginx(path.join(work, "nginx-accel"), proxySite(accelPort, server.url, work), [
+      accelPort,
+    ]);
+    stops.push(() => proxied.stop());
+    const proxyUrl = `http://127.0.0.1:${accelPort}`;
+    for (const row of ROWS) {
+      results.get(row)!.accel = await runWrk({
+        base: proxyUrl,
+        paths: paths(row, (n) => row.photodrop(token, n)),
+        connections: row.connections,
+        seconds: SECONDS,
+        watch: { nginx: proxied.workerPid(), server: server.pid },
+      });
+    }
+    report(results, serving);
+  } finally {
+    await server?.stop();
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    await database.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** nginx in front of Photodrop, as the README's site has it (without TLS), with the internal location. */
+function proxySite(port: number, upstream: string, work: string): string {
+  return `upstream photodrop { server ${upstream.replace("http://", "")}; keepalive 64; }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://photodrop;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_max_temp_file_size 0;
+    }
+    location ${ACCEL_LOCATION}/ { internal; alias ${path.join(work, "uploads")}/; }
+  }`;
+}
+
+function report(results: Map<Row, Record<string, WrkResult>>, serving: { peak: number }) {
+  console.log(
+    `\nwrk, one thread, ${SECONDS} s per run; ${PHOTOS} JPEGs of 3-5 MB; Photodrop started as \`npm start\` starts it\n`,
+  );
+  console.log(
+    "| what the client's browser asks for | nginx | nginx, sendfile off | bare express.static | Photodrop | share of nginx | Photodrop behind nginx (X-Accel-Redirect) | share of nginx |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|");
+  for (const [row, r] of results) {
+    console.log(
+      `| ${row.label} | ${show(row, r.nginx)} | ${show(row, r.nginxPlain)} | ${show(row, r.bare)} | ${show(row, r.photodrop)} | ${share(row, r.photodrop, r.nginx)} | ${show(row, r.accel)} | ${share(row, r.accel, r.nginx)} |`,
+    );
+  }
+  console.log(
+    "\nCPU during each run (% of one core; two cores in all), errors (socket errors and answers >= 400), p99:\n",
+  );
+  console.log("| run | server CPU | wrk CPU | errors | p99 ms |\n|---|---|---|---|---|");
+  const names: Record<string, string> = {
+    nginx: "nginx",
+    nginxPlain: "nginx, sendfile off",
+    bare: "bare express.static",
+    photodrop: "Photodrop",
+    accel: "Photodrop behind nginx",
+  };
+  for (const [row, r] of results) {
+    for (const [key, result] of Object.entries(r)) {
+      const server = Object.entries(result.cpu)
+        .filter(([n]) => n !== "wrk")
+        .map(([n, v]) => `${n} ${v}%`)
+        .join(", ");
+      console.log(
+        `| ${row.label}, ${names[key]} | ${server} | ${result.cpu.wrk}% | ${result.errors} | ${result.p99ms.toFixed(1)} |`,
+      );
+    }
+  }
+  console.log(
+    `\nPhotodrop's peak RSS while serving (VmHWM since the first run): ${(serving.peak / 1048576).toFixed(0)} MB`,
+  );
+  console.log(loadAverageLine());
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,236 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeNoisyJpeg } from "../attachments/test-fixtures";
+import { attachEventsServer } from "../events/events-server";
+import { TestSocket } from "../events/test-socket";
+import { cancelAllPublishes } from "../publish/publish.service";
+import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
+import { freePort } from "../test/free-port";
+import { startNginx, type RunningNginx } from "../test/nginx";
+import { uploadPath } from "../storage/paths";
+import { publishDelivery, type PublishedDelivery } from "./test-fixtures";
+
+/**
+ * The README's nginx site, as written, in front of a Photodrop started with
+ * SENDFILE_HEADER=X-Accel-Redirect and TRUST_PROXY=1: a real nginx (Debian's nginx-light) over
+ * HTTPS with a throwaway certificate; only its ports, certificate and folder are replaced.
+ */
+const readme = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../README.md"), "utf8");
+
+let t: TestApp;
+let staff: TestUser;
+let app: http.Server;
+let hub: { close(): Promise<void> };
+let nginx: RunningNginx;
+let base: string;
+let plainBase: string;
+let d: PublishedDelivery;
+
+/** The README's site with `replacements` made, each of which must be found there. */
+function readmeSite(replacements: Array<[string, string]>): string {
+  const site = /## Behind a reverse proxy[\s\S]*?```nginx\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (!site) throw new Error("no nginx site under 'Behind a reverse proxy' in README.md");
+  return replacements.reduce((text, [from, to]) => {
+    if (!text.includes(from)) throw new Error(`the README's site no longer has ${from}`);
+    return text.replaceAll(from, to);
+  }, site);
+}
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A request to nginx over HTTPS (the certificate is the test's own). */
+function fetchVia(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = https.request(
+      `${base}${url}`,
+      { method: init.method ?? "GET", headers: init.headers, rejectUnauthorized: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      },
+    );
+    req.on("error", reject);
+    req.end(init.body);
+  });
+}
+
+async function storedFile(kind: "storage_key" | "thumbnail_key", n: number): Promise<Buffer> {
+  const rows = await t.ctx
+    .db("attachments")
+    .where({ project_id: d.id })
+    .orderBy([{ column: "created_at" }, { column: "id" }])
+    .select(kind);
+  return fs.readFileSync(uploadPath(t.ctx.config, rows[n - 1][kind]));
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ SENDFILE_HEADER: "X-Accel-Redirect", TRUST_PROXY: "1" });
+  staff = await createUser(t.ctx);
+  app = http.createServer(t.app);
+  hub = attachEventsServer(app, t.ctx);
+  await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
+  const dir = path.join(t.dir, "nginx");
+  fs.mkdirSync(dir);
+  execFileSync("openssl", [
+    ...["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=photos.example.com", "-days", "1"],
+    ...["-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")],
+  ]);
+  const [httpPort, httpsPort] = [await freePort(), await freePort()];
+  const site = readmeSite([
+    ["server 127.0.0.1:3000;", `server 127.0.0.1:${(app.address() as AddressInfo).port};`],
+    ["listen 80;", `listen 127.0.0.1:${httpPort};`],
+    ["listen 443 ssl http2;", `listen 127.0.0.1:${httpsPort} ssl http2;`],
+    ["/etc/letsencrypt/live/photos.example.com/fullchain.pem", path.join(dir, "cert.pem")],
+    ["/etc/letsencrypt/live/photos.example.com/privkey.pem", path.join(dir, "key.pem")],
+    ["/var/lib/photodrop/uploads/", `${t.ctx.config.uploadsDir}/`],
+  ]);
+  nginx = await startNginx(dir, site, [httpPort, httpsPort]);
+  base = `https://127.0.0.1:${httpsPort}`;
+  plainBase = `http://127.0.0.1:${httpPort}`;
+  d = await publishDelivery(t, staff, { photoNames: ["one.jpg", "two.jpg", "three.jpg"], side: 640 });
+}, 60_000);
+
+afterAll(async () => {
+  await nginx?.stop();
+  await hub?.close();
+  app?.closeAllConnections();
+  await new Promise((resolve) => app?.close(resolve));
+  await cancelAllPublishes(t.ctx);
+  await t.close();
+});
+
+describe("behind the README's nginx site with SENDFILE_HEADER=X-Accel-Redirect", () => {
+  it("sends a photo, a thumbnail and the ZIP through nginx, whole and in ranges", async () => {
+    const photo = await fetchVia(`${d.page}/p/2`);
+    expect(photo.status).toBe(200);
+    expect(photo.headers["content-type"]).toBe("image/jpeg");
+    expect(photo.headers["cache-control"]).toBe("private, no-cache");
+    expect(photo.headers["x-accel-redirect"]).toBeUndefined();
+    const bytes = await storedFile("storage_key", 2);
+    expect(photo.body.equals(bytes)).toBe(true);
+    const part = await fetchVia(`${d.page}/p/2`, { headers: { Range: "bytes=100-1099" } });
+    expect(part.status).toBe(206);
+    expect(part.headers["content-range"]).toBe(`bytes 100-1099/${bytes.length}`);
+    expect(part.body.equals(bytes.subarray(100, 1100))).toBe(true);
+
+    const thumb = await fetchVia(`${d.page}/t/3`);
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers["content-type"]).toBe("image/webp");
+    expect(thumb.body.equals(await storedFile("thumbnail_key", 3))).toBe(true);
+
+    const zipBytes = fs.readFileSync(d.zipFile);
+    const zip = await fetchVia(`${d.page}/all.zip`);
+    expect(zip.status).toBe(200);
+    expect(zip.headers["content-type"]).toBe("application/zip");
+    expect(zip.body.equals(zipBytes)).toBe(true);
+    const zipPart = await fetchVia(d.zipUrl, { headers: { Range: "bytes=-22" } });
+    expect(zipPart.status).toBe(206);
+    expect(zipPart.body.equals(zipBytes.subarray(zipBytes.length - 22))).toBe(true);
+  });
+
+  it("asks for the passcode through nginx, sets a Secure cookie over HTTPS, and serves every file with it", async () => {
+    const locked = await publishDelivery(t, staff, { photoNames: ["private.jpg"], side: 320 });
+    expect(
+      (await request(t.app).put(`/api/projects/${locked.id}/delivery`).set(staff.auth).send({ passcode: "letmein" }))
+        .status,
+    ).toBe(200);
+    const urls = [`${locked.page}/p/1`, `${locked.page}/t/1`, `${locked.page}/all.zip`, locked.zipUrl];
+    for (const url of urls) {
+      const refused = await fetchVia(url);
+      expect(refused.status, url).toBe(401);
+      expect(refused.body.length, url).toBeLessThan(200);
+    }
+    const unlocked = await fetchVia(`/d/${locked.token}/unlock`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "passcode=letmein",
+    });
+    expect(unlocked.status).toBe(303);
+    const set = unlocked.headers["set-cookie"] ?? [];
+    expect(set.every((c) => /; Secure/.test(c))).toBe(true);
+    const cookie = [...new Set(set.map((c) => c.split(";")[0]))].join("; ");
+    for (const url of urls) expect((await fetchVia(url, { headers: { Cookie: cookie } })).status, url).toBe(200);
+    const part = await fetchVia(`${locked.page}/p/1`, { headers: { Cookie: cookie, Range: "bytes=0-9" } });
+    expect(part.status).toBe(206);
+    expect(part.body.length).toBe(10);
+    const zipPart = await fetchVia(`${locked.page}/all.zip`, { headers: { Cookie: cookie, Range: "bytes=0-9" } });
+    expect(zipPart.status).toBe(206);
+    expect(zipPart.body.subarray(0, 2).toString()).toBe("PK");
+  });
+
+  it("keeps the internal location out of reach from outside", async () => {
+    const key = (await t.ctx.db("attachments").where({ project_id: d.id }).first("storage_key")).storage_key;
+    const photo = await storedFile("storage_key", 1);
+    for (const url of [`/_photodrop_files/uploads/${key}`, `/_photodrop_files/uploads/`]) {
+      const res = await fetchVia(url);
+      expect(res.status, url).toBe(404);
+      expect(res.body.includes(photo.subarray(0, 64)), url).toBe(false);
+    }
+    // Outside the location (nginx resolves dot segments first): these reach Photodrop, which has no such file.
+    for (const url of [
+      "/_photodrop_files/uploads",
+      `/_photodrop_files/uploads/../uploads/${key}`,
+      `/_photodrop_files/x/../uploads/${key}`,
+    ]) {
+      const res = await fetchVia(url);
+      expect(res.headers["content-type"], url).not.toMatch(/image/);
+      expect(res.body.includes(photo.subarray(0, 64)), url).toBe(false);
+    }
+  });
+
+  it("redirects plain HTTP to HTTPS", async () => {
+    const res = await new Promise<http.IncomingMessage>((resolve) => http.get(`${plainBase}${d.page}`, resolve));
+    res.resume();
+    expect(res.statusCode).toBe(301);
+    expect(res.headers.location).toBe(`https://127.0.0.1${d.page}`);
+  });
+
+  it("takes a camera-sized upload and carries the /events WebSocket", async () => {
+    const project = await request(t.app).post("/api/projects").set(staff.auth).send({ name: "Through nginx" });
+    const photo = await makeNoisyJpeg(2400, 1800);
+    expect(photo.length).toBeGreaterThan(2 * 1024 * 1024);
+    const boundary = "----photodrop-test";
+    const form = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+      ),
+      photo,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const uploaded = await new Promise<number>((resolve, reject) => {
+      const req = https.request(
+        `${base}/api/attachments/projects/${project.body.id}/upload`,
+        {
+          method: "POST",
+          rejectUnauthorized: false,
+          headers: { ...staff.auth, "Content-Type": `multipart/form-data; boundary=${boundary}` },
+        },
+        (res) => (res.resume(), resolve(res.statusCode!)),
+      );
+      req.on("error", reject);
+      req.end(form);
+    });
+    expect(uploaded).toBe(201);
+
+    const socket = await TestSocket.open(`${base.replace("https", "wss")}/events`, { rejectUnauthorized: false });
+    try {
+      socket.send("subscribe-to-resources", { resources: ["projects"], token: staff.token });
+      expect(await socket.next()).toMatchObject({ event: "subscribed" });
+    } finally {
+      socket.close();
+    }
+    expect(nginx.errors()).not.toMatch(/\[(error|crit|alert|emerg)\]/);
+  });
+});

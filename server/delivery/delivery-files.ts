@@ -1,0 +1,200 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { create as contentDisposition } from "content-disposition";
+import type { AppContext } from "../context";
+import { HttpError, NotFoundError } from "../http/errors";
+import { sendEntity, type Body, type Entity } from "../http/entity-response";
+import { answerError } from "../http/plain-answers";
+import { sendfileTarget } from "../http/sendfile-header";
+import { responseObserver } from "../ops/request-observer";
+import { attachmentDisposition } from "../publish/download-name";
+import { thumbnailKeyOf } from "../attachments/thumbnails.service";
+import { PUBLISHED_ZIP_NAME, publishedZipFile, uploadPath } from "../storage/paths";
+import {
+  mayOpen,
+  openLink,
+  photoAt,
+  requirePasscodeCookie,
+  zipStatOf,
+  type DeliveryLink,
+  type DeliveryPhoto,
+} from "./delivery.service";
+import { ThumbnailCache } from "./thumbnail-cache";
+import { countZipDownload } from "./zip-downloads";
+import { notePhotoDownload } from "../activity/delivery-hooks";
+
+type PhotoRoute = { kind: "photo" | "download" | "thumbnail"; token: string; n: string };
+type FileRoute = PhotoRoute | { kind: "zip" | "published"; token: string };
+
+const DELIVERY_FILE = /^\/d\/([^/]+)\/(?:([pt])\/([^/]+)(\/download)?|(all\.zip))\/?$/i;
+const PUBLISHED_FILE = /^\/published\/([^/]+)\/?$/i;
+// The link can end at any moment (expiry, regenerate, unpublish), so caches must ask each time.
+const REVALIDATE = "private, no-cache";
+
+const pathOf = (url: string) => {
+  const query = url.indexOf("?");
+  return query < 0 ? url : url.slice(0, query);
+};
+
+/** The route template (for the log and metrics) of a delivery file URL; undefined for any other URL. */
+export function templateOf(url: string): string | undefined {
+  const path = pathOf(url);
+  if (PUBLISHED_FILE.test(path)) return "/published/:name";
+  const m = DELIVERY_FILE.exec(path);
+  if (!m) return undefined;
+  if (m[5]) return "/d/:token/all.zip";
+  if (m[2].toLowerCase() === "p") return m[4] ? "/d/:token/p/:n/download" : "/d/:token/p/:n";
+  return m[4] ? undefined : "/d/:token/t/:n";
+}
+
+/** Percent-decoded as Express decodes a route's parameters; a malformed one is a 400, as there. */
+function decode(segment: string): string {
+  if (!segment.includes("%")) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, "Malformed URL");
+  }
+}
+
+/** Which file a URL `templateOf` recognised names. */
+function fileRouteOf(url: string): FileRoute {
+  const path = pathOf(url);
+  const published = PUBLISHED_FILE.exec(path);
+  if (published) {
+    const name = decode(published[1]);
+    return { kind: "published", token: PUBLISHED_ZIP_NAME.test(name) ? name.slice(0, -".zip".length) : "" };
+  }
+  const m = DELIVERY_FILE.exec(path)!;
+  const token = decode(m[1]);
+  if (m[5]) return { kind: "zip", token };
+  const n = decode(m[3]);
+  if (m[2].toLowerCase() === "t") return { kind: "thumbnail", token, n };
+  return { kind: m[4] ? "download" : "photo", token, n };
+}
+
+const dispositions = new WeakMap<DeliveryPhoto, Record<"inline" | "attachment", string>>();
+/** Content-Disposition naming the photo, made once per photo the cache holds. */
+function dispositionOf(photo: DeliveryPhoto, type: "inline" | "attachment"): string {
+  let both = dispositions.get(photo);
+  if (!both) {
+    both = {
+      inline: contentDisposition(photo.originalName, { type: "inline" }),
+      attachment: contentDisposition(photo.originalName, { type: "attachment" }),
+    };
+    dispositions.set(photo, both);
+  }
+  return both[type];
+}
+
+export interface DeliveryFilesOptions {
+  /** Headers every answer carries (the security headers, which depend on how the request arrived). */
+  baseHeaders: (req: IncomingMessage) => Readonly<OutgoingHttpHeaders>;
+  /** The client's address as TRUST_PROXY says to read it. */
+  clientAddress: (req: IncomingMessage) => string;
+}
+
+/**
+ * GET and HEAD of a delivery's photos, thumbnails and ZIP (`/d/<token>/p|t/<n>`, `/all.zip`,
+ * `/published/<token>.zip`), answered before Express: Express's own routing and response helpers
+ * cost more than a thumbnail from memory. Every answer follows the same rules as the page (404,
+ * 410 past the expiry, 401 without the passcode's cookie); the link and its photos come from the
+ * delivery cache, thumbnails from a bounded memory cache, other files from disk in 1 MiB reads or,
+ * with SENDFILE_HEADER, from the proxy in front. Answers false for any other request.
+ */
+export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
+  const observe = responseObserver(ctx);
+  const thumbnails = new ThumbnailCache(ctx.config.deliveryThumbnailCacheBytes);
+  const handOver = sendfileTarget(ctx.config);
+
+  /** A stored file, read here or sent by the proxy. */
+  const fileBody = (file: string): Body =>
+    handOver ? { kind: "proxy", ...handOver(file) } : { kind: "file", path: file };
+
+  async function sendPhoto(req: IncomingMessage, res: ServerResponse, link: DeliveryLink, route: PhotoRoute) {
+    const photo = await photoAt(ctx, link, route.n);
+    if (route.kind === "download") notePhotoDownload(ctx, req, link, photo.originalName);
+    // A photo whose thumbnail cannot be rendered (damaged, or no room on the disk) is shown itself.
+    const thumbnail =
+      route.kind === "thumbnail" ? (photo.thumbnailKey ??= await thumbnailKeyOf(ctx, photo).catch(() => null)) : null;
+    const entity: Entity = {
+      headers: {
+        "Content-Type": thumbnail ? "image/webp" : photo.mimeType,
+        "Content-Disposition": dispositionOf(photo, route.kind === "download" ? "attachment" : "inline"),
+        "X-Content-Type-Options": "nosniff",
+        "Cache-Control": REVALIDATE,
+      },
+      validators: { etag: `"${photo.checksum}${thumbnail ? "-thumb" : ""}"` },
+      notFound: "Photo not found",
+    };
+    if (!thumbnail)
+      return sendEntity(req, res, options.baseHeaders(req), entity, fileBody(uploadPath(ctx.config, photo.storageKey)));
+    const file = uploadPath(ctx.config, thumbnail);
+    let data: Buffer | undefined;
+    // Unreadable here: the answer from the file says why (404 when it is gone).
+    if (!handOver) data = await Promise.resolve(thumbnails.read(file)).catch(() => undefined);
+    return sendEntity(req, res, options.baseHeaders(req), entity, data ? { kind: "buffer", data } : fileBody(file));
+  }
+
+  /** The ZIP, whose downloads count when this process hands out its bytes: never left to the proxy. */
+  async function sendZip(req: IncomingMessage, res: ServerResponse, link: DeliveryLink) {
+    const zip = await zipStatOf(ctx, link);
+    if (!zip) throw new NotFoundError();
+    const entity: Entity = {
+      headers: {
+        "Content-Type": "application/zip",
+        "Content-Disposition": attachmentDisposition(link.projectName),
+        "Cache-Control": REVALIDATE,
+        "X-Robots-Tag": "noindex",
+      },
+      validators: {
+        etag: `W/"${zip.size.toString(16)}-${zip.mtime.getTime().toString(16)}"`,
+        lastModified: zip.mtime.toUTCString(),
+      },
+    };
+    countZipDownload(ctx, req, res, link, options.clientAddress(req));
+    return sendEntity(req, res, options.baseHeaders(req), entity, {
+      kind: "file",
+      path: publishedZipFile(ctx.config, link.zipPath),
+    });
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const route = fileRouteOf(req.url ?? "/");
+    const link = await openLink(ctx, route.token);
+    // A person who opened the ZIP link itself is sent to the passcode form, whose cookie covers this path too.
+    if (
+      route.kind === "published" &&
+      (req.headers.accept ?? "").includes("text/html") &&
+      !(await mayOpen(ctx, req, link))
+    ) {
+      res.writeHead(303, {
+        ...options.baseHeaders(req),
+        Location: `/d/${link.token}`,
+        "Content-Type": "text/plain; charset=utf-8",
+      });
+      res.end(req.method === "HEAD" ? undefined : `See Other. Redirecting to /d/${link.token}`);
+      return;
+    }
+    await requirePasscodeCookie(ctx, req, link);
+    return "n" in route ? sendPhoto(req, res, link, route) : sendZip(req, res, link);
+  }
+
+  function fail(req: IncomingMessage, res: ServerResponse, err: unknown) {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (!(err instanceof HttpError)) ctx.logger.error({ err, method: req.method }, "unhandled error");
+    const known = err instanceof HttpError ? err : new HttpError(500, "Internal server error");
+    answerError(req, res, known, options.baseHeaders(req));
+  }
+
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (req.method !== "GET" && req.method !== "HEAD") return false;
+    const template = templateOf(req.url ?? "/");
+    if (!template) return false;
+    observe(req, res, () => template);
+    serve(req, res).catch((err: unknown) => fail(req, res, err));
+    return true;
+  };
+}

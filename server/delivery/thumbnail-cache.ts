@@ -1,0 +1,53 @@
+import fs from "node:fs/promises";
+
+/** A file larger than this share of the cache is read each time rather than pushing out many others. */
+const LARGEST_SHARE = 1 / 16;
+
+/**
+ * Thumbnails by file, in memory, at most `maxBytes` of them, least recently used out first.
+ * Stored files are never rewritten (a new thumbnail gets a new name), so an entry never goes stale;
+ * whether a client may see it is decided before it is asked for. Reads of one file under way
+ * are shared.
+ */
+export class ThumbnailCache {
+  private readonly files = new Map<string, Buffer>();
+  private readonly reading = new Map<string, Promise<Buffer>>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get size(): number {
+    return this.bytes;
+  }
+
+  /** The file's bytes, from memory or read (and kept) now; rejects as `fs.readFile` does. */
+  read(file: string): Promise<Buffer> | Buffer {
+    const kept = this.files.get(file);
+    if (kept) {
+      this.files.delete(file);
+      this.files.set(file, kept);
+      return kept;
+    }
+    let pending = this.reading.get(file);
+    if (!pending) {
+      pending = fs.readFile(file).finally(() => this.reading.delete(file));
+      this.reading.set(file, pending);
+      void pending.then(
+        (data) => this.keep(file, data),
+        () => undefined,
+      );
+    }
+    return pending;
+  }
+
+  private keep(file: string, data: Buffer): void {
+    if (data.length > this.maxBytes * LARGEST_SHARE || this.files.has(file)) return;
+    this.files.set(file, data);
+    this.bytes += data.length;
+    for (const [oldest, bytes] of this.files) {
+      if (this.bytes <= this.maxBytes) break;
+      this.files.delete(oldest);
+      this.bytes -= bytes.length;
+    }
+  }
+}

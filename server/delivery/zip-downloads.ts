@@ -1,0 +1,35 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AppContext } from "../context";
+import { countDownload, type DeliveryLink } from "./delivery.repository";
+import { onDeliveredBytes } from "./delivered-bytes";
+import { createTransferCoverage, type TransferCoverage } from "./transfer-coverage";
+import { noteZipDownload } from "../activity/delivery-hooks";
+
+const coverages = new WeakMap<AppContext, TransferCoverage>();
+function coverageOf(ctx: AppContext): TransferCoverage {
+  let coverage = coverages.get(ctx);
+  if (!coverage) coverages.set(ctx, (coverage = createTransferCoverage()));
+  return coverage;
+}
+
+/**
+ * Counts a download when the bytes of the link's ZIP this downloader (the link, its address and
+ * User-Agent) has been handed, over however many responses under either link, make up the whole
+ * file (README, "How a download is counted"). Call before the response is written.
+ */
+export function countZipDownload(
+  ctx: AppContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  link: DeliveryLink,
+  clientAddress: string,
+): void {
+  const downloader = `${link.zipPath}|${clientAddress}|${req.headers["user-agent"] ?? ""}`;
+  onDeliveredBytes(res, (start, end, size) => {
+    if (!coverageOf(ctx).record(downloader, size, start, end)) return;
+    Promise.all([countDownload(ctx.db, link.projectId), noteZipDownload(ctx, req, link)]).then(
+      () => ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [link.projectId] }),
+      (err: unknown) => ctx.logger.warn({ err, projectId: link.projectId }, "could not count a download"),
+    );
+  });
+}

@@ -1,0 +1,90 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { conditionalAnswer, requestedExtent, type Validators } from "./conditional-get";
+import { HttpError, NotFoundError } from "./errors";
+import { closeFile, openFile, streamFile } from "./file-stream";
+
+/** One version of a file to answer with: its own headers and what identifies it. */
+export interface Entity {
+  headers: OutgoingHttpHeaders;
+  validators: Validators;
+  /** The message of the 404 when the file is gone. */
+  notFound?: string;
+}
+
+/** Where the bytes come from: memory, a file Photodrop reads, or a file the proxy in front sends. */
+export type Body =
+  { kind: "buffer"; data: Buffer } | { kind: "file"; path: string } | { kind: "proxy"; header: string; target: string };
+
+const withoutContent = (headers: OutgoingHttpHeaders) => {
+  const rest = { ...headers };
+  delete rest["Content-Type"];
+  return rest;
+};
+
+/**
+ * Answers a GET or HEAD with an entity, as Express's `send` would: 412/304 decided from the
+ * validators before any file is touched, then one byte range (206) or the whole (200), or 416. A
+ * proxy body hands the file to the proxy (`X-Accel-Redirect`, `X-Sendfile`), which does the ranges.
+ * Throws an HttpError (404, 412, 416) before anything is written.
+ */
+export async function sendEntity(
+  req: IncomingMessage,
+  res: ServerResponse,
+  base: Readonly<OutgoingHttpHeaders>,
+  entity: Entity,
+  body: Body,
+): Promise<void> {
+  const condition = conditionalAnswer(req, entity.validators);
+  if (condition === 412) throw new HttpError(412, "Precondition failed");
+  const headers: OutgoingHttpHeaders = { ...base, ...entity.headers, ETag: entity.validators.etag };
+  if (entity.validators.lastModified) headers["Last-Modified"] = entity.validators.lastModified;
+  if (condition === 304) {
+    res.writeHead(304, withoutContent(headers));
+    res.end();
+    return;
+  }
+  if (body.kind === "proxy") {
+    res.writeHead(200, { ...headers, [body.header]: body.target });
+    res.end();
+    return;
+  }
+  if (body.kind === "buffer") {
+    const extent = extentOrThrow(req, body.data.length, entity);
+    res.writeHead(extent.status, { ...headers, ...extentHeaders(extent, body.data.length) });
+    res.end(req.method === "HEAD" ? undefined : body.data.subarray(extent.start, extent.end + 1));
+    return;
+  }
+  const file = await openFile(body.path).catch((err: NodeJS.ErrnoException) => {
+    throw err.code === "ENOENT" || err.code === "ENOTDIR" ? new NotFoundError(entity.notFound) : err;
+  });
+  let extent: ReturnType<typeof extentOrThrow>;
+  try {
+    extent = extentOrThrow(req, file.size, entity);
+  } catch (err) {
+    closeFile(file);
+    throw err;
+  }
+  res.writeHead(extent.status, { ...headers, ...extentHeaders(extent, file.size) });
+  if (req.method === "HEAD" || file.size === 0) {
+    closeFile(file);
+    res.end();
+    return;
+  }
+  streamFile(res, file, extent.start, extent.end);
+}
+
+function extentOrThrow(req: IncomingMessage, size: number, entity: Entity) {
+  const extent = requestedExtent(req, size, entity.validators);
+  if (extent.status === 416)
+    throw new HttpError(416, "Range not satisfiable", undefined, { "Content-Range": `bytes */${size}` });
+  return extent;
+}
+
+function extentHeaders(extent: { status: 200 | 206; start: number; end: number }, size: number) {
+  const headers: OutgoingHttpHeaders = {
+    "Accept-Ranges": "bytes",
+    "Content-Length": Math.max(0, extent.end - extent.start + 1),
+  };
+  if (extent.status === 206) headers["Content-Range"] = `bytes ${extent.start}-${extent.end}/${size}`;
+  return headers;
+}

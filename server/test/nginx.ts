@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+
+export const NGINX = "/usr/sbin/nginx";
+
+export interface RunningNginx {
+  /** The master process; with one worker, `workerPid()` is the one doing the work. */
+  pid: number;
+  workerPid(): number | undefined;
+  /** Everything it wrote to its error log. */
+  errors(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real nginx (Debian's nginx-light) run from `dir`: in the foreground, one worker, every
+ * temporary and log file inside `dir`, as root's user (nginx's default `nobody` could not read a
+ * test's folders). `servers` is the `server { ... }` blocks of the site; they are put inside an
+ * `http` block with Debian's MIME types and `sendfile on`. Resolves once every port in `ports`
+ * accepts connections.
+ */
+export async function startNginx(dir: string, servers: string, ports: number[]): Promise<RunningNginx> {
+  fs.mkdirSync(dir, { recursive: true });
+  const temp = (name: string) => `${name}_temp_path ${path.join(dir, name)};`;
+  const conf = [
+    "daemon off;",
+    "master_process on;",
+    process.getuid?.() === 0 ? "user root root;" : "",
+    "worker_processes 1;",
+    `pid ${path.join(dir, "nginx.pid")};`,
+    `error_log ${path.join(dir, "error.log")} warn;`,
+    "events { worker_connections 1024; }",
+    "http {",
+    "  include /etc/nginx/mime.types;",
+    "  default_type application/octet-stream;",
+    "  access_log off;",
+    "  sendfile on;",
+    ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((name) => `  ${temp(name)}`),
+    servers,
+    "}",
+  ].join("\n");
+  const confFile = path.join(dir, "nginx.conf");
+  fs.writeFileSync(confFile, conf);
+  const child: ChildProcess = spawn(NGINX, ["-p", dir, "-c", confFile], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const errors = () =>
+    stderr + (fs.existsSync(path.join(dir, "error.log")) ? fs.readFileSync(path.join(dir, "error.log"), "utf8") : "");
+  const deadline = Date.now() + 15_000;
+  for (const port of ports) {
+    while (!(await accepts(port))) {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        child.kill("SIGKILL");
+        throw new Error(`nginx did not start:\n${errors()}\n${conf}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  const pid = child.pid!;
+  return {
+    pid,
+    workerPid() {
+      const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/);
+      return children[0] ? Number(children[0]) : undefined;
+    },
+    errors,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
