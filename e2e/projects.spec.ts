@@ -101,6 +101,8 @@ describe("projects, attachments and publishing", () => {
     await details.getByText("Ceremony and reception").waitFor({ state: "hidden" });
     await details.getByRole("link", { name: client.name }).waitFor();
 
+    // The spec's rows, with their menus, are the list view.
+    await page.getByText("List", { exact: true }).click();
     await page.getByRole("button", { name: "Actions for rings.jpg" }).click();
     await page.getByRole("menuitem", { name: "Rename" }).click();
     const renameDialog = dialog(page, "Rename Attachment");

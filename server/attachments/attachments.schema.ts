@@ -38,7 +38,9 @@ export const projectDeleteSchema = z.object({
     .int("projectId must be a positive integer")
     .positive("projectId must be a positive integer")
     .max(MAX_ID, "projectId must be a positive integer"),
-  exceptIds: attachmentIds.max(MAX_IDS_PER_DELETE, `At most ${MAX_IDS_PER_DELETE} attachments kept at once`).default([]),
+  exceptIds: attachmentIds
+    .max(MAX_IDS_PER_DELETE, `At most ${MAX_IDS_PER_DELETE} attachments kept at once`)
+    .default([]),
   count: z
     .number({ error: "count must be the number of attachments to delete" })
     .int("count must be the number of attachments to delete")

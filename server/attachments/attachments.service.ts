@@ -195,7 +195,11 @@ export async function deleteProjectAttachments(
     }
     return found;
   });
-  await afterDeletion(ctx, removed, removed.map((r) => r.id));
+  await afterDeletion(
+    ctx,
+    removed,
+    removed.map((r) => r.id),
+  );
 }
 
 async function afterDeletion(ctx: AppContext, removed: repo.AttachmentRecord[], ids: number[]) {

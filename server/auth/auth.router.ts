@@ -25,6 +25,8 @@ export function authRouter(ctx: AppContext): Router {
     res.json({
       google: ctx.config.google ? { clientId: ctx.config.google.clientId } : null,
       passwordPolicy: ctx.config.passwordPolicy,
+      // The web app refuses a larger file before sending any of it.
+      maxUploadBytes: ctx.config.maxUploadBytes,
     });
   });
 

@@ -1,12 +1,12 @@
 import { Group, Stack, Text } from "@mantine/core";
-import { Dropzone, MIME_TYPES, type FileWithPath } from "@mantine/dropzone";
+import { Dropzone } from "@mantine/dropzone";
 import { IconLock, IconPhoto, IconUpload, IconX } from "@tabler/icons-react";
-
-const ACCEPTED_TYPES = [MIME_TYPES.jpeg, MIME_TYPES.png, MIME_TYPES.gif, MIME_TYPES.webp];
+import { ACCEPTED_FILES } from "./file-checks";
 
 interface ImageDropZoneProps {
   disabled: boolean;
-  onFiles: (files: FileWithPath[]) => void;
+  /** Every file dropped or picked, those the picker's filter refused too: the queue says why. */
+  onFiles: (files: File[]) => void;
 }
 
 /** Where images are dropped or picked; disabled while the project is published. */
@@ -14,18 +14,13 @@ export function ImageDropZone({ disabled, onFiles }: ImageDropZoneProps) {
   return (
     <Dropzone
       data-testid="attachment-drop-zone"
-      accept={ACCEPTED_TYPES}
+      accept={ACCEPTED_FILES}
       disabled={disabled}
       useFsAccessApi={false}
-      onDrop={(files) => {
-        if (!disabled) onFiles(files);
+      onDrop={() => {}}
+      onDropAny={(accepted, rejected) => {
+        if (!disabled) onFiles([...accepted, ...rejected.map((r) => r.file)]);
       }}
-      onReject={(rejections) =>
-        console.warn(
-          "Files refused (only JPEG, PNG, GIF and WebP):",
-          rejections.map((r) => r.file.name),
-        )
-      }
       sx={disabled ? { cursor: "not-allowed", opacity: 0.6 } : undefined}
     >
       <Group position="center" spacing="xl" style={{ minHeight: 110, pointerEvents: "none" }}>

@@ -1,4 +1,3 @@
-import { useEffect, useRef } from "react";
 import { Select, Textarea, TextInput } from "@mantine/core";
 import { FormDialog } from "../../ui/form-dialog";
 import type { HttpError } from "@refinedev/core";
@@ -34,16 +33,19 @@ const NO_CLIENT = { value: "", label: "No client" };
 
 export interface ProjectFormModal {
   showCreate: () => void;
-  showEdit: (id: number) => void;
+  showEdit: (project: Project) => void;
   modals: JSX.Element;
 }
 
 function useProjectForm(action: "create" | "edit", defaultClientId?: number) {
-  const form = useModalForm<Project, HttpError, ProjectFormValues, ProjectPayload>({
+  return useModalForm<Project, HttpError, ProjectFormValues, ProjectPayload>({
     refineCoreProps: {
       resource: "projects",
       action,
       redirect: false,
+      // The edit dialog is filled from the project on screen: no second read of it (the record
+      // would also carry attachments the dialog never shows).
+      queryOptions: { enabled: false },
       invalidates: ["list", "many", "detail"],
       successNotification: false,
       errorNotification: (error) => {
@@ -55,22 +57,6 @@ function useProjectForm(action: "create" | "edit", defaultClientId?: number) {
     validate: { name: (value) => (value?.trim() ? null : "Name is required") },
     transformValues: (values) => toPayload(values, action),
   });
-  const loaded = form.refineCore.query?.data?.data;
-  // Mantine's form methods change identity on every render: only a newly loaded record may fill the form.
-  const formRef = useRef(form);
-  formRef.current = form;
-  useEffect(() => {
-    // The API answers numbers and null; the form keeps what the inputs show.
-    if (!loaded) return;
-    const values = {
-      name: loaded.name,
-      description: loaded.description ?? "",
-      clientId: loaded.clientId == null ? null : String(loaded.clientId),
-    };
-    formRef.current.setValues(values);
-    formRef.current.resetDirty(values);
-  }, [loaded]);
-  return form;
 }
 
 function ProjectFormFields({ form, title }: { form: ReturnType<typeof useProjectForm>; title: string }) {
@@ -114,7 +100,17 @@ export function useProjectFormModal(defaultClientId?: number): ProjectFormModal 
   const edit = useProjectForm("edit");
   return {
     showCreate: () => create.modal.show(),
-    showEdit: (id) => edit.modal.show(id),
+    showEdit: (project) => {
+      // The API answers numbers and null; the form keeps what the inputs show.
+      const values = {
+        name: project.name,
+        description: project.description ?? "",
+        clientId: project.clientId == null ? null : String(project.clientId),
+      };
+      edit.modal.show(project.id);
+      edit.setValues(values);
+      edit.resetDirty(values);
+    },
     modals: (
       <>
         {create.modal.visible && <ProjectFormFields form={create} title="Create Project" />}

@@ -1,13 +1,13 @@
 import { useEffect } from "react";
 import { Alert, Anchor, Button, Center, Grid, Group, Loader, Stack, Text, Title } from "@mantine/core";
-import { useShow } from "@refinedev/core";
 import { IconAlertCircle, IconPencil } from "@tabler/icons-react";
 import { Link, useParams } from "react-router";
-import { AttachmentsCard } from "../attachments";
+import { AttachmentsCard, usePhotoPages } from "../attachments";
 import { ProjectDetailsCard } from "./project-details-card";
 import { DeliveryCard } from "../delivery";
 import { useProjectFormModal } from "./project-form-modal";
-import { isPublished, type ProjectWithAttachments } from "./types";
+import { isPublished } from "./types";
+import { useProjectRecord } from "./use-project-record";
 import { PublishControl, usePublishProgress } from "../publish";
 import { parseRouteId } from "../../lib/route-id";
 
@@ -18,13 +18,11 @@ export function ProjectShow() {
 }
 
 function ProjectPage({ projectId }: { projectId: number | undefined }) {
-  const { query, result: project } = useShow<ProjectWithAttachments>({
-    resource: "projects",
-    id: projectId,
-    queryOptions: { enabled: projectId !== undefined },
-    errorNotification: false,
-  });
-  const live = usePublishProgress(projectId, () => void query.refetch(), project?.publishStatus);
+  const record = useProjectRecord(projectId);
+  const { project } = record;
+  // Asked for beside the record, not once it has arrived.
+  const photos = usePhotoPages(projectId);
+  const live = usePublishProgress(projectId, record.refetch, project?.publishStatus);
   const forms = useProjectFormModal();
   const { reset } = live;
   const status = project?.publishStatus;
@@ -34,14 +32,14 @@ function ProjectPage({ projectId }: { projectId: number | undefined }) {
     if (status && status !== "publishing") reset({ active: false });
   }, [status, updatedAt, reset]);
 
-  if (projectId === undefined || query.isError) {
+  if (projectId === undefined || record.failed || record.notFound) {
     return (
       <Alert color="red" title="Error loading project" icon={<IconAlertCircle size={18} />}>
         Project not found or failed to load.
       </Alert>
     );
   }
-  if (query.isLoading || !project) {
+  if (record.loading || !project) {
     return (
       <Center h={200}>
         <Stack align="center" spacing="xs">
@@ -62,7 +60,7 @@ function ProjectPage({ projectId }: { projectId: number | undefined }) {
           </Anchor>
         </Title>
         <Group spacing="xs" align="flex-start">
-          <Button variant="default" leftIcon={<IconPencil size={16} />} onClick={() => forms.showEdit(project.id)}>
+          <Button variant="default" leftIcon={<IconPencil size={16} />} onClick={() => forms.showEdit(project)}>
             Edit Project
           </Button>
           <PublishControl project={project} live={live} />
@@ -76,7 +74,8 @@ function ProjectPage({ projectId }: { projectId: number | undefined }) {
         <Grid.Col md={8}>
           <AttachmentsCard
             projectId={project.id}
-            attachments={project.attachments}
+            photos={photos}
+            attachmentCount={project.attachmentCount}
             locked={locked}
             published={isPublished(project)}
           />

@@ -125,7 +125,7 @@ export function ProjectsPanel({
                   <td style={{ width: 48 }}>
                     <ProjectRowMenu
                       project={project}
-                      onEdit={() => forms.showEdit(project.id)}
+                      onEdit={() => forms.showEdit(project)}
                       onPublish={() => publish(project)}
                       onDelete={() => setDeleting(project)}
                     />
