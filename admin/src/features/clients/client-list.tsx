@@ -81,7 +81,7 @@ function ClientTable({ recent }: { recent: boolean }) {
         }
         breadcrumb={false}
         headerButtons={
-          <Button leftIcon={<IconPlus size={16} />} onClick={() => createForm.modal.show()}>
+          <Button leftIcon={<IconPlus size={16} />} onClick={createForm.showNew}>
             Add Client
           </Button>
         }

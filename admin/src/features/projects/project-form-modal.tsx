@@ -1,6 +1,8 @@
+import { useState } from "react";
 import { Select, Textarea, TextInput } from "@mantine/core";
 import { FormDialog } from "../../ui/form-dialog";
-import type { HttpError } from "@refinedev/core";
+import { useFailure } from "../../lib/failure";
+import type { CrudFilter, HttpError } from "@refinedev/core";
 import { useModalForm, useSelect } from "@refinedev/mantine";
 import type { Project } from "./types";
 
@@ -38,7 +40,8 @@ export interface ProjectFormModal {
 }
 
 function useProjectForm(action: "create" | "edit", defaultClientId?: number) {
-  return useModalForm<Project, HttpError, ProjectFormValues, ProjectPayload>({
+  const failure = useFailure(["name", "description", "clientId"]);
+  const form = useModalForm<Project, HttpError, ProjectFormValues, ProjectPayload>({
     refineCoreProps: {
       resource: "projects",
       action,
@@ -47,25 +50,34 @@ function useProjectForm(action: "create" | "edit", defaultClientId?: number) {
       // would also carry attachments the dialog never shows).
       queryOptions: { enabled: false },
       invalidates: ["list", "many", "detail"],
-      successNotification: false,
-      errorNotification: (error) => {
-        console.error("Failed to save the project:", error?.message);
-        return false;
-      },
+      successNotification: { type: "success", message: action === "create" ? "Project created" : "Project saved" },
+      errorNotification: false,
+      onMutationError: failure.show,
     },
     initialValues: { name: "", description: "", clientId: defaultClientId ? String(defaultClientId) : null },
     validate: { name: (value) => (value?.trim() ? null : "Name is required") },
     transformValues: (values) => toPayload(values, action),
   });
+  return { ...form, failure };
 }
 
+const CLIENTS_OFFERED = 20;
+
+/** Searched on the server ('q', by name) as the user types, so any of thousands of clients can be found. */
+const searchByName = (value: string): CrudFilter[] =>
+  value.trim() ? [{ field: "q", operator: "eq", value: value.trim() }] : [];
+
 function ProjectFormFields({ form, title }: { form: ReturnType<typeof useProjectForm>; title: string }) {
+  // The client the project already has is fetched by id, so it shows even when not among those offered.
+  const [initialClientId] = useState(() => form.values.clientId || undefined);
   const { selectProps } = useSelect<{ id: number; name: string }>({
     resource: "clients",
     optionLabel: "name",
     optionValue: (client) => String(client.id),
     sorters: [{ field: "name", order: "asc" }],
-    pagination: { mode: "off" },
+    pagination: { currentPage: 1, pageSize: CLIENTS_OFFERED, mode: "server" },
+    onSearch: searchByName,
+    defaultValue: initialClientId,
   });
   const { modal, getInputProps, saveButtonProps, refineCore } = form;
   return (
@@ -73,9 +85,17 @@ function ProjectFormFields({ form, title }: { form: ReturnType<typeof useProject
       title={title}
       opened={modal.visible}
       onClose={modal.close}
-      onSubmit={form.onSubmit(modal.submit)}
+      onSubmit={form.onSubmit(async (values) => {
+        form.failure.clear();
+        try {
+          await modal.submit(values);
+        } catch {
+          // Shown in the dialog (or on its fields); the dialog stays open.
+        }
+      })}
       loading={refineCore.formLoading}
       saveDisabled={saveButtonProps.disabled}
+      error={form.failure.message}
     >
       <TextInput label="Name" withAsterisk data-autofocus {...getInputProps("name")} />
       <Textarea label="Description" autosize minRows={2} {...getInputProps("description")} />
@@ -99,8 +119,12 @@ export function useProjectFormModal(defaultClientId?: number): ProjectFormModal 
   const create = useProjectForm("create", defaultClientId);
   const edit = useProjectForm("edit");
   return {
-    showCreate: () => create.modal.show(),
+    showCreate: () => {
+      create.failure.clear();
+      create.modal.show();
+    },
     showEdit: (project) => {
+      edit.failure.clear();
       // The API answers numbers and null; the form keeps what the inputs show.
       const values = {
         name: project.name,

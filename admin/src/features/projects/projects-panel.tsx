@@ -6,6 +6,7 @@ import { Link } from "react-router";
 import { formatDate } from "../../lib/format";
 import { usePublishActions } from "../publish";
 import { ConfirmDeleteDialog } from "../../ui/confirm-delete-dialog";
+import { useFailureFor } from "../../lib/failure";
 import { ProjectRowMenu } from "./project-row-menu";
 import { useProjectFormModal } from "./project-form-modal";
 import type { Project } from "./types";
@@ -43,15 +44,19 @@ export function ProjectsPanel({
   const forms = useProjectFormModal(clientId);
   const { publish } = usePublishActions();
   const { mutate: deleteProject, mutation: deletion } = useDelete();
+  const failure = useFailureFor(deleting);
 
   const confirmDelete = () => {
     if (!deleting) return;
+    failure.clear();
     deleteProject(
-      { resource: "projects", id: deleting.id, successNotification: false, errorNotification: false },
       {
-        onError: (error) => console.error("Failed to delete the project:", error.message),
-        onSettled: () => setDeleting(null),
+        resource: "projects",
+        id: deleting.id,
+        successNotification: { type: "success", message: "Project deleted" },
+        errorNotification: false,
       },
+      { onSuccess: () => setDeleting(null), onError: failure.show },
     );
   };
 
@@ -143,6 +148,7 @@ export function ProjectsPanel({
         title="Delete Project"
         message={`Are you sure you want to delete "${deleting?.name ?? ""}"? Its attachments and published ZIP are deleted too. This action cannot be undone.`}
         loading={deletion.isPending}
+        error={failure.message}
         onConfirm={confirmDelete}
         onCancel={() => setDeleting(null)}
       />

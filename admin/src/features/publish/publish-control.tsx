@@ -14,11 +14,11 @@ interface PublishControlProps {
 
 /** Publish / Unpublish, the ZIP link, live build progress and its errors. */
 export function PublishControl({ project, live }: PublishControlProps) {
-  const { publish, unpublish, publishPending, unpublishPending } = usePublishActions();
+  const { publish, unpublish, failure, publishPending, unpublishPending } = usePublishActions();
   const publishing = project.publishStatus === "publishing" || live.active || publishPending;
   const published = isPublished(project);
   const storedError = project.publishStatus === "failed" ? project.publishError || "Failed" : null;
-  const error = live.error ?? (publishing ? null : storedError);
+  const error = failure ?? live.error ?? (publishing ? null : storedError);
 
   return (
     <Stack spacing={6} align="flex-end">
