@@ -1,6 +1,7 @@
 import { useEffect } from "react";
-import { Alert, Anchor, Button, Center, Grid, Group, Loader, Stack, Text, Title } from "@mantine/core";
-import { IconAlertCircle, IconPencil } from "@tabler/icons-react";
+import { Anchor, Button, Center, Grid, Group, Loader, Stack, Text, Title } from "@mantine/core";
+import { IconPencil } from "@tabler/icons-react";
+import { LoadError } from "../../ui/load-error";
 import { Link, useParams } from "react-router";
 import { AttachmentsCard, usePhotoPages } from "../attachments";
 import { ProjectDetailsCard } from "./project-details-card";
@@ -34,9 +35,11 @@ function ProjectPage({ projectId }: { projectId: number | undefined }) {
 
   if (projectId === undefined || record.failed || record.notFound) {
     return (
-      <Alert color="red" title="Error loading project" icon={<IconAlertCircle size={18} />}>
-        Project not found or failed to load.
-      </Alert>
+      <LoadError
+        title="Error loading project"
+        message="Project not found or failed to load."
+        back={{ to: "/projects/all", label: "Back to All Projects" }}
+      />
     );
   }
   if (record.loading || !project) {
