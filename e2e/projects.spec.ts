@@ -121,7 +121,8 @@ describe("projects, attachments and publishing", () => {
     await page.getByText("Unpublish the project to add or remove attachments").waitFor();
     await expect(page.getByRole("button", { name: "Select", exact: true }).count()).resolves.toBe(0);
 
-    const copyButton = page.getByRole("button", { name: "Copy download link to clipboard" });
+    const copyButton = page.getByRole("button", { name: "Copy link" });
+    await expect(copyButton.getAttribute("title")).resolves.toBe("Copy download link to clipboard");
     await copyButton.click();
     await page.getByRole("button", { name: "Copied!" }).waitFor();
     const copied = await page.evaluate(() => navigator.clipboard.readText());

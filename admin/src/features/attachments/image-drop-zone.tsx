@@ -1,7 +1,11 @@
 import { Group, Stack, Text } from "@mantine/core";
 import { Dropzone } from "@mantine/dropzone";
 import { IconLock, IconPhoto, IconUpload, IconX } from "@tabler/icons-react";
+import { useMediaQuery } from "@mantine/hooks";
 import { ACCEPTED_FILES } from "./file-checks";
+
+/** A touch screen as the main pointer: nothing there is dragged, photos are tapped for. */
+const TOUCH_QUERY = "(pointer: coarse)";
 
 interface ImageDropZoneProps {
   disabled: boolean;
@@ -11,6 +15,8 @@ interface ImageDropZoneProps {
 
 /** Where images are dropped or picked; disabled while the project is published. */
 export function ImageDropZone({ disabled, onFiles }: ImageDropZoneProps) {
+  const touch = useMediaQuery(TOUCH_QUERY, false, { getInitialValueInEffect: false });
+  const invitation = touch ? "Tap to choose photos" : "Drag images here or click to select files";
   return (
     <Dropzone
       data-testid="attachment-drop-zone"
@@ -41,7 +47,7 @@ export function ImageDropZone({ disabled, onFiles }: ImageDropZoneProps) {
         )}
         <Stack spacing={4}>
           <Text size="lg" inline>
-            {disabled ? "Cannot upload files to published project" : "Drag images here or click to select files"}
+            {disabled ? "Cannot upload files to published project" : invitation}
           </Text>
           <Text size="sm" color="dimmed" inline mt={7}>
             {disabled

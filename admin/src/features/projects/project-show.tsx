@@ -9,7 +9,8 @@ import { DeliveryCard } from "../delivery";
 import { useProjectFormModal } from "./project-form-modal";
 import { isPublished } from "./types";
 import { useProjectRecord } from "./use-project-record";
-import { PublishControl, usePublishProgress } from "../publish";
+import { ProjectActionsMenu, PublishControl, usePublishProgress } from "../publish";
+import { usePhone } from "../../lib/use-phone";
 import { parseRouteId } from "../../lib/route-id";
 
 export function ProjectShow() {
@@ -25,6 +26,7 @@ function ProjectPage({ projectId }: { projectId: number | undefined }) {
   const photos = usePhotoPages(projectId);
   const live = usePublishProgress(projectId, record.refetch, project?.publishStatus);
   const forms = useProjectFormModal();
+  const phone = usePhone();
   const { reset } = live;
   const status = project?.publishStatus;
   const updatedAt = project?.updatedAt;
@@ -54,27 +56,32 @@ function ProjectPage({ projectId }: { projectId: number | undefined }) {
   }
 
   const locked = project.publishStatus === "published" || project.publishStatus === "publishing";
+  const edit = () => forms.showEdit(project);
   return (
     <Stack spacing="md">
       <Group position="apart" align="flex-start">
-        <Title order={2}>
+        <Title order={1} size="h2" sx={{ overflowWrap: "anywhere" }}>
           <Anchor component={Link} to={`/projects/${project.id}`} inherit>
             {project.name}
           </Anchor>
         </Title>
-        <Group spacing="xs" align="flex-start">
-          <Button variant="default" leftIcon={<IconPencil size={16} />} onClick={() => forms.showEdit(project)}>
-            Edit Project
-          </Button>
-          <PublishControl project={project} live={live} />
+        <Group spacing="xs" align="flex-start" noWrap={phone}>
+          {!phone && (
+            <Button variant="default" leftIcon={<IconPencil size={16} />} onClick={edit}>
+              Edit Project
+            </Button>
+          )}
+          <PublishControl project={project} live={live} primaryOnly={phone} />
+          {phone && <ProjectActionsMenu project={project} onEdit={edit} />}
         </Group>
       </Group>
+      {/* On a phone the photos come first, the details and delivery after them. */}
       <Grid>
-        <Grid.Col md={4}>
+        <Grid.Col md={4} order={2} orderMd={1}>
           <ProjectDetailsCard project={project} />
           <DeliveryCard project={project} />
         </Grid.Col>
-        <Grid.Col md={8}>
+        <Grid.Col md={8} order={1} orderMd={2}>
           <AttachmentsCard
             projectId={project.id}
             photos={photos}

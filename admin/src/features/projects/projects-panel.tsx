@@ -1,13 +1,11 @@
 import { useState, type ReactNode } from "react";
-import { Anchor, Badge, Button, Card, Group, ScrollArea, Stack, Table, Text, Title } from "@mantine/core";
+import { Badge, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { useDelete } from "@refinedev/core";
 import { IconPlus } from "@tabler/icons-react";
-import { Link } from "react-router";
-import { formatDate } from "../../lib/format";
 import { usePublishActions } from "../publish";
 import { ConfirmDeleteDialog } from "../../ui/confirm-delete-dialog";
 import { useFailureFor } from "../../lib/failure";
-import { ProjectRowMenu } from "./project-row-menu";
+import { ProjectRows } from "./project-rows";
 import { useProjectFormModal } from "./project-form-modal";
 import type { Project } from "./types";
 
@@ -64,7 +62,10 @@ export function ProjectsPanel({
     <Card withBorder shadow="xs" radius="md" p="lg">
       <Group position="apart" mb="md">
         <Group spacing="xs">
-          <Title order={3}>{title ?? `Projects (${total})`}</Title>
+          {/* The projects list's own title is its page's heading; in a client's page it is a section. */}
+          <Title order={title ? 1 : 2} size="h3">
+            {title ?? `Projects (${total})`}
+          </Title>
           {title && <Badge variant="light">{total}</Badge>}
         </Group>
         <Button leftIcon={<IconPlus size={16} />} onClick={forms.showCreate}>
@@ -82,64 +83,14 @@ export function ProjectsPanel({
           </Text>
         </Stack>
       ) : (
-        <ScrollArea type="auto" offsetScrollbars>
-          <Table verticalSpacing="sm" highlightOnHover miw={560}>
-            <thead>
-              <tr>
-                <th>Name</th>
-                {showClient && <th>Client</th>}
-                {showAttachmentCount && <th>Attachments</th>}
-                <th>Published</th>
-                <th aria-label="Actions" />
-              </tr>
-            </thead>
-            <tbody>
-              {projects.map((project) => (
-                <tr key={project.id}>
-                  <td>
-                    <Anchor component={Link} to={`/projects/${project.id}`} weight={600}>
-                      {project.name}
-                    </Anchor>
-                    {project.description && (
-                      <Text size="sm" color="dimmed" lineClamp={2}>
-                        {project.description}
-                      </Text>
-                    )}
-                  </td>
-                  {showClient && (
-                    <td>
-                      {project.client ? (
-                        <Anchor component={Link} to={`/clients/${project.client.id}`} size="sm">
-                          {project.client.name}
-                        </Anchor>
-                      ) : (
-                        <Text size="sm" color="dimmed">
-                          No client
-                        </Text>
-                      )}
-                    </td>
-                  )}
-                  {showAttachmentCount && (
-                    <td>
-                      <Badge variant="light">{project.attachmentCount}</Badge>
-                    </td>
-                  )}
-                  <td>
-                    <Text size="sm">{project.publishedAt ? formatDate(project.publishedAt) : ""}</Text>
-                  </td>
-                  <td style={{ width: 48 }}>
-                    <ProjectRowMenu
-                      project={project}
-                      onEdit={() => forms.showEdit(project)}
-                      onPublish={() => publish(project)}
-                      onDelete={() => setDeleting(project)}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        </ScrollArea>
+        <ProjectRows
+          projects={projects}
+          showClient={showClient}
+          showAttachmentCount={showAttachmentCount}
+          onEdit={forms.showEdit}
+          onPublish={publish}
+          onDelete={setDeleting}
+        />
       )}
       {footer}
       {forms.modals}
