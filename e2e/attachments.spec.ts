@@ -1,17 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { adminToken, create } from "./api";
 import { launchBrowser, newPage, screenshot, signInAsAdmin } from "./browser";
 import { removeThroughApi } from "./fixtures/cleanup";
 import { imageFile } from "./fixtures/images";
 import { uploadThroughApi } from "./fixtures/upload";
+import { DROP_ZONE, dropOn, prepareDrop } from "./fixtures/drop-files";
 
 interface Named {
   id: number;
   name: string;
 }
-
-const dropZoneInput = (page: Page) => page.getByTestId("attachment-drop-zone").locator('input[type="file"]');
 
 async function signedIn(browser: Browser) {
   const { context, page } = await newPage(browser);
@@ -42,31 +41,44 @@ describe("uploads that fail, and projects changed from the list", () => {
     for (const id of projectIds) await removeThroughApi(token, "projects", id);
   });
 
-  it("shows why an upload failed, retries it and removes it", async () => {
+  it("names the files it refuses, with the reason, before sending any byte of them", async () => {
     const project = await arrange("Refused Uploads Project");
     const { context, page } = await signedIn(browser);
+    const uploads: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && request.url().includes("/upload")) uploads.push(request.url());
+    });
     await page.goto(`/projects/${project.id}`);
     await page.getByText("No attachments found for this project.").waitFor();
 
-    await dropZoneInput(page).setInputFiles([
+    await prepareDrop(page, [
+      { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("minutes of the meeting") },
       { name: "not-an-image.png", mimeType: "image/png", buffer: Buffer.from("these bytes are text, not a PNG") },
-      { name: "huge.png", mimeType: "image/png", buffer: Buffer.alloc(10 * 1024 * 1024 + 4096, 7) },
+      { name: "huge.png", mimeType: "image/png", size: 10 * 1024 * 1024 + 4096 },
+      await imageFile("kept.jpg", "jpeg", "#16a085"),
     ]);
-    await page.getByText("Uploading files...").waitFor();
-    const refused = page.getByLabel("Upload not-an-image.png");
-    await refused.getByText("Unsupported file type").waitFor();
+    await dropOn(page, DROP_ZONE);
+    const notes = page.getByLabel("Upload notes.txt");
+    await notes.getByText("Unsupported file type: only JPEG, PNG, GIF and WebP images").waitFor();
+    const fake = page.getByLabel("Upload not-an-image.png");
+    await fake.getByText("Unsupported file type: the file's content is not a JPEG, PNG, GIF or WebP image").waitFor();
     const huge = page.getByLabel("Upload huge.png");
-    await huge.getByText("File too large").waitFor();
+    await huge.getByText("File too large: 10.0 MB, over the 10.0 MB limit").waitFor();
     await huge.getByText("10.00 MB").waitFor();
+    await page.getByText("Attachments (1)").waitFor();
+    // Nothing is left to send: the list no longer says it is uploading.
+    await page.getByText("Files not uploaded").waitFor();
+    await expect(page.getByText("Uploading files...").count()).resolves.toBe(0);
+    // No retry can make these acceptable.
+    await expect(page.getByRole("button", { name: /^Retry / }).count()).resolves.toBe(0);
+    expect(uploads).toHaveLength(1);
     await screenshot(page, "upload-errors");
 
-    await page.getByRole("button", { name: "Retry not-an-image.png" }).click();
-    await refused.getByText("Unsupported file type").waitFor();
-    await page.getByRole("button", { name: "Remove not-an-image.png" }).click();
-    await page.getByRole("button", { name: "Remove huge.png" }).click();
-    await page.getByText("Uploading files...").waitFor({ state: "hidden" });
-    await page.getByText("No attachments found for this project.").waitFor();
-    await expect(page.getByText("Attachments (0)").isVisible()).resolves.toBe(true);
+    await page.getByRole("button", { name: "Remove notes.txt" }).click();
+    await notes.waitFor({ state: "hidden" });
+    await page.getByRole("button", { name: "Remove all failed" }).click();
+    await page.getByText("Files not uploaded").waitFor({ state: "hidden" });
+    await expect(page.getByText("Attachments (1)").isVisible()).resolves.toBe(true);
     await context.close();
   });
 

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import type { Browser, Page } from "playwright-core";
@@ -39,7 +40,14 @@ describe("the delivery page of a 10,000-photo project", () => {
   beforeAll(async () => {
     const token = await adminToken();
     projectId = (await create<{ id: number }>(token, "projects", { name: "City Marathon — Finish Line" })).id;
-    await addPhotosBySql(projectId, PHOTOS, nameOf);
+    const dataDir = inject("dataDir");
+    await addPhotosBySql(
+      path.join(dataDir, "photodrop.sqlite3"),
+      path.join(dataDir, "uploads"),
+      projectId,
+      PHOTOS,
+      nameOf,
+    );
     const publish = await fetch(`${inject("baseUrl")}/api/projects/${projectId}/publish`, {
       method: "POST",
       headers: { Authorization: `Bearer ${token}` },

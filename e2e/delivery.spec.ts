@@ -140,6 +140,17 @@ describe("the client's delivery page", () => {
       .poll(() => viewer.locator("img").evaluate((img) => (img as HTMLImageElement).naturalWidth))
       .toBeGreaterThan(0);
     await screenshot(desktop.page, "delivery-desktop-viewer");
+    // Focus stays inside the open viewer: Tab and Shift+Tab go round its own controls.
+    const focusInViewer = () =>
+      desktop.page.evaluate(() => document.activeElement?.closest('[role="dialog"]') !== null);
+    for (let i = 0; i < 6; i++) {
+      await desktop.page.keyboard.press("Tab");
+      await expect(focusInViewer()).resolves.toBe(true);
+    }
+    for (let i = 0; i < 6; i++) {
+      await desktop.page.keyboard.press("Shift+Tab");
+      await expect(focusInViewer()).resolves.toBe(true);
+    }
     const [photoDownload] = await Promise.all([
       desktop.page.waitForEvent("download"),
       viewer.getByRole("link", { name: "Download" }).click(),

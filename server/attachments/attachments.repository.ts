@@ -125,6 +125,12 @@ export async function firstAttachmentsOfProject(
   return rows.map(toRecord);
 }
 
+/** Every attachment id of a project, in upload order. */
+export async function attachmentIdsOfProject(db: Queryable, projectId: number): Promise<number[]> {
+  const rows = await db("attachments").where({ project_id: projectId }).orderBy("id").select("id");
+  return rows.map((r) => Number(r.id));
+}
+
 /** Publish statuses of the given projects, by project id; locked until a surrounding transaction ends. */
 export async function projectPublishStatuses(db: Queryable, projectIds: number[]): Promise<Map<number, string>> {
   const rows = await lockedForUpdate(db, db("projects").whereIn("id", projectIds).orderBy("id")).select(

@@ -3,7 +3,7 @@ import type { AppContext } from "../context";
 import { parseListQuery } from "../http/list-query";
 import { encoded, sendPage } from "../http/page-cache";
 import { parseBody, parseId } from "../http/validate";
-import { bulkDeleteSchema, renameAttachmentSchema } from "./attachments.schema";
+import { parseDeletion, renameAttachmentSchema } from "./attachments.schema";
 import * as service from "./attachments.service";
 import { multipleUploads, receiveUploads, releaseUpload, singleUpload } from "./upload-receiver";
 import { assertProjectEditable } from "../projects/project-rules";
@@ -69,7 +69,9 @@ export function attachmentsRouter(ctx: AppContext): Router {
   });
 
   router.delete("/", async (req, res) => {
-    await service.deleteAttachments(ctx, parseBody(bulkDeleteSchema, req.body).ids);
+    const deletion = parseDeletion(req.body);
+    if ("ids" in deletion) await service.deleteAttachments(ctx, deletion.ids);
+    else await service.deleteProjectAttachments(ctx, deletion.projectId, deletion);
     res.status(204).end();
   });
 

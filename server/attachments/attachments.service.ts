@@ -172,8 +172,47 @@ export async function deleteAttachments(ctx: AppContext, ids: number[], { listMi
     await repo.deleteAttachments(trx, unique);
     return found;
   });
+  await afterDeletion(ctx, removed, unique);
+}
+
+export const SELECTION_CHANGED = "The project's attachments changed since they were selected; select them again";
+
+// Statements stay well under the databases' bound-parameter limits (sqlite: 32,766).
+const IDS_PER_STATEMENT = 1000;
+
+/**
+ * Deletes every attachment of a project except `exceptIds`, in one transaction, however many
+ * there are; only if they are exactly `count` (what the user confirmed), else 409 and nothing is
+ * deleted. A missing project gives 404, a published one 409.
+ */
+export async function deleteProjectAttachments(
+  ctx: AppContext,
+  projectId: number,
+  { exceptIds, count }: { exceptIds: number[]; count: number },
+) {
+  const removed = await ctx.db.transaction(async (trx) => {
+    await assertProjectEditable(trx, projectId);
+    const kept = new Set(exceptIds);
+    const ids = (await repo.attachmentIdsOfProject(trx, projectId)).filter((id) => !kept.has(id));
+    if (ids.length !== count) throw new ConflictError(SELECTION_CHANGED);
+    const found: repo.AttachmentRecord[] = [];
+    for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
+      const chunk = ids.slice(i, i + IDS_PER_STATEMENT);
+      found.push(...(await repo.findAttachments(trx, chunk)));
+      await repo.deleteAttachments(trx, chunk);
+    }
+    return found;
+  });
+  await afterDeletion(
+    ctx,
+    removed,
+    removed.map((r) => r.id),
+  );
+}
+
+async function afterDeletion(ctx: AppContext, removed: repo.AttachmentRecord[], ids: number[]) {
   await removeStoredImages(ctx.config, removed);
-  ctx.events.resourceChanged({ resource: "attachments", type: "deleted", ids: unique });
+  ctx.events.resourceChanged({ resource: "attachments", type: "deleted", ids });
   ctx.events.resourceChanged({
     resource: "projects",
     type: "updated",

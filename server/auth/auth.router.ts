@@ -25,6 +25,8 @@ export function authRouter(ctx: AppContext): Router {
     res.json({
       google: ctx.config.google ? { clientId: ctx.config.google.clientId } : null,
       passwordPolicy: ctx.config.passwordPolicy,
+      // The web app refuses a larger file before sending any of it.
+      maxUploadBytes: ctx.config.maxUploadBytes,
     });
   });
 
@@ -37,7 +39,7 @@ export function authRouter(ctx: AppContext): Router {
     await limits.byIp("signup", req.ip);
     const body = parseBody(signupSchema, req.body);
     res.status(201);
-    sendSession(req, res, await signUp(ctx, body), ttl);
+    sendSession(req, res, await signUp(ctx, body, { mailer, origin: trustedOrigin(req, ctx.config) }), ttl);
   });
 
   router.post("/login", async (req, res) => {
@@ -51,7 +53,8 @@ export function authRouter(ctx: AppContext): Router {
     if (!verifyGoogle) throw new NotFoundError("Google sign-in is not enabled");
     await limits.byIp("google", req.ip);
     const body = parseBody(googleSchema, req.body);
-    sendSession(req, res, await signInWithGoogle(ctx, verifyGoogle, body.credential), ttl);
+    const mail = { mailer, origin: trustedOrigin(req, ctx.config) };
+    sendSession(req, res, await signInWithGoogle(ctx, verifyGoogle, body.credential, mail), ttl);
   });
 
   router.post("/refresh", async (req, res) => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { optionalText } from "../http/validate";
+import { INVALID_EMAIL, isEmailAddress } from "../../api/validation";
 
 /** Longest password accepted before any policy applies: keeps hashing cost bounded. */
 const PASSWORD_HARD_LIMIT = 4096;
@@ -9,13 +10,17 @@ const required = (label: string) => ({
     i.input === undefined || i.input === null ? `${label} is required` : `${label} must be text`,
 });
 
+/** An address as signing in or a reset names it: accounts made under an earlier, looser rule still sign in. */
 export const email = z
   .string(required("Email"))
   .trim()
   .toLowerCase()
   .min(1, "Email is required")
   .max(320, "Email must be at most 320 characters")
-  .refine((v) => v.includes("@"), "Invalid email format");
+  .refine((v) => v.includes("@"), INVALID_EMAIL);
+
+/** A new account's address: one mail can be delivered to (api/validation.ts, the web app's rule too). */
+const newEmail = email.refine(isEmailAddress, INVALID_EMAIL);
 
 const password = z
   .string(required("Password"))
@@ -25,7 +30,7 @@ const password = z
 const secret = (label: string) =>
   z.string(required(label)).min(1, `${label} is required`).max(4096, `Invalid ${label.toLowerCase()}`);
 
-export const signupSchema = z.object({ email, password, displayName: optionalText("Display name", 200) });
+export const signupSchema = z.object({ email: newEmail, password, displayName: optionalText("Display name", 200) });
 export const loginSchema = z.object({ email, password });
 export const refreshSchema = z.object({ refreshToken: secret("Refresh token") });
 export const googleSchema = z.object({ credential: secret("Credential") });

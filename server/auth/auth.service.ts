@@ -1,6 +1,8 @@
 import type { AppContext } from "../context";
 import { UnauthorizedError } from "../http/errors";
-import { findUserRowByEmail, insertUser } from "../users/users.repository";
+import { findUserRowByEmail, insertUser, toUser, type UserRow } from "../users/users.repository";
+import type { MailRoute } from "../users/access-mail";
+import { requestAccess } from "../users/users.service";
 import { assertPasswordPolicy } from "./password-policy";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords";
 import type { Session } from "../../api/types";
@@ -22,9 +24,18 @@ export function firstAccountBecomesAdmin(ctx: AppContext): boolean {
   return !ctx.config.admin;
 }
 
+/**
+ * Signing up is asking for access: an account made without it is pending at once (the admins'
+ * badge counts it and they are mailed), whether or not its owner goes on to leave a message.
+ */
+export async function requestAccessForNewAccount(ctx: AppContext, row: UserRow, mail: MailRoute): Promise<void> {
+  if (!row.has_access) await requestAccess(ctx, toUser(row), null, mail);
+}
+
 export async function signUp(
   ctx: AppContext,
   input: { email: string; password: string; displayName: string | null },
+  mail: MailRoute,
 ): Promise<Session> {
   assertPasswordPolicy(ctx.config.passwordPolicy, input.password);
   const row = await insertUser(
@@ -34,6 +45,7 @@ export async function signUp(
   );
   ctx.logger.info({ uid: row.uid, role: row.role, hasAccess: Boolean(row.has_access) }, "account created");
   ctx.events.resourceChanged({ resource: "users", type: "created", ids: [row.uid] });
+  await requestAccessForNewAccount(ctx, row, mail);
   return startSession(ctx, row);
 }
 

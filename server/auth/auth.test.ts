@@ -248,7 +248,7 @@ describe("refresh and sign-out", () => {
 });
 
 describe("public identity configuration", () => {
-  it("answers the password policy and no Google client by default", async () => {
+  it("answers the password policy, the upload limit and no Google client by default", async () => {
     const res = await request(t.app).get("/api/auth/config");
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -261,6 +261,7 @@ describe("public identity configuration", () => {
         requireNumeric: false,
         requireNonAlphanumeric: false,
       },
+      maxUploadBytes: 10 * 1024 * 1024,
     });
   });
 
@@ -270,11 +271,13 @@ describe("public identity configuration", () => {
       PASSWORD_MIN_LENGTH: "10",
       PASSWORD_MAX_LENGTH: "64",
       PASSWORD_REQUIRE_SYMBOL: "1",
+      MAX_UPLOAD_BYTES: "2000000",
     });
     try {
       const res = await request(other.app).get("/api/auth/config");
       expect(res.body.google).toEqual({ clientId: "client-1.apps.test" });
       expect(res.body.passwordPolicy).toMatchObject({ minLength: 10, maxLength: 64, requireNonAlphanumeric: true });
+      expect(res.body.maxUploadBytes).toBe(2_000_000);
       const csp = (await request(other.app).get("/api/auth/config")).headers["content-security-policy"];
       expect(csp).toContain("script-src 'self' https://accounts.google.com/gsi/");
       expect(csp).toContain("frame-src https://accounts.google.com/gsi/");

@@ -84,10 +84,12 @@ describe("Google sign-in", () => {
     expect(await userCount()).toBe(1);
   });
 
-  it("starts a later Google account as unapproved staff", async () => {
+  it("starts a later Google account as unapproved staff, asking for access", async () => {
     await signUp(t.app, "owner@studio.test");
     const res = await google(await idToken());
     expect(res.body.user).toMatchObject({ role: "staff", hasAccess: false });
+    const requests = await t.ctx.db("access_requests").where({ user_uid: res.body.user.uid });
+    expect(requests).toHaveLength(1);
   });
 
   it("links to the account with the same e-mail and drops a password nobody had proven the address for", async () => {

@@ -10,7 +10,8 @@ import {
   updateUserRow,
   type UserRow,
 } from "../users/users.repository";
-import { firstAccountBecomesAdmin } from "./auth.service";
+import { firstAccountBecomesAdmin, requestAccessForNewAccount } from "./auth.service";
+import type { MailRoute } from "../users/access-mail";
 import { endEverySession } from "./sessions";
 import type { Session } from "../../api/types";
 import { startSession } from "./sessions";
@@ -62,7 +63,7 @@ export function createGoogleVerifier(
 }
 
 /** The account for a Google identity: by Google id, else the account with the same verified e-mail, else a new one. */
-async function accountFor(ctx: AppContext, identity: GoogleIdentity): Promise<UserRow> {
+async function accountFor(ctx: AppContext, identity: GoogleIdentity, mail: MailRoute): Promise<UserRow> {
   const bySub = await findUserRowByGoogleSub(ctx.db, identity.sub);
   if (bySub) return bySub;
   const byEmail = await findUserRowByEmail(ctx.db, identity.email);
@@ -99,10 +100,16 @@ async function accountFor(ctx: AppContext, identity: GoogleIdentity): Promise<Us
     "account created with Google",
   );
   ctx.events.resourceChanged({ resource: "users", type: "created", ids: [created.uid] });
+  await requestAccessForNewAccount(ctx, created, mail);
   return created;
 }
 
-export async function signInWithGoogle(ctx: AppContext, verify: GoogleVerifier, credential: string): Promise<Session> {
+export async function signInWithGoogle(
+  ctx: AppContext,
+  verify: GoogleVerifier,
+  credential: string,
+  mail: MailRoute,
+): Promise<Session> {
   const identity = await verify(credential);
-  return startSession(ctx, await accountFor(ctx, identity));
+  return startSession(ctx, await accountFor(ctx, identity, mail));
 }

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { optionalText, requiredName } from "../http/validate";
+import { optionalEmail, optionalPhone, requiredName } from "../http/validate";
 import { clientReference } from "../clients/clients.schema";
 
-const email = optionalText("Email", 320).refine((v) => v === null || v.includes("@"), "Invalid email format");
-const phoneNumber = optionalText("Phone number", 50);
+const email = optionalEmail();
+const phoneNumber = optionalPhone();
 
 export const createContactSchema = z.object({
   name: requiredName(),

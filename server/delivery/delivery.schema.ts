@@ -1,8 +1,14 @@
 import { z } from "zod";
+import { EXPIRY_NOT_IN_FUTURE, isInFuture } from "../../api/validation";
 
 /** PUT /api/projects/:id/delivery: a field left out stays as it is; null removes it. */
 export const deliverySettingsSchema = z.object({
-  expiresAt: z.iso.datetime({ offset: true, error: "Expiry must be an ISO 8601 date and time" }).nullable().optional(),
+  // A past expiry would end the live link the moment it is saved.
+  expiresAt: z.iso
+    .datetime({ offset: true, error: "Expiry must be an ISO 8601 date and time" })
+    .refine((v) => isInFuture(v), EXPIRY_NOT_IN_FUTURE)
+    .nullable()
+    .optional(),
   passcode: z
     .string({ error: "Passcode must be text" })
     .min(4, "Passcode must be 4 to 64 characters")

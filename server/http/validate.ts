@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ValidationError, type FieldErrors } from "./errors";
+import { INVALID_EMAIL, INVALID_PHONE, isEmailAddress, isPhoneNumber } from "../../api/validation";
 
 /** Parses input with a zod schema; failures become a 400 with a message per field. */
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
@@ -50,3 +51,11 @@ export const optionalText = (label: string, max: number) =>
     .max(max, `${label} must be at most ${max} characters`)
     .nullish()
     .transform((v) => (v ? v : null));
+
+/** An optional e-mail address (api/validation.ts, the rule the web app applies too): blank becomes null. */
+export const optionalEmail = () =>
+  optionalText("Email", 320).refine((v) => v === null || isEmailAddress(v), INVALID_EMAIL);
+
+/** An optional phone number in printable phone characters: blank becomes null. */
+export const optionalPhone = () =>
+  optionalText("Phone number", 50).refine((v) => v === null || isPhoneNumber(v), INVALID_PHONE);

@@ -11,6 +11,7 @@ import { isDiskFull } from "./disk-full";
 import { endsWithWholeScan } from "./jpeg-structure";
 import { removeQuietly, uploadPath, uploadsTempRoot } from "./paths";
 import { Semaphore } from "./semaphore";
+import { IMAGE_SIGNATURE_BYTES, imageTypeOf, type ImageType } from "../../api/image-types";
 
 // Every image is decoded once and never again; libvips' operation cache would only hold memory.
 sharp.cache(false);
@@ -25,11 +26,6 @@ export const MAX_IMAGE_PIXELS = 160_000_000;
 export const IMAGE_TOO_LARGE = `Image has more than ${MAX_IMAGE_PIXELS / 1_000_000} megapixels`;
 export const IMAGE_TOO_LARGE_TO_PROCESS = "Image is too large to process";
 export const IMAGE_DAMAGED = "Image is damaged or incomplete";
-
-interface ImageType {
-  mimeType: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
-  extension: string;
-}
 
 /** A checked image with its thumbnail, both still in the temp folder; a proven-whole JPEG's thumbnail comes later. */
 export interface PreparedImage {
@@ -62,15 +58,7 @@ async function readHead(file: string, length: number): Promise<Buffer> {
 
 /** The type told by the file's own first bytes; its name and declared type are never trusted. */
 export async function detectImageType(file: string): Promise<ImageType | undefined> {
-  const head = await readHead(file, 12);
-  const ascii = (from: number, to: number) => head.subarray(from, to).toString("latin1");
-  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff)
-    return { mimeType: "image/jpeg", extension: "jpg" };
-  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
-    return { mimeType: "image/png", extension: "png" };
-  if (ascii(0, 6) === "GIF87a" || ascii(0, 6) === "GIF89a") return { mimeType: "image/gif", extension: "gif" };
-  if (ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return { mimeType: "image/webp", extension: "webp" };
-  return undefined;
+  return imageTypeOf(await readHead(file, IMAGE_SIGNATURE_BYTES));
 }
 
 export async function sha256OfFile(file: string): Promise<string> {

@@ -80,6 +80,38 @@ describe("the access request mail", () => {
   });
 });
 
+describe("signing up", () => {
+  it("is a request: the new account is pending (the badge counts it) and the admins are mailed once", async () => {
+    const { boss } = await studio();
+    const pendingCount = async () =>
+      Number(
+        (await request(t.app).get("/api/users?access=pending&_start=0&_end=1").set(boss.auth)).headers["x-total-count"],
+      );
+    expect(await pendingCount()).toBe(0);
+
+    const signUp = await request(t.app)
+      .post("/api/auth/signup")
+      .send({ email: "joiner@studio.test", password: "joiner-password-1", displayName: "Jo Joiner" });
+    expect(signUp.status).toBe(201);
+    expect(signUp.body.user).toMatchObject({ hasAccess: false });
+    expect(await pendingCount()).toBe(1);
+    const mails = await eventually(() => (inbox.length >= 2 ? inbox : undefined));
+    expect(mails.map((m) => m.to).sort()).toEqual([["boss@studio.test"], ["second@studio.test"]]);
+    expect(mails[0].body).toContain("Subject: Access request from joiner@studio.test");
+
+    // 'Submit Request' then adds the message the admins see in Users, without mailing them again.
+    const ask = await request(t.app)
+      .post("/api/users/me/request-access")
+      .set("Authorization", `Bearer ${signUp.body.accessToken}`)
+      .send({ message: "New assistant" });
+    expect(ask.status).toBe(200);
+    expect(ask.body.accessRequest).toMatchObject({ message: "New assistant" });
+    expect(await pendingCount()).toBe(1);
+    await settle();
+    expect(inbox).toHaveLength(2);
+  });
+});
+
 describe("the approval mail", () => {
   it("tells the approved user, with a sign-in link, and nobody else; revoking and role changes send nothing", async () => {
     const { boss, newcomer, staff } = await studio();

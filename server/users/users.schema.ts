@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { optionalText } from "../http/validate";
+import { optionalPhone, optionalText } from "../http/validate";
 
 /** Only these profile fields can be changed by their owner; anything else in the body is ignored. */
 export const profileSchema = z.object({
   displayName: optionalText("Display name", 200).optional(),
-  phoneNumber: optionalText("Phone number", 50).optional(),
+  phoneNumber: optionalPhone().optional(),
 });
 
 export const accessRequestSchema = z.object({ message: optionalText("Message", 1000) });

@@ -1,27 +1,25 @@
 import type { NotificationProvider } from "@refinedev/core";
 import { hideNotification, showNotification } from "@mantine/notifications";
-import { IconCheck } from "@tabler/icons-react";
+import { IconAlertCircle, IconCheck } from "@tabler/icons-react";
 
 /**
- * Mantine's notifications, minus every error: the spec shows API failures to nobody (section 8)
- * and only logs failed saves, deletes and publishes. Where a failure is shown (login, uploads,
- * loading a page) the screen shows it itself, in its own words. No mutation is undoable here, so
- * Refine's progress notifications never occur. Written here rather than taken from
- * @refinedev/mantine so that package stays out of the first load.
+ * Mantine's notifications: a short confirmation of every change that worked, and a failure where
+ * no dialog or card is there to show it (an action from a list's menu, say). Dialogs show their
+ * own failures and ask for none here. No mutation is undoable, so Refine's progress notifications
+ * never occur. Written here rather than taken from @refinedev/mantine so that package stays out
+ * of the first load.
  */
 const notificationProvider: NotificationProvider = {
   open: ({ key, message, description, type }) => {
-    if (type === "error") {
-      console.error(message, description ?? "");
-      return;
-    }
+    const failed = type === "error";
+    if (failed) console.error(message, description ?? "");
     showNotification({
       id: key,
-      color: "primary",
-      icon: <IconCheck size={18} />,
-      message,
-      title: description,
-      autoClose: 5000,
+      color: failed ? "red" : "primary",
+      icon: failed ? <IconAlertCircle size={18} /> : <IconCheck size={18} />,
+      title: description ? message : undefined,
+      message: description ?? message,
+      autoClose: failed ? 10_000 : 4_000,
     });
   },
   close: (key) => hideNotification(key),

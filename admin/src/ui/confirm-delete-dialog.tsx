@@ -1,11 +1,14 @@
 import type { ReactNode } from "react";
 import { Button, Group, Modal, Text } from "@mantine/core";
+import { FailureAlert } from "./failure-alert";
 
 interface ConfirmDeleteDialogProps {
   opened: boolean;
   title: string;
   message: ReactNode;
   loading?: boolean;
+  /** Why the last attempt failed (the server's message); the dialog stays open to try again. */
+  error?: string | null;
   onConfirm: () => void;
   onCancel: () => void;
 }
@@ -16,12 +19,14 @@ export function ConfirmDeleteDialog({
   title,
   message,
   loading,
+  error,
   onConfirm,
   onCancel,
 }: ConfirmDeleteDialogProps) {
   return (
     <Modal opened={opened} onClose={onCancel} title={title} centered>
       <Text size="sm">{message}</Text>
+      {error && <FailureAlert message={error} />}
       <Group position="right" mt="lg">
         <Button variant="default" onClick={onCancel} disabled={loading}>
           Cancel

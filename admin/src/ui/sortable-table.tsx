@@ -1,6 +1,8 @@
 import { Center, Group, LoadingOverlay, ScrollArea, Table, Text, UnstyledButton } from "@mantine/core";
 import { IconChevronDown, IconChevronUp, IconSelector } from "@tabler/icons-react";
 import { flexRender, type Header, type Table as ReactTable } from "@tanstack/react-table";
+import { usePhone } from "../lib/use-phone";
+import { RowCards } from "./row-cards";
 
 function SortIcon({ direction }: { direction: false | "asc" | "desc" }) {
   if (direction === "asc") return <IconChevronUp size={14} />;
@@ -33,36 +35,45 @@ interface SortableTableProps<T> {
   empty: React.ReactNode;
 }
 
-/** A react-table rendered as a Mantine table with clickable sort headers (sorting is the caller's: server side). */
+/**
+ * A react-table rendered as a Mantine table with clickable sort headers (sorting is the caller's:
+ * server side); on a phone, as cards.
+ */
 export function SortableTable<T>({ table, loading, empty }: SortableTableProps<T>) {
   const rows = table.getRowModel().rows;
+  const phone = usePhone();
   return (
     <div style={{ position: "relative", minHeight: 120 }}>
       <LoadingOverlay visible={loading} overlayBlur={1} />
-      {/* On a phone the table scrolls inside its card instead of widening the page. */}
-      <ScrollArea type="auto" offsetScrollbars>
-        <Table highlightOnHover verticalSpacing="sm" miw={560}>
-          <thead>
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((header) => (
-                  <HeaderCell key={header.id} header={header} />
-                ))}
-              </tr>
-            ))}
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.id}>
-                {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      </ScrollArea>
+      {phone ? <RowCards table={table} /> : <RowTable table={table} />}
       {!loading && rows.length === 0 && <Center py="xl">{empty}</Center>}
     </div>
+  );
+}
+
+function RowTable<T>({ table }: { table: ReactTable<T> }) {
+  return (
+    <ScrollArea type="auto" offsetScrollbars>
+      <Table highlightOnHover verticalSpacing="sm" miw={560}>
+        <thead>
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => (
+                <HeaderCell key={header.id} header={header} />
+              ))}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {table.getRowModel().rows.map((row) => (
+            <tr key={row.id}>
+              {row.getVisibleCells().map((cell) => (
+                <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </ScrollArea>
   );
 }

@@ -20,6 +20,19 @@ export const theme: MantineThemeOverride = {
   fontFamily,
   headings: { fontFamily },
   colors: {
+    // Mantine's grays, with the dimmed text's shade (6) darkened from #868e96 (3.3:1 on white) to 5.6:1.
+    gray: [
+      "#f8f9fa",
+      "#f1f3f5",
+      "#e9ecef",
+      "#dee2e6",
+      "#ced4da",
+      "#adb5bd",
+      "#5f676e",
+      "#495057",
+      "#343a40",
+      "#212529",
+    ],
     primary: [
       "#E7F5FF",
       "#D0EBFF",
@@ -35,12 +48,15 @@ export const theme: MantineThemeOverride = {
   },
   black: "#626262",
   primaryColor: "primary",
+  // Filled buttons, red and green text and badges at Mantine's shade 6 read below 4.5:1 on white
+  // (axe-core's colour-contrast rule); shade 9 reads above it.
+  primaryShade: { light: 9, dark: 8 },
   defaultRadius: 6,
   components: {
     // No exit transition: a menu still fading out while a dialog opens from it leaves Mantine 5's
     // focus traps out of step, and the page stays aria-hidden after the dialog closes.
     Menu: { defaultProps: { transitionDuration: 0 } },
     // Dialogs never grow wider than a phone's screen.
-    Modal: { styles: { modal: { maxWidth: "100%" } } },
+    Modal: { styles: { modal: { maxWidth: "100%" } }, defaultProps: { closeButtonLabel: "Close" } },
   },
 };

@@ -133,8 +133,27 @@
     });
   }
 
+  // While the viewer is open the page behind it cannot be reached: not by Tab, not by a screen reader.
+  function setBehindInert(inert) {
+    Array.prototype.forEach.call(document.body.children, function (child) {
+      if (child === viewer) return;
+      if (inert) child.setAttribute("inert", "");
+      else child.removeAttribute("inert");
+    });
+  }
+
+  // Tab and Shift+Tab go round the viewer's own controls.
+  function keepFocusInside(event) {
+    var controls = [download, close, prev, next];
+    var at = controls.indexOf(document.activeElement);
+    var to = at === -1 ? 0 : (at + (event.shiftKey ? -1 : 1) + controls.length) % controls.length;
+    controls[to].focus();
+    event.preventDefault();
+  }
+
   function open(n) {
     opener = document.activeElement;
+    setBehindInert(true);
     viewer.hidden = false;
     document.body.style.overflow = "hidden";
     show(n);
@@ -143,6 +162,7 @@
 
   function shut() {
     viewer.hidden = true;
+    setBehindInert(false);
     image.removeAttribute("src");
     document.body.style.overflow = "";
     if (opener && opener.focus) opener.focus();
@@ -163,6 +183,7 @@
   close.addEventListener("click", shut);
   document.addEventListener("keydown", function (event) {
     if (viewer.hidden) return;
+    if (event.key === "Tab") return keepFocusInside(event);
     if (event.key === "Escape") shut();
     else if (event.key === "ArrowRight") show(current + 1);
     else if (event.key === "ArrowLeft") show(current - 1);

@@ -1,4 +1,4 @@
-import { ActionIcon, Checkbox, Group, Image, Menu, Paper, Text } from "@mantine/core";
+import { ActionIcon, Checkbox, Group, Image, Menu, Paper, Text, UnstyledButton } from "@mantine/core";
 import { IconDots, IconDownload, IconEye, IconPencil, IconPhoto, IconTrash } from "@tabler/icons-react";
 import { formatDateTime, formatFileSize } from "../../lib/format";
 import type { Attachment } from "../../../../api/types";
@@ -9,6 +9,8 @@ interface AttachmentRowProps {
   selecting: boolean;
   selected: boolean;
   onToggle: () => void;
+  /** Opens the photo in the lightbox. */
+  onView: () => void;
   onRename: () => void;
   onDelete: () => void;
 }
@@ -19,6 +21,7 @@ export function AttachmentRow({
   selecting,
   selected,
   onToggle,
+  onView,
   onRename,
   onDelete,
 }: AttachmentRowProps) {
@@ -28,16 +31,18 @@ export function AttachmentRow({
         {selecting && (
           <Checkbox checked={selected} onChange={onToggle} aria-label={`Select ${attachment.originalName}`} />
         )}
-        <Image
-          src={attachment.thumbnailUrl ?? attachment.viewUrl}
-          alt=""
-          width={56}
-          height={56}
-          fit="cover"
-          radius="sm"
-          withPlaceholder
-          placeholder={<IconPhoto size={20} />}
-        />
+        <UnstyledButton onClick={onView} aria-label={`View ${attachment.originalName}`}>
+          <Image
+            src={attachment.thumbnailUrl}
+            alt=""
+            width={56}
+            height={56}
+            fit="cover"
+            radius="sm"
+            withPlaceholder
+            placeholder={<IconPhoto size={20} />}
+          />
+        </UnstyledButton>
         <div style={{ flex: 1, minWidth: 0 }}>
           <Text size="sm" weight={600} truncate>
             {attachment.originalName}
@@ -53,13 +58,7 @@ export function AttachmentRow({
             </ActionIcon>
           </Menu.Target>
           <Menu.Dropdown>
-            <Menu.Item
-              icon={<IconEye size={16} />}
-              component="a"
-              href={attachment.viewUrl}
-              target="_blank"
-              rel="noopener"
-            >
+            <Menu.Item icon={<IconEye size={16} />} onClick={onView}>
               View
             </Menu.Item>
             <Menu.Item icon={<IconDownload size={16} />} component="a" href={attachment.downloadUrl}>

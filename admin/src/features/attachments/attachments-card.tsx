@@ -1,74 +1,87 @@
-import { useMemo, useState } from "react";
-import { Alert, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
+import { useState } from "react";
+import { Alert, Button, Card, Center, Group, Loader, Stack, Text, Title } from "@mantine/core";
 import { IconLock } from "@tabler/icons-react";
-import { ImageDropZone } from "./image-drop-zone";
+import { useAuthConfig } from "../auth";
 import { ConfirmDeleteDialog } from "../../ui/confirm-delete-dialog";
+import { FailureAlert } from "../../ui/failure-alert";
+import { Pager } from "../../ui/pager";
 import type { Attachment } from "../../../../api/types";
+import { ImageDropZone } from "./image-drop-zone";
 import { UploadQueue } from "./upload-queue";
 import { useUploadQueue } from "./use-upload-queue";
-import { AttachmentRow } from "./attachment-row";
 import { RenameDialog } from "./rename-dialog";
-import { useAttachmentDeletion } from "./use-attachment-deletion";
+import type { PhotoPages } from "./use-photo-page";
+import { usePhotoDeletion } from "./use-photo-deletion";
+import { SelectionBar } from "./selection-bar";
+import { PhotoGrid } from "./photo-grid";
+import { PhotoList } from "./photo-list";
+import { PhotoLightbox } from "./photo-lightbox";
+import { PhotoViewSwitch, type PhotoView } from "./photo-view-switch";
+import { useLightbox } from "./use-lightbox";
+import {
+  EVERYTHING_SELECTED,
+  isSelected,
+  NOTHING_SELECTED,
+  selectedCount,
+  toggled,
+  type PhotoSelection,
+} from "./photo-selection";
 
 interface AttachmentsCardProps {
   projectId: number;
-  /** The project's own list (GET /api/projects/{id} embeds it; the project refreshes live). */
-  attachments: Attachment[];
+  /** The project's photos, a page at a time (usePhotoPages). */
+  photos: PhotoPages;
+  /** The project's own count, shown until the first page of photos has answered. */
+  attachmentCount: number;
   /** Published (or publishing) projects take no new, renamed or removed attachments. */
   locked: boolean;
   published: boolean;
 }
 
-type PendingDeletion = { ids: number[]; bulk: boolean } | null;
-
-export function AttachmentsCard({ projectId, attachments, locked, published }: AttachmentsCardProps) {
-  const uploads = useUploadQueue(projectId);
+/** A project's photos, a page at a time, as a grid or a list, with uploads, selection, deletion and a lightbox. */
+export function AttachmentsCard({ projectId, photos, attachmentCount, locked, published }: AttachmentsCardProps) {
+  const { maxUploadBytes } = useAuthConfig();
+  const uploads = useUploadQueue(projectId, maxUploadBytes);
+  const [view, setView] = useState<PhotoView>("grid");
   const [selectingChosen, setSelecting] = useState(false);
-  const [chosen, setSelected] = useState<Set<number>>(new Set());
+  const [selection, setSelection] = useState<PhotoSelection>(NOTHING_SELECTED);
   const [renaming, setRenaming] = useState<Attachment | null>(null);
-  const [deletion, setDeletion] = useState<PendingDeletion>(null);
-  const { deleteAttachment, deleteAttachments, pending } = useAttachmentDeletion();
+  const lightbox = useLightbox(photos);
 
-  const canSelect = attachments.length > 0 && !locked;
+  const total = photos.loading ? attachmentCount : photos.total;
+  const canSelect = total > 0 && !locked;
   const selecting = selectingChosen && canSelect;
-  // Only attachments still there count as selected (others may have been deleted elsewhere).
-  const selected = useMemo(
-    () => new Set(attachments.filter((a) => chosen.has(a.id)).map((a) => a.id)),
-    [attachments, chosen],
-  );
+  const deletion = usePhotoDeletion(projectId, total, () => {
+    setSelecting(false);
+    setSelection(NOTHING_SELECTED);
+  });
+  const shown = {
+    photos: photos.photos,
+    selecting,
+    isSelected: (id: number) => isSelected(selection, id),
+    onToggle: (id: number) => setSelection((current) => toggled(current, id)),
+    onOpen: lightbox.open,
+  };
 
   const toggleSelecting = () => {
     setSelecting(!selecting);
-    setSelected(new Set());
-  };
-  const toggle = (id: number) => {
-    const next = new Set(selected);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
-    setSelected(next);
+    setSelection(NOTHING_SELECTED);
   };
 
-  const confirmDeletion = () => {
-    if (!deletion || locked) return setDeletion(null);
-    const done = () => {
-      setDeletion(null);
-      if (deletion.bulk) setSelecting(false);
-      setSelected(new Set());
-    };
-    if (deletion.bulk) deleteAttachments(deletion.ids, done);
-    else deleteAttachment(deletion.ids[0], done);
-  };
-
-  const count = deletion?.ids.length ?? 0;
   return (
     <Card withBorder shadow="xs" radius="md" p="lg">
-      <Group position="apart" mb="md">
-        <Title order={4}>Attachments ({attachments.length})</Title>
-        {canSelect && (
-          <Button variant="default" size="xs" onClick={toggleSelecting}>
-            {selecting ? "Cancel" : "Select"}
-          </Button>
-        )}
+      <Group position="apart" mb="md" spacing="xs">
+        <Title order={2} size="h4">
+          Attachments ({total})
+        </Title>
+        <Group spacing="xs">
+          {total > 0 && <PhotoViewSwitch view={view} onChange={setView} />}
+          {canSelect && (
+            <Button variant="default" size="xs" onClick={toggleSelecting}>
+              {selecting ? "Cancel" : "Select"}
+            </Button>
+          )}
+        </Group>
       </Group>
       <Stack spacing="md">
         {published && (
@@ -77,64 +90,50 @@ export function AttachmentsCard({ projectId, attachments, locked, published }: A
           </Alert>
         )}
         <ImageDropZone disabled={locked} onFiles={uploads.add} />
-        <UploadQueue items={uploads.items} onRetry={uploads.retry} onRemove={uploads.remove} />
+        <UploadQueue queue={uploads} />
         {selecting && (
-          <Group position="apart">
-            <Text size="sm">
-              {selected.size} of {attachments.length} selected
-            </Text>
-            <Group spacing="xs">
-              <Button size="xs" variant="light" onClick={() => setSelected(new Set(attachments.map((a) => a.id)))}>
-                Select All
-              </Button>
-              <Button size="xs" variant="light" onClick={() => setSelected(new Set())}>
-                Deselect All
-              </Button>
-              <Button
-                size="xs"
-                color="red"
-                disabled={selected.size === 0}
-                onClick={() => setDeletion({ ids: [...selected], bulk: true })}
-              >
-                Delete Selected ({selected.size})
-              </Button>
-            </Group>
-          </Group>
+          <SelectionBar
+            selected={selectedCount(selection, total)}
+            total={total}
+            onSelectAll={() => setSelection(EVERYTHING_SELECTED)}
+            onDeselectAll={() => setSelection(NOTHING_SELECTED)}
+            onDelete={() => deletion.askSelection(selection)}
+          />
         )}
-        {attachments.length === 0 ? (
+        {photos.error ? (
+          <FailureAlert mt={0} message={`The photos could not be loaded: ${photos.error.message}`} />
+        ) : photos.loading ? (
+          <Center py="md">
+            <Loader size="sm" aria-label="Loading photos" />
+          </Center>
+        ) : total === 0 ? (
           <Text color="dimmed" align="center" py="md">
             No attachments found for this project.
           </Text>
+        ) : view === "grid" ? (
+          <PhotoGrid {...shown} />
         ) : (
-          <Stack spacing="xs">
-            {attachments.map((attachment) => (
-              <AttachmentRow
-                key={attachment.id}
-                attachment={attachment}
-                locked={locked}
-                selecting={selecting}
-                selected={selected.has(attachment.id)}
-                onToggle={() => toggle(attachment.id)}
-                onRename={() => setRenaming(attachment)}
-                onDelete={() => setDeletion({ ids: [attachment.id], bulk: false })}
-              />
-            ))}
-          </Stack>
+          <PhotoList
+            {...shown}
+            locked={locked}
+            onRename={setRenaming}
+            onDelete={(photo) => deletion.askOne(photo.id)}
+          />
+        )}
+        {photos.pageCount > 1 && (
+          <Group position="center">
+            <Pager page={photos.page} total={photos.pageCount} onChange={photos.setPage} aria-label="Pages of photos" />
+          </Group>
         )}
       </Stack>
-      <RenameDialog attachment={renaming} onClose={() => setRenaming(null)} />
-      <ConfirmDeleteDialog
-        opened={deletion !== null}
-        title={deletion?.bulk ? "Delete Selected Attachments" : "Delete Attachment"}
-        message={
-          deletion?.bulk
-            ? `Are you sure you want to delete ${count} selected attachment(s)? This action cannot be undone.`
-            : "Are you sure you want to delete this attachment? This action cannot be undone."
-        }
-        loading={pending}
-        onConfirm={confirmDeletion}
-        onCancel={() => setDeletion(null)}
+      <PhotoLightbox
+        lightbox={lightbox}
+        locked={locked}
+        onRename={setRenaming}
+        onDelete={(photo) => deletion.askOne(photo.id)}
       />
+      <RenameDialog attachment={renaming} onClose={() => setRenaming(null)} />
+      <ConfirmDeleteDialog {...deletion.dialog} />
     </Card>
   );
 }

@@ -1,31 +1,32 @@
 import { Group, Stack, Text } from "@mantine/core";
-import { Dropzone, MIME_TYPES, type FileWithPath } from "@mantine/dropzone";
+import { Dropzone } from "@mantine/dropzone";
 import { IconLock, IconPhoto, IconUpload, IconX } from "@tabler/icons-react";
+import { useMediaQuery } from "@mantine/hooks";
+import { ACCEPTED_FILES } from "./file-checks";
 
-const ACCEPTED_TYPES = [MIME_TYPES.jpeg, MIME_TYPES.png, MIME_TYPES.gif, MIME_TYPES.webp];
+/** A touch screen as the main pointer: nothing there is dragged, photos are tapped for. */
+const TOUCH_QUERY = "(pointer: coarse)";
 
 interface ImageDropZoneProps {
   disabled: boolean;
-  onFiles: (files: FileWithPath[]) => void;
+  /** Every file dropped or picked, those the picker's filter refused too: the queue says why. */
+  onFiles: (files: File[]) => void;
 }
 
 /** Where images are dropped or picked; disabled while the project is published. */
 export function ImageDropZone({ disabled, onFiles }: ImageDropZoneProps) {
+  const touch = useMediaQuery(TOUCH_QUERY, false, { getInitialValueInEffect: false });
+  const invitation = touch ? "Tap to choose photos" : "Drag images here or click to select files";
   return (
     <Dropzone
       data-testid="attachment-drop-zone"
-      accept={ACCEPTED_TYPES}
+      accept={ACCEPTED_FILES}
       disabled={disabled}
       useFsAccessApi={false}
-      onDrop={(files) => {
-        if (!disabled) onFiles(files);
+      onDrop={() => {}}
+      onDropAny={(accepted, rejected) => {
+        if (!disabled) onFiles([...accepted, ...rejected.map((r) => r.file)]);
       }}
-      onReject={(rejections) =>
-        console.warn(
-          "Files refused (only JPEG, PNG, GIF and WebP):",
-          rejections.map((r) => r.file.name),
-        )
-      }
       sx={disabled ? { cursor: "not-allowed", opacity: 0.6 } : undefined}
     >
       <Group position="center" spacing="xl" style={{ minHeight: 110, pointerEvents: "none" }}>
@@ -46,7 +47,7 @@ export function ImageDropZone({ disabled, onFiles }: ImageDropZoneProps) {
         )}
         <Stack spacing={4}>
           <Text size="lg" inline>
-            {disabled ? "Cannot upload files to published project" : "Drag images here or click to select files"}
+            {disabled ? "Cannot upload files to published project" : invitation}
           </Text>
           <Text size="sm" color="dimmed" inline mt={7}>
             {disabled

@@ -1,1 +1,2 @@
 export { AttachmentsCard } from "./attachments-card";
+export { usePhotoPages } from "./use-photo-page";

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { TextInput } from "@mantine/core";
 import { useUpdate } from "@refinedev/core";
 import { FormDialog } from "../../ui/form-dialog";
+import { useFailureFor } from "../../lib/failure";
 import type { Attachment } from "../../../../api/types";
 
 interface RenameDialogProps {
@@ -13,6 +14,7 @@ interface RenameDialogProps {
 export function RenameDialog({ attachment, onClose }: RenameDialogProps) {
   const [name, setName] = useState("");
   const { mutate, mutation } = useUpdate<Attachment>();
+  const failure = useFailureFor(attachment);
   // A newly opened attachment starts from its own name (React's "adjust state on a prop change").
   const [shownFor, setShownFor] = useState(attachment);
   if (attachment !== shownFor) {
@@ -23,18 +25,16 @@ export function RenameDialog({ attachment, onClose }: RenameDialogProps) {
   const save = () => {
     const trimmed = name.trim();
     if (!attachment || !trimmed || trimmed === attachment.originalName) return onClose();
+    failure.clear();
     mutate(
       {
         resource: "attachments",
         id: attachment.id,
         values: { originalName: trimmed },
-        successNotification: false,
+        successNotification: { type: "success", message: "Attachment renamed" },
         errorNotification: false,
       },
-      {
-        onError: (error) => console.error("Failed to rename the attachment:", error.message),
-        onSettled: onClose,
-      },
+      { onSuccess: onClose, onError: failure.show },
     );
   };
 
@@ -48,6 +48,7 @@ export function RenameDialog({ attachment, onClose }: RenameDialogProps) {
         save();
       }}
       loading={mutation.isPending}
+      error={failure.message}
     >
       <TextInput
         label="File name"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { uploadErrorMessage } from "./upload-attachment";
+import { isRetryable, uploadErrorMessage } from "./upload-attachment";
 
 describe("uploadErrorMessage", () => {
   it("asks to log in again on 401", () => {
@@ -25,5 +25,15 @@ describe("uploadErrorMessage", () => {
   it("falls back to 'Upload failed' when the server was not reached", () => {
     expect(uploadErrorMessage({ statusCode: 0, message: "Could not reach the server" })).toBe("Upload failed");
     expect(uploadErrorMessage(undefined)).toBe("Upload failed");
+  });
+});
+
+describe("isRetryable", () => {
+  it("offers a retry where sending again may succeed", () => {
+    for (const status of [0, undefined, 408, 409, 429, 500, 502, 503, 507]) expect(isRetryable(status)).toBe(true);
+  });
+
+  it("offers none where the file or the session was refused", () => {
+    for (const status of [400, 401, 403, 404, 413, 415]) expect(isRetryable(status)).toBe(false);
   });
 });

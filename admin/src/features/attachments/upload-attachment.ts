@@ -1,6 +1,7 @@
 import type { HttpError } from "@refinedev/core";
 import { http } from "../../providers/http";
 import type { Attachment } from "../../../../api/types";
+import { UploadFailure } from "./upload-queue-store";
 
 // The API's 30 s timeout is for calls; a 10 MB photo on a slow uplink needs longer.
 const UPLOAD_TIMEOUT_MS = 10 * 60_000;
@@ -25,8 +26,19 @@ export async function uploadAttachment(
     });
     return data;
   } catch (error) {
-    throw new Error(uploadErrorMessage(error as HttpError), { cause: error });
+    const status = (error as Partial<HttpError>)?.statusCode;
+    throw new UploadFailure(uploadErrorMessage(error as HttpError), isRetryable(status));
   }
+}
+
+/**
+ * Whether sending the same file again may succeed: after a dropped connection, a timeout, a busy
+ * or failing server (a full disk included, once space is freed), or a project published
+ * meanwhile; not when the file itself was refused, the project is gone or the session ended.
+ */
+export function isRetryable(status: number | undefined): boolean {
+  if (!status) return true;
+  return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
 /** Spec section 8: what an upload row shows when the upload failed. */

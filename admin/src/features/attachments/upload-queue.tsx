@@ -1,7 +1,8 @@
-import { ActionIcon, Badge, Card, Group, Progress, Stack, Text, Tooltip } from "@mantine/core";
+import { memo, useMemo } from "react";
+import { ActionIcon, Badge, Button, Card, Group, Progress, Stack, Text, Tooltip } from "@mantine/core";
 import { IconRefresh, IconX } from "@tabler/icons-react";
 import { formatMegabytes } from "../../lib/format";
-import type { UploadItem, UploadStatus } from "./use-upload-queue";
+import type { UploadItem, UploadStatus, useUploadQueue } from "./use-upload-queue";
 
 const STATUS_COLOR: Record<UploadStatus, string> = {
   pending: "gray",
@@ -10,14 +11,20 @@ const STATUS_COLOR: Record<UploadStatus, string> = {
   error: "red",
 };
 
-interface UploadQueueProps {
-  items: UploadItem[];
+// A drop of thousands of files draws only these many waiting and failed rows; the rest are counted.
+const WAITING_SHOWN = 5;
+const FAILED_SHOWN = 50;
+
+type Queue = ReturnType<typeof useUploadQueue>;
+
+interface RowActions {
   onRetry: (id: string) => void;
   onRemove: (id: string) => void;
 }
 
-function UploadRow({ item, onRetry, onRemove }: { item: UploadItem } & Omit<UploadQueueProps, "items">) {
+const UploadRow = memo(function UploadRow({ item, onRetry, onRemove }: { item: UploadItem } & RowActions) {
   const completed = item.status === "completed";
+  const failed = item.status === "error";
   return (
     <Card
       withBorder
@@ -38,7 +45,7 @@ function UploadRow({ item, onRetry, onRemove }: { item: UploadItem } & Omit<Uplo
         <Badge color={STATUS_COLOR[item.status]} variant="light">
           {item.status}
         </Badge>
-        {item.status === "error" && (
+        {failed && item.retryable !== false && (
           <Tooltip label="Retry">
             <ActionIcon aria-label={`Retry ${item.file.name}`} onClick={() => onRetry(item.id)}>
               <IconRefresh size={16} />
@@ -63,26 +70,73 @@ function UploadRow({ item, onRetry, onRemove }: { item: UploadItem } & Omit<Uplo
           Upload complete
         </Text>
       )}
-      {item.status === "error" && item.error && (
+      {failed && item.error && (
         <Text size="xs" color="red" mt={4}>
           {item.error}
         </Text>
       )}
     </Card>
   );
+});
+
+/** The rows worth drawing: every upload under way or just done, the first failures and the next few waiting. */
+function shownRows(items: readonly UploadItem[]) {
+  const shown: UploadItem[] = [];
+  let waiting = 0;
+  let failed = 0;
+  for (const item of items) {
+    if (item.status === "pending" && waiting++ >= WAITING_SHOWN) continue;
+    if (item.status === "error" && failed++ >= FAILED_SHOWN) continue;
+    shown.push(item);
+  }
+  return {
+    shown,
+    waitingHidden: Math.max(0, waiting - WAITING_SHOWN),
+    failedHidden: Math.max(0, failed - FAILED_SHOWN),
+  };
 }
 
-/** The 'Uploading files...' list under the drop zone. */
-export function UploadQueue({ items, onRetry, onRemove }: UploadQueueProps) {
+/**
+ * The 'Uploading files...' list under the drop zone, with a count of what is waiting; once
+ * nothing is left to send, only the files that were not uploaded and why.
+ */
+export function UploadQueue({ queue }: { queue: Queue }) {
+  const { items, counts } = queue;
+  const { shown, waitingHidden, failedHidden } = useMemo(() => shownRows(items), [items]);
   if (items.length === 0) return null;
+  const sending = counts.pending + counts.uploading + counts.completed > 0;
   return (
     <Stack spacing="xs">
-      <Text weight={600} size="sm">
-        Uploading files...
-      </Text>
-      {items.map((item) => (
-        <UploadRow key={item.id} item={item} onRetry={onRetry} onRemove={onRemove} />
+      <Group position="apart">
+        <Text weight={600} size="sm">
+          {sending ? "Uploading files..." : "Files not uploaded"}
+        </Text>
+        <Text size="xs" color="dimmed" aria-live="polite">
+          {sending && `${counts.uploading} uploading, ${counts.pending} waiting`}
+          {sending && counts.error > 0 && " · "}
+          {counts.error > 0 && `${counts.error} not uploaded`}
+        </Text>
+      </Group>
+      {shown.map((item) => (
+        <UploadRow key={item.id} item={item} onRetry={queue.retry} onRemove={queue.remove} />
       ))}
+      {waitingHidden > 0 && (
+        <Text size="sm" color="dimmed">
+          and {waitingHidden} more waiting
+        </Text>
+      )}
+      {failedHidden > 0 && (
+        <Text size="sm" color="dimmed">
+          and {failedHidden} more not uploaded
+        </Text>
+      )}
+      {counts.error > 1 && (
+        <Group position="right">
+          <Button size="xs" variant="subtle" onClick={queue.clearFailed}>
+            Remove all failed
+          </Button>
+        </Group>
+      )}
     </Stack>
   );
 }

@@ -1,35 +1,45 @@
-import { useCustomMutation, useDelete } from "@refinedev/core";
+import { useCustomMutation, useDelete, type HttpError } from "@refinedev/core";
+import { deletionRequest, selectedCount, type PhotoSelection } from "./photo-selection";
+
+interface Outcome {
+  onSuccess: () => void;
+  onError: (error: HttpError) => void;
+}
+
+const deleted = (count: number) => (count === 1 ? "Attachment deleted" : `${count} attachments deleted`);
 
 /**
- * Deleting one attachment, or several with the bulk call; failures are only logged. The project
- * and its list refresh through the live provider (the server announces both).
+ * Deleting one attachment, or a selection with the one bulk call (a 'Select All' of any size
+ * included). The caller shows a failure where the user is; a success is confirmed by a
+ * notification. The project and its photos refresh through the live provider.
  */
 export function useAttachmentDeletion() {
   const { mutate: deleteOne, mutation: single } = useDelete();
   const { mutate: deleteMany, mutation: bulk } = useCustomMutation();
-  const handlers = (what: string, done: () => void) => ({
-    onError: (error: { message: string }) => console.error(`Failed to delete ${what}:`, error.message),
-    onSettled: done,
-  });
 
   return {
     pending: single.isPending || bulk.isPending,
-    deleteAttachment: (id: number, done: () => void) =>
+    deleteAttachment: (id: number, outcome: Outcome) =>
       deleteOne(
-        { resource: "attachments", id, successNotification: false, errorNotification: false },
-        handlers("the attachment", done),
+        {
+          resource: "attachments",
+          id,
+          successNotification: { type: "success", message: deleted(1) },
+          errorNotification: false,
+        },
+        outcome,
       ),
-    deleteAttachments: (ids: number[], done: () => void) => {
-      if (ids.length === 0) return done();
+    deleteSelection: (selection: PhotoSelection, projectId: number, total: number, outcome: Outcome) => {
+      const count = selectedCount(selection, total);
       deleteMany(
         {
           url: "/attachments",
           method: "delete",
-          values: { ids },
-          successNotification: false,
+          values: deletionRequest(selection, projectId, total),
+          successNotification: { type: "success", message: deleted(count) },
           errorNotification: false,
         },
-        handlers("the selected attachments", done),
+        outcome,
       );
     },
   };

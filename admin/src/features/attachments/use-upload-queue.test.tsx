@@ -19,13 +19,14 @@ afterAll(async () => {
   await server?.close();
 });
 
+const LIMIT = 10 * 1024 * 1024;
 const photo = async (name: string) => new File([new Uint8Array(await makeImage("png"))], name, { type: "image/png" });
 const rowsOf = (projectId: number) => server.t.ctx.db("attachments").where({ project_id: projectId });
 
 describe("the upload queue against the real API", () => {
   it("uploads three files at a time and starts the next as one finishes", async () => {
     const projectId = await insertProjectRow(server.t.ctx, { name: "Queue of five" });
-    const { result } = renderHook(() => useUploadQueue(projectId));
+    const { result } = renderHook(() => useUploadQueue(projectId, LIMIT));
     const files = await Promise.all(["a", "b", "c", "d", "e"].map((n) => photo(`${n}.png`)));
     act(() => result.current.add(files));
     const count = (status: string) => result.current.items.filter((i) => i.status === status).length;
@@ -35,12 +36,38 @@ describe("the upload queue against the real API", () => {
     expect((await rowsOf(projectId)).map((r) => r.original_name).sort()).toEqual(files.map((f) => f.name));
   });
 
-  it("shows why an upload failed, and a refused file never becomes an attachment", async () => {
-    const projectId = await insertProjectRow(server.t.ctx, { name: "Refusals" });
-    const { result } = renderHook(() => useUploadQueue(projectId));
-    act(() => result.current.add([new File(["not an image"], "notes.png", { type: "image/png" })]));
+  it("names a refused file with its reason and never sends it, nor offers a retry", async () => {
+    const projectId = await insertProjectRow(server.t.ctx, { name: "Refused in the browser" });
+    const { result } = renderHook(() => useUploadQueue(projectId, LIMIT));
+    const notes = new File(["minutes of the meeting"], "notes.txt", { type: "text/plain" });
+    const huge = new File([new Uint8Array(LIMIT + 1)], "huge.jpg", { type: "image/jpeg" });
+    const kept = await photo("kept.png");
+    act(() => result.current.add([notes, huge, kept]));
+    await waitFor(() => expect(result.current.counts.completed).toBe(1));
+    const [refusedNotes, refusedHuge] = result.current.items;
+    expect(refusedNotes).toMatchObject({
+      status: "error",
+      retryable: false,
+      error: expect.stringMatching(/^Unsupported file type/),
+    });
+    expect(refusedHuge).toMatchObject({
+      status: "error",
+      retryable: false,
+      error: expect.stringMatching(/^File too large/),
+    });
+    act(() => result.current.retry(refusedNotes.id));
+    expect(result.current.items[0].status).toBe("error");
+    expect((await rowsOf(projectId)).map((r) => r.original_name)).toEqual(["kept.png"]);
+  });
+
+  it("shows the server's refusal of a file the browser let through, without a retry", async () => {
+    const projectId = await insertProjectRow(server.t.ctx, { name: "Refused by the server" });
+    const { result } = renderHook(() => useUploadQueue(projectId, LIMIT));
+    const png = await makeImage("png");
+    const cut = new File([new Uint8Array(png.subarray(0, png.length - 20))], "cut.png", { type: "image/png" });
+    act(() => result.current.add([cut]));
     await waitFor(() => expect(result.current.items[0]?.status).toBe("error"));
-    expect(result.current.items[0].error).toMatch(/./);
+    expect(result.current.items[0]).toMatchObject({ error: "Image is damaged or incomplete", retryable: false });
     expect(await rowsOf(projectId)).toEqual([]);
   });
 
@@ -48,9 +75,10 @@ describe("the upload queue against the real API", () => {
     const projectId = await insertProjectRow(server.t.ctx, { name: "Retry" });
     await setPublishStatus(server.t.ctx, projectId, "published");
     const file = await photo("retry-me.png");
-    const { result } = renderHook(() => useUploadQueue(projectId));
+    const { result } = renderHook(() => useUploadQueue(projectId, LIMIT));
     act(() => result.current.add([file]));
     await waitFor(() => expect(result.current.items[0]?.status).toBe("error"));
+    expect(result.current.items[0]).toMatchObject({ error: "Project is published", retryable: true });
     await setPublishStatus(server.t.ctx, projectId, "draft");
     act(() => result.current.retry(result.current.items[0].id));
     await waitFor(() => expect(result.current.items[0]?.status).toBe("completed"));

@@ -4,6 +4,7 @@ import { useForm } from "@mantine/form";
 import { useLogin, useRegister, type AuthActionResponse } from "@refinedev/core";
 import type { SignInVariables, SignUpVariables } from "../../providers/auth-provider";
 import { AuthMessage } from "./auth-message";
+import { INVALID_EMAIL, isEmailAddress } from "../../../../api/validation";
 import { describePasswordPolicy, type PasswordPolicy } from "../../lib/password-policy";
 
 interface CredentialsFormProps {
@@ -21,7 +22,9 @@ export function CredentialsForm({ signUp, passwordPolicy, onToggleSignUp, onForg
   const form = useForm({
     initialValues: { email: "", password: "", displayName: "" },
     validate: {
-      email: (value) => (value.trim() ? null : "Email is required"),
+      // A new account's address must be one mail can reach (the server's rule); signing in takes any.
+      email: (value) =>
+        !value.trim() ? "Email is required" : signUp && !isEmailAddress(value.trim()) ? INVALID_EMAIL : null,
       password: (value) => (value ? null : "Password is required"),
     },
   });

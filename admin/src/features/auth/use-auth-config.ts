@@ -4,9 +4,14 @@ import { DEFAULT_MIN_PASSWORD_LENGTH, type PasswordPolicy } from "../../lib/pass
 export interface AuthConfig {
   google: { clientId: string } | null;
   passwordPolicy: PasswordPolicy;
+  /** The server's per-file upload limit (MAX_UPLOAD_BYTES). */
+  maxUploadBytes: number;
 }
 
-/** What the identity provider offers: Google sign-in and the password rules. */
+/** The contract's default, until the server has said. */
+const DEFAULT_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+/** What the server offers and allows: Google sign-in, the password rules, the upload limit. */
 export function useAuthConfig(): AuthConfig {
   const { result } = useCustom<AuthConfig>({
     url: "/auth/config",
@@ -18,5 +23,6 @@ export function useAuthConfig(): AuthConfig {
   return {
     google: config?.google?.clientId ? config.google : null,
     passwordPolicy: config?.passwordPolicy ?? { minLength: DEFAULT_MIN_PASSWORD_LENGTH },
+    maxUploadBytes: config?.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
   };
 }

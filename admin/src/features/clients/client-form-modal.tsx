@@ -12,15 +12,23 @@ export function ClientFormModal({ form, title }: { form: ClientModalForm; title:
   } = form;
 
   const handleSubmit = onSubmit(async (values) => {
+    form.failure.clear();
     try {
       await submit(values);
     } catch {
-      // The failure is on the form already (field errors) and logged by the hook.
+      // Shown in the dialog (or on its field) by the hook; the dialog stays open.
     }
   });
 
   return (
-    <FormDialog title={title} opened={visible} onClose={close} onSubmit={handleSubmit} loading={formLoading}>
+    <FormDialog
+      title={title}
+      opened={visible}
+      onClose={close}
+      onSubmit={handleSubmit}
+      loading={formLoading}
+      error={form.failure.message}
+    >
       <TextInput label="Name" withAsterisk data-autofocus {...getInputProps("name")} />
     </FormDialog>
   );

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from "react";
-import { Badge, Button, Group, Pagination, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Badge, Button, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import type { CrudSort } from "@refinedev/core";
 import { List } from "@refinedev/mantine";
@@ -10,6 +10,7 @@ import { clientColumns } from "./client-columns";
 import { ClientFormModal } from "./client-form-modal";
 import { DeleteClientModal } from "./delete-client-modal";
 import { SortableTable } from "../../ui/sortable-table";
+import { ListPager } from "../../ui/list-pager";
 import type { Client } from "./types";
 import { useClientModalForm } from "./use-client-modal-form";
 
@@ -81,7 +82,7 @@ function ClientTable({ recent }: { recent: boolean }) {
         }
         breadcrumb={false}
         headerButtons={
-          <Button leftIcon={<IconPlus size={16} />} onClick={() => createForm.modal.show()}>
+          <Button leftIcon={<IconPlus size={16} />} onClick={createForm.showNew}>
             Add Client
           </Button>
         }
@@ -106,11 +107,13 @@ function ClientTable({ recent }: { recent: boolean }) {
               }
             />
           )}
-          {pageCount > 1 && (
-            <Group position="right">
-              <Pagination page={currentPage} total={pageCount} onChange={setCurrentPage} />
-            </Group>
-          )}
+          <ListPager
+            currentPage={currentPage}
+            pageCount={pageCount}
+            setCurrentPage={setCurrentPage}
+            settled={tableQuery.isSuccess}
+            position="right"
+          />
         </Stack>
       </List>
       <ClientFormModal form={createForm} title="Add Client" />

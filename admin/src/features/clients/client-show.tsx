@@ -1,7 +1,7 @@
-import { Alert, Center, Group, Loader, Stack, Text } from "@mantine/core";
+import { Center, Group, Loader, Stack, Text } from "@mantine/core";
+import { LoadError } from "../../ui/load-error";
 import { useRef } from "react";
 import { useShow, useSubscription } from "@refinedev/core";
-import { IconAlertCircle } from "@tabler/icons-react";
 import { useParams } from "react-router";
 import { ClientFormModal } from "./client-form-modal";
 import type { ClientWithRelations } from "../../../../api/types";
@@ -20,9 +20,11 @@ export function ClientShow() {
 
 function ClientLoadError() {
   return (
-    <Alert color="red" title="Error loading client" icon={<IconAlertCircle size={18} />}>
-      Client not found or failed to load.
-    </Alert>
+    <LoadError
+      title="Error loading client"
+      message="Client not found or failed to load."
+      back={{ to: "/clients/all", label: "Back to All Clients" }}
+    />
   );
 }
 

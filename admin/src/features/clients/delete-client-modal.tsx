@@ -1,4 +1,5 @@
 import { useDelete } from "@refinedev/core";
+import { useFailureFor } from "../../lib/failure";
 import { ConfirmDeleteDialog } from "../../ui/confirm-delete-dialog";
 import type { Client } from "./types";
 
@@ -11,16 +12,18 @@ interface DeleteClientModalProps {
 /** Confirms and deletes a client: its contacts go with it, its projects stay as "No client". */
 export function DeleteClientModal({ client, onClose, onDeleted }: DeleteClientModalProps) {
   const { mutate, mutation } = useDelete<Client>();
+  const failure = useFailureFor(client);
 
   const confirm = () => {
     if (!client) return;
+    failure.clear();
     mutate(
       {
         resource: "clients",
         id: client.id,
         // Contacts are deleted and projects detached with it; counts on the dashboard change too.
         invalidates: ["all"],
-        successNotification: false,
+        successNotification: { type: "success", message: "Client deleted" },
         errorNotification: false,
       },
       {
@@ -28,10 +31,7 @@ export function DeleteClientModal({ client, onClose, onDeleted }: DeleteClientMo
           onClose();
           onDeleted?.(client);
         },
-        onError: (error) => {
-          console.error("Failed to delete the client:", error.message);
-          onClose();
-        },
+        onError: failure.show,
       },
     );
   };
@@ -41,6 +41,7 @@ export function DeleteClientModal({ client, onClose, onDeleted }: DeleteClientMo
       opened={client !== null}
       title="Delete Client"
       loading={mutation.isPending}
+      error={failure.message}
       onCancel={onClose}
       onConfirm={confirm}
       message={

@@ -1,6 +1,7 @@
 import type { HttpError } from "@refinedev/core";
 import { useModalForm } from "@refinedev/mantine";
 import { nameError, toClientPayload } from "./client-rules";
+import { useFailure } from "../../lib/failure";
 import type { Client, ClientFormValues, ClientPayload } from "./types";
 
 /**
@@ -8,6 +9,7 @@ import type { Client, ClientFormValues, ClientPayload } from "./types";
  * and the dashboard's totals, so a change refreshes every cached query, not just the clients.
  */
 export function useClientModalForm(action: "create" | "edit") {
+  const failure = useFailure(["name"]);
   const form = useModalForm<Client, HttpError, ClientFormValues, ClientPayload>({
     initialValues: { name: "" },
     validate: { name: nameError },
@@ -19,22 +21,27 @@ export function useClientModalForm(action: "create" | "edit") {
       // The dialog is filled from the record already on screen; no second read of it.
       queryOptions: { enabled: false },
       invalidates: ["all"],
-      successNotification: false,
+      successNotification: { type: "success", message: action === "create" ? "Client added" : "Client saved" },
       errorNotification: false,
-      onMutationError: (error) =>
-        console.error(`Failed to ${action === "create" ? "create" : "update"} the client:`, error.message),
+      onMutationError: failure.show,
     },
   });
 
   /** Opens the edit dialog filled with the record on screen. */
   const showFor = (client: Pick<Client, "id" | "name">) => {
     const values = { name: client.name };
+    failure.clear();
     form.modal.show(client.id);
     form.setValues(values);
     form.resetDirty(values);
   };
 
-  return { ...form, showFor };
+  const showNew = () => {
+    failure.clear();
+    form.modal.show();
+  };
+
+  return { ...form, showFor, showNew, failure };
 }
 
 export type ClientModalForm = ReturnType<typeof useClientModalForm>;

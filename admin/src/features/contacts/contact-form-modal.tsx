@@ -13,10 +13,11 @@ export function ContactFormModal({ form, title }: { form: ContactModalForm; titl
   } = form;
 
   const handleSubmit = onSubmit(async (payload) => {
+    form.failure.clear();
     try {
       await submit(payload);
     } catch {
-      // The failure is on the form already (field errors) and logged by the hook.
+      // Shown in the dialog (or on its fields) by the hook; the dialog stays open.
     }
   });
 
@@ -27,7 +28,14 @@ export function ContactFormModal({ form, title }: { form: ContactModalForm; titl
   });
 
   return (
-    <FormDialog title={title} opened={visible} onClose={close} onSubmit={handleSubmit} loading={formLoading}>
+    <FormDialog
+      title={title}
+      opened={visible}
+      onClose={close}
+      onSubmit={handleSubmit}
+      loading={formLoading}
+      error={form.failure.message}
+    >
       <TextInput label="Name" withAsterisk data-autofocus {...textProps("name")} />
       <TextInput label="Email" type="email" {...textProps("email")} />
       <TextInput label="Phone" type="tel" {...textProps("phoneNumber")} />

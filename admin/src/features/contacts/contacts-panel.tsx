@@ -33,7 +33,7 @@ export function ContactsPanel({ clientId, contacts }: { clientId: number; contac
     <Card withBorder shadow="xs" p="lg" radius="md">
       <Group position="apart" mb="md">
         <Title order={3}>Contacts ({contacts.length})</Title>
-        <Button leftIcon={<IconPlus size={16} />} onClick={() => createForm.modal.show()}>
+        <Button leftIcon={<IconPlus size={16} />} onClick={createForm.showNew}>
           Add Contact
         </Button>
       </Group>
@@ -43,7 +43,7 @@ export function ContactsPanel({ clientId, contacts }: { clientId: number; contac
             <Text color="dimmed" align="center">
               No contacts found for this client. Add the first contact to get started.
             </Text>
-            <Button variant="light" leftIcon={<IconPlus size={16} />} onClick={() => createForm.modal.show()}>
+            <Button variant="light" leftIcon={<IconPlus size={16} />} onClick={createForm.showNew}>
               Add First Contact
             </Button>
           </Stack>

@@ -1,6 +1,7 @@
 import type { HttpError } from "@refinedev/core";
 import { useModalForm } from "@refinedev/mantine";
-import { emailError, nameError, toContactPayload } from "./contact-rules";
+import { emailError, nameError, phoneError, toContactPayload } from "./contact-rules";
+import { useFailure } from "../../lib/failure";
 import type { Contact, ContactFormValues, ContactPayload } from "./types";
 
 interface ContactModalFormOptions {
@@ -11,9 +12,10 @@ interface ContactModalFormOptions {
 
 /** The add or edit contact dialog's form, with the spec's rules and messages. */
 export function useContactModalForm({ clientId, action, onSaved }: ContactModalFormOptions) {
+  const failure = useFailure(["name", "email", "phoneNumber"]);
   const form = useModalForm<Contact, HttpError, ContactFormValues, ContactPayload>({
     initialValues: { name: "", email: "", phoneNumber: "" },
-    validate: { name: nameError, email: emailError },
+    validate: { name: nameError, email: emailError, phoneNumber: phoneError },
     transformValues: (values) => toContactPayload(values, action === "create" ? clientId : undefined),
     refineCoreProps: {
       resource: "contacts",
@@ -21,25 +23,30 @@ export function useContactModalForm({ clientId, action, onSaved }: ContactModalF
       redirect: false,
       // The dialog is filled from the record already on screen; no second read of it.
       queryOptions: { enabled: false },
-      successNotification: false,
+      successNotification: { type: "success", message: action === "create" ? "Contact added" : "Contact saved" },
       errorNotification: false,
       // The client's page and its contact count follow through the live provider (the server
       // announces the contact and its client).
       onMutationSuccess: ({ data }) => onSaved?.(data),
-      onMutationError: (error) =>
-        console.error(`Failed to ${action === "create" ? "add" : "update"} the contact:`, error.message),
+      onMutationError: failure.show,
     },
   });
 
   /** Opens the edit dialog filled with the contact on screen. */
   const showFor = (contact: Contact) => {
     const values = { name: contact.name, email: contact.email ?? "", phoneNumber: contact.phoneNumber ?? "" };
+    failure.clear();
     form.modal.show(contact.id);
     form.setValues(values);
     form.resetDirty(values);
   };
 
-  return { ...form, showFor };
+  const showNew = () => {
+    failure.clear();
+    form.modal.show();
+  };
+
+  return { ...form, showFor, showNew, failure };
 }
 
 export type ContactModalForm = ReturnType<typeof useContactModalForm>;

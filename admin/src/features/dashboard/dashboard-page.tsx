@@ -24,7 +24,9 @@ export function DashboardPage() {
 
   return (
     <Stack spacing="md">
-      <Title order={2}>Dashboard Overview</Title>
+      <Title order={1} size="h2">
+        Dashboard Overview
+      </Title>
       {query.isError ? (
         <Alert color="red" title="Error loading dashboard" icon={<IconAlertCircle size={18} />}>
           Failed to load dashboard statistics. Please try again later.
@@ -43,7 +45,7 @@ export function DashboardPage() {
             </Grid.Col>
           ))}
           <Grid.Col md={6}>
-            <StorageCard usage={stats?.diskUsage} loading={loading} />
+            <StorageCard stats={stats} loading={loading} />
           </Grid.Col>
           <Grid.Col md={6}>
             <QuickStatsCard stats={stats} loading={loading} />

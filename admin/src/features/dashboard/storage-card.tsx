@@ -1,12 +1,40 @@
-import { Card, Group, Progress, Skeleton, Text, Title } from "@mantine/core";
-import { formatStorage, storageColor } from "../../lib/format";
+import { Card, Group, Progress, Skeleton, Stack, Text, Title } from "@mantine/core";
+import { formatFileSize, formatStorage, storageColor } from "../../lib/format";
 import type { DashboardStats } from "./types";
 
-export function StorageCard({ usage, loading }: { usage?: DashboardStats["diskUsage"]; loading: boolean }) {
+function Line({ label, value }: { label: string; value: string }) {
+  return (
+    <Group position="apart" spacing="xs">
+      <Text size="xs" color="dimmed">
+        {label}
+      </Text>
+      <Text size="xs" weight={600}>
+        {value}
+      </Text>
+    </Group>
+  );
+}
+
+/**
+ * What Photodrop keeps (photos and published ZIPs) against the room it has (that plus the free
+ * space of the volume holding the photos), and the volume's own free and total space.
+ */
+export function StorageCard({
+  stats,
+  loading,
+}: {
+  stats?: Pick<DashboardStats, "diskUsage" | "storage">;
+  loading: boolean;
+}) {
+  const usage = stats?.diskUsage;
   const percentUsed = Math.min(100, Math.max(0, usage?.percentage ?? 0));
+  // Present once the server reports it (GET /api/dashboard/stats `storage`).
+  const storage = stats?.storage;
   return (
     <Card withBorder shadow="xs" p="lg" radius="md" h="100%">
-      <Title order={4}>Storage Usage</Title>
+      <Title order={2} size="h4">
+        Storage Usage
+      </Title>
       {loading || !usage ? (
         <Skeleton height={60} mt="md" />
       ) : (
@@ -31,6 +59,16 @@ export function StorageCard({ usage, loading }: { usage?: DashboardStats["diskUs
               {(100 - percentUsed).toFixed(1)}% available
             </Text>
           </Group>
+          {storage && (
+            <Stack spacing={2} mt="sm" aria-label="Storage in detail">
+              <Line label="Photos" value={formatFileSize(storage.photosBytes)} />
+              <Line label="Published ZIPs" value={formatFileSize(storage.zipsBytes)} />
+              <Line
+                label="Free on the data volume"
+                value={`${formatFileSize(storage.freeBytes)} of ${formatFileSize(storage.totalBytes)}`}
+              />
+            </Stack>
+          )}
         </>
       )}
     </Card>

@@ -1,29 +1,10 @@
-import { useState } from "react";
-import { Badge, Card, Divider, Group, Stack, Text, Title } from "@mantine/core";
+import { Card, Divider, Group, Stack, Text, Title } from "@mantine/core";
 import type { Project } from "../../../../api/types";
-import { formatDateTime } from "../../lib/format";
 import { DeliveryFigures } from "./delivery-figures";
+import { DeliveryLinkState } from "./delivery-link-state";
 import { DeliverySettingsForm } from "./delivery-settings-form";
 import { RegenerateLinkButton } from "./regenerate-link-button";
 import { useDeliveryActions } from "./use-delivery-actions";
-
-function LinkState({ project }: { project: Project }) {
-  const { expiresAt, hasPasscode } = project.delivery;
-  // Read once per mount: the badge is a hint, the server decides what has expired.
-  const [now] = useState(() => Date.now());
-  const expired = expiresAt !== null && new Date(expiresAt).getTime() <= now;
-  return (
-    <Group spacing={6}>
-      {project.deliveryUrl ? (
-        <Badge color={expired ? "red" : "green"}>{expired ? "Expired" : "Live"}</Badge>
-      ) : (
-        <Badge color="gray">Not published</Badge>
-      )}
-      {hasPasscode && <Badge color="violet">Passcode</Badge>}
-      {expiresAt && !expired && <Badge color="blue">Expires {formatDateTime(expiresAt)}</Badge>}
-    </Group>
-  );
-}
 
 /** The client's delivery page: its link, its settings and what the client did with it. */
 export function DeliveryCard({ project }: { project: Project }) {
@@ -32,7 +13,7 @@ export function DeliveryCard({ project }: { project: Project }) {
     <Card withBorder shadow="xs" radius="md" p="lg" mt="md" aria-label="Delivery">
       <Group position="apart" mb="md">
         <Title order={4}>Delivery</Title>
-        <LinkState project={project} />
+        <DeliveryLinkState project={project} />
       </Group>
       <Stack spacing="md">
         {project.deliveryUrl ? (

@@ -35,6 +35,15 @@ describe("the delivery settings form", () => {
     expect(onSave).toHaveBeenLastCalledWith({ expiresAt: null });
   });
 
+  it("refuses an expiry in the past before sending anything", async () => {
+    const { onSave, user } = setup(project());
+    const expiry = screen.getByLabelText("Link expires");
+    await user.type(expiry, "2020-01-01T10:00");
+    await screen.findByText("The expiry must be in the future");
+    expect((screen.getByRole("button", { name: "Save delivery settings" }) as HTMLButtonElement).disabled).toBe(true);
+    expect(onSave).not.toHaveBeenCalled();
+  });
+
   it("refuses a passcode under 4 characters before sending anything", async () => {
     const { onSave, user } = setup(project());
     await user.type(screen.getByLabelText("Passcode"), "abc");

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Button, Group, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
 import type { Project } from "../../../../api/types";
-import { fromLocalInput, passcodeError, toLocalInput } from "./expiry-input";
+import { expiryError, fromLocalInput, passcodeError, toLocalInput } from "./expiry-input";
 import type { DeliverySettingsChange } from "./use-delivery-actions";
 
 interface Props {
@@ -20,6 +20,7 @@ export function DeliverySettingsForm({ project, saving, onSave }: Props) {
   const [passcode, setPasscode] = useState("");
   const [error, setError] = useState<string | null>(null);
   const invalid = passcodeError(passcode);
+  const expiryInvalid = expiryError(expiry);
 
   const send = (change: DeliverySettingsChange) => {
     setError(null);
@@ -37,7 +38,7 @@ export function DeliverySettingsForm({ project, saving, onSave }: Props) {
       aria-label="Delivery settings"
       onSubmit={(event) => {
         event.preventDefault();
-        if (invalid) return;
+        if (invalid || expiryInvalid) return;
         send({ expiresAt: fromLocalInput(expiry), ...(passcode ? { passcode } : {}) });
       }}
     >
@@ -47,6 +48,7 @@ export function DeliverySettingsForm({ project, saving, onSave }: Props) {
           label="Link expires"
           description="Leave empty for a link that does not expire"
           value={expiry}
+          error={expiryInvalid}
           onChange={(event) => setExpiry(event.currentTarget.value)}
         />
         <PasswordInput
@@ -66,7 +68,7 @@ export function DeliverySettingsForm({ project, saving, onSave }: Props) {
           </Text>
         )}
         <Group spacing="xs">
-          <Button type="submit" loading={saving} disabled={Boolean(invalid)}>
+          <Button type="submit" loading={saving} disabled={Boolean(invalid || expiryInvalid)}>
             Save delivery settings
           </Button>
           {delivery.hasPasscode && (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fromLocalInput, passcodeError, toLocalInput } from "./expiry-input";
+import { expiryError, fromLocalInput, passcodeError, toLocalInput } from "./expiry-input";
 
 describe("the expiry field", () => {
   it("round-trips an instant through the local datetime-local value", () => {
@@ -19,5 +19,13 @@ describe("the expiry field", () => {
     expect(passcodeError("abcd")).toBeNull();
     expect(passcodeError("abc")).toBe("Passcode must be 4 to 64 characters");
     expect(passcodeError("x".repeat(65))).toBe("Passcode must be 4 to 64 characters");
+  });
+
+  it("refuses an expiry that is not in the future, and takes none or a later one", () => {
+    const now = new Date(2026, 11, 24, 18, 30).getTime();
+    expect(expiryError("2026-12-24T18:29", now)).toBe("The expiry must be in the future");
+    expect(expiryError("2026-12-24T18:30", now)).toBe("The expiry must be in the future");
+    expect(expiryError("2026-12-24T18:31", now)).toBeNull();
+    expect(expiryError("", now)).toBeNull();
   });
 });

@@ -1,3 +1,5 @@
+import { EXPIRY_NOT_IN_FUTURE, isInFuture } from "../../../../api/validation";
+
 const pad = (n: number) => String(n).padStart(2, "0");
 
 /** An ISO instant as the local `YYYY-MM-DDTHH:mm` a datetime-local input shows; empty for none. */
@@ -19,4 +21,10 @@ export function fromLocalInput(value: string): string | null {
 export function passcodeError(passcode: string): string | null {
   if (passcode === "") return null;
   return passcode.length < 4 || passcode.length > 64 ? "Passcode must be 4 to 64 characters" : null;
+}
+
+/** The server's rule for an expiry, checked as it is typed: empty (no expiry) or later than now. */
+export function expiryError(value: string, now = Date.now()): string | null {
+  const iso = fromLocalInput(value);
+  return iso && !isInFuture(iso, now) ? EXPIRY_NOT_IN_FUTURE : null;
 }

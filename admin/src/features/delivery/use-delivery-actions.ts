@@ -11,16 +11,29 @@ export function useDeliveryActions(projectId: number) {
   const invalidate = useInvalidate();
   const { mutateAsync: save, mutation: saving } = useCustomMutation<Project>();
   const { mutateAsync: regenerate, mutation: regenerating } = useCustomMutation<Project>();
-  const refetch = () => invalidate({ resource: "projects", invalidates: ["detail"], id: projectId });
-  const quiet = { successNotification: false as const, errorNotification: false as const };
+  // The project page reads its project from the list endpoint (by id), other views from the detail.
+  const refetch = () => invalidate({ resource: "projects", invalidates: ["list", "detail"], id: projectId });
+  // The form and the dialog show a failure themselves.
+  const saved = (message: string) => ({
+    successNotification: { type: "success" as const, message },
+    errorNotification: false as const,
+  });
 
   return {
     saveSettings: (values: DeliverySettingsChange) =>
-      save({ url: `/projects/${projectId}/delivery`, method: "put", values, ...quiet }).finally(refetch),
+      save({
+        url: `/projects/${projectId}/delivery`,
+        method: "put",
+        values,
+        ...saved("Delivery settings saved"),
+      }).finally(refetch),
     regenerateLink: () =>
-      regenerate({ url: `/projects/${projectId}/delivery/regenerate`, method: "post", values: {}, ...quiet }).finally(
-        refetch,
-      ),
+      regenerate({
+        url: `/projects/${projectId}/delivery/regenerate`,
+        method: "post",
+        values: {},
+        ...saved("A new delivery link is live"),
+      }).finally(refetch),
     saving: saving.isPending,
     regenerating: regenerating.isPending,
   };

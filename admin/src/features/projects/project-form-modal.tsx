@@ -1,7 +1,8 @@
-import { useEffect, useRef } from "react";
+import { useState } from "react";
 import { Select, Textarea, TextInput } from "@mantine/core";
 import { FormDialog } from "../../ui/form-dialog";
-import type { HttpError } from "@refinedev/core";
+import { useFailure } from "../../lib/failure";
+import type { CrudFilter, HttpError } from "@refinedev/core";
 import { useModalForm, useSelect } from "@refinedev/mantine";
 import type { Project } from "./types";
 
@@ -34,52 +35,49 @@ const NO_CLIENT = { value: "", label: "No client" };
 
 export interface ProjectFormModal {
   showCreate: () => void;
-  showEdit: (id: number) => void;
+  showEdit: (project: Project) => void;
   modals: JSX.Element;
 }
 
 function useProjectForm(action: "create" | "edit", defaultClientId?: number) {
+  const failure = useFailure(["name", "description", "clientId"]);
   const form = useModalForm<Project, HttpError, ProjectFormValues, ProjectPayload>({
     refineCoreProps: {
       resource: "projects",
       action,
       redirect: false,
+      // The edit dialog is filled from the project on screen: no second read of it (the record
+      // would also carry attachments the dialog never shows).
+      queryOptions: { enabled: false },
       invalidates: ["list", "many", "detail"],
-      successNotification: false,
-      errorNotification: (error) => {
-        console.error("Failed to save the project:", error?.message);
-        return false;
-      },
+      successNotification: { type: "success", message: action === "create" ? "Project created" : "Project saved" },
+      errorNotification: false,
+      onMutationError: failure.show,
     },
     initialValues: { name: "", description: "", clientId: defaultClientId ? String(defaultClientId) : null },
     validate: { name: (value) => (value?.trim() ? null : "Name is required") },
     transformValues: (values) => toPayload(values, action),
   });
-  const loaded = form.refineCore.query?.data?.data;
-  // Mantine's form methods change identity on every render: only a newly loaded record may fill the form.
-  const formRef = useRef(form);
-  formRef.current = form;
-  useEffect(() => {
-    // The API answers numbers and null; the form keeps what the inputs show.
-    if (!loaded) return;
-    const values = {
-      name: loaded.name,
-      description: loaded.description ?? "",
-      clientId: loaded.clientId == null ? null : String(loaded.clientId),
-    };
-    formRef.current.setValues(values);
-    formRef.current.resetDirty(values);
-  }, [loaded]);
-  return form;
+  return { ...form, failure };
 }
 
+const CLIENTS_OFFERED = 20;
+
+/** Searched on the server ('q', by name) as the user types, so any of thousands of clients can be found. */
+const searchByName = (value: string): CrudFilter[] =>
+  value.trim() ? [{ field: "q", operator: "eq", value: value.trim() }] : [];
+
 function ProjectFormFields({ form, title }: { form: ReturnType<typeof useProjectForm>; title: string }) {
+  // The client the project already has is fetched by id, so it shows even when not among those offered.
+  const [initialClientId] = useState(() => form.values.clientId || undefined);
   const { selectProps } = useSelect<{ id: number; name: string }>({
     resource: "clients",
     optionLabel: "name",
     optionValue: (client) => String(client.id),
     sorters: [{ field: "name", order: "asc" }],
-    pagination: { mode: "off" },
+    pagination: { currentPage: 1, pageSize: CLIENTS_OFFERED, mode: "server" },
+    onSearch: searchByName,
+    defaultValue: initialClientId,
   });
   const { modal, getInputProps, saveButtonProps, refineCore } = form;
   return (
@@ -87,9 +85,17 @@ function ProjectFormFields({ form, title }: { form: ReturnType<typeof useProject
       title={title}
       opened={modal.visible}
       onClose={modal.close}
-      onSubmit={form.onSubmit(modal.submit)}
+      onSubmit={form.onSubmit(async (values) => {
+        form.failure.clear();
+        try {
+          await modal.submit(values);
+        } catch {
+          // Shown in the dialog (or on its fields); the dialog stays open.
+        }
+      })}
       loading={refineCore.formLoading}
       saveDisabled={saveButtonProps.disabled}
+      error={form.failure.message}
     >
       <TextInput label="Name" withAsterisk data-autofocus {...getInputProps("name")} />
       <Textarea label="Description" autosize minRows={2} {...getInputProps("description")} />
@@ -113,8 +119,22 @@ export function useProjectFormModal(defaultClientId?: number): ProjectFormModal 
   const create = useProjectForm("create", defaultClientId);
   const edit = useProjectForm("edit");
   return {
-    showCreate: () => create.modal.show(),
-    showEdit: (id) => edit.modal.show(id),
+    showCreate: () => {
+      create.failure.clear();
+      create.modal.show();
+    },
+    showEdit: (project) => {
+      edit.failure.clear();
+      // The API answers numbers and null; the form keeps what the inputs show.
+      const values = {
+        name: project.name,
+        description: project.description ?? "",
+        clientId: project.clientId == null ? null : String(project.clientId),
+      };
+      edit.modal.show(project.id);
+      edit.setValues(values);
+      edit.resetDirty(values);
+    },
     modals: (
       <>
         {create.modal.visible && <ProjectFormFields form={create} title="Create Project" />}

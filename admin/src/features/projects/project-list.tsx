@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
-import { Center, Pagination, TextInput } from "@mantine/core";
+import { TextInput } from "@mantine/core";
+import { ListPager } from "../../ui/list-pager";
 import { useDebouncedValue } from "@mantine/hooks";
 import { useTable, type CrudSort } from "@refinedev/core";
 import { IconSearch } from "@tabler/icons-react";
@@ -58,11 +59,13 @@ function ProjectTable({ title }: { title: string }) {
         />
       }
       footer={
-        pageCount > 1 && (
-          <Center mt="md">
-            <Pagination page={currentPage} total={pageCount} onChange={setCurrentPage} />
-          </Center>
-        )
+        <ListPager
+          currentPage={currentPage}
+          pageCount={pageCount}
+          setCurrentPage={setCurrentPage}
+          settled={tableQuery.isSuccess}
+          position="center"
+        />
       }
     />
   );

@@ -1,15 +1,17 @@
 import { useEffect } from "react";
-import { Alert, Anchor, Button, Center, Grid, Group, Loader, Stack, Text, Title } from "@mantine/core";
-import { useShow } from "@refinedev/core";
-import { IconAlertCircle, IconPencil } from "@tabler/icons-react";
+import { Anchor, Button, Center, Grid, Group, Loader, Stack, Text, Title } from "@mantine/core";
+import { IconPencil } from "@tabler/icons-react";
+import { LoadError } from "../../ui/load-error";
 import { Link, useParams } from "react-router";
-import { AttachmentsCard } from "../attachments";
+import { AttachmentsCard, usePhotoPages } from "../attachments";
 import { ProjectDetailsCard } from "./project-details-card";
 import { DeliveryCard } from "../delivery";
 import { DeliveryActivityCard, SendToClientButton } from "../sending";
 import { useProjectFormModal } from "./project-form-modal";
-import { isPublished, type ProjectWithAttachments } from "./types";
-import { PublishControl, usePublishProgress } from "../publish";
+import { isPublished } from "./types";
+import { useProjectRecord } from "./use-project-record";
+import { ProjectActionsMenu, PublishControl, usePublishProgress } from "../publish";
+import { usePhone } from "../../lib/use-phone";
 import { parseRouteId } from "../../lib/route-id";
 
 export function ProjectShow() {
@@ -19,14 +21,13 @@ export function ProjectShow() {
 }
 
 function ProjectPage({ projectId }: { projectId: number | undefined }) {
-  const { query, result: project } = useShow<ProjectWithAttachments>({
-    resource: "projects",
-    id: projectId,
-    queryOptions: { enabled: projectId !== undefined },
-    errorNotification: false,
-  });
-  const live = usePublishProgress(projectId, () => void query.refetch(), project?.publishStatus);
+  const record = useProjectRecord(projectId);
+  const { project } = record;
+  // Asked for beside the record, not once it has arrived.
+  const photos = usePhotoPages(projectId);
+  const live = usePublishProgress(projectId, record.refetch, project?.publishStatus);
   const forms = useProjectFormModal();
+  const phone = usePhone();
   const { reset } = live;
   const status = project?.publishStatus;
   const updatedAt = project?.updatedAt;
@@ -35,14 +36,16 @@ function ProjectPage({ projectId }: { projectId: number | undefined }) {
     if (status && status !== "publishing") reset({ active: false });
   }, [status, updatedAt, reset]);
 
-  if (projectId === undefined || query.isError) {
+  if (projectId === undefined || record.failed || record.notFound) {
     return (
-      <Alert color="red" title="Error loading project" icon={<IconAlertCircle size={18} />}>
-        Project not found or failed to load.
-      </Alert>
+      <LoadError
+        title="Error loading project"
+        message="Project not found or failed to load."
+        back={{ to: "/projects/all", label: "Back to All Projects" }}
+      />
     );
   }
-  if (query.isLoading || !project) {
+  if (record.loading || !project) {
     return (
       <Center h={200}>
         <Stack align="center" spacing="xs">
@@ -54,32 +57,39 @@ function ProjectPage({ projectId }: { projectId: number | undefined }) {
   }
 
   const locked = project.publishStatus === "published" || project.publishStatus === "publishing";
+  const edit = () => forms.showEdit(project);
   return (
     <Stack spacing="md">
       <Group position="apart" align="flex-start">
-        <Title order={2}>
+        <Title order={1} size="h2" sx={{ overflowWrap: "anywhere" }}>
           <Anchor component={Link} to={`/projects/${project.id}`} inherit>
             {project.name}
           </Anchor>
         </Title>
-        <Group spacing="xs" align="flex-start">
-          <Button variant="default" leftIcon={<IconPencil size={16} />} onClick={() => forms.showEdit(project.id)}>
-            Edit Project
-          </Button>
-          <SendToClientButton project={project} />
-          <PublishControl project={project} live={live} />
+        <Group spacing="xs" align="flex-start" noWrap={phone}>
+          {!phone && (
+            <Button variant="default" leftIcon={<IconPencil size={16} />} onClick={edit}>
+              Edit Project
+            </Button>
+          )}
+          {!phone && <SendToClientButton project={project} />}
+          <PublishControl project={project} live={live} primaryOnly={phone} />
+          {phone && <ProjectActionsMenu project={project} onEdit={edit} />}
         </Group>
       </Group>
+      {phone && <SendToClientButton project={project} fullWidth />}
+      {/* On a phone the photos come first, the details and delivery after them. */}
       <Grid>
-        <Grid.Col md={4}>
+        <Grid.Col md={4} order={2} orderMd={1}>
           <ProjectDetailsCard project={project} />
           <DeliveryCard project={project} />
           <DeliveryActivityCard project={project} />
         </Grid.Col>
-        <Grid.Col md={8}>
+        <Grid.Col md={8} order={1} orderMd={2}>
           <AttachmentsCard
             projectId={project.id}
-            attachments={project.attachments}
+            photos={photos}
+            attachmentCount={project.attachmentCount}
             locked={locked}
             published={isPublished(project)}
           />

@@ -1,12 +1,11 @@
 import { useState, type ReactNode } from "react";
-import { Anchor, Badge, Button, Card, Group, ScrollArea, Stack, Table, Text, Title } from "@mantine/core";
+import { Badge, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { useDelete } from "@refinedev/core";
 import { IconPlus } from "@tabler/icons-react";
-import { Link } from "react-router";
-import { formatDate } from "../../lib/format";
 import { usePublishActions } from "../publish";
 import { ConfirmDeleteDialog } from "../../ui/confirm-delete-dialog";
-import { ProjectRowMenu } from "./project-row-menu";
+import { useFailureFor } from "../../lib/failure";
+import { ProjectRows } from "./project-rows";
 import { useProjectFormModal } from "./project-form-modal";
 import type { Project } from "./types";
 
@@ -43,15 +42,19 @@ export function ProjectsPanel({
   const forms = useProjectFormModal(clientId);
   const { publish } = usePublishActions();
   const { mutate: deleteProject, mutation: deletion } = useDelete();
+  const failure = useFailureFor(deleting);
 
   const confirmDelete = () => {
     if (!deleting) return;
+    failure.clear();
     deleteProject(
-      { resource: "projects", id: deleting.id, successNotification: false, errorNotification: false },
       {
-        onError: (error) => console.error("Failed to delete the project:", error.message),
-        onSettled: () => setDeleting(null),
+        resource: "projects",
+        id: deleting.id,
+        successNotification: { type: "success", message: "Project deleted" },
+        errorNotification: false,
       },
+      { onSuccess: () => setDeleting(null), onError: failure.show },
     );
   };
 
@@ -59,7 +62,10 @@ export function ProjectsPanel({
     <Card withBorder shadow="xs" radius="md" p="lg">
       <Group position="apart" mb="md">
         <Group spacing="xs">
-          <Title order={3}>{title ?? `Projects (${total})`}</Title>
+          {/* The projects list's own title is its page's heading; in a client's page it is a section. */}
+          <Title order={title ? 1 : 2} size="h3">
+            {title ?? `Projects (${total})`}
+          </Title>
           {title && <Badge variant="light">{total}</Badge>}
         </Group>
         <Button leftIcon={<IconPlus size={16} />} onClick={forms.showCreate}>
@@ -77,64 +83,14 @@ export function ProjectsPanel({
           </Text>
         </Stack>
       ) : (
-        <ScrollArea type="auto" offsetScrollbars>
-          <Table verticalSpacing="sm" highlightOnHover miw={560}>
-            <thead>
-              <tr>
-                <th>Name</th>
-                {showClient && <th>Client</th>}
-                {showAttachmentCount && <th>Attachments</th>}
-                <th>Published</th>
-                <th aria-label="Actions" />
-              </tr>
-            </thead>
-            <tbody>
-              {projects.map((project) => (
-                <tr key={project.id}>
-                  <td>
-                    <Anchor component={Link} to={`/projects/${project.id}`} weight={600}>
-                      {project.name}
-                    </Anchor>
-                    {project.description && (
-                      <Text size="sm" color="dimmed" lineClamp={2}>
-                        {project.description}
-                      </Text>
-                    )}
-                  </td>
-                  {showClient && (
-                    <td>
-                      {project.client ? (
-                        <Anchor component={Link} to={`/clients/${project.client.id}`} size="sm">
-                          {project.client.name}
-                        </Anchor>
-                      ) : (
-                        <Text size="sm" color="dimmed">
-                          No client
-                        </Text>
-                      )}
-                    </td>
-                  )}
-                  {showAttachmentCount && (
-                    <td>
-                      <Badge variant="light">{project.attachmentCount}</Badge>
-                    </td>
-                  )}
-                  <td>
-                    <Text size="sm">{project.publishedAt ? formatDate(project.publishedAt) : ""}</Text>
-                  </td>
-                  <td style={{ width: 48 }}>
-                    <ProjectRowMenu
-                      project={project}
-                      onEdit={() => forms.showEdit(project.id)}
-                      onPublish={() => publish(project)}
-                      onDelete={() => setDeleting(project)}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        </ScrollArea>
+        <ProjectRows
+          projects={projects}
+          showClient={showClient}
+          showAttachmentCount={showAttachmentCount}
+          onEdit={forms.showEdit}
+          onPublish={publish}
+          onDelete={setDeleting}
+        />
       )}
       {footer}
       {forms.modals}
@@ -143,6 +99,7 @@ export function ProjectsPanel({
         title="Delete Project"
         message={`Are you sure you want to delete "${deleting?.name ?? ""}"? Its attachments and published ZIP are deleted too. This action cannot be undone.`}
         loading={deletion.isPending}
+        error={failure.message}
         onConfirm={confirmDelete}
         onCancel={() => setDeleting(null)}
       />

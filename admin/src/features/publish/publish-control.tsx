@@ -10,15 +10,17 @@ import { usePublishActions } from "./use-publish-actions";
 interface PublishControlProps {
   project: Project;
   live: PublishProgress & { reset: (change: Partial<PublishProgress>) => void };
+  /** Only Publish / Unpublish (a phone: the links are in the header's menu). */
+  primaryOnly?: boolean;
 }
 
 /** Publish / Unpublish, the ZIP link, live build progress and its errors. */
-export function PublishControl({ project, live }: PublishControlProps) {
-  const { publish, unpublish, publishPending, unpublishPending } = usePublishActions();
+export function PublishControl({ project, live, primaryOnly = false }: PublishControlProps) {
+  const { publish, unpublish, failure, publishPending, unpublishPending } = usePublishActions();
   const publishing = project.publishStatus === "publishing" || live.active || publishPending;
   const published = isPublished(project);
   const storedError = project.publishStatus === "failed" ? project.publishError || "Failed" : null;
-  const error = live.error ?? (publishing ? null : storedError);
+  const error = failure ?? live.error ?? (publishing ? null : storedError);
 
   return (
     <Stack spacing={6} align="flex-end">
@@ -46,7 +48,7 @@ export function PublishControl({ project, live }: PublishControlProps) {
             Publish Project
           </Button>
         )}
-        {published && project.downloadUrl && (
+        {!primaryOnly && published && project.downloadUrl && (
           <>
             <Button
               component="a"
@@ -64,7 +66,7 @@ export function PublishControl({ project, live }: PublishControlProps) {
         )}
       </Group>
       {publishing && (
-        <Stack spacing={2} style={{ width: 260 }}>
+        <Stack spacing={2} style={{ width: 260, maxWidth: "100%" }}>
           <Text size="xs" color="dimmed">
             Publishing... {live.progress}%
           </Text>

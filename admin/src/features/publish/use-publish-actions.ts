@@ -1,14 +1,24 @@
-import { useCustomMutation } from "@refinedev/core";
+import { useState } from "react";
+import { useCustomMutation, type HttpError } from "@refinedev/core";
 import type { Project } from "../../../../api/types";
 import { canPublish } from "../../lib/project-status";
 
+const failedTo = (what: string) => (error?: HttpError) => ({
+  type: "error" as const,
+  message: `Could not ${what} the project`,
+  description: error?.message,
+});
+
 /**
- * Publish and unpublish calls; failures are only logged (spec section 8). The live provider shows
- * progress and brings the project's new status (the server announces it).
+ * Publish and unpublish calls. A refusal (already published, no attachments, the server down) is
+ * kept for the project page to show beneath its button, and told by a notification where the call
+ * came from a list. The live provider shows progress and brings the project's new status.
  */
 export function usePublishActions() {
   const { mutate: startPublish, mutation: publishing } = useCustomMutation<Project>();
   const { mutate: startUnpublish, mutation: unpublishing } = useCustomMutation<Project>();
+  const [failure, setFailure] = useState<string | null>(null);
+  const onError = (error: HttpError) => setFailure(error.message);
 
   const publish = (project: Pick<Project, "id" | "publishStatus" | "attachmentCount">) => {
     if (!canPublish(project)) {
@@ -19,33 +29,38 @@ export function usePublishActions() {
       );
       return;
     }
+    setFailure(null);
     startPublish(
       {
         url: `/projects/${project.id}/publish`,
         method: "post",
         values: {},
-        successNotification: false,
-        errorNotification: false,
+        successNotification: { type: "success", message: "Publishing started" },
+        errorNotification: failedTo("publish"),
       },
-      {
-        onError: (error) => console.error("Failed to publish the project:", error.message),
-      },
+      { onError },
     );
   };
 
-  const unpublish = (projectId: number) =>
+  const unpublish = (projectId: number) => {
+    setFailure(null);
     startUnpublish(
       {
         url: `/projects/${projectId}/publish`,
         method: "delete",
         values: {},
-        successNotification: false,
-        errorNotification: false,
+        successNotification: { type: "success", message: "Project unpublished" },
+        errorNotification: failedTo("unpublish"),
       },
-      {
-        onError: (error) => console.error("Failed to unpublish the project:", error.message),
-      },
+      { onError },
     );
+  };
 
-  return { publish, unpublish, publishPending: publishing.isPending, unpublishPending: unpublishing.isPending };
+  return {
+    publish,
+    unpublish,
+    failure,
+    publishPending: publishing.isPending,
+    unpublishPending: unpublishing.isPending,
+  };
 }

@@ -56,12 +56,13 @@ function SendDialog({ projectId, onClose }: { projectId: number; onClose: () => 
 }
 
 /** 'Send to client' on a published project's page: one mail per recipient, from this dialog. */
-export function SendToClientButton({ project }: { project: Project }) {
+/** `fullWidth`: on a phone, a row of its own under the project's header. */
+export function SendToClientButton({ project, fullWidth }: { project: Project; fullWidth?: boolean }) {
   const [opened, setOpened] = useState(false);
   if (project.publishStatus !== "published") return null;
   return (
     <>
-      <Button leftIcon={<IconSend size={16} />} onClick={() => setOpened(true)}>
+      <Button leftIcon={<IconSend size={16} />} onClick={() => setOpened(true)} fullWidth={fullWidth}>
         Send to client
       </Button>
       <Modal opened={opened} onClose={() => setOpened(false)} title="Send to client" size="lg" centered>

@@ -1,16 +1,5 @@
 import { useEffect, useMemo, useState } from "react";
-import {
-  Badge,
-  Center,
-  Group,
-  Loader,
-  Pagination,
-  SegmentedControl,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from "@mantine/core";
+import { Badge, Center, Group, Loader, SegmentedControl, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import type { CrudFilter, CrudSort } from "@refinedev/core";
 import { List } from "@refinedev/mantine";
@@ -18,6 +7,7 @@ import { useTable } from "@refinedev/react-table";
 import { IconSearch } from "@tabler/icons-react";
 import { useSearchParams } from "react-router";
 import { SortableTable } from "../../ui/sortable-table";
+import { ListPager } from "../../ui/list-pager";
 import { ACCESS_FILTERS, type AccessFilter, type ManagedUser } from "./access-labels";
 import { PENDING_FILTER, usePendingCount } from "./use-pending-count";
 import { userColumns } from "./user-columns";
@@ -115,11 +105,13 @@ function UsersTable({ initialFilters }: { initialFilters: CrudFilter[] }) {
             empty={<Text color="dimmed">{access === "pending" ? "No pending requests." : "No users found."}</Text>}
           />
         )}
-        {pageCount > 1 && (
-          <Group position="right">
-            <Pagination page={currentPage} total={pageCount} onChange={setCurrentPage} />
-          </Group>
-        )}
+        <ListPager
+          currentPage={currentPage}
+          pageCount={pageCount}
+          setCurrentPage={setCurrentPage}
+          settled={tableQuery.isSuccess}
+          position="right"
+        />
       </Stack>
     </List>
   );

@@ -6,9 +6,15 @@ import { RevokeDialog } from "./revoke-dialog";
 
 type Change = { hasAccess: boolean } | { role: "admin" | "staff" };
 
+const confirmation = (change: Change, email: string) =>
+  "hasAccess" in change
+    ? `${email}: access ${change.hasAccess ? "approved" : "revoked"}`
+    : `${email} is now ${change.role === "admin" ? "an admin" : "staff"}`;
+
 /**
  * Approve / Revoke / Make admin / Make staff, each one PUT through `useUpdate`. The server's
- * refusals (your own account, the last admin) show here, in the row or the dialog, not as a toast.
+ * refusals (your own account, the last admin) show here, in the row or the dialog; a change made
+ * is confirmed by a notification.
  */
 export function UserRowActions({ user }: { user: ManagedUser }) {
   const { mutate, mutation } = useUpdate<ManagedUser, HttpError, Change>();
@@ -18,7 +24,13 @@ export function UserRowActions({ user }: { user: ManagedUser }) {
   const change = (values: Change, onSuccess?: () => void) => {
     setError(null);
     mutate(
-      { resource: "users", id: user.uid, values, successNotification: false, errorNotification: false },
+      {
+        resource: "users",
+        id: user.uid,
+        values,
+        successNotification: { type: "success", message: confirmation(values, user.email) },
+        errorNotification: false,
+      },
       { onSuccess, onError: (err) => setError(err.message) },
     );
   };

@@ -1,0 +1,149 @@
+import { useRef, type KeyboardEvent, type PointerEvent } from "react";
+import { ActionIcon, Button, Center, createStyles, Group, Loader, Modal, Text } from "@mantine/core";
+import { IconChevronLeft, IconChevronRight, IconDownload, IconPencil, IconTrash } from "@tabler/icons-react";
+import type { Attachment } from "../../../../api/types";
+import { formatFileSize } from "../../lib/format";
+import type { Lightbox } from "./use-lightbox";
+
+const SWIPE_PX = 50;
+
+const useStyles = createStyles((theme) => ({
+  stage: {
+    position: "relative",
+    display: "flex",
+    alignItems: "center",
+    justifyContent: "center",
+    height: "calc(100dvh - 190px)",
+    // Horizontal swipes page through the photos; vertical ones still scroll.
+    touchAction: "pan-y",
+    userSelect: "none",
+  },
+  image: { maxWidth: "100%", maxHeight: "100%", objectFit: "contain", borderRadius: theme.radius.sm },
+  previous: { position: "absolute", left: 0 },
+  next: { position: "absolute", right: 0 },
+}));
+
+interface PhotoLightboxProps {
+  lightbox: Lightbox;
+  /** Published projects keep their photos as they are: no rename or delete. */
+  locked: boolean;
+  onRename: (photo: Attachment) => void;
+  onDelete: (photo: Attachment) => void;
+}
+
+const dimensions = (photo: Attachment) => (photo.width && photo.height ? ` · ${photo.width} × ${photo.height} px` : "");
+
+/** One photo at a time over the whole screen: previous/next by button, arrow keys or swipe; its facts and download. */
+export function PhotoLightbox({ lightbox, locked, onRename, onDelete }: PhotoLightboxProps) {
+  const { classes } = useStyles();
+  const swipeStart = useRef<number | null>(null);
+  const { photo } = lightbox;
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === "ArrowRight") lightbox.next();
+    else if (event.key === "ArrowLeft") lightbox.previous();
+    else return;
+    event.preventDefault();
+  };
+  const onPointerUp = (event: PointerEvent) => {
+    const start = swipeStart.current;
+    swipeStart.current = null;
+    if (start === null) return;
+    if (event.clientX - start <= -SWIPE_PX) lightbox.next();
+    else if (event.clientX - start >= SWIPE_PX) lightbox.previous();
+  };
+  // The actions close the lightbox first: their dialogs never open over it.
+  const closeThen = (action: (photo: Attachment) => void) => () => {
+    if (!photo) return;
+    lightbox.close();
+    action(photo);
+  };
+
+  return (
+    <Modal
+      opened={lightbox.opened}
+      onClose={lightbox.close}
+      fullScreen
+      title={photo?.originalName ?? "Loading photo..."}
+      styles={{ title: { fontWeight: 600, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" } }}
+    >
+      <div onKeyDown={onKeyDown}>
+        <Group position="apart" mb="xs" spacing="xs">
+          <Text size="sm" aria-live="polite">
+            {lightbox.position !== null && `Photo ${lightbox.position} of ${lightbox.total}`}
+            {photo && ` · ${formatFileSize(photo.size)}${dimensions(photo)}`}
+          </Text>
+          {photo && (
+            <Group spacing="xs">
+              <Button
+                component="a"
+                href={photo.downloadUrl}
+                size="xs"
+                variant="default"
+                leftIcon={<IconDownload size={16} />}
+              >
+                Download
+              </Button>
+              {!locked && (
+                <>
+                  <Button size="xs" variant="default" leftIcon={<IconPencil size={16} />} onClick={closeThen(onRename)}>
+                    Rename
+                  </Button>
+                  <Button
+                    size="xs"
+                    color="red"
+                    variant="outline"
+                    leftIcon={<IconTrash size={16} />}
+                    onClick={closeThen(onDelete)}
+                  >
+                    Delete
+                  </Button>
+                </>
+              )}
+            </Group>
+          )}
+        </Group>
+        <div
+          className={classes.stage}
+          onPointerDown={(event) => (swipeStart.current = event.clientX)}
+          onPointerUp={onPointerUp}
+          onPointerCancel={() => (swipeStart.current = null)}
+        >
+          {photo ? (
+            <img
+              key={photo.id}
+              className={classes.image}
+              src={photo.viewUrl}
+              alt={photo.originalName}
+              draggable={false}
+            />
+          ) : (
+            <Center>
+              <Loader aria-label="Loading photo" />
+            </Center>
+          )}
+          <ActionIcon
+            className={classes.previous}
+            size="xl"
+            variant="default"
+            aria-label="Previous photo"
+            disabled={!lightbox.hasPrevious}
+            onClick={lightbox.previous}
+          >
+            <IconChevronLeft size={28} />
+          </ActionIcon>
+          <ActionIcon
+            className={classes.next}
+            size="xl"
+            variant="default"
+            aria-label="Next photo"
+            disabled={!lightbox.hasNext}
+            onClick={lightbox.next}
+          >
+            <IconChevronRight size={28} />
+          </ActionIcon>
+        </div>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,44 @@
+import { Stack } from "@mantine/core";
+import type { Attachment } from "../../../../api/types";
+import { AttachmentRow } from "./attachment-row";
+
+interface PhotoListProps {
+  photos: Attachment[];
+  locked: boolean;
+  selecting: boolean;
+  isSelected: (id: number) => boolean;
+  onToggle: (id: number) => void;
+  onOpen: (index: number) => void;
+  onRename: (photo: Attachment) => void;
+  onDelete: (photo: Attachment) => void;
+}
+
+/** The spec's list of attachment rows: name, type, size, date and a menu each. */
+export function PhotoList({
+  photos,
+  locked,
+  selecting,
+  isSelected,
+  onToggle,
+  onOpen,
+  onRename,
+  onDelete,
+}: PhotoListProps) {
+  return (
+    <Stack spacing="xs">
+      {photos.map((photo, index) => (
+        <AttachmentRow
+          key={photo.id}
+          attachment={photo}
+          locked={locked}
+          selecting={selecting}
+          selected={isSelected(photo.id)}
+          onToggle={() => onToggle(photo.id)}
+          onView={() => onOpen(index)}
+          onRename={() => onRename(photo)}
+          onDelete={() => onDelete(photo)}
+        />
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,69 @@
+import { ActionIcon, Menu } from "@mantine/core";
+import { showNotification } from "@mantine/notifications";
+import { IconCopy, IconDots, IconDownload, IconExternalLink, IconLink, IconPencil } from "@tabler/icons-react";
+import type { Project } from "../../../../api/types";
+import { copyText } from "../../lib/copy-text";
+import { isPublished } from "../../lib/project-status";
+
+const absolute = (path: string) => new URL(path, window.location.origin).toString();
+
+function copy(path: string, what: string) {
+  copyText(absolute(path))
+    .then(() => showNotification({ color: "green", message: `${what} copied` }))
+    .catch(() => showNotification({ color: "red", message: `Could not copy the ${what.toLowerCase()}` }));
+}
+
+/**
+ * A phone's project header: everything but Publish / Unpublish in one menu (six buttons would
+ * stack into four rows). The same actions as the wide header's buttons.
+ */
+export function ProjectActionsMenu({ project, onEdit }: { project: Project; onEdit: () => void }) {
+  const { downloadUrl, deliveryUrl } = project;
+  const published = isPublished(project);
+  return (
+    <Menu position="bottom-end" withinPortal shadow="md">
+      <Menu.Target>
+        <ActionIcon variant="default" size={36} aria-label="Project actions">
+          <IconDots size={18} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item icon={<IconPencil size={16} />} onClick={onEdit}>
+          Edit Project
+        </Menu.Item>
+        {published && downloadUrl && (
+          <>
+            <Menu.Item
+              icon={<IconDownload size={16} />}
+              component="a"
+              href={downloadUrl}
+              target="_blank"
+              rel="noopener"
+            >
+              Download ZIP
+            </Menu.Item>
+            <Menu.Item icon={<IconCopy size={16} />} onClick={() => copy(downloadUrl, "Download link")}>
+              Copy link
+            </Menu.Item>
+          </>
+        )}
+        {published && deliveryUrl && (
+          <>
+            <Menu.Item icon={<IconLink size={16} />} onClick={() => copy(deliveryUrl, "Page link")}>
+              Copy page link
+            </Menu.Item>
+            <Menu.Item
+              icon={<IconExternalLink size={16} />}
+              component="a"
+              href={absolute(deliveryUrl)}
+              target="_blank"
+              rel="noopener"
+            >
+              Open delivery page
+            </Menu.Item>
+          </>
+        )}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,126 @@
+import fs from "node:fs";
+import path from "node:path";
+import request from "supertest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { ResourceChange } from "../events/bus";
+import { nowIso } from "../db/database";
+import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
+import { insertProjectRow } from "../test/rows";
+import { setPublishStatus } from "./test-fixtures";
+import { SELECTION_CHANGED } from "./attachments.service";
+
+let t: TestApp;
+let user: TestUser;
+let projectId: number;
+let changes: ResourceChange[];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  user = await createUser(t.ctx);
+  t.ctx.events.onResourceChanged((c) => c.resource !== "dashboard" && changes.push(c));
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  projectId = await insertProjectRow(t.ctx);
+  changes = [];
+});
+
+/** `n` attachment rows written by SQL, each with a small real file of its own; their ids in upload order. */
+async function arrangePhotos(project: number, n: number): Promise<number[]> {
+  const folder = path.join(t.ctx.config.uploadsDir, String(project));
+  fs.mkdirSync(folder, { recursive: true });
+  const now = nowIso();
+  const rows = Array.from({ length: n }, (_, i) => {
+    const storageKey = `${project}/photo-${i}.jpg`;
+    fs.writeFileSync(path.join(t.ctx.config.uploadsDir, storageKey), `photo ${i}`);
+    return {
+      project_id: project,
+      original_name: `photo-${i}.jpg`,
+      storage_key: storageKey,
+      mime_type: "image/jpeg",
+      size: 8,
+      checksum: "0".repeat(64),
+      created_at: now,
+      updated_at: now,
+    };
+  });
+  await t.ctx.db.batchInsert("attachments", rows, 500);
+  const ids = await t.ctx.db("attachments").where({ project_id: project }).orderBy("id").pluck("id");
+  return ids.map(Number);
+}
+
+const deleteAll = (body: unknown) =>
+  request(t.app)
+    .delete("/api/attachments")
+    .set(user.auth)
+    .send(body as object);
+
+const idsOf = async (project: number) =>
+  (await t.ctx.db("attachments").where({ project_id: project }).orderBy("id").pluck("id")).map(Number);
+
+describe("deleting every attachment of a project", () => {
+  it("deletes all but the kept ones, with their files, and announces it", async () => {
+    const [a, b, c, d] = await arrangePhotos(projectId, 4);
+    const other = await insertProjectRow(t.ctx);
+    const [untouched] = await arrangePhotos(other, 1);
+
+    const res = await deleteAll({ projectId, exceptIds: [c], count: 3 });
+    expect(res.status).toBe(204);
+    expect(await idsOf(projectId)).toEqual([c]);
+    expect(await idsOf(other)).toEqual([untouched]);
+    const folder = path.join(t.ctx.config.uploadsDir, String(projectId));
+    expect(fs.readdirSync(folder)).toEqual(["photo-2.jpg"]);
+    expect(changes).toEqual([
+      { resource: "attachments", type: "deleted", ids: [a, b, d] },
+      { resource: "projects", type: "updated", ids: [projectId] },
+    ]);
+    const project = await request(t.app).get(`/api/projects/${projectId}`).set(user.auth);
+    expect(project.body.attachmentCount).toBe(1);
+  });
+
+  it("deletes 10,000 attachments in one call", async () => {
+    await arrangePhotos(projectId, 10_000);
+    const res = await deleteAll({ projectId, count: 10_000 });
+    expect(res.status).toBe(204);
+    expect(await idsOf(projectId)).toEqual([]);
+    expect(fs.readdirSync(path.join(t.ctx.config.uploadsDir, String(projectId)))).toEqual([]);
+    const project = await request(t.app).get(`/api/projects/${projectId}`).set(user.auth);
+    expect(project.body).toMatchObject({ attachmentCount: 0, totalFileSize: 0 });
+  });
+
+  it("deletes nothing when the project no longer holds what was confirmed (409)", async () => {
+    const ids = await arrangePhotos(projectId, 3);
+    const res = await deleteAll({ projectId, count: 2 });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(SELECTION_CHANGED);
+    expect(await idsOf(projectId)).toEqual(ids);
+    expect(changes).toEqual([]);
+  });
+
+  it("refuses a published project with 409 and an unknown one with 404", async () => {
+    const ids = await arrangePhotos(projectId, 2);
+    await setPublishStatus(t.ctx, projectId, "published");
+    const published = await deleteAll({ projectId, count: 2 });
+    expect(published.status).toBe(409);
+    expect(published.body.message).toBe("Project is published");
+    expect(await idsOf(projectId)).toEqual(ids);
+    const missing = await deleteAll({ projectId: 999_999, count: 1 });
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe("Project not found");
+  });
+
+  it.each([
+    [{ projectId: 0, count: 1 }],
+    [{ projectId: "1", count: 1 }],
+    [{ projectId: 1 }],
+    [{ projectId: 1, count: 0 }],
+    [{ projectId: 1, count: 1.5 }],
+    [{ projectId: 1, count: 1, exceptIds: "2" }],
+    [{ projectId: 1, count: 1, exceptIds: [-2] }],
+  ])("refuses %j with 400", async (body) => {
+    const res = await deleteAll(body);
+    expect(res.status).toBe(400);
+    expect(res.body.statusCode).toBe(400);
+    expect(typeof res.body.message).toBe("string");
+  });
+});
