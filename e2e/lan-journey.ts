@@ -98,7 +98,8 @@ export async function studioJourney(browser: Browser, studio: Studio, clipboardO
   await page.getByText("All Clients").first().waitFor();
   const clientName = `Walk-in ${Date.now()}`;
   const client = await create<{ id: number }>(accessToken, "clients", { name: clientName }, studio.apiUrl);
-  await page.getByRole("link", { name: clientName, exact: true }).waitFor();
+  // The navigation also lists the client just added: the list is what is watched here.
+  await page.getByRole("main").getByRole("link", { name: clientName, exact: true }).waitFor();
 
   const project = await create<{ id: number }>(
     accessToken,

@@ -103,7 +103,7 @@ describe("sending a gallery to the client", () => {
     await screenshot(staff, "send-to-client");
     await dialog.getByRole("button", { name: "Send to 2 recipients" }).click();
     await dialog.getByText("Sent to 2 recipients").waitFor();
-    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.getByRole("button", { name: "Done" }).click();
     await activity.getByText("Sent by Ada Admin").waitFor();
     const days = activity.getByLabel("Days before the link expires", { exact: true });
     await days.fill("5");

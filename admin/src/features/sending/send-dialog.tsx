@@ -33,7 +33,7 @@ function SendDialog({ projectId, onClose }: { projectId: number; onClose: () => 
       <>
         <SendResultView result={result} />
         <Group position="right" mt="md">
-          <Button onClick={onClose}>Close</Button>
+          <Button onClick={onClose}>Done</Button>
         </Group>
       </>
     );
