@@ -8,6 +8,7 @@ import {
   linkIn,
   sendMail,
   setDelivery,
+  expireLink,
   studioFixture,
   unsubscribePathIn,
   type Studio,
@@ -132,7 +133,7 @@ describe("expired links", () => {
   it("records an expiry once and mails the sender when the link expired unused", async () => {
     s = await fixture.studio();
     await sendMail(s.t, s.staff, s.delivery.id, { emails: ["friend@else.test"] }).expect(200);
-    await setExpiry(new Date(Date.now() - 60_000).toISOString());
+    await expireLink(s, 60_000);
     fixture.mails.length = 0;
     const counts = await Promise.all([recordExpiredLinks(s.t.ctx), recordExpiredLinks(s.t.ctx)]);
     expect(counts[0] + counts[1]).toBe(1);
@@ -147,10 +148,10 @@ describe("expired links", () => {
     s = await fixture.studio();
     await request(s.t.app).get(`${s.delivery.page}/all.zip`).buffer(true).parse(binary).expect(200);
     await recordingsSettled(s.t.ctx);
-    await setExpiry(new Date(Date.now() - 60_000).toISOString());
+    await expireLink(s, 60_000);
     fixture.mails.length = 0;
     expect(await recordExpiredLinks(s.t.ctx)).toBe(1);
-    await setExpiry(new Date(Date.now() - 30_000).toISOString());
+    await expireLink(s, 30_000);
     expect(await recordExpiredLinks(s.t.ctx)).toBe(1);
     expect(fixture.mails).toEqual([]);
     const expiries = (await activityOf(s.t, s.staff, s.delivery.id)).filter((a) => a.type === "expired");

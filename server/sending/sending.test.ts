@@ -9,6 +9,7 @@ import {
   PUBLIC_URL,
   sendMail,
   setDelivery,
+  expireLink,
   studioFixture,
   SUBJECT,
   type Studio,
@@ -154,7 +155,7 @@ describe("Send to client", () => {
     expect(foreign.body.errors.contactIds).toBe(`Contact ${stranger[0].id} is not a contact of this project's client`);
     expect((await send({ emails: ["not-an-address"] })).body.errors).toEqual({ "emails.0": "Invalid email format" });
 
-    await setDelivery(s, { expiresAt: "2020-01-01T00:00:00.000Z" });
+    await expireLink(s, 60_000);
     const expired = await send({ contactIds: [s.ana] });
     expect(expired.status).toBe(409);
     expect(expired.body.message).toBe("The link has expired: set a later expiry before sending it");
