@@ -74,7 +74,9 @@ function ClientTable({ recent }: { recent: boolean }) {
       <List
         title={
           <Group spacing="sm">
-            <Title order={3}>{recent ? "Recent Clients" : "All Clients"}</Title>
+            <Title order={1} size="h3">
+              {recent ? "Recent Clients" : "All Clients"}
+            </Title>
             <Badge size="lg" variant="light">
               {total} {total === 1 ? "client" : "clients"}
             </Badge>

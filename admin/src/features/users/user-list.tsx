@@ -76,7 +76,9 @@ function UsersTable({ initialFilters }: { initialFilters: CrudFilter[] }) {
     <List
       title={
         <Group spacing="sm">
-          <Title order={3}>Users</Title>
+          <Title order={1} size="h3">
+            Users
+          </Title>
           <Badge size="lg" variant="light">
             {total} {total === 1 ? "user" : "users"}
           </Badge>
