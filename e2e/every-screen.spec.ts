@@ -167,7 +167,7 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
     await expectWithinScreen(clientsProjectMenu, viewport.width);
   });
 
-  it("shows a project's photos as a grid and pages through them in the lightbox with the keys", async () => {
+  it("refuses a text file and a past expiry before sending, shows the photos as a grid and pages the lightbox with the keys", async () => {
     await page.goto(`/projects/${project.id}`);
     const grid = page.getByRole("list", { name: "Photos" });
     await grid
@@ -176,6 +176,31 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
       .waitFor();
     await checkScreen(page, `project (${name})`, viewport.width);
     await screenshot(page, `photo-grid-${name}`);
+
+    // A file that cannot be accepted is named, with why, and none of it is sent.
+    const uploads: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && request.url().includes("/upload")) uploads.push(request.url());
+    });
+    await page
+      .getByTestId("attachment-drop-zone")
+      .locator('input[type="file"]')
+      .setInputFiles([{ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("minutes of the meeting") }]);
+    await page
+      .getByLabel("Upload notes.txt")
+      .getByText("Unsupported file type: only JPEG, PNG, GIF and WebP images")
+      .waitFor();
+    expect(uploads).toEqual([]);
+    await checkScreen(page, `refused file (${name})`, viewport.width);
+    await page.getByRole("button", { name: "Remove notes.txt" }).click();
+
+    // A past expiry is refused where it is typed, and never sent.
+    const settings = page.getByRole("form", { name: "Delivery settings" });
+    await settings.getByLabel("Link expires").fill("2020-01-01T10:00");
+    await settings.getByText("The expiry must be in the future").waitFor();
+    await expect(settings.getByRole("button", { name: "Save delivery settings" }).isDisabled()).resolves.toBe(true);
+    await checkScreen(page, `past expiry (${name})`, viewport.width);
+    await settings.getByLabel("Link expires").fill("");
 
     await grid.getByRole("button", { name: PHOTOS[0] }).click();
     const lightbox = page.getByRole("dialog", { name: PHOTOS[0] });
