@@ -215,6 +215,10 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
     await expect
       .poll(() => last.locator("img").evaluate((img) => (img as HTMLImageElement).naturalWidth))
       .toBeGreaterThan(0);
+    // Nothing is drawn over the lightbox: its title is what sits at its top-left corner.
+    await expect(
+      page.evaluate(() => document.elementFromPoint(40, 30)?.closest('[role="dialog"]') !== null),
+    ).resolves.toBe(true);
     await expectNoSeriousAxeViolations(page, `lightbox (${name})`);
     await screenshot(page, `lightbox-${name}`);
     await page.keyboard.press("ArrowLeft");
