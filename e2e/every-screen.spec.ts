@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { adminToken, create, getJson, signUpAccount } from "./api";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { launchBrowser, screenshot, signIn } from "./browser";
+import { docsScreenshot, launchBrowser, screenshot, signIn } from "./browser";
 import { removeThroughApi, type Named } from "./fixtures/cleanup";
 import { imageFile } from "./fixtures/images";
 import { uploadThroughApi } from "./fixtures/upload";
@@ -149,7 +149,7 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
     await projectMenu.click();
     await expectWithinScreen(page.getByRole("menuitem", { name: "Delete" }), viewport.width);
     await page.keyboard.press("Escape");
-    if (name === "phone") await screenshot(page, "phone-projects-cards");
+    if (name === "phone") await docsScreenshot(page, "phone-projects-cards");
 
     await page.goto("/users");
     await page.getByLabel("Search users").fill(waiting.email);
@@ -175,7 +175,7 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
       .nth(PHOTOS.length - 1)
       .waitFor();
     await checkScreen(page, `project (${name})`, viewport.width);
-    await screenshot(page, `photo-grid-${name}`);
+    if (name === "desktop") await docsScreenshot(page, "photo-grid");
 
     // A file that cannot be accepted is named, with why, and none of it is sent.
     const uploads: string[] = [];
@@ -220,7 +220,7 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
       page.evaluate(() => document.elementFromPoint(40, 30)?.closest('[role="dialog"]') !== null),
     ).resolves.toBe(true);
     await expectNoSeriousAxeViolations(page, `lightbox (${name})`);
-    await screenshot(page, `lightbox-${name}`);
+    if (name === "desktop") await docsScreenshot(page, "lightbox");
     await page.keyboard.press("ArrowLeft");
     await page.getByRole("dialog", { name: PHOTOS[1] }).waitFor();
     await page.keyboard.press("Escape");
