@@ -125,26 +125,22 @@ export function PhotoLightbox({ lightbox, locked, onRename, onDelete }: PhotoLig
               <Loader aria-label="Loading photo" />
             </Center>
           )}
-          <ActionIcon
-            className={classes.previous}
-            size="xl"
-            variant="default"
-            aria-label="Previous photo"
-            disabled={!lightbox.hasPrevious}
-            onClick={lightbox.previous}
-          >
-            <IconChevronLeft size={28} />
-          </ActionIcon>
-          <ActionIcon
-            className={classes.next}
-            size="xl"
-            variant="default"
-            aria-label="Next photo"
-            disabled={!lightbox.hasNext}
-            onClick={lightbox.next}
-          >
-            <IconChevronRight size={28} />
-          </ActionIcon>
+          {[
+            { label: "Previous photo", className: classes.previous, can: lightbox.hasPrevious, go: lightbox.previous },
+            { label: "Next photo", className: classes.next, can: lightbox.hasNext, go: lightbox.next },
+          ].map((step) => (
+            <ActionIcon
+              key={step.label}
+              className={step.className}
+              size="xl"
+              variant="default"
+              aria-label={step.label}
+              disabled={!step.can}
+              onClick={step.go}
+            >
+              {step.label === "Next photo" ? <IconChevronRight size={28} /> : <IconChevronLeft size={28} />}
+            </ActionIcon>
+          ))}
         </div>
       </div>
     </Modal>

@@ -53,7 +53,7 @@ function ClientTable({ recent }: { recent: boolean }) {
   });
   const {
     reactTable,
-    refineCore: { tableQuery, currentPage, setCurrentPage, pageCount, result },
+    refineCore: { tableQuery, result },
   } = table;
 
   const initialSearch = String(reactTable.getState().columnFilters.find((f) => f.id === SEARCH)?.value ?? "");
@@ -109,13 +109,7 @@ function ClientTable({ recent }: { recent: boolean }) {
               }
             />
           )}
-          <ListPager
-            currentPage={currentPage}
-            pageCount={pageCount}
-            setCurrentPage={setCurrentPage}
-            settled={tableQuery.isSuccess}
-            position="right"
-          />
+          <ListPager paging={table.refineCore} position="right" />
         </Stack>
       </List>
       <ClientFormModal form={createForm} title="Add Client" />

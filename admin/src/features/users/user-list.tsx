@@ -51,7 +51,7 @@ function UsersTable({ initialFilters }: { initialFilters: CrudFilter[] }) {
   });
   const {
     reactTable,
-    refineCore: { tableQuery, currentPage, setCurrentPage, pageCount, result },
+    refineCore: { tableQuery, result },
   } = table;
 
   const filters = reactTable.getState().columnFilters;
@@ -107,13 +107,7 @@ function UsersTable({ initialFilters }: { initialFilters: CrudFilter[] }) {
             empty={<Text color="dimmed">{access === "pending" ? "No pending requests." : "No users found."}</Text>}
           />
         )}
-        <ListPager
-          currentPage={currentPage}
-          pageCount={pageCount}
-          setCurrentPage={setCurrentPage}
-          settled={tableQuery.isSuccess}
-          position="right"
-        />
+        <ListPager paging={table.refineCore} position="right" />
       </Stack>
     </List>
   );
