@@ -57,7 +57,7 @@ describe("signing in and out", () => {
 
     const error = page.getByRole("alert").filter({ hasText: "Invalid email or password" });
     await error.waitFor();
-    await expect(error.evaluate((node) => getComputedStyle(node).color)).resolves.toBe("rgb(250, 82, 82)");
+    await expect(error.evaluate((node) => getComputedStyle(node).color)).resolves.toBe("rgb(201, 42, 42)");
     expect(new URL(page.url()).pathname).toBe("/login");
     await context.close();
   });

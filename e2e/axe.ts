@@ -9,7 +9,7 @@ interface Violation {
   id: string;
   impact: string | null;
   help: string;
-  nodes: Array<{ target: string[] }>;
+  nodes: Array<{ target: string[]; failureSummary?: string }>;
 }
 
 /**
@@ -24,7 +24,12 @@ export async function expectNoSeriousAxeViolations(page: Page, screen: string): 
     const { violations } = await axe.run(document);
     return violations
       .filter((v) => v.impact === "critical" || v.impact === "serious")
-      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target) }));
+      .map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.slice(0, 5).map((n) => [n.target, n.failureSummary]),
+      }));
   });
   expect(violations, `${screen}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
 }

@@ -37,6 +37,15 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
 }
 
+const docsScreenshotDir = path.resolve(screenshotDir, "../../docs/screenshots");
+
+/** A screenshot that the README shows as well: written to docs/screenshots too. */
+export async function docsScreenshot(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  fs.mkdirSync(docsScreenshotDir, { recursive: true });
+  fs.copyFileSync(path.join(screenshotDir, `${name}.png`), path.join(docsScreenshotDir, `${name}.png`));
+}
+
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto("/login");
   await page.getByLabel("Email").fill(email);

@@ -249,7 +249,7 @@ describe("clients and their contacts", () => {
     await expect.poll(() => rows.count()).toBe(10);
     await page.getByText("12 clients", { exact: true }).waitFor();
     const secondPage = page.waitForResponse((r) => r.url().includes("/api/clients?") && r.url().includes("_start=10"));
-    await page.getByRole("button", { name: "2", exact: true }).click();
+    await page.getByRole("button", { name: "Page 2", exact: true }).click();
     await secondPage;
     await expect
       .poll(() => rows.allTextContents())

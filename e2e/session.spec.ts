@@ -98,7 +98,7 @@ describe("keeping the session", () => {
 
     const error = page.getByRole("alert");
     await error.waitFor();
-    await expect(error.evaluate((node) => getComputedStyle(node).color)).resolves.toBe("rgb(250, 82, 82)");
+    await expect(error.evaluate((node) => getComputedStyle(node).color)).resolves.toBe("rgb(201, 42, 42)");
 
     await page.getByRole("button", { name: "Back to Sign In" }).click();
     await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();

@@ -9,10 +9,19 @@ import { IconAlertCircle, IconCheck } from "@tabler/icons-react";
  * never occur. Written here rather than taken from @refinedev/mantine so that package stays out
  * of the first load.
  */
+/** Refine's auth failures: the sign-in, sign-up and password screens show these in place themselves. */
+const SHOWN_BY_AUTH_SCREENS = new Set([
+  "login-error",
+  "register-error",
+  "forgot-password-error",
+  "update-password-error",
+]);
+
 const notificationProvider: NotificationProvider = {
   open: ({ key, message, description, type }) => {
     const failed = type === "error";
     if (failed) console.error(message, description ?? "");
+    if (failed && key && SHOWN_BY_AUTH_SCREENS.has(key)) return;
     showNotification({
       id: key,
       color: failed ? "red" : "primary",

@@ -2,12 +2,17 @@ import { useEffect } from "react";
 import { Group } from "@mantine/core";
 import { Pager } from "./pager";
 
-interface ListPagerProps {
+/** What Refine's useTable answers about pages (its `refineCore` in @refinedev/react-table). */
+interface Paging {
   currentPage: number;
   pageCount: number;
   setCurrentPage: (page: number) => void;
-  /** The page's answer has arrived (its total is known). */
-  settled: boolean;
+  /** Its `isSuccess`: the page's answer has arrived, so its total is known. */
+  tableQuery: { isSuccess: boolean };
+}
+
+interface ListPagerProps {
+  paging: Paging;
   position?: "right" | "center";
 }
 
@@ -15,7 +20,9 @@ interface ListPagerProps {
  * A list's pages. A page past the end (an old link, `?currentPage=99`, rows deleted meanwhile)
  * moves to the last one instead of showing an empty list as if there were nothing.
  */
-export function ListPager({ currentPage, pageCount, setCurrentPage, settled, position = "right" }: ListPagerProps) {
+export function ListPager({ paging, position = "right" }: ListPagerProps) {
+  const { currentPage, pageCount, setCurrentPage } = paging;
+  const settled = paging.tableQuery.isSuccess;
   const last = Math.max(1, pageCount);
   const pastTheEnd = settled && currentPage > last;
   useEffect(() => {

@@ -33,6 +33,32 @@ export const theme: MantineThemeOverride = {
       "#343a40",
       "#212529",
     ],
+    // Mantine's greens and oranges with shade 9 darkened: white on green 9 read 4.4:1 (Approve)
+    // and orange 9 on orange 0 3.96:1 (the Pending badge); now 5.4:1 and 4.9:1.
+    green: [
+      "#ebfbee",
+      "#d3f9d8",
+      "#b2f2bb",
+      "#8ce99a",
+      "#69db7c",
+      "#51cf66",
+      "#40c057",
+      "#37b24d",
+      "#2f9e44",
+      "#237a36",
+    ],
+    orange: [
+      "#fff4e6",
+      "#ffe8cc",
+      "#ffd8a8",
+      "#ffc078",
+      "#ffa94d",
+      "#ff922b",
+      "#fd7e14",
+      "#f76707",
+      "#e8590c",
+      "#bf3f0d",
+    ],
     primary: [
       "#E7F5FF",
       "#D0EBFF",
@@ -53,6 +79,8 @@ export const theme: MantineThemeOverride = {
   primaryShade: { light: 9, dark: 8 },
   defaultRadius: 6,
   components: {
+    // Links read at the primary shade 9 like the buttons: Mantine's shade 7 is 4.0:1 on white.
+    Anchor: { styles: (theme) => ({ root: { color: theme.colors.primary[9] } }) },
     // No exit transition: a menu still fading out while a dialog opens from it leaves Mantine 5's
     // focus traps out of step, and the page stays aria-hidden after the dialog closes.
     Menu: { defaultProps: { transitionDuration: 0 } },

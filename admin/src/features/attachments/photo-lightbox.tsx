@@ -1,4 +1,5 @@
-import { useRef, type KeyboardEvent, type PointerEvent } from "react";
+import { useRef, type PointerEvent } from "react";
+import { useWindowEvent } from "@mantine/hooks";
 import { ActionIcon, Button, Center, createStyles, Group, Loader, Modal, Text } from "@mantine/core";
 import { IconChevronLeft, IconChevronRight, IconDownload, IconPencil, IconTrash } from "@tabler/icons-react";
 import type { Attachment } from "../../../../api/types";
@@ -39,12 +40,14 @@ export function PhotoLightbox({ lightbox, locked, onRename, onDelete }: PhotoLig
   const swipeStart = useRef<number | null>(null);
   const { photo } = lightbox;
 
-  const onKeyDown = (event: KeyboardEvent) => {
+  // On the window: the focus starts on the dialog's close button, outside the photo's own area.
+  useWindowEvent("keydown", (event) => {
+    if (!lightbox.opened || event.defaultPrevented) return;
     if (event.key === "ArrowRight") lightbox.next();
     else if (event.key === "ArrowLeft") lightbox.previous();
     else return;
     event.preventDefault();
-  };
+  });
   const onPointerUp = (event: PointerEvent) => {
     const start = swipeStart.current;
     swipeStart.current = null;
@@ -67,7 +70,7 @@ export function PhotoLightbox({ lightbox, locked, onRename, onDelete }: PhotoLig
       title={photo?.originalName ?? "Loading photo..."}
       styles={{ title: { fontWeight: 600, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" } }}
     >
-      <div onKeyDown={onKeyDown}>
+      <div>
         <Group position="apart" mb="xs" spacing="xs">
           <Text size="sm" aria-live="polite">
             {lightbox.position !== null && `Photo ${lightbox.position} of ${lightbox.total}`}
@@ -122,26 +125,22 @@ export function PhotoLightbox({ lightbox, locked, onRename, onDelete }: PhotoLig
               <Loader aria-label="Loading photo" />
             </Center>
           )}
-          <ActionIcon
-            className={classes.previous}
-            size="xl"
-            variant="default"
-            aria-label="Previous photo"
-            disabled={!lightbox.hasPrevious}
-            onClick={lightbox.previous}
-          >
-            <IconChevronLeft size={28} />
-          </ActionIcon>
-          <ActionIcon
-            className={classes.next}
-            size="xl"
-            variant="default"
-            aria-label="Next photo"
-            disabled={!lightbox.hasNext}
-            onClick={lightbox.next}
-          >
-            <IconChevronRight size={28} />
-          </ActionIcon>
+          {[
+            { label: "Previous photo", className: classes.previous, can: lightbox.hasPrevious, go: lightbox.previous },
+            { label: "Next photo", className: classes.next, can: lightbox.hasNext, go: lightbox.next },
+          ].map((step) => (
+            <ActionIcon
+              key={step.label}
+              className={step.className}
+              size="xl"
+              variant="default"
+              aria-label={step.label}
+              disabled={!step.can}
+              onClick={step.go}
+            >
+              {step.label === "Next photo" ? <IconChevronRight size={28} /> : <IconChevronLeft size={28} />}
+            </ActionIcon>
+          ))}
         </div>
       </div>
     </Modal>

@@ -33,7 +33,9 @@ export function LoginPage() {
       <Paper withBorder shadow="md" radius="md" p="xl" w={420} maw="100%">
         <Stack spacing="lg">
           <Stack spacing={4} align="center">
-            <Title order={2}>Photodrop</Title>
+            <Title order={1} size="h2">
+              Photodrop
+            </Title>
             <Text color="dimmed" size="sm">
               {heading}
             </Text>

@@ -39,7 +39,9 @@ export function RequestAccessPage() {
         {submitted ? (
           <Stack spacing="md" align="center">
             <IconCircleCheck size={48} color="green" />
-            <Title order={2}>Access Request Submitted</Title>
+            <Title order={1} size="h2">
+              Access Request Submitted
+            </Title>
             <Text align="center">
               Your request for access has been submitted successfully. You will be notified when your access is
               approved.
@@ -54,7 +56,9 @@ export function RequestAccessPage() {
         ) : (
           <form onSubmit={handleSubmit}>
             <Stack spacing="md">
-              <Title order={2}>Request Access</Title>
+              <Title order={1} size="h2">
+                Request Access
+              </Title>
               <Text color="dimmed">You need approval to access this application</Text>
               <Stack spacing={4}>
                 <Text size="sm">

@@ -9,7 +9,9 @@ export function ClientDetailsCard({ client, onEdit }: { client: Client; onEdit: 
   return (
     <Card withBorder shadow="xs" p="lg" radius="md">
       <Group position="apart" mb="md">
-        <Title order={2}>{client.name}</Title>
+        <Title order={1} size="h2">
+          {client.name}
+        </Title>
         <Button variant="light" leftIcon={<IconEdit size={16} />} onClick={onEdit}>
           Edit Client
         </Button>

@@ -53,7 +53,7 @@ function ClientTable({ recent }: { recent: boolean }) {
   });
   const {
     reactTable,
-    refineCore: { tableQuery, currentPage, setCurrentPage, pageCount, result },
+    refineCore: { tableQuery, result },
   } = table;
 
   const initialSearch = String(reactTable.getState().columnFilters.find((f) => f.id === SEARCH)?.value ?? "");
@@ -74,7 +74,9 @@ function ClientTable({ recent }: { recent: boolean }) {
       <List
         title={
           <Group spacing="sm">
-            <Title order={3}>{recent ? "Recent Clients" : "All Clients"}</Title>
+            <Title order={1} size="h3">
+              {recent ? "Recent Clients" : "All Clients"}
+            </Title>
             <Badge size="lg" variant="light">
               {total} {total === 1 ? "client" : "clients"}
             </Badge>
@@ -107,13 +109,7 @@ function ClientTable({ recent }: { recent: boolean }) {
               }
             />
           )}
-          <ListPager
-            currentPage={currentPage}
-            pageCount={pageCount}
-            setCurrentPage={setCurrentPage}
-            settled={tableQuery.isSuccess}
-            position="right"
-          />
+          <ListPager paging={table.refineCore} position="right" />
         </Stack>
       </List>
       <ClientFormModal form={createForm} title="Add Client" />

@@ -32,7 +32,9 @@ export function ContactsPanel({ clientId, contacts }: { clientId: number; contac
   return (
     <Card withBorder shadow="xs" p="lg" radius="md">
       <Group position="apart" mb="md">
-        <Title order={3}>Contacts ({contacts.length})</Title>
+        <Title order={2} size="h3">
+          Contacts ({contacts.length})
+        </Title>
         <Button leftIcon={<IconPlus size={16} />} onClick={createForm.showNew}>
           Add Contact
         </Button>

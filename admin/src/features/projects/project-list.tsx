@@ -23,12 +23,13 @@ export function ProjectList() {
 }
 
 function ProjectTable({ title }: { title: string }) {
-  const { tableQuery, result, currentPage, setCurrentPage, pageCount, filters, setFilters } = useTable<Project>({
+  const paging = useTable<Project>({
     resource: "projects",
     pagination: { pageSize: PAGE_SIZE },
     sorters: { initial: NEWEST_FIRST },
     errorNotification: false,
   });
+  const { tableQuery, result, filters, setFilters } = paging;
 
   const initialSearch = String(filters.find((f) => "field" in f && f.field === SEARCH)?.value ?? "");
   const [search, setSearch] = useState(initialSearch);
@@ -58,15 +59,7 @@ function ProjectTable({ title }: { title: string }) {
           maw={360}
         />
       }
-      footer={
-        <ListPager
-          currentPage={currentPage}
-          pageCount={pageCount}
-          setCurrentPage={setCurrentPage}
-          settled={tableQuery.isSuccess}
-          position="center"
-        />
-      }
+      footer={<ListPager paging={paging} position="center" />}
     />
   );
 }

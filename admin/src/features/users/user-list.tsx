@@ -51,7 +51,7 @@ function UsersTable({ initialFilters }: { initialFilters: CrudFilter[] }) {
   });
   const {
     reactTable,
-    refineCore: { tableQuery, currentPage, setCurrentPage, pageCount, result },
+    refineCore: { tableQuery, result },
   } = table;
 
   const filters = reactTable.getState().columnFilters;
@@ -76,7 +76,9 @@ function UsersTable({ initialFilters }: { initialFilters: CrudFilter[] }) {
     <List
       title={
         <Group spacing="sm">
-          <Title order={3}>Users</Title>
+          <Title order={1} size="h3">
+            Users
+          </Title>
           <Badge size="lg" variant="light">
             {total} {total === 1 ? "user" : "users"}
           </Badge>
@@ -105,13 +107,7 @@ function UsersTable({ initialFilters }: { initialFilters: CrudFilter[] }) {
             empty={<Text color="dimmed">{access === "pending" ? "No pending requests." : "No users found."}</Text>}
           />
         )}
-        <ListPager
-          currentPage={currentPage}
-          pageCount={pageCount}
-          setCurrentPage={setCurrentPage}
-          settled={tableQuery.isSuccess}
-          position="right"
-        />
+        <ListPager paging={table.refineCore} position="right" />
       </Stack>
     </List>
   );

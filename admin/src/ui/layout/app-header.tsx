@@ -1,4 +1,4 @@
-import { ActionIcon, Burger, Group, Header, MediaQuery, Title, Tooltip } from "@mantine/core";
+import { ActionIcon, Burger, Group, Header, MediaQuery, Text, Tooltip } from "@mantine/core";
 import { useGetIdentity, useLogout, useWarnAboutChange } from "@refinedev/core";
 import { IconLogout } from "@tabler/icons-react";
 import type { User } from "../../providers/session";
@@ -33,9 +33,9 @@ export function AppHeader() {
               aria-label={navigationOpened ? "Close navigation" : "Open navigation"}
             />
           </MediaQuery>
-          <Title order={3} size="h4" lineClamp={1}>
+          <Text weight={700} size="lg" lineClamp={1}>
             Photodrop - Photo Delivery, Fast
-          </Title>
+          </Text>
         </Group>
         <Group spacing="xs" noWrap>
           <NotificationSettingsButton />

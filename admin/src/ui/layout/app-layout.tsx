@@ -1,5 +1,6 @@
 import type { ComponentType, ReactNode } from "react";
 import { Box } from "@mantine/core";
+import { MAIN_ID, SkipLink } from "./skip-link";
 
 interface AppLayoutProps {
   Header: ComponentType;
@@ -15,10 +16,16 @@ interface AppLayoutProps {
 export function AppLayout({ Header, Sider, children }: AppLayoutProps) {
   return (
     <Box sx={{ display: "flex" }}>
+      <SkipLink />
       <Sider />
       <Box sx={{ display: "flex", flexDirection: "column", flex: 1, minWidth: 0 }}>
         <Header />
-        <Box component="main" sx={(theme) => ({ padding: theme.spacing.sm, minWidth: 0 })}>
+        <Box
+          component="main"
+          id={MAIN_ID}
+          tabIndex={-1}
+          sx={(theme) => ({ padding: theme.spacing.sm, minWidth: 0, "&:focus": { outline: "none" } })}
+        >
           {children}
         </Box>
       </Box>

@@ -74,6 +74,8 @@ export function AppSider() {
       aria-label="Main navigation"
       hiddenBreakpoint="sm"
       hidden={!opened}
+      // Under dialogs (200): Mantine's default (1000) drew the navigation over the full-screen lightbox.
+      zIndex={150}
       // Following a link on a phone closes the navigation it was chosen from.
       onClickCapture={(event) => {
         if ((event.target as HTMLElement).closest("a")) navigationToggle.close();
