@@ -45,3 +45,22 @@ export function photosIn(dir: string): string[] {
   if (files.length === 0) throw new Error(`no JPEG in ${dir}`);
   return files;
 }
+
+/**
+ * `count` files of `bytes` random bytes behind a JPEG start-of-image marker (photos do not
+ * compress), named IMG_<n>.jpg with `digits` digits in `folder`, made once and reused. Answers the names.
+ */
+export function ensureRandomJpegs(folder: string, count: number, bytes: number, digits: number): string[] {
+  fs.mkdirSync(folder, { recursive: true });
+  const buffer = Buffer.alloc(bytes);
+  return Array.from({ length: count }, (_, i) => {
+    const name = `IMG_${String(i + 1).padStart(digits, "0")}.jpg`;
+    const file = path.join(folder, name);
+    if (!fs.existsSync(file) || fs.statSync(file).size !== bytes) {
+      crypto.randomFillSync(buffer);
+      buffer.set([0xff, 0xd8, 0xff, 0xe0]);
+      fs.writeFileSync(file, buffer);
+    }
+    return name;
+  });
+}

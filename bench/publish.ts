@@ -27,6 +27,7 @@ import { memoryOf, resetPeakMemory } from "../server/test/app-process";
 import { benchDatabase } from "./bench-database";
 import { startProductionServer } from "./bench-process";
 import { loadAverageLine } from "./machine";
+import { ensureRandomJpegs } from "./photos";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -39,23 +40,6 @@ const SETS = [
 
 const mb = (bytes: number) => bytes / 1e6;
 const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
-
-/** Random bytes behind a JPEG start-of-image marker, each file different. */
-function ensureFiles(dir: string, files: number, bytes: number): string[] {
-  const folder = path.join(dir, "uploads", String(PROJECT_ID));
-  fs.mkdirSync(folder, { recursive: true });
-  const buffer = Buffer.alloc(bytes);
-  return Array.from({ length: files }, (_, i) => {
-    const name = `IMG_${String(i + 1).padStart(5, "0")}.jpg`;
-    const file = path.join(folder, name);
-    if (!fs.existsSync(file) || fs.statSync(file).size !== bytes) {
-      crypto.randomFillSync(buffer);
-      buffer.set([0xff, 0xd8, 0xff, 0xe0]);
-      fs.writeFileSync(file, buffer);
-    }
-    return name;
-  });
-}
 
 /** The project and its attachment rows, by SQL, in a freshly migrated database. */
 async function fillDatabase(env: Record<string, string>, names: string[], bytes: number) {
@@ -127,7 +111,7 @@ interface SetResult {
 async function runSet(files: number, bytes: number): Promise<SetResult> {
   const dataDir = path.join(root, `bench/.data/publish-${files}x${bytes}`);
   console.log(`Preparing ${files} × ${bytes / 1000} kB in ${path.relative(root, dataDir)} (cached between runs)...`);
-  const names = ensureFiles(dataDir, files, bytes);
+  const names = ensureRandomJpegs(path.join(dataDir, "uploads", String(PROJECT_ID)), files, bytes, 5);
   const source = path.join(dataDir, "uploads", String(PROJECT_ID));
   const run = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-bench-publish-"));
   const database = await benchDatabase(run);

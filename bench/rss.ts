@@ -17,6 +17,7 @@ import { createContext } from "../server/bootstrap";
 import { loadConfig } from "../server/config";
 import { nowIso } from "../server/db/database";
 import { createLogger } from "../server/logger";
+import { ensureRandomJpegs } from "./photos";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const filesDir = path.join(root, "bench/.data/rss/uploads");
@@ -42,22 +43,6 @@ const MODES: Mode[] = [
 
 const memory = (pid: number, field: "VmRSS" | "VmHWM") =>
   Number(fs.readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`${field}:\\s+(\\d+) kB`))![1]) / 1024;
-
-function ensureFiles(): string[] {
-  const dir = path.join(filesDir, "1");
-  fs.mkdirSync(dir, { recursive: true });
-  const buffer = Buffer.alloc(FILE_BYTES);
-  return Array.from({ length: FILES }, (_, i) => {
-    const name = `IMG_${String(i + 1).padStart(4, "0")}.jpg`;
-    const file = path.join(dir, name);
-    if (!fs.existsSync(file) || fs.statSync(file).size !== FILE_BYTES) {
-      crypto.randomFillSync(buffer);
-      buffer.set([0xff, 0xd8, 0xff, 0xe0]);
-      fs.writeFileSync(file, buffer);
-    }
-    return name;
-  });
-}
 
 async function start(mode: Mode, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, mode.args, {
@@ -170,7 +155,7 @@ async function peakWhilePublishing(
 async function main() {
   if (!fs.existsSync(path.join(root, "dist/server/index.js")))
     execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
-  const names = ensureFiles();
+  const names = ensureRandomJpegs(path.join(filesDir, "1"), FILES, FILE_BYTES, 4);
   execFileSync("sh", ["-c", `cat ${path.join(filesDir, "1")}/* > /dev/null`]);
   console.log(
     `| how the server runs | idle after demo seed, RSS MB | before publishing, RSS MB | peak while publishing ${((FILES * FILE_BYTES) / 1e6).toFixed(0)} MB, VmHWM MB | publish s |`,

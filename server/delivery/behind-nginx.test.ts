@@ -140,6 +140,20 @@ describe("behind the README's nginx site with SENDFILE_HEADER=X-Accel-Redirect",
     expect(zipPart.body.equals(zipBytes.subarray(zipBytes.length - 22))).toBe(true);
   });
 
+  it("hands photos and thumbnails over on one kept-alive connection from nginx, not one connection each", async () => {
+    let opened = 0;
+    const count = () => opened++;
+    app.on("connection", count);
+    try {
+      for (let round = 0; round < 5; round++)
+        for (const url of [`${d.page}/t/1`, `${d.page}/p/2`]) expect((await fetchVia(url)).status, url).toBe(200);
+    } finally {
+      app.off("connection", count);
+    }
+    // nginx keeps an upstream connection only when the answer's length says it had no body.
+    expect(opened).toBeLessThanOrEqual(1);
+  });
+
   it("asks for the passcode through nginx, sets a Secure cookie over HTTPS, and serves every file with it", async () => {
     const locked = await publishDelivery(t, staff, { photoNames: ["private.jpg"], side: 320 });
     expect(

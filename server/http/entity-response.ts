@@ -44,7 +44,9 @@ export async function sendEntity(
     return;
   }
   if (body.kind === "proxy") {
-    res.writeHead(200, { ...headers, [body.header]: body.target });
+    // An empty body of known length: nginx keeps the upstream connection for the next request
+    // only when it knows the answer had no body (a chunked one, it closes).
+    res.writeHead(200, { ...headers, [body.header]: body.target, "Content-Length": 0 });
     res.end();
     return;
   }

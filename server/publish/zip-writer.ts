@@ -61,8 +61,11 @@ interface ReadAhead {
   bytesRead: number;
 }
 
-/** Files opened and read ahead at once: each file op is a round trip to the thread pool, and they overlap. */
-const READ_AHEAD = 6;
+/**
+ * Read buffers of a build: files opened and read ahead at once (each file op is a round trip to the
+ * thread pool, and they overlap), and small files held until written.
+ */
+const READ_AHEAD = 12;
 /** Small files' bytes gathered before they are written in one call. */
 const GATHER_BYTES = 4 * READ_BYTES;
 
@@ -99,17 +102,30 @@ export async function writeZip(sources: ZipSource[], outFile: string, options: W
       ahead.push(work);
     }
   };
+  /** Written small files' buffers go back to reading while the next ones are stored. */
+  const writeGathered = () =>
+    zip.write().then((written) => {
+      free.push(...written);
+      readAhead();
+    });
+  let writing: Promise<void> = Promise.resolve();
   try {
     for (let i = 0; i < sources.length; i++) {
       readAhead();
+      // Every buffer is held by bytes being written: the first to come back reads again.
+      while (ahead.length === 0) await unlessAborted(writing, signal);
       const file = await unlessAborted(ahead.shift()!, signal);
       try {
         free.push(...(await zip.store(file)));
       } finally {
         fs.close(file.fd, () => undefined);
       }
-      if (zip.gathered() >= GATHER_BYTES || free.length === 0) free.push(...(await zip.write()));
+      if (zip.gathered() >= GATHER_BYTES || zip.holding() >= READ_AHEAD / 2) {
+        writing = writeGathered();
+        writing.catch(() => undefined);
+      }
     }
+    await unlessAborted(writing, signal);
     await zip.finish();
   } catch (err) {
     for (const work of ahead)
@@ -134,6 +150,8 @@ class ZipOutput {
   private held: Buffer[] = [];
   private readonly spare: Buffer = Buffer.allocUnsafeSlow(READ_BYTES);
   private unflushed = 0;
+  /** Writes run one after the other, in the order asked. */
+  private lastWrite: Promise<unknown> = Promise.resolve();
   private flushing: Promise<void> | undefined;
   private flushError: Error | undefined;
 
@@ -147,6 +165,11 @@ class ZipOutput {
 
   gathered(): number {
     return this.pendingBytes;
+  }
+
+  /** Read buffers held by bytes not yet asked to be written. */
+  holding(): number {
+    return this.held.length;
   }
 
   /**
@@ -228,15 +251,23 @@ class ZipOutput {
   };
 
   /**
-   * Everything pending, in as few calls as the system allows (writev may write less than asked);
-   * answers the read buffers whose bytes are now written.
+   * Everything pending, after whatever was asked to be written before it, in as few calls as the
+   * system allows (writev may write less than asked); answers the read buffers whose bytes are now
+   * written. Fails as the write before it failed.
    */
-  async write(): Promise<Buffer[]> {
-    let pending = this.pending;
+  write(): Promise<Buffer[]> {
+    const pending = this.pending;
     const written = this.held;
     this.pending = [];
     this.pendingBytes = 0;
     this.held = [];
+    const done = this.lastWrite.then(() => this.writeAll(pending)).then(() => written);
+    this.lastWrite = done;
+    done.catch(() => undefined);
+    return done;
+  }
+
+  private async writeAll(pending: Buffer[]): Promise<void> {
     while (pending.length > 0) {
       const { bytesWritten } = await unlessAborted(this.out.writev(pending).catch(this.fromOutput), this.signal);
       if (bytesWritten === 0)
@@ -254,7 +285,6 @@ class ZipOutput {
       pending = rest;
     }
     this.startFlushIfDue();
-    return written;
   }
 
   /**
