@@ -13,8 +13,8 @@ const EXTENSION_BY_TYPE: Record<string, string> = {
 
 /**
  * Characters Windows refuses in file names, and control characters, become "_" so the ZIP
- * unpacks the same everywhere; ':' also matters because unpackers read a leading "word:" as a
- * drive letter.
+ * unpacks the same everywhere; ':' also matters because archiver strips a leading "word:" as a
+ * drive letter, which would make two distinct names collide after de-duplication.
  */
 function safeBaseName(originalName: string): string {
   const base = originalName.replace(/\\/g, "/").split("/").pop() ?? "";

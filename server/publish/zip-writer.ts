@@ -1,14 +1,14 @@
-import fs from "node:fs";
-import fsp, { type FileHandle } from "node:fs/promises";
-import { promisify } from "node:util";
+import fsp from "node:fs/promises";
+import { Transform, type TransformCallback, type Readable, type Writable } from "node:stream";
 import zlib from "node:zlib";
-import { centralHeader, dataDescriptor, dosTime, endRecords, localHeader, type ZipEntry } from "./zip-format";
+import * as archiverModule from "archiver";
+import type { Archiver, ZipEntryData } from "archiver";
+import { BufferPool, PooledFileReader, PooledFileWriter, PushedLengths } from "./pooled-io";
 
 /** One file to store in the archive. */
 export interface ZipSource {
   file: string;
   name: string;
-  /** As recorded: a read that comes back short once this much is read is the end of the file. */
   size: number;
   date: Date;
 }
@@ -17,291 +17,142 @@ export interface WriteZipOptions {
   signal: AbortSignal;
   /** Called with the number of bytes just read from a source file. */
   onBytes?: (bytes: number) => void;
-  /** Archive size from which every entry and the end carry ZIP64 records (tests lower it). */
+  /** Archive size from which ZIP64 end records are always written (tests lower it). */
   zip64Threshold?: number;
 }
 
 /** Photos are already compressed; large reads are what makes storing fast (see stack-notes). */
-const READ_BYTES = 1024 * 1024;
-const FLUSH_EVERY_BYTES = 64 * 1024 * 1024;
+const READ_BUFFER = 1024 * 1024;
 const ZIP32_LIMIT = 0xffffffff;
+const STORED = 0;
 
-const open = promisify(fs.open);
-const read = promisify(fs.read);
+// @types/archiver describes v6 (a default factory); v8 is ESM with named classes only.
+const { ZipArchive } = archiverModule as unknown as {
+  ZipArchive: new (options: { store: boolean; forceZip64: boolean }) => Archiver;
+};
 
-/** Estimated from the recorded sizes: near 4 GiB, ZIP64 records are written throughout. */
+/**
+ * compress-commons switches to ZIP64 by itself once an offset passes 4 GiB; forcing its end
+ * records near that size also covers the single offset of exactly 0xFFFFFFFF it misses.
+ */
 function estimatedArchiveSize(sources: ZipSource[]): number {
   return sources.reduce((sum, s) => sum + s.size + 128 + 2 * Buffer.byteLength(s.name), 22);
 }
 
 /**
- * The work, or the signal's reason as soon as it aborts: a read that never returns (a stalled
- * network share) does not hold the build. What the abandoned work ends with is ignored.
+ * Writes a store-mode ZIP of the sources to `outFile` (which must not exist), reading one file
+ * at a time, and fsyncs it. On any failure or abort the partial file is removed and the error
+ * (or the signal's reason) is thrown.
  */
-function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  work.catch(() => undefined);
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+export async function writeZip(sources: ZipSource[], outFile: string, options: WriteZipOptions): Promise<void> {
+  const { signal, onBytes } = options;
+  signal.throwIfAborted();
+  const pool = new BufferPool(READ_BUFFER);
+  const pushed = new PushedLengths();
+  // The writer fsyncs before it closes, so "closed" means "on disk".
+  const output = new PooledFileWriter(outFile, pool, pushed);
+  const forceZip64 = estimatedArchiveSize(sources) >= (options.zip64Threshold ?? ZIP32_LIMIT - 64 * 1024 * 1024);
+  const archive = new ZipArchive({ store: true, forceZip64 });
+  useNativeCrc(archive);
+  let source: Readable | undefined;
+
+  // One promise settles on the first failure from any stream in the pipeline, or on abort.
+  let fail!: (err: unknown) => void;
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  failed.catch(() => {});
+  const onAbort = () => fail(signal.reason);
+  signal.addEventListener("abort", onAbort, { once: true });
+  archive.on("error", fail);
+  archive.on("warning", fail);
+  output.on("error", fail);
+
+  try {
+    archive.pipe(output);
+    for (const entry of sources) {
+      signal.throwIfAborted();
+      const stream = new PooledFileReader(entry.file, pool, pushed);
+      source = stream;
+      // A read error does not travel through archiver's internal pipe; it would hang, not fail.
+      stream.on("error", fail);
+      if (onBytes) stream.on("data", (chunk) => onBytes(chunk.length));
+      const appended = new Promise<void>((resolve) => archive.once("entry", () => resolve()));
+      archive.append(stream, { name: entry.name, date: entry.date, store: true } as ZipEntryData);
+      await Promise.race([appended, failed]);
+    }
+    const closed = new Promise<void>((resolve) => output.once("close", () => resolve()));
+    void archive.finalize().catch(fail);
+    await Promise.race([closed, failed]);
+    signal.throwIfAborted();
+  } catch (err) {
+    archive.abort();
+    archive.unpipe(output);
+    source?.destroy();
+    await closeQuietly(output);
+    if (output.created) await fsp.rm(outFile, { force: true });
+    throw err;
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/** Waits until the descriptor is released, so the file can be removed without a write landing after. */
+function closeQuietly(output: Writable): Promise<void> {
+  if (output.closed) return Promise.resolve();
+  return new Promise((resolve) => {
+    output.once("close", () => resolve());
+    output.destroy();
   });
 }
 
-/** An error of a source file carries its path, so the build can say which photo it was. */
-const fromSource = (source: ZipSource) => (err: NodeJS.ErrnoException) => {
-  throw Object.assign(err, { path: source.file });
-};
+/** CRC-32 with Node's native zlib.crc32 instead of the JavaScript one compress-commons uses. */
+class NativeCrc32Stream extends Transform {
+  crc = 0;
+  size = 0;
 
-/** A file opened and read ahead of its turn. */
-interface ReadAhead {
-  source: ZipSource;
-  fd: number;
-  buffer: Buffer;
-  bytesRead: number;
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+    this.crc = zlib.crc32(chunk, this.crc);
+    this.size += chunk.length;
+    callback(null, chunk);
+  }
+}
+
+interface ZipEngineEntry {
+  getMethod(): number;
+  setCrc(crc: number): void;
+  setSize(size: number): void;
+  setCompressedSize(size: number): void;
+}
+
+interface ZipEngine extends NodeJS.WritableStream {
+  _smartStream(
+    entry: ZipEngineEntry,
+    callback: (err: Error | null, entry: ZipEngineEntry) => void,
+  ): NodeJS.ReadWriteStream;
+  _afterAppend(entry: ZipEngineEntry): void;
 }
 
 /**
- * Read buffers of a build: files opened and read ahead at once (each file op is a round trip to the
- * thread pool, and they overlap), and small files held until written.
+ * Replaces the CRC step of stored entries in this archive's zip-stream engine, mirroring
+ * compress-commons' own `_smartStream` (CRC, sizes, then `_afterAppend`). If a future archiver
+ * moves these internals, the engine is left alone and the JavaScript CRC is used: slower, same bytes.
  */
-const READ_AHEAD = 12;
-/** Small files' bytes gathered before they are written in one call. */
-const GATHER_BYTES = 4 * READ_BYTES;
-
-/**
- * Writes a store-mode ZIP of the sources to `outFile` (which must not exist) and fsyncs it. The
- * next few files are opened and read while one is stored; a file that one read holds whole is
- * stored with its CRC and size in its header and written together with its neighbours, a larger
- * one is streamed in 1 MiB reads (each overlapping the last write) and followed by a data
- * descriptor. On any failure or abort the partial file is removed and the error (or the signal's
- * reason) is thrown.
- */
-export async function writeZip(sources: ZipSource[], outFile: string, options: WriteZipOptions): Promise<void> {
-  const { signal } = options;
-  signal.throwIfAborted();
-  const out = await fsp.open(outFile, "wx");
-  const forceZip64 = estimatedArchiveSize(sources) >= (options.zip64Threshold ?? ZIP32_LIMIT - 64 * 1024 * 1024);
-  const zip = new ZipOutput(out, outFile, forceZip64, signal, options.onBytes);
-  const free: Buffer[] = Array.from({ length: READ_AHEAD }, () => Buffer.allocUnsafeSlow(READ_BYTES));
-  const ahead: Array<Promise<ReadAhead>> = [];
-  let started = 0;
-  const readAhead = () => {
-    while (started < sources.length && free.length > 0) {
-      const source = sources[started++];
-      const buffer = free.pop()!;
-      const work = open(source.file, "r")
-        .then((fd) =>
-          read(fd, buffer, 0, buffer.length, null).then(
-            ({ bytesRead }) => ({ source, fd, buffer, bytesRead }),
-            (err: Error) => (fs.close(fd, () => undefined), Promise.reject(err)),
-          ),
-        )
-        .catch(fromSource(source));
-      work.catch(() => undefined);
-      ahead.push(work);
-    }
-  };
-  /** Written small files' buffers go back to reading while the next ones are stored. */
-  const writeGathered = () =>
-    zip.write().then((written) => {
-      free.push(...written);
-      readAhead();
+function useNativeCrc(archive: Archiver): void {
+  const engine = (archive as unknown as { _module?: { engine?: ZipEngine } })._module?.engine;
+  if (!engine || typeof engine._smartStream !== "function" || typeof engine._afterAppend !== "function") return;
+  const original = engine._smartStream;
+  engine._smartStream = function (this: ZipEngine, entry, callback) {
+    if (entry.getMethod() !== STORED) return original.call(this, entry, callback);
+    const crc = new NativeCrc32Stream();
+    let error: Error | null = null;
+    crc.once("error", (err) => (error = err));
+    crc.once("end", () => {
+      entry.setCrc(crc.crc >>> 0);
+      entry.setSize(crc.size);
+      entry.setCompressedSize(crc.size);
+      this._afterAppend(entry);
+      callback(error, entry);
     });
-  let writing: Promise<void> = Promise.resolve();
-  try {
-    for (let i = 0; i < sources.length; i++) {
-      readAhead();
-      // Every buffer is held by bytes being written: the first to come back reads again.
-      while (ahead.length === 0) await unlessAborted(writing, signal);
-      const file = await unlessAborted(ahead.shift()!, signal);
-      try {
-        free.push(...(await zip.store(file)));
-      } finally {
-        fs.close(file.fd, () => undefined);
-      }
-      if (zip.gathered() >= GATHER_BYTES || zip.holding() >= READ_AHEAD / 2) {
-        writing = writeGathered();
-        writing.catch(() => undefined);
-      }
-    }
-    await unlessAborted(writing, signal);
-    await zip.finish();
-  } catch (err) {
-    for (const work of ahead)
-      void work.then(
-        (file) => fs.close(file.fd, () => undefined),
-        () => undefined,
-      );
-    await out.close().catch(() => undefined);
-    await fsp.rm(outFile, { force: true });
-    throw err;
-  }
-  await out.close();
-}
-
-/** The archive being written: its offset, the entries for the central directory, writes gathered and flushed. */
-class ZipOutput {
-  private offset = 0;
-  private readonly entries: ZipEntry[] = [];
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  /** Read buffers whose bytes are pending: free again once written. */
-  private held: Buffer[] = [];
-  private readonly spare: Buffer = Buffer.allocUnsafeSlow(READ_BYTES);
-  private unflushed = 0;
-  /** Writes run one after the other, in the order asked. */
-  private lastWrite: Promise<unknown> = Promise.resolve();
-  private flushing: Promise<void> | undefined;
-  private flushError: Error | undefined;
-
-  constructor(
-    private readonly out: FileHandle,
-    private readonly outFile: string,
-    private readonly forceZip64: boolean,
-    private readonly signal: AbortSignal,
-    private readonly onBytes?: (bytes: number) => void,
-  ) {}
-
-  gathered(): number {
-    return this.pendingBytes;
-  }
-
-  /** Read buffers held by bytes not yet asked to be written. */
-  holding(): number {
-    return this.held.length;
-  }
-
-  /**
-   * Stores a file whose first read is done. A file that read holds whole stays pending (its
-   * buffer held until written); a larger one is written through. Answers the read buffers freed.
-   */
-  async store({ source, fd, buffer, bytesRead }: ReadAhead): Promise<Buffer[]> {
-    this.onBytes?.(bytesRead);
-    const data = buffer.subarray(0, bytesRead);
-    const entry: ZipEntry = {
-      name: Buffer.from(source.name, "utf8"),
-      dosTime: dosTime(source.date),
-      crc: zlib.crc32(data) >>> 0,
-      size: bytesRead,
-      offset: this.offset,
-      descriptor: false,
-      zip64: this.forceZip64,
-    };
-    this.entries.push(entry);
-    if (bytesRead < buffer.length && bytesRead >= source.size) {
-      this.held.push(buffer);
-      this.append(localHeader(entry), data);
-      return [];
-    }
-    // More than one read holds: its header first, the rest streamed, then its CRC and size.
-    entry.descriptor = true;
-    entry.zip64 ||= source.size >= ZIP32_LIMIT;
-    this.append(localHeader(entry), data);
-    const freed: Buffer[] = [];
-    let writing = this.write();
-    // Each read goes into the buffer not being written: reading and writing overlap.
-    const buffers = [this.spare, buffer];
-    for (let turn = 0, done = bytesRead === 0; !done; turn = 1 - turn) {
-      const into = buffers[turn];
-      const [{ bytesRead: n }, written] = await Promise.all([
-        unlessAborted(read(fd, into, 0, into.length, null).catch(fromSource(source)), this.signal),
-        writing,
-      ]);
-      freed.push(...written);
-      this.onBytes?.(n);
-      const chunk = into.subarray(0, n);
-      entry.crc = zlib.crc32(chunk, entry.crc) >>> 0;
-      entry.size += n;
-      done = n === 0 || (n < into.length && entry.size >= source.size);
-      this.append(chunk);
-      writing = this.write();
-    }
-    freed.push(...(await writing), buffer);
-    // Written with whatever comes next.
-    this.append(dataDescriptor(entry));
-    return freed;
-  }
-
-  /** Writes the central directory and the end records, then makes the whole file durable. */
-  async finish(): Promise<void> {
-    const start = this.offset;
-    for (const entry of this.entries) {
-      this.append(centralHeader(entry, this.forceZip64));
-      if (this.pending.length >= 1024) await this.write();
-    }
-    this.append(endRecords(this.entries.length, start, this.offset - start, this.forceZip64));
-    await this.write();
-    await this.flushing;
-    if (this.flushError) throw this.flushError;
-    await unlessAborted(this.out.sync().catch(this.fromOutput), this.signal);
-  }
-
-  private append(...buffers: Buffer[]): void {
-    for (const buffer of buffers) {
-      if (buffer.length === 0) continue;
-      this.pending.push(buffer);
-      this.pendingBytes += buffer.length;
-      this.offset += buffer.length;
-    }
-  }
-
-  private readonly fromOutput = (err: NodeJS.ErrnoException) => {
-    throw Object.assign(err, { path: this.outFile });
+    crc.pipe(this, { end: false });
+    return crc;
   };
-
-  /**
-   * Everything pending, after whatever was asked to be written before it, in as few calls as the
-   * system allows (writev may write less than asked); answers the read buffers whose bytes are now
-   * written. Fails as the write before it failed.
-   */
-  write(): Promise<Buffer[]> {
-    const pending = this.pending;
-    const written = this.held;
-    this.pending = [];
-    this.pendingBytes = 0;
-    this.held = [];
-    const done = this.lastWrite.then(() => this.writeAll(pending)).then(() => written);
-    this.lastWrite = done;
-    done.catch(() => undefined);
-    return done;
-  }
-
-  private async writeAll(pending: Buffer[]): Promise<void> {
-    while (pending.length > 0) {
-      const { bytesWritten } = await unlessAborted(this.out.writev(pending).catch(this.fromOutput), this.signal);
-      if (bytesWritten === 0)
-        throw Object.assign(new Error("Write made no progress"), { code: "EIO", path: this.outFile });
-      this.unflushed += bytesWritten;
-      let skip = bytesWritten;
-      const rest: Buffer[] = [];
-      for (const buffer of pending) {
-        if (skip >= buffer.length) skip -= buffer.length;
-        else {
-          rest.push(skip > 0 ? buffer.subarray(skip) : buffer);
-          skip = 0;
-        }
-      }
-      pending = rest;
-    }
-    this.startFlushIfDue();
-  }
-
-  /**
-   * The kernel starts writing dirty pages back only past a share of RAM (gigabytes here), so a
-   * ZIP would otherwise reach the disk all at once in the final sync. Flushing as we go lets the
-   * disk work while the build still reads and checksums; the final sync only has the tail left.
-   */
-  private startFlushIfDue(): void {
-    if (this.unflushed < FLUSH_EVERY_BYTES || this.flushing) return;
-    this.unflushed = 0;
-    this.flushing = this.out
-      .datasync()
-      .catch((err: Error) => {
-        this.flushError ??= Object.assign(err, { path: this.outFile });
-      })
-      .finally(() => {
-        this.flushing = undefined;
-      });
-  }
 }
