@@ -1,14 +1,16 @@
 -- wrk script of bench/scale.ts: each request asks the next path of a list (one per line in the file
 -- given as the first argument), so consecutive requests never ask the same page; the second
--- argument, when given, is sent as the Authorization header. Each thread starts at its own place
--- in the list. At the end one JSON line: requests, seconds, errors, p50 and p99 in microseconds.
+-- argument, when given, is sent as the Authorization header; the third is wrk's thread count.
+-- Each thread cycles through its own part of the list. At the end one JSON line: requests,
+-- seconds, errors, p50 and p99 in microseconds.
 local paths = {}
 local next_index = 1
-local threads = {}
+local first, last = 1, 1
+local threads_started = 0
 
 function setup(thread)
-  thread:set("thread_number", #threads)
-  table.insert(threads, thread)
+  thread:set("thread_number", threads_started)
+  threads_started = threads_started + 1
 end
 
 function init(args)
@@ -16,13 +18,23 @@ function init(args)
     if #line > 0 then table.insert(paths, line) end
   end
   if args[2] and #args[2] > 0 then wrk.headers["Authorization"] = args[2] end
-  -- Two threads, half the list apart: with more paths than the page cache keeps, none repeats soon.
-  next_index = (thread_number * math.floor(#paths / 2)) % #paths + 1
+  -- Each thread its own part, in a cycle: a path comes back only after every other path of that
+  -- part and whatever the other threads asked meanwhile, more than the page cache keeps. (Threads
+  -- half a list apart in one cycle drifted together and then answered each other from the cache.)
+  local thread_count = tonumber(args[3])
+  local share = math.floor(#paths / thread_count)
+  if share == 0 then
+    first, last = 1, #paths
+  else
+    first = thread_number * share + 1
+    last = thread_number == thread_count - 1 and #paths or first + share - 1
+  end
+  next_index = first
 end
 
 function request()
   local path = paths[next_index]
-  next_index = next_index % #paths + 1
+  next_index = next_index == last and first or next_index + 1
   return wrk.format("GET", path)
 end
 

@@ -13,6 +13,8 @@ import { freePort } from "./free-port";
 export interface PgCluster {
   /** Connection URL of the cluster's `postgres` database (superuser `postgres`, no password). */
   url: string;
+  /** The cluster's data folder (its postmaster.pid names the server process). */
+  dataDir: string;
   stop(): void;
 }
 
@@ -65,6 +67,7 @@ export async function startPgCluster(): Promise<PgCluster> {
   run("pg_ctl", ["start", "-D", data, "-w", "-t", "60", "-l", path.join(dir, "server.log"), "-o", options]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    dataDir: data,
     stop() {
       try {
         run("pg_ctl", ["stop", "-D", data, "-m", "immediate", "-w"]);
