@@ -33,6 +33,16 @@ function processTree(root: number): number[] {
   return [root, ...children];
 }
 
+/** A bench server's data: this database, photo and ZIP folders under `work`, no demo data. */
+export function benchServerEnv(work: string, databaseUrl: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    UPLOADS_DIR: path.join(work, "uploads"),
+    PUBLISHED_DIR: path.join(work, "published"),
+    SEED_DEMO: "0",
+  };
+}
+
 export async function benchDatabase(dir: string): Promise<BenchDatabase> {
   if (!benchOnPg())
     return { url: path.join(dir, "db.sqlite3"), label: "sqlite", serverPids: () => [], stop: async () => {} };

@@ -20,7 +20,7 @@ import { freePort } from "../server/test/free-port";
 import { startNginx } from "../server/test/nginx";
 import { memoryOf, resetPeakMemory } from "../server/test/app-process";
 import { ACCEL_LOCATION } from "../server/http/sendfile-header";
-import { benchDatabase } from "./bench-database";
+import { benchDatabase, benchServerEnv } from "./bench-database";
 import { startBenchProcess, startProductionServer, type ProductionServer } from "./bench-process";
 import { ensurePhotos } from "./photos";
 import { runWrk, type WrkResult } from "./wrk";
@@ -152,10 +152,7 @@ async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-bench-delivery-"));
   const database = await benchDatabase(work);
   const env = {
-    DATABASE_URL: database.url,
-    UPLOADS_DIR: path.join(work, "uploads"),
-    PUBLISHED_DIR: path.join(work, "published"),
-    SEED_DEMO: "0",
+    ...benchServerEnv(work, database.url),
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
   };

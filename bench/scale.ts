@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import { closeContext, createContext } from "../server/bootstrap";
 import { loadConfig } from "../server/config";
 import { createLogger } from "../server/logger";
-import { benchDatabase, benchOnPg } from "./bench-database";
+import { benchDatabase, benchOnPg, benchServerEnv } from "./bench-database";
 import { npmStartCommand, startAsNpmStart, startBenchProcess } from "./bench-process";
 import { BIG_PROJECT, FAMILIES, SCALE, fillScaleDatabase } from "./scale-data";
 
@@ -199,10 +199,7 @@ async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-bench-scale-"));
   const database = await benchDatabase(work);
   const env = {
-    DATABASE_URL: database.url,
-    UPLOADS_DIR: path.join(work, "uploads"),
-    PUBLISHED_DIR: path.join(work, "published"),
-    SEED_DEMO: "0",
+    ...benchServerEnv(work, database.url),
     LOG_LEVEL: "warn",
   };
   try {

@@ -13,7 +13,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { benchDatabase } from "./bench-database";
+import { benchDatabase, benchServerEnv } from "./bench-database";
 import { productionStart, startBenchProcess, startProductionServer } from "./bench-process";
 import { ensurePhotos, photosIn } from "./photos";
 import { loadAverageLine } from "./machine";
@@ -41,10 +41,7 @@ function memoryOf(pid: number) {
 function startServer(work: string, databaseUrl: string, admin: { email: string; password: string }) {
   return startProductionServer(
     {
-      DATABASE_URL: databaseUrl,
-      UPLOADS_DIR: path.join(work, "uploads"),
-      PUBLISHED_DIR: path.join(work, "published"),
-      SEED_DEMO: "0",
+      ...benchServerEnv(work, databaseUrl),
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
     },
