@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { adminToken, create, getJson, signUpAccount } from "./api";
+import { adminToken, create, signUpAccount } from "./api";
 import { expectNoSeriousAxeViolations } from "./axe";
 import { docsScreenshot, launchBrowser, screenshot, signIn } from "./browser";
 import { removeThroughApi, type Named } from "./fixtures/cleanup";
 import { imageFile } from "./fixtures/images";
 import { uploadThroughApi } from "./fixtures/upload";
+import { publishThroughApi, type PublishedProject } from "./fixtures/publish";
 
 const SIZES = [
   { name: "desktop", viewport: { width: 1440, height: 900 }, touch: false },
@@ -14,28 +15,12 @@ const SIZES = [
 
 const PHOTOS = ["north-light.jpg", "south-light.jpg", "east-light.jpg"];
 
-interface PublishedProject extends Named {
-  publishStatus: string;
-  deliveryUrl: string | null;
-}
-
 async function api(token: string, method: string, path: string, body?: object): Promise<Response> {
   return fetch(`${inject("baseUrl")}/api/${path}`, {
     method,
     headers: { Authorization: `Bearer ${token}`, ...(body ? { "Content-Type": "application/json" } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
-}
-
-/** Publishes through the API and waits for the build to end: the project with its delivery page. */
-async function published(token: string, projectId: number): Promise<PublishedProject> {
-  expect((await api(token, "POST", `projects/${projectId}/publish`)).status).toBe(202);
-  await expect
-    .poll(async () => (await getJson<PublishedProject>(token, `projects/${projectId}`)).publishStatus, {
-      timeout: 30_000,
-    })
-    .toBe("published");
-  return getJson<PublishedProject>(token, `projects/${projectId}`);
 }
 
 /** One level-one heading, nothing wider than the screen, and axe-core content. */
@@ -233,7 +218,7 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
 
   it("serves accessible delivery pages: the gallery, its viewer, the passcode page and a dead link", async () => {
     const token = await adminToken();
-    project = await published(token, project.id);
+    project = await publishThroughApi(token, project.id);
     const visitor = await browser.newContext({ viewport, isMobile: touch, hasTouch: touch, bypassCSP: true });
     visitor.setDefaultTimeout(20_000);
     const gallery = await visitor.newPage();
