@@ -42,3 +42,49 @@ export function FormDialog({
     </Modal>
   );
 }
+
+/** What `ModalFormDialog` needs of a Refine modal form whose hook keeps its failure (`useFailure`). */
+export interface FailingModalForm<V> {
+  onSubmit: (handle: (values: V) => Promise<void>) => (event?: FormEvent<HTMLFormElement>) => void;
+  modal: { visible: boolean; close: () => void; submit: (values: V) => unknown };
+  refineCore: { formLoading: boolean };
+  saveButtonProps?: { disabled?: boolean };
+  failure: { message: string | null; clear: () => void };
+}
+
+/**
+ * A modal form's dialog: Save clears the last failure and submits; a failure is shown by the form's
+ * hook (in the dialog, or on its fields) and the dialog stays open to try again.
+ */
+export function ModalFormDialog<V>({
+  form,
+  title,
+  children,
+}: {
+  form: FailingModalForm<V>;
+  title: string;
+  children: ReactNode;
+}) {
+  const { modal, failure } = form;
+  const handleSubmit = form.onSubmit(async (values) => {
+    failure.clear();
+    try {
+      await modal.submit(values);
+    } catch {
+      // Already shown by the form's hook.
+    }
+  });
+  return (
+    <FormDialog
+      title={title}
+      opened={modal.visible}
+      onClose={modal.close}
+      onSubmit={handleSubmit}
+      loading={form.refineCore.formLoading}
+      saveDisabled={form.saveButtonProps?.disabled}
+      error={failure.message}
+    >
+      {children}
+    </FormDialog>
+  );
+}

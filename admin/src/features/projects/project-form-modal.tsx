@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Select, Textarea, TextInput } from "@mantine/core";
-import { FormDialog } from "../../ui/form-dialog";
+import { ModalFormDialog } from "../../ui/form-dialog";
 import { useFailure } from "../../lib/failure";
 import type { CrudFilter, HttpError } from "@refinedev/core";
 import { useModalForm, useSelect } from "@refinedev/mantine";
@@ -79,24 +79,9 @@ function ProjectFormFields({ form, title }: { form: ReturnType<typeof useProject
     onSearch: searchByName,
     defaultValue: initialClientId,
   });
-  const { modal, getInputProps, saveButtonProps, refineCore } = form;
+  const { getInputProps } = form;
   return (
-    <FormDialog
-      title={title}
-      opened={modal.visible}
-      onClose={modal.close}
-      onSubmit={form.onSubmit(async (values) => {
-        form.failure.clear();
-        try {
-          await modal.submit(values);
-        } catch {
-          // Shown in the dialog (or on its fields); the dialog stays open.
-        }
-      })}
-      loading={refineCore.formLoading}
-      saveDisabled={saveButtonProps.disabled}
-      error={form.failure.message}
-    >
+    <ModalFormDialog form={form} title={title}>
       <TextInput label="Name" withAsterisk data-autofocus {...getInputProps("name")} />
       <Textarea label="Description" autosize minRows={2} {...getInputProps("description")} />
       <Select
@@ -110,7 +95,7 @@ function ProjectFormFields({ form, title }: { form: ReturnType<typeof useProject
         clearable
         {...getInputProps("clientId")}
       />
-    </FormDialog>
+    </ModalFormDialog>
   );
 }
 
