@@ -34,7 +34,7 @@ function processTree(root: number): number[] {
 }
 
 /** A bench server's data: this database, photo and ZIP folders under `work`, no demo data. */
-export function benchServerEnv(work: string, databaseUrl: string): Record<string, string> {
+export function benchServerEnv(work: string, databaseUrl: string) {
   return {
     DATABASE_URL: databaseUrl,
     UPLOADS_DIR: path.join(work, "uploads"),

@@ -57,36 +57,20 @@ export function startBenchProcess<T>(
   return { child, ready, spawnedAt, stop };
 }
 
-/** What package.json's start script runs after its build: environment assignments, node's flags, the entry point. */
-export function npmStartCommand(): { env: Record<string, string>; nodeFlags: string[]; entry: string } {
-  const { scripts } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
-    scripts: { start: string };
-  };
-  const words = scripts.start.split("&&").at(-1)!.trim().split(/\s+/);
-  const node = words.indexOf("node");
-  const env = Object.fromEntries(words.slice(0, node).map((w) => w.split("=") as [string, string]));
-  return { env, nodeFlags: words.slice(node + 1, -1), entry: words.at(-1)! };
-}
-
 /**
- * The server as `npm start` runs it: the build brought up to date (`scripts/build.mjs --if-needed`),
- * then the same command, environment and node flags, so a bench never drifts from what users run.
- * `env` adds to (or overrides) the rest. Ready with its address once it prints `running at`.
+ * The server as `npm start` runs it (`productionStart`): the build brought up to date, then the
+ * same command, environment and node flags, so a bench never drifts from what users run. `env`
+ * adds to (or overrides) the rest. Ready with its address once it prints `running at`; its
+ * `spawnedAt` times the start.
  */
 export function startAsNpmStart(env: Record<string, string>): BenchProcess<string> {
-  const built = spawnSync(process.execPath, ["scripts/build.mjs", "--if-needed"], { cwd: root, stdio: "inherit" });
-  if (built.status !== 0) throw new Error(`the build failed (${built.status})`);
-  const command = npmStartCommand();
-  return startBenchProcess(
-    [...command.nodeFlags, command.entry],
-    (line) => line.match(/running at (http:\/\/\S+)/)?.[1],
-    {
-      env: { ...command.env, ...env },
-      transpile: false,
-    },
-  );
+  const start = productionStart();
+  buildOnce(start);
+  return startBenchProcess(start.nodeArgs, (line) => line.match(/running at (http:\/\/\S+)/)?.[1], {
+    env: { ...start.env, ...env },
+    transpile: false,
+  });
 }
-
 /** How `npm start` runs the server, read from package.json's `start` script: its build step, then the environment, node flags and entry. */
 export interface ProductionStart {
   build: string[];
@@ -112,6 +96,15 @@ export function productionStart(): ProductionStart {
   return { build: buildPart.slice(1), env, nodeArgs: run.slice(node + 1) };
 }
 
+let built = false;
+/** The start script's build step, once per bench run: a bench that starts the server again needs no second build. */
+function buildOnce(start: ProductionStart): void {
+  if (built) return;
+  const result = spawnSync(process.execPath, start.build, { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) throw new Error(`the build failed (${result.status})`);
+  built = true;
+}
+
 export interface ProductionServer {
   child: ChildProcess;
   pid: number;
@@ -127,8 +120,7 @@ export interface ProductionServer {
  */
 export async function startProductionServer(env: Record<string, string>, logFile: string): Promise<ProductionServer> {
   const start = productionStart();
-  const built = spawnSync(process.execPath, start.build, { cwd: root, stdio: "inherit" });
-  if (built.status !== 0) throw new Error(`the build failed (${built.status})`);
+  buildOnce(start);
   const port = await freePort();
   const log = fs.openSync(logFile, "a");
   const child = spawn(process.execPath, start.nodeArgs, {

@@ -20,7 +20,9 @@ import { freePort } from "../server/test/free-port";
 import { startNginx } from "../server/test/nginx";
 import { memoryOf, resetPeakMemory } from "../server/test/app-process";
 import { ACCEL_LOCATION } from "../server/http/sendfile-header";
+import { benchApi, benchSignIn } from "./bench-api";
 import { benchDatabase, benchServerEnv } from "./bench-database";
+import { until } from "../server/test/wait";
 import { startBenchProcess, startProductionServer, type ProductionServer } from "./bench-process";
 import { ensurePhotos } from "./photos";
 import { runWrk, type WrkResult } from "./wrk";
@@ -70,27 +72,12 @@ const ALL_ROWS: Row[] = [
 /** BENCH_ONLY=thumbnails (or photos, ZIP) runs that row alone. */
 const ROWS = ALL_ROWS.filter((row) => row.label.includes(process.env.BENCH_ONLY ?? ""));
 
-async function api<T>(base: string, route: string, init: RequestInit, expected: number): Promise<T> {
-  const res = await fetch(`${base}${route}`, init);
-  if (res.status !== expected) throw new Error(`${init.method ?? "GET"} ${route}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 /** Signs in, uploads the photos to a new project, publishes it and asks for every thumbnail once. */
 async function publish(base: string, files: string[]): Promise<{ projectId: number; token: string }> {
-  const { accessToken } = await api<{ accessToken: string }>(
-    base,
-    "/api/auth/login",
-    {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(ADMIN),
-    },
-    200,
-  );
+  const accessToken = await benchSignIn(base, ADMIN);
   const auth = { Authorization: `Bearer ${accessToken}` };
   const json = { ...auth, "Content-Type": "application/json" };
-  const project = await api<{ id: number }>(
+  const project = await benchApi<{ id: number }>(
     base,
     "/api/projects",
     { method: "POST", headers: json, body: JSON.stringify({ name: "Delivery benchmark" }) },
@@ -99,29 +86,29 @@ async function publish(base: string, files: string[]): Promise<{ projectId: numb
   for (const file of files) {
     const form = new FormData();
     form.append("file", await fs.openAsBlob(file, { type: "image/jpeg" }), path.basename(file));
-    await api(
+    await benchApi(
       base,
       `/api/attachments/projects/${project.id}/upload`,
       { method: "POST", headers: auth, body: form },
       201,
     );
   }
-  await api(base, `/api/projects/${project.id}/publish`, { method: "POST", headers: auth }, 202);
-  for (;;) {
-    const state = await api<{ publishStatus: string; deliveryUrl: string | null }>(
-      base,
-      `/api/projects/${project.id}`,
-      { headers: auth },
-      200,
-    );
-    if (state.publishStatus === "failed") throw new Error("the publish failed");
-    if (state.deliveryUrl) {
-      const token = state.deliveryUrl.split("/").pop()!;
-      for (let n = 1; n <= files.length; n++) await (await fetch(`${base}/d/${token}/t/${n}`)).arrayBuffer();
-      return { projectId: project.id, token };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await benchApi(base, `/api/projects/${project.id}/publish`, { method: "POST", headers: auth }, 202);
+  const state = await until(
+    () =>
+      benchApi<{ publishStatus: string; deliveryUrl: string | null }>(
+        base,
+        `/api/projects/${project.id}`,
+        { headers: auth },
+        200,
+      ),
+    (s) => s.publishStatus !== "publishing",
+    120_000,
+  );
+  if (!state.deliveryUrl) throw new Error(`the publish ended ${state.publishStatus}`);
+  const token = state.deliveryUrl.split("/").pop()!;
+  for (let n = 1; n <= files.length; n++) await (await fetch(`${base}/d/${token}/t/${n}`)).arrayBuffer();
+  return { projectId: project.id, token };
 }
 
 /** The stored photos, thumbnails and ZIP hard-linked as p/<n>, t/<n> and all.zip: what nginx and express.static serve. */

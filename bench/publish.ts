@@ -24,7 +24,8 @@ import { closeContext, createContext } from "../server/bootstrap";
 import { loadConfig } from "../server/config";
 import { createLogger } from "../server/logger";
 import { memoryOf, resetPeakMemory } from "../server/test/app-process";
-import { benchDatabase } from "./bench-database";
+import { benchSignIn } from "./bench-api";
+import { benchDatabase, benchServerEnv } from "./bench-database";
 import { startProductionServer } from "./bench-process";
 import { loadAverageLine } from "./machine";
 import { ensureRandomJpegs } from "./photos";
@@ -117,10 +118,9 @@ async function runSet(files: number, bytes: number): Promise<SetResult> {
   const database = await benchDatabase(run);
   try {
     const env = {
-      DATABASE_URL: database.url,
+      ...benchServerEnv(run, database.url),
+      // The generated photos are kept between runs, in their own folder.
       UPLOADS_DIR: path.join(dataDir, "uploads"),
-      PUBLISHED_DIR: path.join(run, "published"),
-      SEED_DEMO: "0",
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
     };
@@ -131,12 +131,7 @@ async function runSet(files: number, bytes: number): Promise<SetResult> {
     let publish: number;
     let peakMb: number;
     try {
-      const login = await fetch(`${server.url}/api/auth/login`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(ADMIN),
-      });
-      const { accessToken } = (await login.json()) as { accessToken: string };
+      const accessToken = await benchSignIn(server.url, ADMIN);
       resetPeakMemory(server.pid);
       publish = await publishAndWait(server.url, accessToken);
       peakMb = memoryOf(server.pid).peak / 1048576;

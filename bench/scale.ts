@@ -18,7 +18,11 @@ import { closeContext, createContext } from "../server/bootstrap";
 import { loadConfig } from "../server/config";
 import { createLogger } from "../server/logger";
 import { benchDatabase, benchOnPg, benchServerEnv } from "./bench-database";
-import { npmStartCommand, startAsNpmStart, startBenchProcess } from "./bench-process";
+import { benchSignIn } from "./bench-api";
+import { productionStart, startAsNpmStart, startBenchProcess } from "./bench-process";
+import { loadAverageLine } from "./machine";
+import { cpuSecondsOf } from "./wrk";
+import { memoryOf } from "../server/test/app-process";
 import { BIG_PROJECT, FAMILIES, SCALE, fillScaleDatabase } from "./scale-data";
 
 const SECONDS = Number(process.argv[2] ?? 10);
@@ -112,18 +116,12 @@ function routes(): Route[] {
   ];
 }
 
-/** CPU seconds a process has used (user + system, every thread), from /proc/<pid>/stat. */
-function cpuSeconds(pid: number) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 /** CPU seconds these processes used since `before` (a snapshot of the same function), counting those alive at both ends. */
 function cpuSince(pids: number[], before?: Map<number, number>): Map<number, number> {
   const now = new Map<number, number>();
   for (const pid of pids) {
     try {
-      now.set(pid, cpuSeconds(pid) - (before?.get(pid) ?? 0));
+      now.set(pid, cpuSecondsOf(pid) - (before?.get(pid) ?? 0));
     } catch {
       // it exited
     }
@@ -133,10 +131,8 @@ function cpuSince(pids: number[], before?: Map<number, number>): Map<number, num
 }
 const sum = (values: Map<number, number>) => [...values.values()].reduce((a, b) => a + b, 0);
 
-function memoryMb(pid: number, field: "VmRSS" | "VmHWM") {
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"))![1]) / 1024;
-}
+/** The server's memory in MB: now (VmRSS) or its peak (VmHWM). */
+const memoryMb = (pid: number, field: "VmRSS" | "VmHWM") => memoryOf(pid)[field === "VmRSS" ? "rss" : "peak"] / 1048576;
 
 interface WrkResult {
   requests: number;
@@ -153,9 +149,9 @@ interface WrkResult {
 /** Waits until the server has finished what the last run left queued (a fifth of a second with at most 5% of a core). */
 async function untilIdle(pid: number) {
   for (;;) {
-    const before = cpuSeconds(pid);
+    const before = cpuSecondsOf(pid);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    if (cpuSeconds(pid) - before <= 0.01) return;
+    if (cpuSecondsOf(pid) - before <= 0.01) return;
   }
 }
 
@@ -172,16 +168,6 @@ function runWrk(base: string, pathsFile: string, auth: string, seconds: number):
     return Number(m) * 60 + Number(s);
   });
   return { ...(JSON.parse(json) as Omit<WrkResult, "wrkCpu">), wrkCpu: user + system };
-}
-
-async function signIn(base: string): Promise<string> {
-  const res = await fetch(`${base}/api/auth/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(ADMIN),
-  });
-  if (res.status !== 200) throw new Error(`sign-in: ${res.status} ${await res.text()}`);
-  return `Bearer ${((await res.json()) as { accessToken: string }).accessToken}`;
 }
 
 /** One request of each route first: it must answer 200, and its total tells what the route reads. */
@@ -231,15 +217,15 @@ async function main() {
     }
     const base = await server.ready;
     const pid = server.child.pid!;
-    const command = npmStartCommand();
+    const command = productionStart();
     const bare = startBenchProcess(
-      [...command.nodeFlags, "bench/bare-json-server.ts"],
+      [...command.nodeArgs.slice(0, -1), "bench/bare-json-server.ts"],
       (line) => line.match(/running at (http:\/\/\S+)/)?.[1],
       { env: command.env },
     );
     const bareBase = await bare.ready;
     try {
-      const auth = await signIn(base);
+      const auth = `Bearer ${await benchSignIn(base, ADMIN)}`;
       console.log(
         `server started in ${startTimes.map((t) => t.toFixed(2)).join(", ")} s (spawn to listening, as npm start runs it), RSS ${memoryMb(pid, "VmRSS").toFixed(0)} MB`,
       );
@@ -267,7 +253,7 @@ async function main() {
         const pids = route.baseline ? [target.pid] : [pid, ...database.serverPids()];
         const cpuBefore = cpuSince(pids);
         const r = runWrk(target.base, file, target.auth, SECONDS);
-        const serverCpu = sum(cpuSince(database.serverPids().concat(pids), cpuBefore)) / r.seconds;
+        const serverCpu = sum(cpuSince(pids, cpuBefore)) / r.seconds;
         await untilIdle(target.pid);
         if (r.errors > 0 || r.non2xx > 0)
           throw new Error(`${route.label}: ${r.errors} socket errors, ${r.non2xx} non-2xx answers`);
@@ -287,10 +273,7 @@ async function main() {
       console.log(
         `CPU is of one core (200% = both), the server's every thread and on PostgreSQL its processes too; CPU ms/req is that CPU time per answer, and CPU share ` +
           `the baseline's CPU per answer over the route's: what the share would be if the server had both cores to itself; ` +
-          `load average at the end ${os
-            .loadavg()
-            .map((l) => l.toFixed(1))
-            .join(" ")}`,
+          loadAverageLine().toLowerCase(),
       );
     } finally {
       await bare.stop();

@@ -13,7 +13,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchApi, benchSignIn } from "./bench-api";
 import { benchDatabase, benchServerEnv } from "./bench-database";
+import { cpuSecondsOf } from "./wrk";
+import { memoryOf as processMemory } from "../server/test/app-process";
 import { productionStart, startBenchProcess, startProductionServer } from "./bench-process";
 import { ensurePhotos, photosIn } from "./photos";
 import { loadAverageLine } from "./machine";
@@ -24,17 +27,10 @@ const MB = 1e6;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const photoDir = path.join(root, "bench/.data/upload-photos");
 
-/** CPU seconds a process has used (user + system), from /proc/<pid>/stat. */
-function cpuSecondsOf(pid: number) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  // utime and stime, in clock ticks of 1/100 s on Linux.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
+/** The server's memory in MB, now and at its peak. */
 function memoryOf(pid: number) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (name: string) => Number(status.match(new RegExp(`^${name}:\\s+(\\d+) kB`, "m"))?.[1] ?? NaN);
-  return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
+  const { rss, peak } = processMemory(pid);
+  return { rssMb: rss / 1048576, peakMb: peak / 1048576 };
 }
 
 /** Photodrop itself, as `npm start` runs it (the build, node flags and MALLOC_* settings), with an admin to sign in as. */
@@ -89,12 +85,6 @@ function fetchAll(urls: string[]) {
   });
 }
 
-async function api<T>(base: string, route: string, init: RequestInit, expected: number): Promise<T> {
-  const res = await fetch(`${base}${route}`, init);
-  if (res.status !== expected) throw new Error(`${init.method ?? "GET"} ${route}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 async function main() {
   const files = process.env.BENCH_PHOTOS_DIR
     ? photosIn(process.env.BENCH_PHOTOS_DIR)
@@ -108,18 +98,8 @@ async function main() {
   const { child, url: base } = server;
   try {
     const pid = child.pid!;
-    const session = await api<{ accessToken: string }>(
-      base,
-      "/api/auth/login",
-      {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(admin),
-      },
-      200,
-    );
-    const auth = { Authorization: `Bearer ${session.accessToken}` };
-    const project = await api<{ id: number }>(
+    const auth = { Authorization: `Bearer ${await benchSignIn(base, admin)}` };
+    const project = await benchApi<{ id: number }>(
       base,
       "/api/projects",
       {

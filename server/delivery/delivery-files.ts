@@ -4,6 +4,7 @@ import type { AppContext } from "../context";
 import { HttpError, NotFoundError } from "../http/errors";
 import { sendEntity, type Body, type Entity } from "../http/entity-response";
 import { answerError } from "../http/plain-answers";
+import { answerFor } from "../http/error-middleware";
 import { sendfileTarget } from "../http/sendfile-header";
 import { responseObserver } from "../ops/request-observer";
 import { attachmentDisposition } from "../publish/download-name";
@@ -184,9 +185,8 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
       res.destroy();
       return;
     }
-    if (!(err instanceof HttpError)) ctx.logger.error({ err, method: req.method }, "unhandled error");
-    const known = err instanceof HttpError ? err : new HttpError(500, "Internal server error");
-    answerError(req, res, known, options.baseHeaders(req));
+    const answer = answerFor(err, ctx.logger, { method: req.method, path: pathOf(req.url ?? "/") });
+    answerError(req, res, answer, options.baseHeaders(req));
   }
 
   return (req: IncomingMessage, res: ServerResponse): boolean => {

@@ -23,15 +23,25 @@ function fromParserError(err: ParserError): HttpError | undefined {
   return undefined;
 }
 
+/**
+ * The answer for any error: its own when it is an HttpError, 507 for a full disk, 4xx for what a
+ * body parser refused, otherwise a 500 (logged with the request's method and path).
+ */
+export function answerFor(err: unknown, logger: Logger, req: { method?: string; path: string }): HttpError {
+  if (err instanceof HttpError) return err;
+  if (isDiskFull(err)) {
+    logger.warn({ err, method: req.method }, "the disk is full");
+    return new InsufficientStorageError();
+  }
+  const known = fromParserError(err as ParserError);
+  if (!known) logger.error({ err, method: req.method, url: req.path }, "unhandled error");
+  return known ?? new HttpError(500, "Internal server error");
+}
+
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
-    const full = !(err instanceof HttpError) && isDiskFull(err);
-    const known =
-      err instanceof HttpError ? err : full ? new InsufficientStorageError() : fromParserError(err as ParserError);
-    if (full) logger.warn({ err, method: req.method }, "the disk is full");
-    else if (!known) logger.error({ err, method: req.method, url: req.path }, "unhandled error");
-    const answer = known ?? new HttpError(500, "Internal server error");
+    const answer = answerFor(err, logger, req);
     if (answer.headers) res.set(answer.headers);
     res.status(answer.statusCode).json({
       statusCode: answer.statusCode,
