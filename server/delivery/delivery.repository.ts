@@ -83,12 +83,6 @@ export async function photosOf(db: Db, projectId: number): Promise<DeliveryPhoto
   return (await inZipOrder(db, projectId).select(photoColumns)).map(toPhoto);
 }
 
-/** The photo at a 0-based position in the ZIP's order, if there is one. */
-export async function photoAtPosition(db: Db, projectId: number, index: number): Promise<DeliveryPhoto | undefined> {
-  const row = await inZipOrder(db, projectId).offset(index).first(photoColumns);
-  return row && toPhoto(row);
-}
-
 /** Changes only the settings given; false when the project does not exist. */
 export async function updateDeliverySettings(
   db: Db,

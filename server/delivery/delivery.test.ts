@@ -248,11 +248,13 @@ describe("expiry", () => {
     const d = await publishDelivery(t, staff);
     expect((await settings(d.id, { expiresAt: new Date(Date.now() + 60_000).toISOString() })).status).toBe(200);
     expect((await get(d.page)).status).toBe(200);
-    // The API refuses a past expiry, so the link is made to have expired as time would.
+    // The API refuses a past expiry, so the link is made to have expired as time would (and announced,
+    // so no cached copy of the link is kept).
     await t.ctx
       .db("projects")
       .where({ id: d.id })
       .update({ delivery_expires_at: new Date(Date.now() - 1000).toISOString() });
+    t.ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [d.id] });
     const page = await api().get(d.page);
     expect(page.status).toBe(410);
     expect(page.text).toContain("This delivery has expired");

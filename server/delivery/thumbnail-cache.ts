@@ -16,10 +16,6 @@ export class ThumbnailCache {
 
   constructor(private readonly maxBytes: number) {}
 
-  get size(): number {
-    return this.bytes;
-  }
-
   /** The file's bytes, from memory or read (and kept) now; rejects as `fs.readFile` does. */
   read(file: string): Promise<Buffer> | Buffer {
     const kept = this.files.get(file);

@@ -4,6 +4,7 @@ import { countDownload, type DeliveryLink } from "./delivery.repository";
 import { onDeliveredBytes } from "./delivered-bytes";
 import { createTransferCoverage, type TransferCoverage } from "./transfer-coverage";
 import { noteZipDownload } from "../activity/delivery-hooks";
+import { announceActivity } from "../activity/activity.service";
 
 const coverages = new WeakMap<AppContext, TransferCoverage>();
 function coverageOf(ctx: AppContext): TransferCoverage {
@@ -28,7 +29,7 @@ export function countZipDownload(
   onDeliveredBytes(res, (start, end, size) => {
     if (!coverageOf(ctx).record(downloader, size, start, end)) return;
     Promise.all([countDownload(ctx.db, link.projectId), noteZipDownload(ctx, req, link)]).then(
-      () => ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [link.projectId] }),
+      () => announceActivity(ctx, link.projectId),
       (err: unknown) => ctx.logger.warn({ err, projectId: link.projectId }, "could not count a download"),
     );
   });

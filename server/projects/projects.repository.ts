@@ -39,8 +39,8 @@ const FROM_PROJECTS = "projects p LEFT JOIN clients c ON c.id = p.client_id";
 /**
  * A project as the API shows it (api/types.ts Project), built by the database as JSON text: the
  * one description of that shape, used by lists and single records alike. A stored ZIP path is
- * `published/<name>.zip`: the links use the name after its one slash (deliveryUrlFor and
- * downloadUrlFor below, for other callers, say the same).
+ * `published/<name>.zip`: the links use the name after its one slash (downloadUrlFor below,
+ * for other callers, says the same).
  */
 const projectColumn = oncePerDialect((db: Db): string => {
   const json = jsonSql(db);
@@ -76,12 +76,6 @@ const projectColumn = oncePerDialect((db: Db): string => {
     "project",
   );
 });
-
-/** `/d/<token>` for a stored `published/<token>.zip`, only while the project is published. */
-export function deliveryUrlFor(status: PublishStatus, zipPath: string | null): string | null {
-  if (status !== "published" || !zipPath) return null;
-  return `/d/${zipPath.slice(zipPath.lastIndexOf("/") + 1).replace(/\.zip$/, "")}`;
-}
 
 /** `/published/<name>.zip` for a stored `published/<name>.zip`, only while the project is published. */
 export function downloadUrlFor(status: PublishStatus, zipPath: string | null): string | null {

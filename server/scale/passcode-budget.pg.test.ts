@@ -1,12 +1,9 @@
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, RELAXED_LIMITS, signUp } from "../auth/auth-test-helpers";
 import { makeNoisyJpeg } from "../attachments/test-fixtures";
-import { dataFolders, startAppProcess, type AppProcess } from "../test/app-process";
-import { createTestDatabase, type TestDatabase } from "../test/test-database";
+import { startAppProcess, startTwoProcesses, type AppProcess, type TwoProcesses } from "../test/app-process";
 import { until } from "../test/wait";
 
 /**
@@ -14,24 +11,16 @@ import { until } from "../test/wait";
  * PostgreSQL database, as behind a load balancer: one budget for the link, whichever process
  * answers, and still spent after both restart.
  */
-let dir: string;
-let database: TestDatabase;
-let env: Record<string, string>;
-let processes: AppProcess[] = [];
+let two: TwoProcesses;
+let restarted: AppProcess | undefined;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-passcode-"));
-  database = await createTestDatabase(dir);
-  env = { ...RELAXED_LIMITS, DATABASE_URL: database.url, ...dataFolders(dir) };
-  // One after the other: the first runs the migrations.
-  processes = [await startAppProcess(env)];
-  processes.push(await startAppProcess(env));
+  two = await startTwoProcesses("photodrop-passcode-", RELAXED_LIMITS);
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(processes.map((p) => p.stop()));
-  await database?.drop();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await restarted?.stop();
+  await two?.stop();
 });
 
 /** A project published through `on`, with a passcode: answers its delivery token. */
@@ -60,7 +49,7 @@ const unlock = (on: AppProcess, token: string, passcode: string) =>
 
 describe("one wrong-passcode budget per delivery link", () => {
   it("is spent by ten wrong passcodes split between two processes, and stays spent after both restart", async () => {
-    const [a, b] = processes;
+    const { a, b } = two;
     const token = await publishWithPasscode(a, "right one");
     for (let i = 0; i < 10; i++) {
       const res = await unlock(i % 2 === 0 ? a : b, token, `wrong ${i}`);
@@ -73,10 +62,10 @@ describe("one wrong-passcode budget per delivery link", () => {
       expect(refused.text).toContain("Too many wrong passcodes, please try again later");
     }
 
-    await Promise.all(processes.map((p) => p.stop()));
-    processes = [await startAppProcess(env)];
-    const restarted = await unlock(processes[0], token, "right one");
-    expect(restarted.status).toBe(429);
-    expect(Number(restarted.headers["retry-after"])).toBeGreaterThan(13 * 60);
+    await Promise.all([a.stop(), b.stop()]);
+    restarted = await startAppProcess(two.env);
+    const again = await unlock(restarted, token, "right one");
+    expect(again.status).toBe(429);
+    expect(Number(again.headers["retry-after"])).toBeGreaterThan(13 * 60);
   }, 180_000);
 });

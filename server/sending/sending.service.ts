@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { Semaphore } from "../storage/semaphore";
 import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
 import { ConflictError, NotFoundError, TooManyRequestsError, ValidationError } from "../http/errors";
@@ -120,17 +121,6 @@ const newLinkKey = () => crypto.randomBytes(16).toString("base64url");
 /** Mails sent at once: enough that fifty recipients fit well within the web app's 30 s timeout. */
 const SEND_CONCURRENCY = 4;
 
-/** Runs `work` for each item, `limit` at a time; the answers keep the items' order. */
-async function inTurns<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const answers: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < items.length; i = next++) answers[i] = await work(items[i]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return answers;
-}
-
 type Outcome = { sent: true } | { sent: false; message: string } | { skipped: string };
 
 /**
@@ -165,43 +155,59 @@ export async function sendToClient(
   );
   const token = zipPath.replace(/^published\/|\.zip$/g, "");
 
-  const outcomes = await inTurns(recipients, SEND_CONCURRENCY, async (recipient): Promise<Outcome> => {
-    const address = addresses.get(mailbox(recipient.email));
-    if (!address) return { skipped: NOT_AN_ADDRESS };
-    if (address.unsubscribed) return { skipped: UNSUBSCRIBED };
-    const linkKey = newLinkKey();
-    const unsubscribe = unsubscribeUrl(origin, address.token);
-    const mail = renderClientMail({
-      studio: ctx.config.studioName,
-      projectName: project.name,
-      photoCount: project.photoCount,
-      totalSize: project.totalSize,
-      expiresAt: project.expiresAt,
-      message: input.message,
-      link: `${origin}/d/${token}?r=${linkKey}`,
-      passcode: input.passcode,
-      unsubscribeUrl: unsubscribe,
-    });
-    try {
-      await mailer.send({
-        to: recipient.name ? { name: recipient.name, address: recipient.email } : recipient.email,
-        subject: input.subject,
-        ...mail,
-        fromName: oneLine(ctx.config.studioName),
-        replyTo: user.email,
-        unsubscribeUrl: unsubscribe,
-      });
-    } catch (err) {
-      ctx.logger.warn({ projectId, to: recipient.email, err: whyNotSent(err) }, "a client's e-mail could not be sent");
-      return { sent: false, message: whyNotSent(err) };
-    }
-    // The mail is out whatever happens next: a row that cannot be written costs its reminder, not the send.
-    const row = { projectId, ...recipient, linkKey, zipPath, linkOrigin: origin, sentBy: user.uid, sentAt: nowIso() };
-    await insertRecipient(ctx.db, row).catch((err: unknown) =>
-      ctx.logger.error({ err, projectId }, "could not record a recipient"),
-    );
-    return { sent: true };
-  });
+  const sending = new Semaphore(SEND_CONCURRENCY);
+  const outcomes = await Promise.all(
+    recipients.map((recipient) =>
+      sending.run(async (): Promise<Outcome> => {
+        const address = addresses.get(mailbox(recipient.email));
+        if (!address) return { skipped: NOT_AN_ADDRESS };
+        if (address.unsubscribed) return { skipped: UNSUBSCRIBED };
+        const linkKey = newLinkKey();
+        const unsubscribe = unsubscribeUrl(origin, address.token);
+        const mail = renderClientMail({
+          studio: ctx.config.studioName,
+          projectName: project.name,
+          photoCount: project.photoCount,
+          totalSize: project.totalSize,
+          expiresAt: project.expiresAt,
+          message: input.message,
+          link: `${origin}/d/${token}?r=${linkKey}`,
+          passcode: input.passcode,
+          unsubscribeUrl: unsubscribe,
+        });
+        try {
+          await mailer.send({
+            to: recipient.name ? { name: recipient.name, address: recipient.email } : recipient.email,
+            subject: input.subject,
+            ...mail,
+            fromName: oneLine(ctx.config.studioName),
+            replyTo: user.email,
+            unsubscribeUrl: unsubscribe,
+          });
+        } catch (err) {
+          ctx.logger.warn(
+            { projectId, to: recipient.email, err: whyNotSent(err) },
+            "a client's e-mail could not be sent",
+          );
+          return { sent: false, message: whyNotSent(err) };
+        }
+        // The mail is out whatever happens next: a row that cannot be written costs its reminder, not the send.
+        const row = {
+          projectId,
+          ...recipient,
+          linkKey,
+          zipPath,
+          linkOrigin: origin,
+          sentBy: user.uid,
+          sentAt: nowIso(),
+        };
+        await insertRecipient(ctx.db, row).catch((err: unknown) =>
+          ctx.logger.error({ err, projectId }, "could not record a recipient"),
+        );
+        return { sent: true };
+      }),
+    ),
+  );
 
   const result: SendResult = { sent: [], failed: [], skipped: [] };
   const sentLabels: string[] = [];

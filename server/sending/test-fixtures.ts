@@ -73,12 +73,17 @@ export function studioFixture(opts: { refuse?: (address: string) => boolean } = 
 export const setDelivery = (s: Studio, settings: { expiresAt?: string | null; passcode?: string | null }) =>
   request(s.t.app).put(`/api/projects/${s.delivery.id}/delivery`).set(s.staff.auth).send(settings).expect(200);
 
-/** The link's expiry moved into the past as time would move it: the API refuses a past expiry. */
-export const expireLink = (s: Studio, msAgo: number) =>
-  s.t.ctx
+/**
+ * The link's expiry moved into the past as time would move it (the API refuses a past expiry),
+ * announced as a change so that no process keeps the link as it was.
+ */
+export async function expireLink(s: Studio, msAgo: number): Promise<void> {
+  await s.t.ctx
     .db("projects")
     .where({ id: s.delivery.id })
     .update({ delivery_expires_at: new Date(Date.now() - msAgo).toISOString() });
+  s.t.ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [s.delivery.id] });
+}
 
 export const SUBJECT = "Your photos from Lumen Studio: Lima Wedding";
 export const MESSAGE = "Hello,\n\nYour photos are ready.\n\nLumen Studio";
