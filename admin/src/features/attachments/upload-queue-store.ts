@@ -129,6 +129,13 @@ export class UploadQueueStore {
     this.changed();
   }
 
+  /** Takes files again after `dispose` (React mounts a component twice in StrictMode). */
+  resume() {
+    this.disposed = false;
+    this.checkNext();
+    this.pump();
+  }
+
   dispose() {
     this.disposed = true;
     for (const controller of this.running.values()) controller.abort();

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { StrictMode } from "react";
 import { act, renderHook, waitFor } from "@testing-library/react";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeImage, setPublishStatus } from "../../../../server/attachments/test-fixtures";
@@ -34,6 +35,15 @@ describe("the upload queue against the real API", () => {
     expect(count("pending")).toBe(2);
     await waitFor(() => expect(count("completed")).toBe(5), { timeout: 15_000 });
     expect((await rowsOf(projectId)).map((r) => r.original_name).sort()).toEqual(files.map((f) => f.name));
+  });
+
+  it("uploads in React's StrictMode too, where the component is mounted, unmounted and mounted again", async () => {
+    const projectId = await insertProjectRow(server.t.ctx, { name: "Strict mode" });
+    const { result } = renderHook(() => useUploadQueue(projectId, LIMIT), { wrapper: StrictMode });
+    const file = await photo("strict.png");
+    act(() => result.current.add([file]));
+    await waitFor(() => expect(result.current.counts.completed).toBe(1), { timeout: 15_000 });
+    expect((await rowsOf(projectId)).map((r) => r.original_name)).toEqual(["strict.png"]);
   });
 
   it("names a refused file with its reason and never sends it, nor offers a retry", async () => {

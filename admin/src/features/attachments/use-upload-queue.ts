@@ -23,7 +23,10 @@ export function useUploadQueue(
         onUploaded: (attachment) => latest.current.onUploaded?.(attachment),
       }),
   );
-  useEffect(() => () => store.dispose(), [store]);
+  useEffect(() => {
+    store.resume();
+    return () => store.dispose();
+  }, [store]);
   const { items, counts } = useSyncExternalStore(store.subscribe, store.getSnapshot);
   // Stable, so the rows drawn for thousands of files re-render only when their own item changes.
   const [actions] = useState(() => ({
