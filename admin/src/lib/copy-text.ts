@@ -1,3 +1,6 @@
+/** A path of this server as the address a person can paste anywhere. */
+export const absoluteUrl = (path: string) => new URL(path, window.location.origin).toString();
+
 /** The clipboard API needs a secure context and permission; a selected textarea works almost everywhere. */
 export async function copyText(text: string): Promise<void> {
   try {

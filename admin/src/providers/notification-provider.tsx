@@ -2,13 +2,6 @@ import type { NotificationProvider } from "@refinedev/core";
 import { hideNotification, showNotification } from "@mantine/notifications";
 import { IconAlertCircle, IconCheck } from "@tabler/icons-react";
 
-/**
- * Mantine's notifications: a short confirmation of every change that worked, and a failure where
- * no dialog or card is there to show it (an action from a list's menu, say). Dialogs show their
- * own failures and ask for none here. No mutation is undoable, so Refine's progress notifications
- * never occur. Written here rather than taken from @refinedev/mantine so that package stays out
- * of the first load.
- */
 /** Refine's auth failures: the sign-in, sign-up and password screens show these in place themselves. */
 const SHOWN_BY_AUTH_SCREENS = new Set([
   "login-error",
@@ -17,6 +10,13 @@ const SHOWN_BY_AUTH_SCREENS = new Set([
   "update-password-error",
 ]);
 
+/**
+ * Mantine's notifications: a short confirmation of every change that worked, and a failure where
+ * no dialog or card is there to show it (an action from a list's menu, say). Dialogs show their
+ * own failures and ask for none here. No mutation is undoable, so Refine's progress notifications
+ * never occur. Written here rather than taken from @refinedev/mantine so that package stays out
+ * of the first load.
+ */
 const notificationProvider: NotificationProvider = {
   open: ({ key, message, description, type }) => {
     const failed = type === "error";

@@ -1,19 +1,7 @@
-import { Card, Group, Skeleton, Stack, Text, Title } from "@mantine/core";
+import { Card, Skeleton, Stack, Text, Title } from "@mantine/core";
 import { bytesToGigabytes, roundedAverage } from "../../lib/format";
 import type { DashboardStats } from "./types";
-
-function StatLine({ label, value }: { label: string; value: string }) {
-  return (
-    <Group position="apart">
-      <Text size="sm" color="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" weight={600}>
-        {value}
-      </Text>
-    </Group>
-  );
-}
+import { StatLine } from "./stat-line";
 
 export function QuickStatsCard({ stats, loading }: { stats?: DashboardStats; loading: boolean }) {
   return (

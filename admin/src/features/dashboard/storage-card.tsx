@@ -1,19 +1,7 @@
 import { Card, Group, Progress, Skeleton, Stack, Text, Title } from "@mantine/core";
 import { formatFileSize, formatStorage, storageColor } from "../../lib/format";
 import type { DashboardStats } from "./types";
-
-function Line({ label, value }: { label: string; value: string }) {
-  return (
-    <Group position="apart" spacing="xs">
-      <Text size="xs" color="dimmed">
-        {label}
-      </Text>
-      <Text size="xs" weight={600}>
-        {value}
-      </Text>
-    </Group>
-  );
-}
+import { StatLine } from "./stat-line";
 
 /**
  * What Photodrop keeps (photos and published ZIPs) against the room it has (that plus the free
@@ -61,9 +49,10 @@ export function StorageCard({
           </Group>
           {storage && (
             <Stack spacing={2} mt="sm" aria-label="Storage in detail">
-              <Line label="Photos" value={formatFileSize(storage.photosBytes)} />
-              <Line label="Published ZIPs" value={formatFileSize(storage.zipsBytes)} />
-              <Line
+              <StatLine size="xs" label="Photos" value={formatFileSize(storage.photosBytes)} />
+              <StatLine size="xs" label="Published ZIPs" value={formatFileSize(storage.zipsBytes)} />
+              <StatLine
+                size="xs"
                 label="Free on the data volume"
                 value={`${formatFileSize(storage.freeBytes)} of ${formatFileSize(storage.totalBytes)}`}
               />

@@ -1,5 +1,6 @@
 import { Card, Divider, Group, Stack, Text, Title } from "@mantine/core";
 import type { Project } from "../../../../api/types";
+import { absoluteUrl } from "../../lib/copy-text";
 import { DeliveryFigures } from "./delivery-figures";
 import { DeliveryLinkState } from "./delivery-link-state";
 import { DeliverySettingsForm } from "./delivery-settings-form";
@@ -18,7 +19,7 @@ export function DeliveryCard({ project }: { project: Project }) {
       <Stack spacing="md">
         {project.deliveryUrl ? (
           <Text size="sm" sx={{ fontFamily: "monospace", overflowWrap: "anywhere" }} aria-label="Delivery page link">
-            {new URL(project.deliveryUrl, window.location.origin).toString()}
+            {absoluteUrl(project.deliveryUrl)}
           </Text>
         ) : (
           <Text size="sm" color="dimmed">

@@ -1,14 +1,14 @@
 import { useEffect, useState } from "react";
 import { Button } from "@mantine/core";
 import { IconCheck, IconExternalLink, IconLink } from "@tabler/icons-react";
-import { copyText } from "../../lib/copy-text";
+import { absoluteUrl, copyText } from "../../lib/copy-text";
 
 const COPIED_FOR_MS = 2_000;
 
 /** 'Copy page link' (the delivery page's absolute URL) and 'Open delivery page', to sit beside the ZIP's copy-link button. */
 export function DeliveryLinkButtons({ deliveryUrl }: { deliveryUrl: string }) {
   const [copied, setCopied] = useState(false);
-  const link = new URL(deliveryUrl, window.location.origin).toString();
+  const link = absoluteUrl(deliveryUrl);
   useEffect(() => {
     if (!copied) return;
     const timer = setTimeout(() => setCopied(false), COPIED_FOR_MS);

@@ -1,13 +1,13 @@
 import { useEffect, useState } from "react";
 import { Button } from "@mantine/core";
 import { IconCheck, IconCopy } from "@tabler/icons-react";
-import { copyText } from "../../lib/copy-text";
+import { absoluteUrl, copyText } from "../../lib/copy-text";
 
 const COPIED_FOR_MS = 2_000;
 
 export function CopyLinkButton({ path }: { path: string }) {
   const [copied, setCopied] = useState(false);
-  const link = new URL(path, window.location.origin).toString();
+  const link = absoluteUrl(path);
   useEffect(() => {
     if (!copied) return;
     const timer = setTimeout(() => setCopied(false), COPIED_FOR_MS);

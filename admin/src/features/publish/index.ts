@@ -1,4 +1,4 @@
 export { PublishControl } from "./publish-control";
 export { usePublishActions } from "./use-publish-actions";
 export { usePublishProgress } from "./use-publish-progress";
-export { ProjectActionsMenu } from "./publish-links-menu";
+export { ProjectActionsMenu } from "./project-actions-menu";

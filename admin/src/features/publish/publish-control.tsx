@@ -16,7 +16,7 @@ interface PublishControlProps {
 
 /** Publish / Unpublish, the ZIP link, live build progress and its errors. */
 export function PublishControl({ project, live, primaryOnly = false }: PublishControlProps) {
-  const { publish, unpublish, failure, publishPending, unpublishPending } = usePublishActions();
+  const { publish, unpublish, failure, publishPending, unpublishPending } = usePublishActions({ inline: true });
   const publishing = project.publishStatus === "publishing" || live.active || publishPending;
   const published = isPublished(project);
   const storedError = project.publishStatus === "failed" ? project.publishError || "Failed" : null;

@@ -1,5 +1,5 @@
-import { useState } from "react";
 import { useCustomMutation, type HttpError } from "@refinedev/core";
+import { useFailure } from "../../lib/failure";
 import type { Project } from "../../../../api/types";
 import { canPublish } from "../../lib/project-status";
 
@@ -11,14 +11,15 @@ const failedTo = (what: string) => (error?: HttpError) => ({
 
 /**
  * Publish and unpublish calls. A refusal (already published, no attachments, the server down) is
- * kept for the project page to show beneath its button, and told by a notification where the call
- * came from a list. The live provider shows progress and brings the project's new status.
+ * kept for the project page to show beneath its button (`inline`), or told by a notification where
+ * the call came from a list. The live provider shows progress and brings the project's new status.
  */
-export function usePublishActions() {
+export function usePublishActions({ inline = false }: { inline?: boolean } = {}) {
   const { mutate: startPublish, mutation: publishing } = useCustomMutation<Project>();
   const { mutate: startUnpublish, mutation: unpublishing } = useCustomMutation<Project>();
-  const [failure, setFailure] = useState<string | null>(null);
-  const onError = (error: HttpError) => setFailure(error.message);
+  const failure = useFailure();
+  const onError = (error: HttpError) => failure.show(error);
+  const notifyFailure = (what: string) => (inline ? false : failedTo(what));
 
   const publish = (project: Pick<Project, "id" | "publishStatus" | "attachmentCount">) => {
     if (!canPublish(project)) {
@@ -29,28 +30,28 @@ export function usePublishActions() {
       );
       return;
     }
-    setFailure(null);
+    failure.clear();
     startPublish(
       {
         url: `/projects/${project.id}/publish`,
         method: "post",
         values: {},
         successNotification: { type: "success", message: "Publishing started" },
-        errorNotification: failedTo("publish"),
+        errorNotification: notifyFailure("publish"),
       },
       { onError },
     );
   };
 
   const unpublish = (projectId: number) => {
-    setFailure(null);
+    failure.clear();
     startUnpublish(
       {
         url: `/projects/${projectId}/publish`,
         method: "delete",
         values: {},
         successNotification: { type: "success", message: "Project unpublished" },
-        errorNotification: failedTo("unpublish"),
+        errorNotification: notifyFailure("unpublish"),
       },
       { onError },
     );
@@ -59,7 +60,7 @@ export function usePublishActions() {
   return {
     publish,
     unpublish,
-    failure,
+    failure: failure.message,
     publishPending: publishing.isPending,
     unpublishPending: unpublishing.isPending,
   };

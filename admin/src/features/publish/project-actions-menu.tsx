@@ -1,17 +1,9 @@
 import { ActionIcon, Menu } from "@mantine/core";
-import { showNotification } from "@mantine/notifications";
 import { IconCopy, IconDots, IconDownload, IconExternalLink, IconLink, IconPencil } from "@tabler/icons-react";
 import type { Project } from "../../../../api/types";
-import { copyText } from "../../lib/copy-text";
+import { useNotification } from "@refinedev/core";
+import { absoluteUrl, copyText } from "../../lib/copy-text";
 import { isPublished } from "../../lib/project-status";
-
-const absolute = (path: string) => new URL(path, window.location.origin).toString();
-
-function copy(path: string, what: string) {
-  copyText(absolute(path))
-    .then(() => showNotification({ color: "green", message: `${what} copied` }))
-    .catch(() => showNotification({ color: "red", message: `Could not copy the ${what.toLowerCase()}` }));
-}
 
 /**
  * A phone's project header: everything but Publish / Unpublish in one menu (six buttons would
@@ -20,6 +12,12 @@ function copy(path: string, what: string) {
 export function ProjectActionsMenu({ project, onEdit }: { project: Project; onEdit: () => void }) {
   const { downloadUrl, deliveryUrl } = project;
   const published = isPublished(project);
+  const { open } = useNotification();
+  const copy = (path: string, what: string) =>
+    copyText(absoluteUrl(path)).then(
+      () => open?.({ type: "success", message: `${what} copied` }),
+      () => open?.({ type: "error", message: `Could not copy the ${what.toLowerCase()}` }),
+    );
   return (
     <Menu position="bottom-end" withinPortal shadow="md">
       <Menu.Target>
@@ -55,7 +53,7 @@ export function ProjectActionsMenu({ project, onEdit }: { project: Project; onEd
             <Menu.Item
               icon={<IconExternalLink size={16} />}
               component="a"
-              href={absolute(deliveryUrl)}
+              href={absoluteUrl(deliveryUrl)}
               target="_blank"
               rel="noopener"
             >
