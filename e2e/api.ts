@@ -36,13 +36,22 @@ export async function create<T>(
   return (await response.json()) as T;
 }
 
-export async function getJson<T>(token: string, path: string): Promise<T> {
-  const response = await fetch(`${inject("baseUrl")}/api/${path}`, { headers: { Authorization: `Bearer ${token}` } });
+export async function getJson<T>(token: string, path: string, baseUrl = inject("baseUrl")): Promise<T> {
+  const response = await fetch(`${baseUrl}/api/${path}`, { headers: { Authorization: `Bearer ${token}` } });
   if (!response.ok) throw new Error(`GET ${path} failed: ${response.status}`);
   return (await response.json()) as T;
 }
 
-/** A new account that nobody has approved yet. */
+/** PUT of a JSON body (settings, say); the caller checks the answer. */
+export function putJson(token: string, path: string, body: object, baseUrl = inject("baseUrl")): Promise<Response> {
+  return fetch(`${baseUrl}/api/${path}`, {
+    method: "PUT",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+}
+
+/** A new account that nobody has approved yet (the first of a fresh installation is its admin). */
 export async function signUpAccount(
   email: string,
   password: string,

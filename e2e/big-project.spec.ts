@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, screenshot } from "./browser";
+import { create, getJson, logIn, signUpAccount } from "./api";
+import { launchBrowser, screenshot, signInAsAdmin } from "./browser";
 import { startFreshServer, type FreshServer } from "./fresh-server";
 import { addPhotosBySql } from "./fixtures/photos-by-sql";
 import { imageFile } from "./fixtures/images";
@@ -11,27 +12,6 @@ const FIRST_SCREEN_BUDGET_MS = 1_500;
 const EMAIL = "studio@big-project.test";
 const PASSWORD = "big-project-password-1";
 
-async function api<T>(server: FreshServer, token: string, method: string, path: string, body?: object): Promise<T> {
-  const response = await fetch(`${server.baseUrl}/api/${path}`, {
-    method,
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-    body: body && JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-/** The first account of a fresh installation: its admin. */
-async function signUpAdmin(server: FreshServer): Promise<string> {
-  const response = await fetch(`${server.baseUrl}/api/auth/signup`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email: EMAIL, password: PASSWORD, displayName: "Studio" }),
-  });
-  if (response.status !== 201) throw new Error(`Sign-up failed: ${response.status}`);
-  return ((await response.json()) as { accessToken: string }).accessToken;
-}
-
 describe("a project of 10,000 photos", () => {
   let browser: Browser;
   let server: FreshServer;
@@ -41,10 +21,12 @@ describe("a project of 10,000 photos", () => {
 
   beforeAll(async () => {
     [browser, server] = await Promise.all([launchBrowser(), startFreshServer()]);
-    token = await signUpAdmin(server);
-    bigProject = await api(server, token, "POST", "projects", { name: "Marathon 2026" });
+    // The first account of a fresh installation is its admin.
+    await signUpAccount(EMAIL, PASSWORD, "Studio", server.baseUrl);
+    token = (await logIn(EMAIL, PASSWORD, server.baseUrl)).accessToken;
+    bigProject = await create(token, "projects", { name: "Marathon 2026" }, server.baseUrl);
     await addPhotosBySql(server.databaseFile, server.uploadsDir, bigProject.id, PHOTOS);
-    smallProject = await api(server, token, "POST", "projects", { name: "One portrait" });
+    smallProject = await create(token, "projects", { name: "One portrait" }, server.baseUrl);
     await addPhotosBySql(server.databaseFile, server.uploadsDir, smallProject.id, 1);
   });
 
@@ -57,11 +39,7 @@ describe("a project of 10,000 photos", () => {
     const context = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1440, height: 900 } });
     context.setDefaultTimeout(20_000);
     const page = await context.newPage();
-    await page.goto("/login");
-    await page.getByLabel("Email").fill(EMAIL);
-    await page.getByLabel("Password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await signInAsAdmin(page, EMAIL, PASSWORD);
     return page;
   }
 
@@ -150,14 +128,14 @@ describe("a project of 10,000 photos", () => {
       await page.getByText("No attachments found for this project.").waitFor({ timeout: 60_000 });
       await page.getByText("Attachments (0)").waitFor();
       await dialog.waitFor({ state: "hidden" });
-      const project = await api<{ attachmentCount: number }>(server, token, "GET", `projects/${bigProject.id}`);
+      const project = await getJson<{ attachmentCount: number }>(token, `projects/${bigProject.id}`, server.baseUrl);
       expect(project.attachmentCount).toBe(0);
       await page.context().close();
     },
   );
 
   it("queues a drop of 2,000 files without freezing the tab, sending three at a time", async () => {
-    const project = await api<{ id: number }>(server, token, "POST", "projects", { name: "Two thousand" });
+    const project = await create<{ id: number }>(token, "projects", { name: "Two thousand" }, server.baseUrl);
     const page = await signedIn();
     await page.goto(`/projects/${project.id}`);
     await page.getByText("No attachments found for this project.").waitFor();

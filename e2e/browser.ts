@@ -7,6 +7,12 @@ import { expect, inject } from "vitest";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const screenshotDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
 
+/** The two sizes journeys check: a desktop and a phone (touch). */
+export const SIZES = [
+  { name: "desktop", viewport: { width: 1440, height: 900 }, touch: false },
+  { name: "phone", viewport: { width: 390, height: 844 }, touch: true },
+] as const;
+
 /** Debian's Chromium, headless; `extraArgs` for journeys that need more (a host mapping, a test certificate). */
 export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
@@ -53,9 +59,13 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
-/** Signs the admin in and waits for the dashboard. */
-export async function signInAsAdmin(page: Page): Promise<void> {
-  await signIn(page, inject("adminEmail"), inject("adminPassword"));
+/** Signs the admin in (the global server's, or the one given) and waits for the dashboard. */
+export async function signInAsAdmin(
+  page: Page,
+  email = inject("adminEmail"),
+  password = inject("adminPassword"),
+): Promise<void> {
+  await signIn(page, email, password);
   await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
 }
 

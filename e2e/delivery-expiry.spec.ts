@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, describe, inject, it, expect } from "vitest";
 import type { Browser } from "playwright-core";
-import { adminToken, create } from "./api";
-import { launchBrowser, signInAsAdmin } from "./browser";
+import { adminToken, create, putJson } from "./api";
+import { launchBrowser, signInAsAdmin, SIZES } from "./browser";
 import { removeThroughApi, type Named } from "./fixtures/cleanup";
 import { imageFile } from "./fixtures/images";
 import { publishThroughApi } from "./fixtures/publish";
 import { uploadThroughApi } from "./fixtures/upload";
-
-const SIZES = [
-  { name: "desktop", viewport: { width: 1440, height: 900 }, touch: false },
-  { name: "phone", viewport: { width: 390, height: 844 }, touch: true },
-] as const;
 
 /** How far ahead the link's expiry is set: long enough to see it live on a loaded machine. */
 const EXPIRES_IN_MS = 20_000;
@@ -43,11 +38,7 @@ describe.each(SIZES)("the delivery badge on a $name", ({ name, viewport, touch }
     await signInAsAdmin(page);
 
     const expiresAt = new Date(Date.now() + EXPIRES_IN_MS).toISOString();
-    const response = await fetch(`${inject("baseUrl")}/api/projects/${project.id}/delivery`, {
-      method: "PUT",
-      headers: { Authorization: `Bearer ${await adminToken()}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ expiresAt }),
-    });
+    const response = await putJson(await adminToken(), `projects/${project.id}/delivery`, { expiresAt });
     expect(response.status).toBe(200);
 
     await page.goto(`/projects/${project.id}`);

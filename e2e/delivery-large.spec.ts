@@ -1,12 +1,11 @@
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { adminToken, create, getJson } from "./api";
+import { adminToken, create } from "./api";
 import { launchBrowser } from "./browser";
 import { removeThroughApi } from "./fixtures/cleanup";
 import { addPhotosBySql } from "./fixtures/photos-by-sql";
-import { until } from "../server/test/wait";
+import { publishThroughApi } from "./fixtures/publish";
 
 const PHOTOS = 10_000;
 const DESKTOP = { width: 1440, height: 900 };
@@ -48,18 +47,7 @@ describe("the delivery page of a 10,000-photo project", () => {
       PHOTOS,
       nameOf,
     );
-    const publish = await fetch(`${inject("baseUrl")}/api/projects/${projectId}/publish`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    expect(publish.status).toBe(202);
-    const status = await until(
-      async () => (await getJson<{ publishStatus: string }>(token, `projects/${projectId}`)).publishStatus,
-      (s) => s === "published" || s === "failed",
-      120_000,
-    );
-    expect(status).toBe("published");
-    pageUrl = (await getJson<{ deliveryUrl: string }>(token, `projects/${projectId}`)).deliveryUrl;
+    pageUrl = (await publishThroughApi(token, projectId, 120_000)).deliveryUrl!;
     browser = await launchBrowser();
   }, 180_000);
 

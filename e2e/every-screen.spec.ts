@@ -1,27 +1,14 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { adminToken, create, signUpAccount } from "./api";
+import { adminToken, create, putJson, signUpAccount } from "./api";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { docsScreenshot, launchBrowser, screenshot, signIn } from "./browser";
+import { docsScreenshot, launchBrowser, screenshot, signIn, signInAsAdmin, SIZES } from "./browser";
 import { removeThroughApi, type Named } from "./fixtures/cleanup";
 import { imageFile } from "./fixtures/images";
 import { uploadThroughApi } from "./fixtures/upload";
 import { publishThroughApi, type PublishedProject } from "./fixtures/publish";
 
-const SIZES = [
-  { name: "desktop", viewport: { width: 1440, height: 900 }, touch: false },
-  { name: "phone", viewport: { width: 390, height: 844 }, touch: true },
-] as const;
-
 const PHOTOS = ["north-light.jpg", "south-light.jpg", "east-light.jpg"];
-
-async function api(token: string, method: string, path: string, body?: object): Promise<Response> {
-  return fetch(`${inject("baseUrl")}/api/${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, ...(body ? { "Content-Type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-}
 
 /** One level-one heading, nothing wider than the screen, and axe-core content. */
 async function checkScreen(page: Page, screen: string, viewportWidth: number): Promise<void> {
@@ -65,8 +52,7 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
     });
     context.setDefaultTimeout(20_000);
     page = await context.newPage();
-    await signIn(page, inject("adminEmail"), inject("adminPassword"));
-    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await signInAsAdmin(page);
     project = { ...arranged, publishStatus: "draft", deliveryUrl: null };
   });
 
@@ -234,7 +220,7 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
     await expectNoSeriousAxeViolations(gallery, `delivery viewer (${name})`);
     await gallery.keyboard.press("Escape");
 
-    const locked = await api(token, "PUT", `projects/${project.id}/delivery`, { passcode: "garden-1" });
+    const locked = await putJson(token, `projects/${project.id}/delivery`, { passcode: "garden-1" });
     expect(locked.status).toBe(200);
     await gallery.context().clearCookies();
     await gallery.goto(new URL(project.deliveryUrl!, inject("baseUrl")).toString());

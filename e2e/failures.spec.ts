@@ -2,14 +2,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { adminToken, create } from "./api";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { launchBrowser, screenshot } from "./browser";
+import { launchBrowser, screenshot, signInAsAdmin, SIZES } from "./browser";
 import { removeThroughApi, type Named } from "./fixtures/cleanup";
 import { startBreakingProxy, type BreakingProxy } from "./fixtures/breaking-proxy";
-
-const SIZES = [
-  { name: "desktop", viewport: { width: 1440, height: 900 }, touch: false },
-  { name: "phone", viewport: { width: 390, height: 844 }, touch: true },
-] as const;
 
 describe.each(SIZES)("a failed save and a failed delete, on a $name", ({ name, viewport, touch }) => {
   let browser: Browser;
@@ -40,11 +35,7 @@ describe.each(SIZES)("a failed save and a failed delete, on a $name", ({ name, v
     });
     context.setDefaultTimeout(20_000);
     const page = await context.newPage();
-    await page.goto("/login");
-    await page.getByLabel("Email").fill(inject("adminEmail"));
-    await page.getByLabel("Password").fill(inject("adminPassword"));
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+    await signInAsAdmin(page);
     return page;
   }
 
