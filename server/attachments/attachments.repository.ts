@@ -125,10 +125,10 @@ export async function firstAttachmentsOfProject(
   return rows.map(toRecord);
 }
 
-/** Every attachment id of a project, in upload order. */
-export async function attachmentIdsOfProject(db: Queryable, projectId: number): Promise<number[]> {
-  const rows = await db("attachments").where({ project_id: projectId }).orderBy("id").select("id");
-  return rows.map((r) => Number(r.id));
+/** Every attachment of a project, in upload order; locked until a surrounding transaction ends. */
+export async function attachmentsOfProject(db: Queryable, projectId: number): Promise<AttachmentRecord[]> {
+  const rows = await lockedForUpdate(db, db("attachments").where({ project_id: projectId }).orderBy("id"));
+  return rows.map(toRecord);
 }
 
 /** Publish statuses of the given projects, by project id; locked until a surrounding transaction ends. */

@@ -193,14 +193,14 @@ export async function deleteProjectAttachments(
   const removed = await ctx.db.transaction(async (trx) => {
     await assertProjectEditable(trx, projectId);
     const kept = new Set(exceptIds);
-    const ids = (await repo.attachmentIdsOfProject(trx, projectId)).filter((id) => !kept.has(id));
-    if (ids.length !== count) throw new ConflictError(SELECTION_CHANGED);
-    const found: repo.AttachmentRecord[] = [];
-    for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
-      const chunk = ids.slice(i, i + IDS_PER_STATEMENT);
-      found.push(...(await repo.findAttachments(trx, chunk)));
-      await repo.deleteAttachments(trx, chunk);
-    }
+    const found = (await repo.attachmentsOfProject(trx, projectId)).filter((a) => !kept.has(a.id));
+    if (found.length !== count) throw new ConflictError(SELECTION_CHANGED);
+    // By id, so that a photo uploaded meanwhile is never deleted without its file.
+    for (let i = 0; i < found.length; i += IDS_PER_STATEMENT)
+      await repo.deleteAttachments(
+        trx,
+        found.slice(i, i + IDS_PER_STATEMENT).map((a) => a.id),
+      );
     return found;
   });
   await afterDeletion(

@@ -1,29 +1,32 @@
 import fs from "node:fs";
 import path from "node:path";
 import request from "supertest";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ResourceChange } from "../events/bus";
 import { nowIso } from "../db/database";
-import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
+import type { TestApp, TestUser } from "../test/harness";
+import { appWithUser } from "../test/app-with-user";
 import { insertProjectRow } from "../test/rows";
 import { setPublishStatus } from "./test-fixtures";
 import { SELECTION_CHANGED } from "./attachments.service";
 
+const made = appWithUser();
 let t: TestApp;
 let user: TestUser;
 let projectId: number;
 let changes: ResourceChange[];
 
-beforeAll(async () => {
-  t = await createTestApp();
-  user = await createUser(t.ctx);
+beforeAll(() => {
+  ({ t, user } = made);
   t.ctx.events.onResourceChanged((c) => c.resource !== "dashboard" && changes.push(c));
 });
-afterAll(() => t.close());
 beforeEach(async () => {
   projectId = await insertProjectRow(t.ctx);
   changes = [];
 });
+
+const idsOf = async (project: number) =>
+  (await t.ctx.db("attachments").where({ project_id: project }).orderBy("id").pluck("id")).map(Number);
 
 /** `n` attachment rows written by SQL, each with a small real file of its own; their ids in upload order. */
 async function arrangePhotos(project: number, n: number): Promise<number[]> {
@@ -45,8 +48,7 @@ async function arrangePhotos(project: number, n: number): Promise<number[]> {
     };
   });
   await t.ctx.db.batchInsert("attachments", rows, 500);
-  const ids = await t.ctx.db("attachments").where({ project_id: project }).orderBy("id").pluck("id");
-  return ids.map(Number);
+  return idsOf(project);
 }
 
 const deleteAll = (body: unknown) =>
@@ -54,9 +56,6 @@ const deleteAll = (body: unknown) =>
     .delete("/api/attachments")
     .set(user.auth)
     .send(body as object);
-
-const idsOf = async (project: number) =>
-  (await t.ctx.db("attachments").where({ project_id: project }).orderBy("id").pluck("id")).map(Number);
 
 describe("deleting every attachment of a project", () => {
   it("deletes all but the kept ones, with their files, and announces it", async () => {
