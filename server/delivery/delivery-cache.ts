@@ -9,7 +9,6 @@ const MAX_PHOTOS = 100_000;
 
 interface PhotoList {
   photos: DeliveryPhoto[];
-  count: number;
   bytes: number;
 }
 
@@ -80,7 +79,7 @@ export class DeliveryCache {
   async photos(link: DeliveryLink): Promise<DeliveryPhoto[]> {
     const kept = this.links.get(link.token) === link;
     const list = kept ? this.photoLists.get(link.projectId) : undefined;
-    if (list && list.count === link.photoCount && list.bytes === link.photoBytes) {
+    if (list && list.photos.length === link.photoCount && list.bytes === link.photoBytes) {
       this.photoLists.delete(link.projectId);
       this.photoLists.set(link.projectId, list);
       return list.photos;
@@ -119,7 +118,6 @@ export class DeliveryCache {
     this.forgetPhotos(projectId);
     this.photoLists.set(projectId, {
       photos,
-      count: photos.length,
       bytes: photos.reduce((sum, p) => sum + p.size, 0),
     });
     for (const photo of photos) this.projectOfPhoto.set(photo.id, projectId);

@@ -37,7 +37,7 @@ const pathOf = (url: string) => {
 };
 
 /** The route template (for the log and metrics) of a delivery file URL; undefined for any other URL. */
-export function templateOf(url: string): string | undefined {
+function templateOf(url: string): string | undefined {
   const path = pathOf(url);
   if (PUBLISHED_FILE.test(path)) return "/published/:name";
   const m = DELIVERY_FILE.exec(path);

@@ -60,8 +60,8 @@ export function deliveryRouter(ctx: AppContext): Router {
     if (!(await mayOpen(ctx, req, link))) return sendHtml(res, 200, renderPasscodeForm({ studio, token: link.token }));
     const { photos, zipSize } = await galleryOf(ctx, link);
     // A later part, where a browser without the script moves on: not another view of the page.
-    const part =
-      typeof req.query.from === "string" && /^[1-9]\d{0,7}$/.test(req.query.from) ? Number(req.query.from) : 1;
+    const from = galleryPartSchema.safeParse(req.query);
+    const part = from.success ? from.data.from : 1;
     if (req.method === "GET" && req.query.from === undefined) await recordView(ctx, link);
     sendHtml(
       res,

@@ -5,7 +5,7 @@ import type { ServerResponse } from "node:http";
  * Reads of 1 MiB: serving a 5 MB photo in 64 kB reads cost a plain Node server a third of its
  * rate (bench/README.md, "Delivery").
  */
-export const READ_CHUNK = 1024 * 1024;
+const READ_CHUNK = 1024 * 1024;
 /** Idle read buffers kept for the next response; more in use at once are allocated and left to the GC. */
 const KEEP_IDLE = 16;
 const idle: Buffer[] = [];

@@ -199,25 +199,20 @@ export function applyFilters(qb: Knex.QueryBuilder, list: ListQuery, spec: ListS
   return where ? qb.whereRaw(where.text, where.values as Knex.Value[]) : qb;
 }
 
-/** The ORDER BY list of a sort (see orderBySort for NULLs). */
+/**
+ * The ORDER BY list of a sort. NULL sorts as the smallest value on every database, as sqlite does
+ * (PostgreSQL: the largest); only where a NULL can occur, since NULLS FIRST/LAST would keep
+ * PostgreSQL from walking an index.
+ */
 export function orderSql(sort: readonly SortBy[], pg: boolean): string {
   return sort
     .map((s) => `${s.column} ${s.order}${s.nullable && pg ? (s.order === "asc" ? " NULLS FIRST" : " NULLS LAST") : ""}`)
     .join(", ");
 }
 
-/**
- * NULL sorts as the smallest value on every database, as sqlite does (PostgreSQL: the largest).
- * Only where a NULL can occur: NULLS FIRST/LAST would keep PostgreSQL from walking an index.
- */
-export function orderBySort(qb: Knex.QueryBuilder, s: SortBy): void {
-  if (s.nullable && isPostgres(qb)) qb.orderBy(s.column, s.order, s.order === "asc" ? "first" : "last");
-  else qb.orderBy(s.column, s.order);
-}
-
 /** Adds ordering and the page window. */
 export function applyPage(qb: Knex.QueryBuilder, list: ListQuery): Knex.QueryBuilder {
-  for (const s of list.sort) orderBySort(qb, s);
+  if (list.sort.length > 0) qb.orderByRaw(orderSql(list.sort, isPostgres(qb)));
   if (list.range) {
     if (list.range.limit >= 0) qb.limit(list.range.limit);
     if (list.range.offset > 0) qb.offset(list.range.offset);

@@ -8,7 +8,7 @@ export const ACCEL_LOCATION = "/_photodrop_files/uploads";
 const PLAIN_NAME = /^[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*$/;
 
 /** What to tell the proxy in front so it sends `file` (a photo or thumbnail) itself; undefined when no SENDFILE_HEADER is set. */
-export type SendfileTarget = (file: string) => { header: string; target: string };
+type SendfileTarget = (file: string) => { header: string; target: string };
 
 export function sendfileTarget(config: Config): SendfileTarget | undefined {
   const header = config.sendfileHeader;
