@@ -9,5 +9,7 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 90_000,
     hookTimeout: 180_000,
+    // A page catches up in its own time on a loaded machine: expect.poll's 1 s default made journeys flaky.
+    expect: { poll: { timeout: 15_000 } },
   },
 });
