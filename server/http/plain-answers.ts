@@ -4,8 +4,8 @@ import type { HttpError } from "./errors";
 
 /**
  * The headers a middleware sets on every answer (helmet's security headers), recorded once, for
- * answers given without Express. Running helmet on each request costs about 70 µs (its CSP string
- * is rebuilt every time), a third of a thumbnail's whole answer.
+ * answers given without Express, which has no `next()` chain to run helmet in. (Not for speed:
+ * helmet itself takes about 2 µs a call, about what setting the recorded headers takes.)
  */
 export function recordedHeaders(middleware: RequestHandler): Readonly<OutgoingHttpHeaders> {
   const headers: OutgoingHttpHeaders = {};

@@ -92,8 +92,8 @@ export function securityHeaders(options: SecurityOptions = {}): RequestHandler {
 }
 
 /**
- * Helmet's headers for each kind of arrival, recorded once: helmet rebuilds its CSP string on
- * every call (about 70 µs), and the delivery files, answered without Express, send the same.
+ * Helmet's headers for each kind of arrival, recorded once, so that Express's answers and the
+ * delivery files (answered without Express) carry the very same headers from one description.
  */
 function recordedByArrival(options: SecurityOptions): Record<Arrival, Readonly<OutgoingHttpHeaders>> {
   return {
