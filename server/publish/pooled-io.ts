@@ -50,14 +50,22 @@ export class PushedLengths {
 
 const FLUSH_EVERY_BYTES = 64 * 1024 * 1024;
 
-/** Reads a whole file sequentially into pool buffers. Open errors carry the path, like fs streams. */
+/**
+ * Reads a whole file sequentially into pool buffers. Open errors carry the path, like fs streams.
+ * Given the size the file should have, a short read that reaches it ends the stream without the
+ * extra read that would only say "end of file" (a thread-pool round trip per file); a file that
+ * has grown is still read to its real end.
+ */
 export class PooledFileReader extends Readable {
   private handle: FileHandle | undefined;
+  private bytesRead = 0;
 
   constructor(
     private readonly file: string,
     private readonly pool: BufferPool,
     private readonly pushed: PushedLengths,
+    private readonly expectedSize?: number,
+    private readonly onBytes?: (bytes: number) => void,
   ) {
     super({ highWaterMark: pool.bufferSize });
   }
@@ -80,7 +88,10 @@ export class PooledFileReader extends Readable {
         }
         const chunk = bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
         this.pushed.set(buffer, bytesRead);
+        this.bytesRead += bytesRead;
+        this.onBytes?.(bytesRead);
         this.push(chunk);
+        if (bytesRead < buffer.length && this.bytesRead === this.expectedSize) this.push(null);
       },
       (err: NodeJS.ErrnoException) => this.destroy(Object.assign(err, { path: this.file })),
     );

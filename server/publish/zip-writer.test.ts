@@ -99,6 +99,51 @@ describe("writeZip", () => {
     expect(read).toBeLessThan(20 * 512 * 1024);
   });
 
+  it("stores a file's real bytes when the size on record is out of date, larger or smaller", async () => {
+    const grown = sourceFile("grown.jpg", 300 * 1024);
+    const shrunk = sourceFile("shrunk.jpg", 200 * 1024);
+    const sources = [
+      { ...grown, size: 100 * 1024 },
+      { ...shrunk, size: 250 * 1024 },
+    ];
+    const out = path.join(dir, "out.zip");
+
+    await writeZip(sources, out, { signal: signal() });
+
+    const entries = await readZip(out);
+    expect(entries.map((e) => [e.name, e.size, e.crc32])).toEqual([
+      ["grown.jpg", grown.bytes.length, crc32(grown.bytes)],
+      ["shrunk.jpg", shrunk.bytes.length, crc32(shrunk.bytes)],
+    ]);
+  });
+
+  it("closes every file it read ahead when a later one fails or the build is aborted", async () => {
+    const openInDir = () =>
+      fs.readdirSync("/proc/self/fd").filter((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir);
+        } catch {
+          return false; // the descriptor readdir itself used
+        }
+      });
+    const sources: ZipSource[] = Array.from({ length: 12 }, (_, i) => sourceFile(`${i}.jpg`, 64 * 1024));
+    sources.splice(6, 0, { file: path.join(dir, "gone.bin"), name: "gone.jpg", size: 10, date: new Date() });
+
+    await expect(writeZip(sources, path.join(dir, "a.zip"), { signal: signal() })).rejects.toMatchObject({
+      code: "ENOENT",
+    });
+    await expect.poll(openInDir).toEqual([]);
+
+    const controller = new AbortController();
+    const writing = writeZip(sources.slice(7), path.join(dir, "b.zip"), {
+      signal: controller.signal,
+      onBytes: () => controller.abort(new Error("stop")),
+    });
+    await expect(writing).rejects.toThrow("stop");
+    await expect.poll(openInDir).toEqual([]);
+    expect(fs.existsSync(path.join(dir, "b.zip"))).toBe(false);
+  });
+
   it("never overwrites an existing file", async () => {
     const out = path.join(dir, "out.zip");
     fs.writeFileSync(out, "keep me");

@@ -23,6 +23,12 @@ export interface WriteZipOptions {
 
 /** Photos are already compressed; large reads are what makes storing fast (see stack-notes). */
 const READ_BUFFER = 1024 * 1024;
+/**
+ * Files opened and read while archiver stores the ones before them. One at a time, each small
+ * photo waited for its open and read in turn; with a few ahead those round trips overlap the
+ * writing. Each holds at most one read buffer.
+ */
+const FILES_AHEAD = 4;
 const ZIP32_LIMIT = 0xffffffff;
 const STORED = 0;
 
@@ -54,7 +60,8 @@ export async function writeZip(sources: ZipSource[], outFile: string, options: W
   const forceZip64 = estimatedArchiveSize(sources) >= (options.zip64Threshold ?? ZIP32_LIMIT - 64 * 1024 * 1024);
   const archive = new ZipArchive({ store: true, forceZip64 });
   useNativeCrc(archive);
-  let source: Readable | undefined;
+  /** The entry being stored, then the files read ahead of it. */
+  const opened: Readable[] = [];
 
   // One promise settles on the first failure from any stream in the pipeline, or on abort.
   let fail!: (err: unknown) => void;
@@ -66,15 +73,22 @@ export async function writeZip(sources: ZipSource[], outFile: string, options: W
   archive.on("warning", fail);
   output.on("error", fail);
 
+  const open = (entry: ZipSource) => {
+    const stream = new PooledFileReader(entry.file, pool, pushed, entry.size, onBytes);
+    // A read error does not travel through archiver's internal pipe; it would hang, not fail.
+    stream.on("error", fail);
+    stream.read(0);
+    opened.push(stream);
+  };
+
   try {
     archive.pipe(output);
-    for (const entry of sources) {
+    sources.slice(0, FILES_AHEAD).forEach(open);
+    for (const [index, entry] of sources.entries()) {
       signal.throwIfAborted();
-      const stream = new PooledFileReader(entry.file, pool, pushed);
-      source = stream;
-      // A read error does not travel through archiver's internal pipe; it would hang, not fail.
-      stream.on("error", fail);
-      if (onBytes) stream.on("data", (chunk) => onBytes(chunk.length));
+      if (index > 0) opened.shift();
+      const stream = opened[0]!;
+      if (index + FILES_AHEAD < sources.length) open(sources[index + FILES_AHEAD]!);
       const appended = new Promise<void>((resolve) => archive.once("entry", () => resolve()));
       archive.append(stream, { name: entry.name, date: entry.date, store: true } as ZipEntryData);
       await Promise.race([appended, failed]);
@@ -86,7 +100,7 @@ export async function writeZip(sources: ZipSource[], outFile: string, options: W
   } catch (err) {
     archive.abort();
     archive.unpipe(output);
-    source?.destroy();
+    for (const stream of opened) stream.destroy();
     await closeQuietly(output);
     if (output.created) await fsp.rm(outFile, { force: true });
     throw err;
