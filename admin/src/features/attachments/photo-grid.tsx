@@ -52,6 +52,17 @@ const useStyles = createStyles((theme) => ({
     textOverflow: "ellipsis",
   },
   check: { position: "absolute", top: 8, left: 8, width: 20, height: 20, margin: 0, cursor: "pointer" },
+  coverBadge: {
+    position: "absolute",
+    top: 8,
+    right: 8,
+    padding: "2px 8px",
+    borderRadius: theme.radius.sm,
+    background: theme.colors.dark[7],
+    color: theme.white,
+    fontSize: theme.fontSizes.xs,
+    fontWeight: 600,
+  },
 }));
 
 interface PhotoGridProps {
@@ -60,6 +71,8 @@ interface PhotoGridProps {
   isSelected: (id: number) => boolean;
   onToggle: (id: number) => void;
   onOpen: (index: number) => void;
+  /** Marked 'Cover': the photo across the top of the delivery page. */
+  coverId?: number | null;
 }
 
 /**
@@ -67,13 +80,18 @@ interface PhotoGridProps {
  * actions); in selection mode it is a checkbox instead. Plain elements styled once for the
  * grid: a page of 60 costs little to draw.
  */
-export function PhotoGrid({ photos, selecting, isSelected, onToggle, onOpen }: PhotoGridProps) {
+export function PhotoGrid({ photos, selecting, isSelected, onToggle, onOpen, coverId }: PhotoGridProps) {
   const { classes, cx } = useStyles();
   return (
     <ul className={classes.grid} aria-label="Photos">
       {photos.map((photo, index) => {
         const image = <img className={classes.image} src={photo.thumbnailUrl} alt="" loading="lazy" decoding="async" />;
-        const caption = <span className={classes.name}>{photo.originalName}</span>;
+        const caption = (
+          <>
+            <span className={classes.name}>{photo.originalName}</span>
+            {photo.id === coverId && <span className={classes.coverBadge}>Cover</span>}
+          </>
+        );
         return (
           <li key={photo.id}>
             {selecting ? (
