@@ -15,7 +15,6 @@ export const CONTROL_CHARACTERS = "Control characters are not allowed";
 
 const ACCENT = /^#[0-9a-f]{6}$/i;
 // C0 and C1 controls, DEL, and the line and paragraph separators: a contact line is one line.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 export const isAccentColour = (value: string) => ACCENT.test(value);

@@ -43,7 +43,10 @@ function contactLinks(brand: PageBrand | undefined): ContactLink[] {
   const dial = brand.contactPhone?.replace(/[^0-9+]/g, "");
   if (brand.contactPhone && dial) links.push({ href: `tel:${dial}`, text: brand.contactPhone });
   if (brand.contactWebsite && isWebsite(brand.contactWebsite))
-    links.push({ href: brand.contactWebsite, text: brand.contactWebsite.replace(/^https?:\/\//, "").replace(/\/$/, "") });
+    links.push({
+      href: brand.contactWebsite,
+      text: brand.contactWebsite.replace(/^https?:\/\//, "").replace(/\/$/, ""),
+    });
   return links;
 }
 
@@ -51,7 +54,9 @@ function contactLinks(brand: PageBrand | undefined): ContactLink[] {
 export function contactLine(studio: string, brand: PageBrand | undefined): string {
   const links = contactLinks(brand);
   if (links.length === 0) return "";
-  const items = links.map((l) => `<a href="${escapeHtml(l.href)}" rel="noopener">${escapeHtml(l.text)}</a>`).join(" · ");
+  const items = links
+    .map((l) => `<a href="${escapeHtml(l.href)}" rel="noopener">${escapeHtml(l.text)}</a>`)
+    .join(" · ");
   return `<address class="contact"><span>${escapeHtml(studio)}</span> · ${items}</address>`;
 }
 

@@ -94,9 +94,13 @@ describe("the delivery page's branding", () => {
     const gone = await publishDelivery(t, admin);
     await expire(gone.id);
     await brand({ contactEmail: "" });
-    expect(await page(gone.page)).toContain('<a class="button" href="tel:+442079460000" rel="noopener">Ask the studio</a>');
+    expect(await page(gone.page)).toContain(
+      '<a class="button" href="tel:+442079460000" rel="noopener">Ask the studio</a>',
+    );
     await brand({ contactPhone: null });
-    expect(await page(gone.page)).toContain('<a class="button" href="https://lumen.test/" rel="noopener">Ask the studio</a>');
+    expect(await page(gone.page)).toContain(
+      '<a class="button" href="https://lumen.test/" rel="noopener">Ask the studio</a>',
+    );
     await brand({ contactWebsite: null });
     expect(await page(gone.page)).not.toContain("Ask the studio</a>");
   });

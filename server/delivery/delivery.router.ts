@@ -65,7 +65,8 @@ export function deliveryRouter(ctx: AppContext): Router {
     const link = await pageFor(res, req.params.token);
     if (!link) return;
     const brand = await brandOf(ctx);
-    if (!(await mayOpen(ctx, req, link))) return sendHtml(res, 200, renderPasscodeForm({ ...brand, token: link.token }));
+    if (!(await mayOpen(ctx, req, link)))
+      return sendHtml(res, 200, renderPasscodeForm({ ...brand, token: link.token }));
     const { photos, zipSize } = await galleryOf(ctx, link);
     // A later part, where a browser without the script moves on: not another view of the page.
     const from = galleryPartSchema.safeParse(req.query);

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contrastRatio, relativeLuminance, textColourOn } from "../../api/studio";
 
-const hex = (r: number, g: number, b: number) =>
-  `#${[r, g, b].map((c) => c.toString(16).padStart(2, "0")).join("")}`;
+const hex = (r: number, g: number, b: number) => `#${[r, g, b].map((c) => c.toString(16).padStart(2, "0")).join("")}`;
 
 describe("the text colour on the studio's accent", () => {
   it("measures luminance and contrast as WCAG 2 does", () => {

@@ -15,7 +15,9 @@ const noControls = (v: string | null) => v === null || !hasControlCharacters(v);
 
 /** PUT/PATCH /api/studio/settings: only the fields given change; blank contact fields clear them. */
 export const studioChangeSchema = z.object({
-  name: requiredName(STUDIO_NAME_MAX).refine((v) => !hasControlCharacters(v), CONTROL_CHARACTERS).optional(),
+  name: requiredName(STUDIO_NAME_MAX)
+    .refine((v) => !hasControlCharacters(v), CONTROL_CHARACTERS)
+    .optional(),
   accentColor: z
     .string({ error: INVALID_ACCENT })
     .trim()

@@ -111,8 +111,16 @@ describe("the studio's settings", () => {
     [{ contactPhone: "call us" }, "contactPhone", "A phone number may hold only digits, spaces and + ( ) - . /"],
     [{ contactWebsite: "javascript:alert(1)" }, "contactWebsite", "Web site must be an http:// or https:// address"],
     [{ contactWebsite: "lumen.test" }, "contactWebsite", "Web site must be an http:// or https:// address"],
-    [{ contactWebsite: "https://user:pw@lumen.test" }, "contactWebsite", "Web site must be an http:// or https:// address"],
-    [{ contactWebsite: `https://lumen.test/${"a".repeat(200)}` }, "contactWebsite", "Web site must be at most 200 characters"],
+    [
+      { contactWebsite: "https://user:pw@lumen.test" },
+      "contactWebsite",
+      "Web site must be an http:// or https:// address",
+    ],
+    [
+      { contactWebsite: `https://lumen.test/${"a".repeat(200)}` },
+      "contactWebsite",
+      "Web site must be at most 200 characters",
+    ],
     [{ contactWebsite: "https://lumen.test/\u0085" }, "contactWebsite", "Control characters are not allowed"],
   ])("refuse %j with 400 and change nothing", async (body, field, message) => {
     const before = (await read(admin)).body;
@@ -123,7 +131,11 @@ describe("the studio's settings", () => {
   });
 
   it("refuse a body that is not a JSON object", async () => {
-    const res = await api().put("/api/studio/settings").set(admin.auth).set("Content-Type", "application/json").send("[1]");
+    const res = await api()
+      .put("/api/studio/settings")
+      .set(admin.auth)
+      .set("Content-Type", "application/json")
+      .send("[1]");
     expect(res.status).toBe(400);
   });
 });
