@@ -109,7 +109,7 @@ function StudioForm({ settings }: { settings: StudioSettings }) {
 
   return (
     <Card withBorder p="lg">
-      <form aria-label="Studio settings" onSubmit={form.onSubmit(save)}>
+      <form aria-label="Studio settings" noValidate onSubmit={form.onSubmit(save)}>
         <Stack spacing="sm">
           <TextInput label="Studio name" required maxLength={100} {...form.getInputProps("name")} />
           <Group align="flex-end" spacing="md">
