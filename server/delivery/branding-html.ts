@@ -1,15 +1,9 @@
 import { escapeHtml } from "./escape-html";
+import type { StudioSettings } from "../../api/types";
 import { DEFAULT_ACCENT, isAccentColour, isWebsite, textColourOn } from "../../api/studio";
 
-/** What a delivery page shows of the studio (server/studio's Branding, without the rest). */
-export interface PageBrand {
-  name: string;
-  logoUrl: string | null;
-  accentColor: string;
-  contactEmail: string | null;
-  contactPhone: string | null;
-  contactWebsite: string | null;
-}
+/** What a delivery page shows of the studio. */
+export type PageBrand = Omit<StudioSettings, "updatedAt">;
 
 /**
  * The accent and the text colour drawn on it, as custom properties on <body> (the CSP allows

@@ -1,31 +1,24 @@
 import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
+import { afterAll, describe, expect, it } from "vitest";
+import { appWithUser } from "../test/app-with-user";
 import { insertAttachmentRow, insertProjectRow } from "../test/rows";
 import { cancelAllPublishes } from "../publish/publish.service";
 import type { ResourceChange } from "../events/bus";
 import { publishDelivery } from "../delivery/test-fixtures";
 
-let t: TestApp;
-let staff: TestUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  staff = await createUser(t.ctx);
-});
-afterAll(async () => {
-  await cancelAllPublishes(t.ctx);
-  await t.close();
-});
+const made = appWithUser();
+// Registered after the app's own hooks, so it runs before the app closes.
+afterAll(() => cancelAllPublishes(made.t.ctx));
 
-const api = () => request(t.app);
-const project = async (id: number) => (await api().get(`/api/projects/${id}`).set(staff.auth)).body;
+const api = () => request(made.t.app);
+const project = async (id: number) => (await api().get(`/api/projects/${id}`).set(made.user.auth)).body;
 const setCover = (id: number, attachmentId: unknown) =>
-  api().put(`/api/projects/${id}/cover`).set(staff.auth).send({ attachmentId });
+  api().put(`/api/projects/${id}/cover`).set(made.user.auth).send({ attachmentId });
 
 async function projectWithPhotos(count: number): Promise<{ id: number; photos: number[] }> {
-  const id = await insertProjectRow(t.ctx, { name: "Cover test" });
+  const id = await insertProjectRow(made.t.ctx, { name: "Cover test" });
   const photos: number[] = [];
-  for (let i = 0; i < count; i++) photos.push(await insertAttachmentRow(t.ctx, id, { size: 100 }));
+  for (let i = 0; i < count; i++) photos.push(await insertAttachmentRow(made.t.ctx, id, { size: 100 }));
   return { id, photos };
 }
 
@@ -35,14 +28,14 @@ describe("a project's cover", () => {
     expect((await project(empty.id)).coverAttachmentId).toBeNull();
     const { id, photos } = await projectWithPhotos(3);
     expect((await project(id)).coverAttachmentId).toBe(photos[0]);
-    const list = await api().get(`/api/projects?id=${id}`).set(staff.auth);
+    const list = await api().get(`/api/projects?id=${id}`).set(made.user.auth);
     expect(list.body[0].coverAttachmentId).toBe(photos[0]);
   });
 
   it("is chosen by staff, announced as a project change, and set back to the first with null", async () => {
     const { id, photos } = await projectWithPhotos(3);
     const seen: ResourceChange[] = [];
-    const stop = t.ctx.events.onResourceChanged((c) => seen.push(c));
+    const stop = made.t.ctx.events.onResourceChanged((c) => seen.push(c));
     const res = await setCover(id, photos[2]);
     stop();
     expect(res.status).toBe(200);
@@ -50,7 +43,7 @@ describe("a project's cover", () => {
     expect(seen).toContainEqual({ resource: "projects", type: "updated", ids: [id] });
     expect((await project(id)).coverAttachmentId).toBe(photos[2]);
     expect((await setCover(id, null)).body.coverAttachmentId).toBe(photos[0]);
-    expect((await t.ctx.db("projects").where({ id }).first()).cover_attachment_id).toBeNull();
+    expect((await made.t.ctx.db("projects").where({ id }).first()).cover_attachment_id).toBeNull();
   });
 
   it("keeps every field the project had", async () => {
@@ -78,17 +71,17 @@ describe("a project's cover", () => {
   it("falls back to the first photo when the chosen one is deleted, never naming a photo that is gone", async () => {
     const { id, photos } = await projectWithPhotos(3);
     await setCover(id, photos[1]);
-    expect((await api().delete(`/api/attachments/${photos[1]}`).set(staff.auth)).status).toBe(204);
-    expect((await t.ctx.db("projects").where({ id }).first()).cover_attachment_id).toBeNull();
+    expect((await api().delete(`/api/attachments/${photos[1]}`).set(made.user.auth)).status).toBe(204);
+    expect((await made.t.ctx.db("projects").where({ id }).first()).cover_attachment_id).toBeNull();
     expect((await project(id)).coverAttachmentId).toBe(photos[0]);
     // And when the first photo, the default, goes: the next one.
-    expect((await api().delete(`/api/attachments/${photos[0]}`).set(staff.auth)).status).toBe(204);
+    expect((await api().delete(`/api/attachments/${photos[0]}`).set(made.user.auth)).status).toBe(204);
     expect((await project(id)).coverAttachmentId).toBe(photos[2]);
   });
 
   it("can be chosen while the project is published, and the delivery page shows it at once", async () => {
-    const d = await publishDelivery(t, staff, { name: "Published" });
-    const ids = (await t.ctx.db("attachments").where({ project_id: d.id }).orderBy("id").select("id")).map(
+    const d = await publishDelivery(made.t, made.user, { name: "Published" });
+    const ids = (await made.t.ctx.db("attachments").where({ project_id: d.id }).orderBy("id").select("id")).map(
       (r: { id: number }) => r.id,
     );
     expect((await api().get(d.page)).text).toContain('<div class="cover"><img src="p/1"');
