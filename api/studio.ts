@@ -31,6 +31,21 @@ export function isWebsite(value: string): boolean {
   }
 }
 
+/** What is wrong with a studio name as typed (trim it first), or null. */
+export function studioNameProblem(name: string): string | null {
+  if (!name) return "Name is required";
+  if (name.length > STUDIO_NAME_MAX) return `Name must be at most ${STUDIO_NAME_MAX} characters`;
+  return hasControlCharacters(name) ? CONTROL_CHARACTERS : null;
+}
+
+/** What is wrong with a web site as typed (trim it first; blank is none), or null. */
+export function websiteProblem(site: string): string | null {
+  if (!site) return null;
+  if (site.length > CONTACT_MAX) return `Web site must be at most ${CONTACT_MAX} characters`;
+  if (hasControlCharacters(site)) return CONTROL_CHARACTERS;
+  return isWebsite(site) ? null : INVALID_WEBSITE;
+}
+
 /** WCAG 2 relative luminance of a #rrggbb colour (0 black to 1 white). */
 export function relativeLuminance(hex: string): number {
   const channel = (i: number) => {

@@ -1,22 +1,19 @@
 import { z } from "zod";
-import { optionalEmail, optionalPhone, optionalText, requiredName } from "../http/validate";
-import {
-  CONTACT_MAX,
-  CONTROL_CHARACTERS,
-  INVALID_ACCENT,
-  INVALID_WEBSITE,
-  STUDIO_NAME_MAX,
-  hasControlCharacters,
-  isAccentColour,
-  isWebsite,
-} from "../../api/studio";
+import { optionalEmail, optionalPhone } from "../http/validate";
+import { INVALID_ACCENT, isAccentColour, studioNameProblem, websiteProblem } from "../../api/studio";
 
-const noControls = (v: string | null) => v === null || !hasControlCharacters(v);
+/** A zod check by one of api/studio.ts's rules, with its message. */
+const checkedBy = (problem: (value: string) => string | null) => (value: string | null, ctx: z.RefinementCtx) => {
+  const message = value === null ? null : problem(value);
+  if (message) ctx.addIssue({ code: "custom", message });
+};
 
 /** PUT/PATCH /api/studio/settings: only the fields given change; blank contact fields clear them. */
 export const studioChangeSchema = z.object({
-  name: requiredName(STUDIO_NAME_MAX)
-    .refine((v) => !hasControlCharacters(v), CONTROL_CHARACTERS)
+  name: z
+    .string({ error: (i) => (i.input === undefined || i.input === null ? "Name is required" : "Name must be text") })
+    .trim()
+    .superRefine(checkedBy(studioNameProblem))
     .optional(),
   accentColor: z
     .string({ error: INVALID_ACCENT })
@@ -26,9 +23,13 @@ export const studioChangeSchema = z.object({
     .optional(),
   contactEmail: optionalEmail().optional(),
   contactPhone: optionalPhone().optional(),
-  contactWebsite: optionalText("Web site", CONTACT_MAX)
-    .refine(noControls, CONTROL_CHARACTERS)
-    .refine((v) => v === null || isWebsite(v), INVALID_WEBSITE)
+  // Checked before the length cap of optionalText, which would otherwise speak first.
+  contactWebsite: z
+    .string({ error: "Web site must be text" })
+    .trim()
+    .nullish()
+    .superRefine((v, ctx) => checkedBy(websiteProblem)(v ?? null, ctx))
+    .transform((v) => v || null)
     .optional(),
 });
 

@@ -1,13 +1,4 @@
-import {
-  CONTACT_MAX,
-  CONTROL_CHARACTERS,
-  INVALID_ACCENT,
-  INVALID_WEBSITE,
-  STUDIO_NAME_MAX,
-  hasControlCharacters,
-  isAccentColour,
-  isWebsite,
-} from "../../../../api/studio";
+import { INVALID_ACCENT, isAccentColour, studioNameProblem, websiteProblem } from "../../../../api/studio";
 import type { StudioSettings } from "../../../../api/types";
 import { emailError, phoneError } from "../contacts/index";
 
@@ -27,23 +18,12 @@ export type StudioPayload = Omit<StudioFormValues, "contactEmail" | "contactPhon
   contactWebsite: string | null;
 };
 
-export function studioNameError(value: string): string | null {
-  const name = value.trim();
-  if (!name) return "Name is required";
-  if (name.length > STUDIO_NAME_MAX) return `Name must be at most ${STUDIO_NAME_MAX} characters`;
-  return hasControlCharacters(name) ? CONTROL_CHARACTERS : null;
-}
+export const studioNameError = (value: string) => studioNameProblem(value.trim());
 
 export const accentError = (value: string): string | null => (isAccentColour(value.trim()) ? null : INVALID_ACCENT);
 
 /** Optional; one that is given is an http(s) address (the server's rule). */
-export function websiteError(value: string): string | null {
-  const site = value.trim();
-  if (!site) return null;
-  if (site.length > CONTACT_MAX) return `Web site must be at most ${CONTACT_MAX} characters`;
-  if (hasControlCharacters(site)) return CONTROL_CHARACTERS;
-  return isWebsite(site) ? null : INVALID_WEBSITE;
-}
+export const websiteError = (value: string) => websiteProblem(value.trim());
 
 /** The same rules the server applies, for Mantine's `validate`. */
 export const studioRules = {
