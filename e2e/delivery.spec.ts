@@ -227,7 +227,7 @@ describe("the client's delivery page", () => {
       await admin.getByRole("link", { name: "Studio" }).click();
       await admin.getByRole("heading", { name: "Studio" }).waitFor();
       await admin.getByLabel("Studio name").fill("Golden Hour Studio");
-      await admin.getByLabel("Accent colour").fill("#ffd43b");
+      await admin.getByLabel("Accent colour", { exact: true }).fill("#ffd43b");
       await admin.getByLabel("Contact e-mail").fill("hello@goldenhour.test");
       await admin.getByLabel("Web site").fill("not a site");
       await admin.getByRole("button", { name: "Save studio settings" }).click();

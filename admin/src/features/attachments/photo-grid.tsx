@@ -52,6 +52,7 @@ const useStyles = createStyles((theme) => ({
     textOverflow: "ellipsis",
   },
   check: { position: "absolute", top: 8, left: 8, width: 20, height: 20, margin: 0, cursor: "pointer" },
+  item: { position: "relative" },
   coverBadge: {
     position: "absolute",
     top: 8,
@@ -62,6 +63,7 @@ const useStyles = createStyles((theme) => ({
     color: theme.white,
     fontSize: theme.fontSizes.xs,
     fontWeight: 600,
+    pointerEvents: "none",
   },
 }));
 
@@ -86,14 +88,9 @@ export function PhotoGrid({ photos, selecting, isSelected, onToggle, onOpen, cov
     <ul className={classes.grid} aria-label="Photos">
       {photos.map((photo, index) => {
         const image = <img className={classes.image} src={photo.thumbnailUrl} alt="" loading="lazy" decoding="async" />;
-        const caption = (
-          <>
-            <span className={classes.name}>{photo.originalName}</span>
-            {photo.id === coverId && <span className={classes.coverBadge}>Cover</span>}
-          </>
-        );
+        const caption = <span className={classes.name}>{photo.originalName}</span>;
         return (
-          <li key={photo.id}>
+          <li key={photo.id} className={classes.item}>
             {selecting ? (
               <label className={cx(classes.cell, isSelected(photo.id) && classes.chosen)}>
                 <input
@@ -117,6 +114,8 @@ export function PhotoGrid({ photos, selecting, isSelected, onToggle, onOpen, cov
                 {caption}
               </button>
             )}
+            {/* Beside the photo's button, not in it: the button's name stays the photo's. */}
+            {photo.id === coverId && <span className={classes.coverBadge}>Cover</span>}
           </li>
         );
       })}

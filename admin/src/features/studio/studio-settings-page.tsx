@@ -4,7 +4,7 @@ import {
   Button,
   Card,
   Center,
-  ColorInput,
+  ColorSwatch,
   Group,
   Loader,
   Stack,
@@ -12,6 +12,7 @@ import {
   TextInput,
   Title,
 } from "@mantine/core";
+import type { ChangeEvent } from "react";
 import { useForm } from "@mantine/form";
 import { useOne, useUpdate, type HttpError } from "@refinedev/core";
 import { IconAlertCircle } from "@tabler/icons-react";
@@ -22,26 +23,30 @@ import { LogoCard } from "./logo-card";
 import { studioRules, toFormValues, toStudioPayload, type StudioFormValues, type StudioPayload } from "./studio-rules";
 
 const FIELDS = ["name", "accentColor", "contactEmail", "contactPhone", "contactWebsite"] as const;
-/** Mantine's own palette, a click away in the colour picker. */
-const SWATCHES = ["#1971c2", "#2f9e44", "#e8590c", "#c2255c", "#6741d9", "#212529", "#ffd43b", "#0c8599"];
+/** The accent as typed when it is a colour yet, else the default: what the swatch and the picker show. */
+const shown = (accent: string) => (isAccentColour(accent.trim()) ? accent.trim().toLowerCase() : DEFAULT_ACCENT);
 
 /** What a button on the client's page looks like in the chosen accent, with the text colour picked for it. */
 function AccentPreview({ accent }: { accent: string }) {
-  const colour = isAccentColour(accent) ? accent : DEFAULT_ACCENT;
+  const colour = shown(accent);
   return (
-    <Box
-      aria-label="Button preview"
-      sx={{
-        display: "inline-block",
-        padding: "8px 16px",
-        borderRadius: 6,
-        fontWeight: 600,
-        background: colour,
-        color: textColourOn(colour),
-      }}
-    >
-      Download all
-    </Box>
+    <Stack spacing={4}>
+      <Text size="xs" color="dimmed">
+        Preview
+      </Text>
+      <Box
+        sx={{
+          display: "inline-block",
+          padding: "8px 16px",
+          borderRadius: 6,
+          fontWeight: 600,
+          background: colour,
+          color: textColourOn(colour),
+        }}
+      >
+        Download all
+      </Box>
+    </Stack>
   );
 }
 
@@ -113,13 +118,30 @@ function StudioForm({ settings }: { settings: StudioSettings }) {
         <Stack spacing="sm">
           <TextInput label="Studio name" required maxLength={100} {...form.getInputProps("name")} />
           <Group align="flex-end" spacing="md">
-            <ColorInput
+            <TextInput
               label="Accent colour"
-              description="Buttons on the client's page; the text on them is black or white, whichever reads better"
-              format="hex"
-              swatches={SWATCHES}
+              description="#rrggbb: buttons on the client's page, with black or white text, whichever reads better"
+              icon={<ColorSwatch color={shown(form.values.accentColor)} size={16} />}
+              maxLength={7}
               sx={{ flex: 1, minWidth: 220 }}
               {...form.getInputProps("accentColor")}
+            />
+            <Box
+              component="input"
+              type="color"
+              aria-label="Pick the accent colour"
+              value={shown(form.values.accentColor)}
+              onChange={(event: ChangeEvent<HTMLInputElement>) =>
+                form.setFieldValue("accentColor", event.currentTarget.value)
+              }
+              sx={{
+                width: 44,
+                height: 36,
+                padding: 2,
+                border: "1px solid #ced4da",
+                borderRadius: 4,
+                cursor: "pointer",
+              }}
             />
             <AccentPreview accent={form.values.accentColor} />
           </Group>
