@@ -235,6 +235,13 @@ describe("the client's delivery page", () => {
       await admin.getByLabel("Web site").fill("https://goldenhour.test");
       await admin.getByRole("button", { name: "Save studio settings" }).click();
       await admin.getByText("Studio settings saved").waitFor();
+      const logo = await sharp({ create: { width: 300, height: 100, channels: 3, background: "#5c3d2e" } })
+        .png()
+        .toBuffer();
+      await admin
+        .locator('input[type="file"]')
+        .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: logo });
+      await admin.getByRole("img", { name: "Studio logo" }).waitFor();
       await screenshot(admin, "studio-settings");
 
       // The second photo becomes the cover, from the project page's viewer.
@@ -248,7 +255,10 @@ describe("the client's delivery page", () => {
         await client.page.goto(deliveryUrl!);
         await client.page.getByRole("heading", { name: "Shapes of the day" }).waitFor();
         await client.page.locator(".cover").getByText("Golden Hour Studio").waitFor();
-        expect(await client.page.locator(".cover img").getAttribute("src")).toBe("p/2");
+        await expect
+          .poll(() => client.page.locator(".cover .logo").evaluate((img) => (img as HTMLImageElement).naturalWidth))
+          .toBe(300);
+        expect(await client.page.locator(".cover > img").getAttribute("src")).toBe("p/2");
         const button = client.page.getByRole("link", { name: /^Download all/ });
         expect(await button.evaluate((a) => [getComputedStyle(a).backgroundColor, getComputedStyle(a).color])).toEqual([
           "rgb(255, 212, 59)",
@@ -267,6 +277,10 @@ describe("the client's delivery page", () => {
     } finally {
       await studio.close();
       // The other journeys share this server: its studio goes back to the defaults.
+      await fetch(`${inject("baseUrl")}/api/studio/logo`, {
+        method: "DELETE",
+        headers: { Authorization: `Bearer ${token}` },
+      });
       await putJson(token, "studio/settings", {
         name: "Photodrop",
         accentColor: "#1971c2",
