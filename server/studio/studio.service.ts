@@ -74,6 +74,11 @@ export function branding(ctx: AppContext): Promise<Branding> {
   return cache.get();
 }
 
+/** The studio's name as clients see it (in mails, on pages): the saved one, else STUDIO_NAME. */
+export async function studioName(ctx: AppContext): Promise<string> {
+  return (await branding(ctx)).name;
+}
+
 export async function getStudio(ctx: AppContext): Promise<StudioSettings> {
   return toSettings(await readStudioRow(ctx.db), ctx.config.studioName);
 }

@@ -7,6 +7,7 @@ import { createTestApp, createUser, type TestApp, type TestUser } from "../test/
 import type { ResourceChange } from "../events/bus";
 import { makeImage } from "../attachments/test-fixtures";
 import { binary } from "../delivery/test-fixtures";
+import { insertProjectRow } from "../test/rows";
 
 let t: TestApp;
 let admin: TestUser;
@@ -95,6 +96,13 @@ describe("the studio's settings", () => {
     // A partial change keeps the rest; a blank contact field clears it.
     const partial = await api().patch("/api/studio/settings").set(admin.auth).send({ contactPhone: "" });
     expect(partial.body).toMatchObject({ name: "Lumen & Co", contactPhone: null, contactEmail: "hello@lumen.test" });
+  });
+
+  it("give the name clients see in mails too, once saved", async () => {
+    const id = await insertProjectRow(t.ctx, { name: "Lima Wedding" });
+    const draft = await api().get(`/api/projects/${id}/sending`).set(staff.auth);
+    expect(draft.status).toBe(200);
+    expect(draft.body.subject).toBe("Your photos from Lumen & Co: Lima Wedding");
   });
 
   it.each([
