@@ -1,4 +1,4 @@
-import type { Db } from "../db/database";
+import { toIso, type Db } from "../db/database";
 import { lockedForUpdate } from "../db/transactions";
 
 /** The stored row's values; null where the studio kept the default. */
@@ -34,7 +34,7 @@ export async function readStudioRow(db: Db): Promise<StudioRow> {
     contactEmail: value("contactEmail"),
     contactPhone: value("contactPhone"),
     contactWebsite: value("contactWebsite"),
-    updatedAt: row?.updated_at ? new Date(row.updated_at as string).toISOString() : null,
+    updatedAt: toIso(row?.updated_at),
   };
 }
 
