@@ -1,5 +1,4 @@
 import type { DeliveryPhoto } from "./delivery.repository";
-
 import { accentStyle, askTheStudio, contactLine, studioLine, type PageBrand } from "./branding-html";
 import { escapeHtml } from "./escape-html";
 
