@@ -82,6 +82,8 @@ export interface Project {
   /** The client's delivery page, `/d/<token>` (the token is the ZIP's random name), while published. */
   deliveryUrl: string | null;
   delivery: DeliverySettings;
+  /** The photo across the top of the delivery page: the one staff chose, else the first; null without photos. */
+  coverAttachmentId: number | null;
   attachmentCount: number;
   totalFileSize: number;
   createdAt: string;
@@ -203,4 +205,18 @@ export interface ReminderSettings {
 export interface NotificationSettings {
   /** Mail me when a client downloads a gallery I sent, or its link expires unused. */
   deliveryMail: boolean;
+}
+
+/** GET/PUT /api/studio/settings: the studio's branding, shown on every client's delivery page. */
+export interface StudioSettings {
+  /** As saved, or STUDIO_NAME until an admin saves one. */
+  name: string;
+  /** The logo on the delivery pages (`/d/logo/<name>.webp`), or null. */
+  logoUrl: string | null;
+  /** #rrggbb, the delivery page's buttons and bands; the default until an admin chooses one. */
+  accentColor: string;
+  contactEmail: string | null;
+  contactPhone: string | null;
+  contactWebsite: string | null;
+  updatedAt: string | null;
 }

@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import sharp from "sharp";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { adminToken, create } from "./api";
+import { adminToken, create, putJson } from "./api";
 import { launchBrowser, screenshot, signInAsAdmin } from "./browser";
 import { removeThroughApi } from "./fixtures/cleanup";
 import { loadedThumbnails } from "./fixtures/gallery";
 import type { FilePayload } from "./fixtures/images";
 import { uploadThroughApi } from "./fixtures/upload";
+import { publishThroughApi } from "./fixtures/publish";
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -209,5 +210,84 @@ describe("the client's delivery page", () => {
     await phone.context.close();
     await desktop.context.close();
     await studio.close();
+  });
+
+  it("shows the studio's name, accent and contact from the Studio screen, the chosen cover, and each photo's shape", async () => {
+    const token = await adminToken();
+    const shaped = await create<{ id: number }>(token, "projects", { name: "Shapes of the day" });
+    await uploadThroughApi(token, shaped.id, await photo("wide.jpg", "#f6d365", "#fda085", 1200, 600));
+    await uploadThroughApi(token, shaped.id, await photo("tall.jpg", "#a1c4fd", "#c2e9fb", 600, 900));
+    const { deliveryUrl } = await publishThroughApi(token, shaped.id);
+
+    const studio = await browser.newContext({ baseURL: inject("baseUrl"), viewport: DESKTOP });
+    studio.setDefaultTimeout(20_000);
+    const admin = await studio.newPage();
+    try {
+      await signInAsAdmin(admin);
+      await admin.getByRole("link", { name: "Studio" }).click();
+      await admin.getByRole("heading", { name: "Studio" }).waitFor();
+      await admin.getByLabel("Studio name").fill("Golden Hour Studio");
+      await admin.getByLabel("Accent colour", { exact: true }).fill("#ffd43b");
+      await admin.getByLabel("Contact e-mail").fill("hello@goldenhour.test");
+      await admin.getByLabel("Web site").fill("not a site");
+      await admin.getByRole("button", { name: "Save studio settings" }).click();
+      await admin.getByText("Web site must be an http:// or https:// address").waitFor();
+      await admin.getByLabel("Web site").fill("https://goldenhour.test");
+      await admin.getByRole("button", { name: "Save studio settings" }).click();
+      await admin.getByText("Studio settings saved").waitFor();
+      const logo = await sharp({ create: { width: 300, height: 100, channels: 3, background: "#5c3d2e" } })
+        .png()
+        .toBuffer();
+      await admin
+        .locator('input[type="file"]')
+        .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: logo });
+      await admin.getByRole("img", { name: "Studio logo" }).waitFor();
+      await screenshot(admin, "studio-settings");
+
+      // The second photo becomes the cover, from the project page's viewer.
+      await admin.goto(`/projects/${shaped.id}`);
+      await admin.getByRole("button", { name: "tall.jpg" }).click();
+      await admin.getByRole("button", { name: "Use as cover" }).click();
+      await admin.getByRole("button", { name: "Cover photo" }).waitFor();
+
+      for (const viewport of [PHONE, DESKTOP]) {
+        const client = await clientContext(browser, viewport);
+        await client.page.goto(deliveryUrl!);
+        await client.page.getByRole("heading", { name: "Shapes of the day" }).waitFor();
+        await client.page.locator(".cover").getByText("Golden Hour Studio").waitFor();
+        await expect
+          .poll(() => client.page.locator(".cover .logo").evaluate((img) => (img as HTMLImageElement).naturalWidth))
+          .toBe(300);
+        expect(await client.page.locator(".cover > img").getAttribute("src")).toBe("p/2");
+        const button = client.page.getByRole("link", { name: /^Download all/ });
+        expect(await button.evaluate((a) => [getComputedStyle(a).backgroundColor, getComputedStyle(a).color])).toEqual([
+          "rgb(255, 212, 59)",
+          "rgb(0, 0, 0)",
+        ]);
+        await client.page.getByRole("link", { name: "hello@goldenhour.test" }).waitFor();
+        expect(await loadedThumbnails(client.page)).toBe(2);
+        const shapes = await client.page
+          .locator(".grid a")
+          .evaluateAll((links) => links.map((a) => a.getBoundingClientRect().width / a.getBoundingClientRect().height));
+        expect(shapes[0]).toBeCloseTo(2, 1);
+        expect(shapes[1]).toBeCloseTo(2 / 3, 1);
+        await screenshot(client.page, `delivery-branded-${viewport.width}`);
+        await client.context.close();
+      }
+    } finally {
+      await studio.close();
+      // The other journeys share this server: its studio goes back to the defaults.
+      await fetch(`${inject("baseUrl")}/api/studio/logo`, {
+        method: "DELETE",
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      await putJson(token, "studio/settings", {
+        name: "Photodrop",
+        accentColor: "#1971c2",
+        contactEmail: null,
+        contactWebsite: null,
+      });
+      await removeThroughApi(token, "projects", shaped.id);
+    }
   });
 });

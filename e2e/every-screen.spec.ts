@@ -130,6 +130,10 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
     await checkScreen(page, `users (${name})`, viewport.width);
     await expectWithinScreen(approve, viewport.width);
 
+    await page.goto("/studio");
+    await page.getByRole("button", { name: "Save studio settings" }).waitFor();
+    await checkScreen(page, `studio (${name})`, viewport.width);
+
     await page.goto(`/clients/${client.id}`);
     await page.getByRole("heading", { level: 1, name: client.name }).waitFor();
     await page.getByText(`Sam ${name}`).first().waitFor();

@@ -10,6 +10,7 @@ import { clientsRouter } from "./clients/clients.router";
 import { contactsRouter } from "./contacts/contacts.router";
 import { projectsRouter } from "./projects/projects.router";
 import { publishRouter } from "./publish/publish.router";
+import { coverRouter } from "./projects/cover.router";
 import { publishedRouter } from "./publish/published.router";
 import { deliveryRouter } from "./delivery/delivery.router";
 import { deliveryFiles } from "./delivery/delivery-files";
@@ -31,6 +32,7 @@ import { remindersRouter } from "./reminders/reminders.router";
 import { recipientLinkRouter } from "./sending/recipient-link.router";
 import { sendingRouter } from "./sending/sending.router";
 import { unsubscribeRouter } from "./unsubscribe/unsubscribe.router";
+import { studioLogoRouter, studioRouter } from "./studio/studio.router";
 
 /** The whole HTTP application as a request listener; no listen() here, so tests drive it with supertest. */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -72,14 +74,15 @@ export function createApp(ctx: AppContext): AppHandler {
   api.use("/clients", clientsRouter(ctx));
   api.use("/contacts", contactsRouter(ctx));
   api.use("/projects", sendingRouter(ctx), activityRouter(ctx), remindersRouter(ctx));
-  api.use("/projects", deliverySettingsRouter(ctx), publishRouter(ctx), projectsRouter(ctx));
+  api.use("/projects", coverRouter(ctx), deliverySettingsRouter(ctx), publishRouter(ctx), projectsRouter(ctx));
   api.use("/attachments", attachmentsRouter(ctx));
   api.use("/dashboard", dashboardRouter(ctx));
+  api.use("/studio", studioRouter(ctx));
   api.use(apiNotFound);
   app.use("/api", api);
 
   app.use("/published", publishedRouter());
-  app.use("/d", recipientLinkRouter(ctx), deliveryRouter(ctx));
+  app.use("/d", studioLogoRouter(ctx), recipientLinkRouter(ctx), deliveryRouter(ctx));
   app.use("/unsubscribe", unsubscribeRouter(ctx));
   serveWebApp(app);
   app.use(errorMiddleware(ctx.logger));

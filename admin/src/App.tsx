@@ -15,6 +15,7 @@ import { AppSider } from "./ui/layout/app-sider";
 import { AppLayout } from "./ui/layout/app-layout";
 // Static: the navigation needs this feature on every page anyway (the Users entry and its badge).
 import { NoAccess, UserList } from "./features/users/index";
+import { StudioSettingsPage } from "./features/studio/index";
 import { theme } from "./ui/theme";
 import { accessControlProvider } from "./providers/access-control";
 import { authProvider, followSessionChangesInOtherTabs } from "./providers/auth-provider";
@@ -140,6 +141,8 @@ export function App() {
               // The dashboard's totals: one record, `stats`, refreshed by the server's announcements.
               { name: "dashboard", meta: { label: "Dashboard", hide: true } },
               { name: "users", list: "/users", meta: { label: "Users" } },
+              // The studio's branding: one record, `settings`, which admins change on /studio.
+              { name: "studio", list: "/studio", meta: { label: "Studio" } },
             ]}
             options={{
               syncWithLocation: true,
@@ -192,6 +195,14 @@ export function App() {
                   element={
                     <CanAccess resource="users" action="list" fallback={<NoAccess />}>
                       <UserList />
+                    </CanAccess>
+                  }
+                />
+                <Route
+                  path="/studio"
+                  element={
+                    <CanAccess resource="studio" action="list" fallback={<NoAccess />}>
+                      <StudioSettingsPage />
                     </CanAccess>
                   }
                 />

@@ -1,9 +1,8 @@
 import type { DeliveryPhoto } from "./delivery.repository";
+import { accentStyle, askTheStudio, contactLine, studioLine, type PageBrand } from "./branding-html";
+import { escapeHtml } from "./escape-html";
 
-/** Every interpolated value goes through this: project and file names are whatever people typed. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export { escapeHtml };
 
 const SIZE_UNITS = ["B", "KB", "MB", "GB", "TB"];
 
@@ -19,7 +18,7 @@ export function formatSize(bytes: number): string {
   return `${value.toFixed(1)} ${SIZE_UNITS[unit]}`;
 }
 
-function layout(title: string, body: string, base?: string): string {
+function layout(title: string, body: string, base?: string, brand?: PageBrand): string {
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">` +
@@ -27,17 +26,18 @@ function layout(title: string, body: string, base?: string): string {
     (base ? `<base href="${escapeHtml(base)}">` : "") +
     `<title>${escapeHtml(title)}</title>` +
     `<link rel="stylesheet" href="/d/assets/delivery.css"><script src="/d/assets/delivery.js" defer></script>` +
-    `</head><body>${body}</body></html>`
+    `</head><body${accentStyle(brand)}>${body}</body></html>`
   );
 }
-
-const studioLine = (studio: string) => `<p class="studio">${escapeHtml(studio)}</p>`;
 
 /** Photos in the page's first answer and in each later part the script asks for (`photos?from=`). */
 export const PHOTOS_PER_PART = 200;
 
 export interface GalleryView {
   studio: string;
+  brand?: PageBrand;
+  /** The cover photo's id (the project's choice), or null for the first photo. */
+  coverId?: number | null;
   token: string;
   projectName: string;
   /** Every photo of the delivery, in the ZIP's order. */
@@ -49,7 +49,32 @@ export interface GalleryView {
 
 /** One photo of the grid: its thumbnail, linking to the photo; `n` is its 1-based position. */
 function photoItem(photo: DeliveryPhoto, n: number): string {
-  return `<li><a href="p/${n}" data-dl="p/${n}/download"><img src="t/${n}" alt="${escapeHtml(photo.originalName)}" loading="lazy" decoding="async"></a></li>`;
+  const ratio = aspectRatio(photo);
+  return `<li${ratio ? ` style="--r:${ratio}"` : ""}><a href="p/${n}" data-dl="p/${n}/download"><img src="t/${n}" alt="${escapeHtml(photo.originalName)}" loading="lazy" decoding="async"></a></li>`;
+}
+
+/** Width over height to three decimals, for the grid's rows; undefined while unknown. */
+function aspectRatio(photo: Pick<DeliveryPhoto, "width" | "height">): number | undefined {
+  if (!photo.width || !photo.height) return undefined;
+  return Math.round(Math.min(Math.max(photo.width / photo.height, 0.2), 5) * 1000) / 1000;
+}
+
+/**
+ * The cover across the top: the chosen photo (or the first) under the studio's and the project's
+ * names, on a dark band so the white text reads over any photo.
+ */
+function cover(view: GalleryView): string {
+  const at = Math.max(
+    0,
+    view.photos.findIndex((p) => p.id === view.coverId),
+  );
+  const photo = view.photos[at];
+  const names = `${studioLine(view.studio, view.brand)}<h1>${escapeHtml(view.projectName)}</h1>`;
+  if (!photo) return `<div class="titles">${names}</div>`;
+  return (
+    `<div class="cover"><img src="p/${at + 1}" alt="" fetchpriority="high" decoding="async">` +
+    `<div class="cover-text">${names}</div></div>`
+  );
 }
 
 /** Links to the parts before and after this one: how a browser without the script moves on. */
@@ -77,12 +102,11 @@ export function renderGallery(view: GalleryView): string {
   const part = view.photos.slice(from - 1, from - 1 + PHOTOS_PER_PART);
   const items = part.map((p, i) => photoItem(p, from + i)).join("");
   const body =
-    `<header>${studioLine(view.studio)}<h1>${escapeHtml(view.projectName)}</h1>` +
-    `<p class="meta">${count} · ${formatSize(bytes)}</p>` +
-    `<a class="button" href="all.zip" download>Download all (ZIP, ${formatSize(view.zipSize)})</a></header>` +
+    `<header>${cover(view)}<div class="intro"><p class="meta">${count} · ${formatSize(bytes)}</p>` +
+    `<a class="button" href="all.zip" download>Download all (ZIP, ${formatSize(view.zipSize)})</a></div></header>` +
     `<main><ul class="grid" data-from="${from}" data-total="${total}" data-part="${PHOTOS_PER_PART}">${items}</ul>` +
-    `${partLinks(from, part.length, total)}</main>`;
-  return layout(`${view.projectName} · ${view.studio}`, body, `/d/${view.token}/`);
+    `${partLinks(from, part.length, total)}</main>${footer(view.studio, view.brand)}`;
+  return layout(`${view.projectName} · ${view.studio}`, body, `/d/${view.token}/`, view.brand);
 }
 
 /** A part of the grid for the script: what it needs to draw each photo and page the viewer to it. */
@@ -90,24 +114,41 @@ export function galleryPart(photos: DeliveryPhoto[], from: number) {
   return {
     from,
     total: photos.length,
-    photos: photos.slice(from - 1, from - 1 + PHOTOS_PER_PART).map((p) => ({ name: p.originalName })),
+    photos: photos
+      .slice(from - 1, from - 1 + PHOTOS_PER_PART)
+      .map((p) => ({ name: p.originalName, ratio: aspectRatio(p) ?? null })),
   };
 }
 
 /** A plain form, so it works before any script loads. */
-export function renderPasscodeForm(view: { studio: string; token: string; error?: string }): string {
+export function renderPasscodeForm(view: { studio: string; brand?: PageBrand; token: string; error?: string }): string {
   const error = view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : "";
   const body =
-    `<main class="narrow">${studioLine(view.studio)}<h1>Enter the passcode</h1>` +
+    `<main class="narrow">${studioLine(view.studio, view.brand)}<h1>Enter the passcode</h1>` +
     `<p>These photos are protected by a passcode.</p>` +
     `<form method="post" action="/d/${escapeHtml(view.token)}/unlock">` +
     `<label for="passcode">Passcode</label>` +
     `<input id="passcode" name="passcode" type="password" required maxlength="64" autocomplete="current-password" autofocus>` +
-    `${error}<button class="button" type="submit">View photos</button></form></main>`;
-  return layout(view.studio, body);
+    `${error}<button class="button" type="submit">View photos</button></form></main>${footer(view.studio, view.brand)}`;
+  return layout(view.studio, body, undefined, view.brand);
 }
 
-export function renderMessage(view: { studio: string; title: string; text?: string }): string {
-  const body = `<main class="narrow">${studioLine(view.studio)}<h1>${escapeHtml(view.title)}</h1>${view.text ? `<p>${escapeHtml(view.text)}</p>` : ""}</main>`;
-  return layout(view.studio, body);
+/** A page with a title and a line of text; `ask` adds 'Ask the studio', a button to its first contact. */
+export function renderMessage(view: {
+  studio: string;
+  brand?: PageBrand;
+  title: string;
+  text?: string;
+  ask?: boolean;
+}): string {
+  const body =
+    `<main class="narrow">${studioLine(view.studio, view.brand)}<h1>${escapeHtml(view.title)}</h1>` +
+    `${view.text ? `<p>${escapeHtml(view.text)}</p>` : ""}${view.ask ? askTheStudio(view.brand) : ""}</main>` +
+    footer(view.studio, view.brand);
+  return layout(view.studio, body, undefined, view.brand);
+}
+
+function footer(studio: string, brand: PageBrand | undefined): string {
+  const contact = contactLine(studio, brand);
+  return contact ? `<footer>${contact}</footer>` : "";
 }

@@ -16,6 +16,8 @@ export interface DeliveryLink {
   /** The project's photo count and bytes as its row keeps them: what its photo list must add up to. */
   photoCount: number;
   photoBytes: number;
+  /** The photo staff chose for the cover, or null (the first photo). */
+  coverAttachmentId: number | null;
 }
 
 /** One photo of a delivery, in the ZIP's order. */
@@ -27,6 +29,9 @@ export interface DeliveryPhoto {
   storageKey: string;
   thumbnailKey: string | null;
   checksum: string;
+  /** As recorded at upload (EXIF orientation applied); null when unknown. */
+  width: number | null;
+  height: number | null;
 }
 
 export const zipPathFor = (token: string) => `published/${token}.zip`;
@@ -43,6 +48,7 @@ export async function findLinkByToken(db: Db, token: string): Promise<DeliveryLi
       "delivery_passcode_hash",
       "attachment_count",
       "total_file_size",
+      "cover_attachment_id",
     );
   // Compared again byte for byte (and in constant time), whatever the database's collation.
   const expected = Buffer.from(zipPathFor(token));
@@ -58,10 +64,21 @@ export async function findLinkByToken(db: Db, token: string): Promise<DeliveryLi
     passcodeHash: row.delivery_passcode_hash ?? null,
     photoCount: Number(row.attachment_count),
     photoBytes: Number(row.total_file_size),
+    coverAttachmentId: row.cover_attachment_id == null ? null : Number(row.cover_attachment_id),
   };
 }
 
-const photoColumns = ["id", "original_name", "mime_type", "size", "storage_key", "thumbnail_key", "checksum"];
+const photoColumns = [
+  "id",
+  "original_name",
+  "mime_type",
+  "size",
+  "storage_key",
+  "thumbnail_key",
+  "checksum",
+  "width",
+  "height",
+];
 const inZipOrder = (db: Db, projectId: number) =>
   db("attachments")
     .where({ project_id: projectId })
@@ -76,6 +93,8 @@ function toPhoto(r: Record<string, unknown>): DeliveryPhoto {
     storageKey: r.storage_key as string,
     thumbnailKey: (r.thumbnail_key as string | null) ?? null,
     checksum: r.checksum as string,
+    width: r.width == null ? null : Number(r.width),
+    height: r.height == null ? null : Number(r.height),
   };
 }
 

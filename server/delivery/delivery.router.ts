@@ -5,6 +5,8 @@ import type { AppContext } from "../context";
 import { HttpError, NotFoundError } from "../http/errors";
 import { galleryPart, renderGallery, renderMessage, renderPasscodeForm } from "./delivery-page";
 import { galleryPartSchema } from "./delivery.schema";
+import type { PageBrand } from "./branding-html";
+import { branding } from "../studio/studio.service";
 import { parse } from "../http/validate";
 import { createPasscodeAttempts } from "./passcode-attempts";
 import { setPasscodeCookie } from "./passcode-cookie";
@@ -19,6 +21,12 @@ import {
   requirePasscodeCookie,
   type DeliveryLink,
 } from "./delivery.service";
+
+/** The studio's name and branding, as every page of a delivery shows them. */
+async function brandOf(ctx: AppContext): Promise<{ studio: string; brand: PageBrand }> {
+  const brand = await branding(ctx);
+  return { studio: brand.name, brand };
+}
 
 const assetsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "assets");
 
@@ -35,7 +43,6 @@ export function sendHtml(res: Response, status: number, html: string) {
  */
 export function deliveryRouter(ctx: AppContext): Router {
   const router = Router();
-  const studio = ctx.config.studioName;
   const attempts = createPasscodeAttempts(ctx.db);
 
   /** The page's own answers are pages too: a 404 or 410 a person can read. */
@@ -47,7 +54,7 @@ export function deliveryRouter(ctx: AppContext): Router {
       const gone = err.statusCode === 410;
       const title = gone ? EXPIRED_MESSAGE : "This delivery link does not exist";
       const text = gone ? "Ask the studio for a new link." : "Check the address, or ask the studio for a new link.";
-      sendHtml(res, err.statusCode, renderMessage({ studio, title, text }));
+      sendHtml(res, err.statusCode, renderMessage({ ...(await brandOf(ctx)), title, text, ask: true }));
       return undefined;
     }
   }
@@ -57,7 +64,9 @@ export function deliveryRouter(ctx: AppContext): Router {
   router.get("/:token", async (req, res) => {
     const link = await pageFor(res, req.params.token);
     if (!link) return;
-    if (!(await mayOpen(ctx, req, link))) return sendHtml(res, 200, renderPasscodeForm({ studio, token: link.token }));
+    const brand = await brandOf(ctx);
+    if (!(await mayOpen(ctx, req, link)))
+      return sendHtml(res, 200, renderPasscodeForm({ ...brand, token: link.token }));
     const { photos, zipSize } = await galleryOf(ctx, link);
     // A later part, where a browser without the script moves on: not another view of the page.
     const from = galleryPartSchema.safeParse(req.query);
@@ -66,7 +75,15 @@ export function deliveryRouter(ctx: AppContext): Router {
     sendHtml(
       res,
       200,
-      renderGallery({ studio, token: link.token, projectName: link.projectName, photos, from: part, zipSize }),
+      renderGallery({
+        ...brand,
+        token: link.token,
+        projectName: link.projectName,
+        coverId: link.coverAttachmentId,
+        photos,
+        from: part,
+        zipSize,
+      }),
     );
   });
 
@@ -91,7 +108,8 @@ export function deliveryRouter(ctx: AppContext): Router {
         if (!(err instanceof HttpError) || (err.statusCode !== 401 && err.statusCode !== 429)) throw err;
         if (err.statusCode === 401) notePasscodeFailure(ctx, link.projectId);
         if (err.headers) res.set(err.headers);
-        return sendHtml(res, err.statusCode, renderPasscodeForm({ studio, token: link.token, error: err.message }));
+        const page = renderPasscodeForm({ ...(await brandOf(ctx)), token: link.token, error: err.message });
+        return sendHtml(res, err.statusCode, page);
       }
       if (link.passcodeHash) await setPasscodeCookie(ctx.db, req, res, link);
       res.redirect(303, `/d/${link.token}`);

@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 
-export type ResourceName = "clients" | "contacts" | "projects" | "attachments" | "users" | "dashboard";
+export type ResourceName = "clients" | "contacts" | "projects" | "attachments" | "users" | "dashboard" | "studio";
 
 /** The dashboard's totals (one record, id "stats") count clients, projects and attachments. */
 const COUNTED_ON_THE_DASHBOARD = new Set<ResourceName>(["clients", "projects", "attachments"]);

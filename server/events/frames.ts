@@ -10,6 +10,7 @@ export const RESOURCE_NAMES = [
   "attachments",
   "users",
   "dashboard",
+  "studio",
 ] as const satisfies readonly ResourceName[];
 
 /** Web clients often hold a route parameter ("7") rather than a number. */

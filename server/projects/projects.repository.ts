@@ -67,6 +67,9 @@ const projectColumn = oncePerDialect((db: Db): string => {
         downloads: "p.delivery_downloads",
         lastDownloadAt: json.iso("p.delivery_last_download_at"),
       },
+      // The chosen photo (a foreign key: null again once it is deleted), else the first in the ZIP's order.
+      coverAttachmentId: `COALESCE(p.cover_attachment_id, (SELECT a.id FROM attachments a WHERE a.project_id = p.id
+        ORDER BY a.created_at, a.id LIMIT 1))`,
       // Kept on the row by triggers on attachments (migration add_projects_attachment_totals).
       attachmentCount: "p.attachment_count",
       totalFileSize: "p.total_file_size",
@@ -167,4 +170,15 @@ export async function attachmentFilesOf(db: Db, projectId: number) {
 /** Deletes a project unless it is publishing (its attachments go with it by foreign key); false when nothing matched. */
 export async function deleteProjectUnlessPublishing(db: Db, id: number): Promise<boolean> {
   return (await db("projects").where({ id }).whereNot("publish_status", "publishing").delete()) > 0;
+}
+
+/**
+ * Points the project at one of its own photos for its cover, or back at the first (null); false
+ * when the project does not exist or the photo is not one of its own.
+ */
+export async function setCoverAttachment(db: Db, projectId: number, attachmentId: number | null): Promise<boolean> {
+  const query = db("projects").where({ id: projectId });
+  if (attachmentId !== null)
+    query.whereExists(db("attachments").where({ id: attachmentId, project_id: projectId }).select(db.raw("1")));
+  return (await query.update({ cover_attachment_id: attachmentId })) > 0;
 }

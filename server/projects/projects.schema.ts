@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { optionalText, requiredName } from "../http/validate";
+import { MAX_ID, optionalText, requiredName } from "../http/validate";
 import { clientReference } from "../clients/clients.schema";
 
 const description = optionalText("Description", 10_000);
@@ -16,6 +16,19 @@ export const updateProjectSchema = z.object({
   name: requiredName().optional(),
   description: description.optional(),
   clientId: optionalClient.optional(),
+});
+
+/** PUT /api/projects/:id/cover: one of the project's photos, or null for the first. */
+export const coverSchema = z.object({
+  attachmentId: z.preprocess(
+    (v) => (typeof v === "string" && /^[1-9]\d{0,9}$/.test(v) ? Number(v) : v),
+    z
+      .number({ error: "attachmentId must be a positive integer id or null" })
+      .int("attachmentId must be a positive integer id or null")
+      .positive("attachmentId must be a positive integer id or null")
+      .max(MAX_ID, "attachmentId must be a positive integer id or null")
+      .nullable(),
+  ),
 });
 
 export type CreateProjectInput = z.infer<typeof createProjectSchema>;

@@ -1,6 +1,6 @@
 import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
-import { ConflictError, NotFoundError } from "../http/errors";
+import { ConflictError, NotFoundError, ValidationError } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
 import { requireClient } from "../clients/clients.service";
 import { firstProjectAttachments } from "../attachments/attachments.service";
@@ -11,6 +11,8 @@ import * as repo from "./projects.repository";
 
 /** What the list endpoint may filter and sort by (the router parses the query with it). */
 export { projectListSpec } from "./projects.repository";
+
+export const COVER_NOT_IN_PROJECT = "The cover must be one of the project's photos";
 
 /** A client's projectCount changes with its projects: lists showing it refresh live too. */
 function announceClientCounts(ctx: AppContext, ...clientIds: Array<number | null | undefined>) {
@@ -51,6 +53,19 @@ export async function updateProject(ctx: AppContext, id: number, input: UpdatePr
   ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [id] });
   if (input.clientId !== undefined && input.clientId !== previousClientId)
     announceClientCounts(ctx, previousClientId, input.clientId);
+  return (await repo.findProject(ctx.db, id))!;
+}
+
+/**
+ * Chooses the photo across the top of the delivery page, published or not (it changes no file the
+ * ZIP holds); null goes back to the first photo. A photo of another project is refused.
+ */
+export async function setCover(ctx: AppContext, id: number, attachmentId: number | null) {
+  if (!(await repo.setCoverAttachment(ctx.db, id, attachmentId))) {
+    if (!(await repo.findProject(ctx.db, id))) throw new NotFoundError(PROJECT_NOT_FOUND);
+    throw new ValidationError(COVER_NOT_IN_PROJECT, { attachmentId: COVER_NOT_IN_PROJECT });
+  }
+  ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [id] });
   return (await repo.findProject(ctx.db, id))!;
 }
 

@@ -39,6 +39,7 @@ describe("creating a project", () => {
       publishError: null,
       deliveryUrl: null,
       delivery: { expiresAt: null, hasPasscode: false, views: 0, downloads: 0, lastDownloadAt: null },
+      coverAttachmentId: null,
       attachmentCount: 0,
       totalFileSize: 0,
       createdAt: expect.any(String),

@@ -1,4 +1,5 @@
 import type { AppContext } from "../context";
+import { studioName } from "../studio/studio.service";
 import { nowIso } from "../db/database";
 import { NotFoundError } from "../http/errors";
 import { mailerOf } from "../mail/mailer";
@@ -43,14 +44,15 @@ export async function updateReminderSettings(
 
 async function sendReminder(ctx: AppContext, reminder: DueReminder, unsubscribeToken: string): Promise<void> {
   const { project } = reminder;
-  const texts = reminderTexts(ctx.config.studioName, project.name, project.expiresAt!);
+  const studio = await studioName(ctx);
+  const texts = reminderTexts(studio, project.name, project.expiresAt!);
   const unsubscribe = unsubscribeUrl(reminder.linkOrigin, unsubscribeToken);
   const token = project.zipPath!.replace(/^published\/|\.zip$/g, "");
   await mailerOf(ctx).send({
     to: reminder.name ? { name: oneLine(reminder.name), address: reminder.email } : reminder.email,
     subject: texts.subject,
     ...renderClientMail({
-      studio: ctx.config.studioName,
+      studio,
       projectName: project.name,
       photoCount: project.photoCount,
       totalSize: project.totalSize,
@@ -60,7 +62,7 @@ async function sendReminder(ctx: AppContext, reminder: DueReminder, unsubscribeT
       passcodeHint: project.passcodeHash !== null,
       unsubscribeUrl: unsubscribe,
     }),
-    fromName: oneLine(ctx.config.studioName),
+    fromName: oneLine(studio),
     unsubscribeUrl: unsubscribe,
   });
 }

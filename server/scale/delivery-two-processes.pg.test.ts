@@ -128,3 +128,23 @@ describe("a delivery held in B's memory, changed through A", () => {
     expect((await request(b.url).get(page)).text).toContain("2 photos");
   });
 });
+
+describe("the studio's branding and a cover, changed through A", () => {
+  it("show on B's very next page, though B holds the page's studio and link in memory", async () => {
+    const d = await deliveryHeldByB("Branded");
+    expect((await request(b.url).get(d.page)).text).toContain('<div class="cover"><img src="p/1"');
+    const saved = await request(a.url)
+      .put("/api/studio/settings")
+      .set(auth())
+      .send({ name: "Two Process Studio", accentColor: "#ffd43b" });
+    expect(saved.status).toBe(200);
+    const page = (await request(b.url).get(d.page)).text;
+    expect(page).toContain("<span>Two Process Studio</span>");
+    expect(page).toContain("--accent:#ffd43b;--on-accent:#000000");
+    expect(
+      (await request(a.url).put(`/api/projects/${d.id}/cover`).set(auth()).send({ attachmentId: d.photoIds[2] }))
+        .status,
+    ).toBe(200);
+    expect((await request(b.url).get(d.page)).text).toContain('<div class="cover"><img src="p/3"');
+  });
+});

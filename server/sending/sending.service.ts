@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { studioName } from "../studio/studio.service";
 import { Semaphore } from "../storage/semaphore";
 import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
@@ -50,7 +51,7 @@ export async function sendingDraft(ctx: AppContext, projectId: number, links: Li
     contacts.map((c) => c.email),
   );
   return {
-    ...defaultTexts(ctx.config.studioName, project.name),
+    ...defaultTexts(await studioName(ctx), project.name),
     contacts: contacts.map((c) => ({
       id: c.id,
       name: c.name,
@@ -154,6 +155,7 @@ export async function sendToClient(
     recipients.filter((r) => isMailableAddress(r.email)).map((r) => r.email),
   );
   const token = zipPath.replace(/^published\/|\.zip$/g, "");
+  const studio = await studioName(ctx);
 
   const sending = new Semaphore(SEND_CONCURRENCY);
   const outcomes = await Promise.all(
@@ -165,7 +167,7 @@ export async function sendToClient(
         const linkKey = newLinkKey();
         const unsubscribe = unsubscribeUrl(origin, address.token);
         const mail = renderClientMail({
-          studio: ctx.config.studioName,
+          studio,
           projectName: project.name,
           photoCount: project.photoCount,
           totalSize: project.totalSize,
@@ -180,7 +182,7 @@ export async function sendToClient(
             to: recipient.name ? { name: recipient.name, address: recipient.email } : recipient.email,
             subject: input.subject,
             ...mail,
-            fromName: oneLine(ctx.config.studioName),
+            fromName: oneLine(studio),
             replyTo: user.email,
             unsubscribeUrl: unsubscribe,
           });

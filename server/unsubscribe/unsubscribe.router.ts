@@ -1,4 +1,5 @@
 import express, { Router, type Response } from "express";
+import { studioName } from "../studio/studio.service";
 import type { AppContext } from "../context";
 import { HttpError } from "../http/errors";
 import { sendHtml } from "../delivery/delivery.router";
@@ -11,17 +12,15 @@ import { renderInvalidLink, renderUnsubscribeForm, renderUnsubscribed } from "./
  */
 export function unsubscribeRouter(ctx: AppContext): Router {
   const router = Router();
-  const studio = ctx.config.studioName;
-
   const answer =
     (action: typeof addressOfToken, page: typeof renderUnsubscribeForm) =>
     async (req: express.Request, res: Response) => {
       try {
         const address = await action(ctx, String(req.params.token));
-        sendHtml(res, 200, page({ studio, email: address.email }));
+        sendHtml(res, 200, page({ studio: await studioName(ctx), email: address.email }));
       } catch (err) {
         if (!(err instanceof HttpError) || err.statusCode !== 404) throw err;
-        sendHtml(res, 404, renderInvalidLink(studio));
+        sendHtml(res, 404, renderInvalidLink(await studioName(ctx)));
       }
     };
 

@@ -47,15 +47,21 @@ export function onAccessRecheck(listener: () => void): () => void {
   return () => accessRechecks.removeEventListener("recheck", listener);
 }
 
-/** The whole app needs approval; the users resource additionally needs the admin role. */
+/** Resources only admins open: the users and the studio's settings. */
+const ADMIN_ONLY: Record<string, string> = {
+  users: "Only administrators manage users",
+  studio: "Only administrators change the studio's settings",
+};
+
+/** The whole app needs approval; the users and studio resources additionally need the admin role. */
 export const accessControlProvider: AccessControlProvider = {
   can: async ({ resource }) => {
     if (!(await freshAccessToken())) return { can: false, reason: SIGNED_OUT };
     const access = await askForAccess();
     if (access.state === "signed-out") return { can: false, reason: SIGNED_OUT };
     if (access.state === "not-approved") return { can: false, reason: "Waiting for approval" };
-    if (resource === "users" && access.role !== "admin") {
-      return { can: false, reason: "Only administrators manage users" };
+    if (resource && ADMIN_ONLY[resource] && access.role !== "admin") {
+      return { can: false, reason: ADMIN_ONLY[resource] };
     }
     return { can: true };
   },

@@ -1,9 +1,9 @@
 import type { BaseKey, LiveEvent, LiveProvider } from "@refinedev/core";
 import { eventsSocket } from "../lib/events-socket";
 
-// What the /events socket announces: every approved user's resources (the dashboard's totals
-// among them), and `users`, which only the admin-only screens ever subscribe to.
-const LIVE_RESOURCES = new Set(["clients", "contacts", "projects", "attachments", "dashboard", "users"]);
+// What the /events socket announces: every approved user's resources (the dashboard's totals and
+// the studio's settings among them), and `users`, which only the admin-only screens ever subscribe to.
+const LIVE_RESOURCES = new Set(["clients", "contacts", "projects", "attachments", "dashboard", "studio", "users"]);
 
 const AUTH_ERRORS = new Set(["Authentication required", "Failed to authenticate"]);
 

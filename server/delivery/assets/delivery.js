@@ -10,6 +10,7 @@
   var total = Number(grid.getAttribute("data-total"));
   var perPart = Number(grid.getAttribute("data-part"));
   var names = {};
+  var ratios = {};
   var nextToDraw = Number(grid.getAttribute("data-from"));
   if (!total || !perPart || !nextToDraw) return;
 
@@ -22,7 +23,7 @@
 
   /** The same markup as the server's: the grid works the same whichever drew an item. */
   function photoItem(n, name) {
-    var item = el("li");
+    var item = el("li", ratios[n] ? { style: "--r:" + ratios[n] } : {});
     var link = el("a", { href: "p/" + n, "data-dl": "p/" + n + "/download" });
     link.append(el("img", { src: "t/" + n, alt: name, loading: "lazy", decoding: "async" }));
     item.append(link);
@@ -46,6 +47,7 @@
         .then(function (part) {
           part.photos.forEach(function (photo, i) {
             names[part.from + i] = photo.name;
+            ratios[part.from + i] = Number(photo.ratio) || 0;
           });
           return part;
         });

@@ -1,4 +1,4 @@
-import { ActionIcon, Checkbox, Group, Image, Menu, Paper, Text, UnstyledButton } from "@mantine/core";
+import { ActionIcon, Badge, Checkbox, Group, Image, Menu, Paper, Text, UnstyledButton } from "@mantine/core";
 import { IconDots, IconDownload, IconEye, IconPencil, IconPhoto, IconTrash } from "@tabler/icons-react";
 import { formatDateTime, formatFileSize } from "../../lib/format";
 import type { Attachment } from "../../../../api/types";
@@ -13,6 +13,8 @@ interface AttachmentRowProps {
   onView: () => void;
   onRename: () => void;
   onDelete: () => void;
+  /** The photo across the top of the delivery page. */
+  cover?: boolean;
 }
 
 export function AttachmentRow({
@@ -24,6 +26,7 @@ export function AttachmentRow({
   onView,
   onRename,
   onDelete,
+  cover = false,
 }: AttachmentRowProps) {
   return (
     <Paper withBorder p="xs" radius="sm" aria-label={attachment.originalName}>
@@ -44,9 +47,16 @@ export function AttachmentRow({
           />
         </UnstyledButton>
         <div style={{ flex: 1, minWidth: 0 }}>
-          <Text size="sm" weight={600} truncate>
-            {attachment.originalName}
-          </Text>
+          <Group spacing={6} noWrap>
+            <Text size="sm" weight={600} truncate>
+              {attachment.originalName}
+            </Text>
+            {cover && (
+              <Badge size="sm" color="dark" variant="filled">
+                Cover
+              </Badge>
+            )}
+          </Group>
           <Text size="xs" color="dimmed">
             {attachment.mimeType} · {formatFileSize(attachment.size)} · {formatDateTime(attachment.createdAt)}
           </Text>

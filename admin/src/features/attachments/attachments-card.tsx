@@ -18,6 +18,7 @@ import { PhotoList } from "./photo-list";
 import { PhotoLightbox } from "./photo-lightbox";
 import { PhotoViewSwitch, type PhotoView } from "./photo-view-switch";
 import { useLightbox } from "./use-lightbox";
+import { useCover } from "./use-cover";
 import {
   EVERYTHING_SELECTED,
   isSelected,
@@ -36,10 +37,19 @@ interface AttachmentsCardProps {
   /** Published (or publishing) projects take no new, renamed or removed attachments. */
   locked: boolean;
   published: boolean;
+  /** The photo across the top of the delivery page (the chosen one, or the first). */
+  coverId: number | null;
 }
 
 /** A project's photos, a page at a time, as a grid or a list, with uploads, selection, deletion and a lightbox. */
-export function AttachmentsCard({ projectId, photos, attachmentCount, locked, published }: AttachmentsCardProps) {
+export function AttachmentsCard({
+  projectId,
+  photos,
+  attachmentCount,
+  locked,
+  published,
+  coverId,
+}: AttachmentsCardProps) {
   const { maxUploadBytes } = useAuthConfig();
   const uploads = useUploadQueue(projectId, maxUploadBytes);
   const [view, setView] = useState<PhotoView>("grid");
@@ -47,6 +57,7 @@ export function AttachmentsCard({ projectId, photos, attachmentCount, locked, pu
   const [selection, setSelection] = useState<PhotoSelection>(NOTHING_SELECTED);
   const [renaming, setRenaming] = useState<Attachment | null>(null);
   const lightbox = useLightbox(photos);
+  const cover = useCover(projectId);
 
   const total = photos.loading ? attachmentCount : photos.total;
   const canSelect = total > 0 && !locked;
@@ -61,6 +72,7 @@ export function AttachmentsCard({ projectId, photos, attachmentCount, locked, pu
     isSelected: (id: number) => isSelected(selection, id),
     onToggle: (id: number) => setSelection((current) => toggled(current, id)),
     onOpen: lightbox.open,
+    coverId,
   };
 
   const toggleSelecting = () => {
@@ -131,6 +143,8 @@ export function AttachmentsCard({ projectId, photos, attachmentCount, locked, pu
         locked={locked}
         onRename={setRenaming}
         onDelete={(photo) => deletion.askOne(photo.id)}
+        coverId={coverId}
+        onCover={(photo) => cover.setCover(photo.id)}
       />
       <RenameDialog attachment={renaming} onClose={() => setRenaming(null)} />
       <ConfirmDeleteDialog {...deletion.dialog} />

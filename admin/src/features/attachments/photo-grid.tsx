@@ -52,6 +52,19 @@ const useStyles = createStyles((theme) => ({
     textOverflow: "ellipsis",
   },
   check: { position: "absolute", top: 8, left: 8, width: 20, height: 20, margin: 0, cursor: "pointer" },
+  item: { position: "relative" },
+  coverBadge: {
+    position: "absolute",
+    top: 8,
+    right: 8,
+    padding: "2px 8px",
+    borderRadius: theme.radius.sm,
+    background: theme.colors.dark[7],
+    color: theme.white,
+    fontSize: theme.fontSizes.xs,
+    fontWeight: 600,
+    pointerEvents: "none",
+  },
 }));
 
 interface PhotoGridProps {
@@ -60,6 +73,8 @@ interface PhotoGridProps {
   isSelected: (id: number) => boolean;
   onToggle: (id: number) => void;
   onOpen: (index: number) => void;
+  /** Marked 'Cover': the photo across the top of the delivery page. */
+  coverId?: number | null;
 }
 
 /**
@@ -67,7 +82,7 @@ interface PhotoGridProps {
  * actions); in selection mode it is a checkbox instead. Plain elements styled once for the
  * grid: a page of 60 costs little to draw.
  */
-export function PhotoGrid({ photos, selecting, isSelected, onToggle, onOpen }: PhotoGridProps) {
+export function PhotoGrid({ photos, selecting, isSelected, onToggle, onOpen, coverId }: PhotoGridProps) {
   const { classes, cx } = useStyles();
   return (
     <ul className={classes.grid} aria-label="Photos">
@@ -75,7 +90,7 @@ export function PhotoGrid({ photos, selecting, isSelected, onToggle, onOpen }: P
         const image = <img className={classes.image} src={photo.thumbnailUrl} alt="" loading="lazy" decoding="async" />;
         const caption = <span className={classes.name}>{photo.originalName}</span>;
         return (
-          <li key={photo.id}>
+          <li key={photo.id} className={classes.item}>
             {selecting ? (
               <label className={cx(classes.cell, isSelected(photo.id) && classes.chosen)}>
                 <input
@@ -99,6 +114,8 @@ export function PhotoGrid({ photos, selecting, isSelected, onToggle, onOpen }: P
                 {caption}
               </button>
             )}
+            {/* Beside the photo's button, not in it: the button's name stays the photo's. */}
+            {photo.id === coverId && <span className={classes.coverBadge}>Cover</span>}
           </li>
         );
       })}

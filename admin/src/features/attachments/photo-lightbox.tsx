@@ -1,7 +1,14 @@
 import { useRef, type PointerEvent } from "react";
 import { useWindowEvent } from "@mantine/hooks";
 import { ActionIcon, Button, Center, createStyles, Group, Loader, Modal, Text } from "@mantine/core";
-import { IconChevronLeft, IconChevronRight, IconDownload, IconPencil, IconTrash } from "@tabler/icons-react";
+import {
+  IconChevronLeft,
+  IconChevronRight,
+  IconDownload,
+  IconPencil,
+  IconPhotoStar,
+  IconTrash,
+} from "@tabler/icons-react";
 import type { Attachment } from "../../../../api/types";
 import { formatFileSize } from "../../lib/format";
 import type { Lightbox } from "./use-lightbox";
@@ -30,12 +37,15 @@ interface PhotoLightboxProps {
   locked: boolean;
   onRename: (photo: Attachment) => void;
   onDelete: (photo: Attachment) => void;
+  /** The delivery page's cover, which any photo can become, published or not. */
+  coverId: number | null;
+  onCover: (photo: Attachment) => void;
 }
 
 const dimensions = (photo: Attachment) => (photo.width && photo.height ? ` · ${photo.width} × ${photo.height} px` : "");
 
 /** One photo at a time over the whole screen: previous/next by button, arrow keys or swipe; its facts and download. */
-export function PhotoLightbox({ lightbox, locked, onRename, onDelete }: PhotoLightboxProps) {
+export function PhotoLightbox({ lightbox, locked, onRename, onDelete, coverId, onCover }: PhotoLightboxProps) {
   const { classes } = useStyles();
   const swipeStart = useRef<number | null>(null);
   const { photo } = lightbox;
@@ -86,6 +96,15 @@ export function PhotoLightbox({ lightbox, locked, onRename, onDelete }: PhotoLig
                 leftIcon={<IconDownload size={16} />}
               >
                 Download
+              </Button>
+              <Button
+                size="xs"
+                variant="default"
+                leftIcon={<IconPhotoStar size={16} />}
+                disabled={photo.id === coverId}
+                onClick={() => onCover(photo)}
+              >
+                {photo.id === coverId ? "Cover photo" : "Use as cover"}
               </Button>
               {!locked && (
                 <>

@@ -11,6 +11,8 @@ interface PhotoListProps {
   onOpen: (index: number) => void;
   onRename: (photo: Attachment) => void;
   onDelete: (photo: Attachment) => void;
+  /** Marked 'Cover': the photo across the top of the delivery page. */
+  coverId?: number | null;
 }
 
 /** The spec's list of attachment rows: name, type, size, date and a menu each. */
@@ -23,6 +25,7 @@ export function PhotoList({
   onOpen,
   onRename,
   onDelete,
+  coverId,
 }: PhotoListProps) {
   return (
     <Stack spacing="xs">
@@ -37,6 +40,7 @@ export function PhotoList({
           onView={() => onOpen(index)}
           onRename={() => onRename(photo)}
           onDelete={() => onDelete(photo)}
+          cover={photo.id === coverId}
         />
       ))}
     </Stack>

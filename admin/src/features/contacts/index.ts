@@ -1,1 +1,3 @@
 export { ContactsPanel } from "./contacts-panel";
+/** The contact rules, which the Studio screen's contact line follows too. */
+export { emailError, phoneError } from "./contact-rules";

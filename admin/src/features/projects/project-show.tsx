@@ -92,6 +92,7 @@ function ProjectPage({ projectId }: { projectId: number | undefined }) {
             attachmentCount={project.attachmentCount}
             locked={locked}
             published={isPublished(project)}
+            coverId={project.coverAttachmentId}
           />
         </Grid.Col>
       </Grid>

@@ -5,6 +5,7 @@ import { useList } from "@refinedev/core";
 import { Link, useLocation } from "react-router";
 import { IconDashboard, IconFolders, IconList, IconUsers, IconClock } from "@tabler/icons-react";
 import { UsersNavLink } from "../../features/users/index";
+import { StudioNavLink } from "../../features/studio/index";
 import { navigationToggle, useNavigationOpened } from "./navigation-toggle";
 
 export const NAVBAR_WIDTH = 300;
@@ -109,6 +110,7 @@ export function AppSider() {
           <RecentItems items={recentClients} basePath="/clients" pathname={pathname} />
         </NavLink>
         <UsersNavLink pathname={pathname} />
+        <StudioNavLink pathname={pathname} />
       </Navbar.Section>
     </Navbar>
   );

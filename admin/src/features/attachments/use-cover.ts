@@ -1,0 +1,25 @@
+import { useCustomMutation, useInvalidate } from "@refinedev/core";
+import type { Project } from "../../../../api/types";
+
+/** PUT /projects/:id/cover: the photo across the top of the client's delivery page; the project is refetched after. */
+export function useCover(projectId: number) {
+  const invalidate = useInvalidate();
+  const { mutate, mutation } = useCustomMutation<Project>();
+  return {
+    setCover: (attachmentId: number | null) =>
+      mutate(
+        {
+          url: `/projects/${projectId}/cover`,
+          method: "put",
+          values: { attachmentId },
+          successNotification: { type: "success", message: "Cover photo chosen" },
+          errorNotification: { type: "error", message: "Could not choose the cover photo" },
+        },
+        {
+          // The project page reads its project from the list endpoint (by id), other views from the detail.
+          onSettled: () => void invalidate({ resource: "projects", invalidates: ["list", "detail"], id: projectId }),
+        },
+      ),
+    saving: mutation.isPending,
+  };
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { accentError, studioNameError, toFormValues, toStudioPayload, websiteError } from "./studio-rules";
+
+describe("the Studio screen's rules", () => {
+  it("needs a name of at most 100 characters without control characters", () => {
+    expect(studioNameError("  ")).toBe("Name is required");
+    expect(studioNameError("x".repeat(101))).toBe("Name must be at most 100 characters");
+    expect(studioNameError("Lumen\tStudio")).toBe("Control characters are not allowed");
+    expect(studioNameError(" Lumen Studio ")).toBeNull();
+  });
+
+  it("takes only #rrggbb accents", () => {
+    for (const bad of ["", "red", "#fff", "#12345g", "1971c2", "#1971c2ff"])
+      expect(accentError(bad), bad).toBe("Accent colour must be #rrggbb");
+    expect(accentError("#1971C2")).toBeNull();
+  });
+
+  it("takes a blank web site, or an http(s) address", () => {
+    expect(websiteError("")).toBeNull();
+    expect(websiteError("https://lumen.test")).toBeNull();
+    expect(websiteError("lumen.test")).toBe("Web site must be an http:// or https:// address");
+    expect(websiteError("javascript:alert(1)")).toBe("Web site must be an http:// or https:// address");
+    expect(websiteError(`https://lumen.test/${"a".repeat(200)}`)).toBe("Web site must be at most 200 characters");
+  });
+
+  it("sends trimmed values, the accent in lower case and blank contact fields as null", () => {
+    expect(
+      toStudioPayload({
+        name: " Lumen ",
+        accentColor: "#FFD43B",
+        contactEmail: " hello@lumen.test ",
+        contactPhone: "  ",
+        contactWebsite: "",
+      }),
+    ).toEqual({
+      name: "Lumen",
+      accentColor: "#ffd43b",
+      contactEmail: "hello@lumen.test",
+      contactPhone: null,
+      contactWebsite: null,
+    });
+  });
+
+  it("fills the form with blanks for what is not set", () => {
+    expect(
+      toFormValues({
+        name: "Lumen",
+        logoUrl: null,
+        accentColor: "#1971c2",
+        contactEmail: null,
+        contactPhone: "+44 20",
+        contactWebsite: null,
+        updatedAt: null,
+      }),
+    ).toEqual({ name: "Lumen", accentColor: "#1971c2", contactEmail: "", contactPhone: "+44 20", contactWebsite: "" });
+  });
+});

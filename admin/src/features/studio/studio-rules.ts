@@ -1,0 +1,57 @@
+import { INVALID_ACCENT, isAccentColour, studioNameProblem, websiteProblem } from "../../../../api/studio";
+import type { StudioSettings } from "../../../../api/types";
+import { emailError, phoneError } from "../contacts/index";
+
+/** The Studio screen's fields, as typed: text throughout, blank for "none". */
+export interface StudioFormValues {
+  name: string;
+  accentColor: string;
+  contactEmail: string;
+  contactPhone: string;
+  contactWebsite: string;
+}
+
+/** What PUT /api/studio/settings takes: trimmed, blank contact fields as null. */
+export type StudioPayload = Omit<StudioFormValues, "contactEmail" | "contactPhone" | "contactWebsite"> & {
+  contactEmail: string | null;
+  contactPhone: string | null;
+  contactWebsite: string | null;
+};
+
+export const studioNameError = (value: string) => studioNameProblem(value.trim());
+
+export const accentError = (value: string): string | null => (isAccentColour(value.trim()) ? null : INVALID_ACCENT);
+
+/** Optional; one that is given is an http(s) address (the server's rule). */
+export const websiteError = (value: string) => websiteProblem(value.trim());
+
+/** The same rules the server applies, for Mantine's `validate`. */
+export const studioRules = {
+  name: studioNameError,
+  accentColor: accentError,
+  contactEmail: emailError,
+  contactPhone: phoneError,
+  contactWebsite: websiteError,
+};
+
+export function toFormValues(settings: StudioSettings | undefined): StudioFormValues {
+  return {
+    name: settings?.name ?? "",
+    accentColor: settings?.accentColor ?? "",
+    contactEmail: settings?.contactEmail ?? "",
+    contactPhone: settings?.contactPhone ?? "",
+    contactWebsite: settings?.contactWebsite ?? "",
+  };
+}
+
+const optional = (value: string) => value.trim() || null;
+
+export function toStudioPayload(values: StudioFormValues): StudioPayload {
+  return {
+    name: values.name.trim(),
+    accentColor: values.accentColor.trim().toLowerCase(),
+    contactEmail: optional(values.contactEmail),
+    contactPhone: optional(values.contactPhone),
+    contactWebsite: optional(values.contactWebsite),
+  };
+}

@@ -1,0 +1,36 @@
+// @vitest-environment jsdom
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { browseTo, startWebAppServer, type WebAppServer } from "../test/web-app-server";
+import { accessControlProvider } from "./access-control";
+import { authProvider } from "./auth-provider";
+
+let server: WebAppServer;
+
+beforeAll(async () => {
+  server = await startWebAppServer();
+  await browseTo(server.baseUrl);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const can = (resource: string) => accessControlProvider.can({ resource, action: "list" });
+
+describe("the access rules against the real API", () => {
+  it("open the Studio and Users screens to an admin only; every approved user opens the rest", async () => {
+    expect(await authProvider.login({ email: server.email, password: server.password })).toMatchObject({
+      success: true,
+    });
+    for (const resource of ["studio", "users", "projects"])
+      expect(await can(resource), resource).toEqual({ can: true });
+
+    const staff = { email: "staff@studio.test", password: "staff-password-1" };
+    expect((await server.api().post("/api/auth/signup").send(staff)).status).toBe(201);
+    await server.t.ctx.db("users").where({ email: staff.email }).update({ has_access: true });
+    await authProvider.logout({});
+    expect(await authProvider.login(staff)).toMatchObject({ success: true });
+    expect(await can("studio")).toEqual({ can: false, reason: "Only administrators change the studio's settings" });
+    expect(await can("users")).toEqual({ can: false, reason: "Only administrators manage users" });
+    expect(await can("projects")).toEqual({ can: true });
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * The studio's branding rules, shared: the server's schema refuses what these refuse, the web
+ * app says so before sending, and the delivery page picks its text colour with `textColourOn`.
+ * Plain code, safe in either.
+ */
+
+export const STUDIO_NAME_MAX = 100;
+export const CONTACT_MAX = 200;
+/** The delivery page's accent when the studio has chosen none. */
+export const DEFAULT_ACCENT = "#1971c2";
+
+export const INVALID_ACCENT = "Accent colour must be #rrggbb";
+export const INVALID_WEBSITE = "Web site must be an http:// or https:// address";
+export const CONTROL_CHARACTERS = "Control characters are not allowed";
+
+const ACCENT = /^#[0-9a-f]{6}$/i;
+// C0 and C1 controls, DEL, and the line and paragraph separators: a contact line is one line.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+export const isAccentColour = (value: string) => ACCENT.test(value);
+export const hasControlCharacters = (value: string) => CONTROL.test(value);
+
+/** An absolute http(s) address with a host and no credentials, as typed (trim it first). */
+export function isWebsite(value: string): boolean {
+  if (value.length > CONTACT_MAX || hasControlCharacters(value) || /\s/.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "" && !url.username;
+  } catch {
+    return false;
+  }
+}
+
+/** What is wrong with a studio name as typed (trim it first), or null. */
+export function studioNameProblem(name: string): string | null {
+  if (!name) return "Name is required";
+  if (name.length > STUDIO_NAME_MAX) return `Name must be at most ${STUDIO_NAME_MAX} characters`;
+  return hasControlCharacters(name) ? CONTROL_CHARACTERS : null;
+}
+
+/** What is wrong with a web site as typed (trim it first; blank is none), or null. */
+export function websiteProblem(site: string): string | null {
+  if (!site) return null;
+  if (site.length > CONTACT_MAX) return `Web site must be at most ${CONTACT_MAX} characters`;
+  if (hasControlCharacters(site)) return CONTROL_CHARACTERS;
+  return isWebsite(site) ? null : INVALID_WEBSITE;
+}
+
+/** WCAG 2 relative luminance of a #rrggbb colour (0 black to 1 white). */
+export function relativeLuminance(hex: string): number {
+  const channel = (i: number) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+}
+
+/** WCAG 2 contrast ratio of two #rrggbb colours, from 1 to 21. */
+export function contrastRatio(a: string, b: string): number {
+  const [hi, lo] = [relativeLuminance(a), relativeLuminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/**
+ * Black or white, whichever contrasts more with the accent. The worse of the two best cases is a
+ * luminance of about 0.18, where both give 4.58:1: text on any accent passes WCAG AA (4.5:1).
+ */
+export function textColourOn(accent: string): "#000000" | "#ffffff" {
+  return contrastRatio(accent, "#000000") >= contrastRatio(accent, "#ffffff") ? "#000000" : "#ffffff";
+}

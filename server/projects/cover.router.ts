@@ -1,0 +1,16 @@
+import { Router } from "express";
+import type { AppContext } from "../context";
+import { parseBody, parseId } from "../http/validate";
+import { coverSchema } from "./projects.schema";
+import { setCover } from "./projects.service";
+
+/** PUT /api/projects/:id/cover `{attachmentId}`: the delivery page's cover photo (null: the first photo). */
+export function coverRouter(ctx: AppContext): Router {
+  const router = Router();
+  router.put("/:id/cover", async (req, res) => {
+    const id = parseId(req.params.id);
+    const { attachmentId } = parseBody(coverSchema, req.body);
+    res.json(await setCover(ctx, id, attachmentId));
+  });
+  return router;
+}

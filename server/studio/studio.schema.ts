@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { optionalEmail, optionalPhone } from "../http/validate";
+import { INVALID_ACCENT, isAccentColour, studioNameProblem, websiteProblem } from "../../api/studio";
+
+/** A zod check by one of api/studio.ts's rules, with its message. */
+const checkedBy = (problem: (value: string) => string | null) => (value: string | null, ctx: z.RefinementCtx) => {
+  const message = value === null ? null : problem(value);
+  if (message) ctx.addIssue({ code: "custom", message });
+};
+
+/** PUT/PATCH /api/studio/settings: only the fields given change; blank contact fields clear them. */
+export const studioChangeSchema = z.object({
+  name: z
+    .string({ error: (i) => (i.input === undefined || i.input === null ? "Name is required" : "Name must be text") })
+    .trim()
+    .superRefine(checkedBy(studioNameProblem))
+    .optional(),
+  accentColor: z
+    .string({ error: INVALID_ACCENT })
+    .trim()
+    .refine(isAccentColour, INVALID_ACCENT)
+    .transform((v) => v.toLowerCase())
+    .optional(),
+  contactEmail: optionalEmail().optional(),
+  contactPhone: optionalPhone().optional(),
+  // Checked before the length cap of optionalText, which would otherwise speak first.
+  contactWebsite: z
+    .string({ error: "Web site must be text" })
+    .trim()
+    .nullish()
+    .superRefine((v, ctx) => checkedBy(websiteProblem)(v ?? null, ctx))
+    .transform((v) => v || null)
+    .optional(),
+});
+
+export type StudioChange = z.infer<typeof studioChangeSchema>;
