@@ -8,7 +8,7 @@ import { uploadPath } from "../storage/paths";
 import { appWithUser } from "../test/app-with-user";
 import { insertProjectRow } from "../test/rows";
 import { filesUnder, makeNoisyJpeg } from "./test-fixtures";
-import { thumbnailQueue } from "./thumbnails.service";
+import { renditionQueue } from "./renditions.service";
 
 const made = appWithUser({}, { captureLog: true });
 let projectId: number;
@@ -58,7 +58,7 @@ describe("thumbnails of photos proven whole without a decode", () => {
   it("leaves no thumbnail of a photo deleted before its render", async () => {
     const { id } = await uploadPhoto();
     expect((await request(made.t.app).delete(`/api/attachments/${id}`).set(made.user.auth)).status).toBe(204);
-    expect(await thumbnailQueue(made.t.ctx).renderNow(id)).toBeNull();
+    expect(await renditionQueue(made.t.ctx).renderNow("thumbnail", id)).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(projectFiles()).toEqual([]);
     expect(filesUnder(made.t.ctx.config.uploadsDir).filter((f) => f.startsWith(".tmp/"))).toEqual([]);

@@ -26,6 +26,7 @@ export interface DeliveryPhoto {
   size: number;
   storageKey: string;
   thumbnailKey: string | null;
+  previewKey: string | null;
   checksum: string;
 }
 
@@ -61,7 +62,16 @@ export async function findLinkByToken(db: Db, token: string): Promise<DeliveryLi
   };
 }
 
-const photoColumns = ["id", "original_name", "mime_type", "size", "storage_key", "thumbnail_key", "checksum"];
+const photoColumns = [
+  "id",
+  "original_name",
+  "mime_type",
+  "size",
+  "storage_key",
+  "thumbnail_key",
+  "preview_key",
+  "checksum",
+];
 const inZipOrder = (db: Db, projectId: number) =>
   db("attachments")
     .where({ project_id: projectId })
@@ -75,6 +85,7 @@ function toPhoto(r: Record<string, unknown>): DeliveryPhoto {
     size: Number(r.size),
     storageKey: r.storage_key as string,
     thumbnailKey: (r.thumbnail_key as string | null) ?? null,
+    previewKey: (r.preview_key as string | null) ?? null,
     checksum: r.checksum as string,
   };
 }

@@ -5,7 +5,7 @@ import sharp from "sharp";
 import request from "supertest";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { makeNoisyJpeg } from "../attachments/test-fixtures";
-import { thumbnailQueue } from "../attachments/thumbnails.service";
+import { renditionQueue } from "../attachments/renditions.service";
 import { createBackup } from "../backup/backup";
 import { BackupError } from "../backup/backup-error";
 import { restoreBackup } from "../backup/restore";
@@ -80,7 +80,7 @@ describe("a disk too full for a thumbnail", () => {
     const { t, staff } = await appOn(onDisk(disk));
     const projectId = await insertProjectRow(t.ctx, { name: "Later" });
     // Background rendering waits while an upload is under way: the thumbnail is left to be asked for.
-    const uploadsDone = thumbnailQueue(t.ctx).uploadStarted();
+    const uploadsDone = renditionQueue(t.ctx).uploadStarted();
     try {
       const upload = await request(t.app)
         .post(`/api/attachments/projects/${projectId}/upload`)
