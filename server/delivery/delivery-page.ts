@@ -47,9 +47,16 @@ export interface GalleryView {
   zipSize: number;
 }
 
-/** One photo of the grid: its thumbnail, linking to the photo; `n` is its 1-based position. */
+/**
+ * How wide a grid cell is drawn (delivery.css): a third of a phone's width, and at most about
+ * 300 px on a wider screen. A browser takes the thumbnail (400 px) where that is sharp enough and
+ * the preview (2048 px) on a denser screen.
+ */
+export const GRID_SIZES = "(max-width: 600px) 34vw, 300px";
+
+/** One photo of the grid: its thumbnail (or preview, by `srcset`), linking to the photo; `n` is its 1-based position. */
 function photoItem(photo: DeliveryPhoto, n: number): string {
-  return `<li><a href="p/${n}" data-dl="p/${n}/download"><img src="t/${n}" alt="${escapeHtml(photo.originalName)}" loading="lazy" decoding="async"></a></li>`;
+  return `<li><a href="p/${n}" data-dl="p/${n}/download"><img src="t/${n}" srcset="t/${n} 400w, v/${n} 2048w" sizes="${GRID_SIZES}" alt="${escapeHtml(photo.originalName)}" loading="lazy" decoding="async"></a></li>`;
 }
 
 /** Links to the parts before and after this one: how a browser without the script moves on. */
@@ -65,7 +72,7 @@ function partLinks(from: number, shown: number, total: number): string {
 
 /**
  * The delivery page: the grid links each thumbnail to its photo, so it works before (or without)
- * the script, which adds the full-screen viewer over every photo and loads further parts of the
+ * the script, which adds the full-screen viewer (showing each photo's preview) over every photo and loads further parts of the
  * grid as the client scrolls. One part at most is in the HTML, whatever the size of the
  * delivery. URLs are relative to `/d/<token>/`.
  */
