@@ -1,4 +1,4 @@
-import { useRef, type PointerEvent } from "react";
+import { useRef, type PointerEvent, type SyntheticEvent } from "react";
 import { useWindowEvent } from "@mantine/hooks";
 import { ActionIcon, Button, Center, createStyles, Group, Loader, Modal, Text } from "@mantine/core";
 import { IconChevronLeft, IconChevronRight, IconDownload, IconPencil, IconTrash } from "@tabler/icons-react";
@@ -32,9 +32,20 @@ interface PhotoLightboxProps {
   onDelete: (photo: Attachment) => void;
 }
 
+/** A photo with no preview (one that cannot be rendered) is shown itself. */
+function showOriginal(event: SyntheticEvent<HTMLImageElement>, photo: Attachment) {
+  const image = event.currentTarget;
+  if (image.dataset.original) return;
+  image.dataset.original = "shown";
+  image.src = photo.viewUrl;
+}
+
 const dimensions = (photo: Attachment) => (photo.width && photo.height ? ` · ${photo.width} × ${photo.height} px` : "");
 
-/** One photo at a time over the whole screen: previous/next by button, arrow keys or swipe; its facts and download. */
+/**
+ * One photo at a time over the whole screen, at screen size (its preview): previous/next by
+ * button, arrow keys or swipe; its facts and the original's download.
+ */
 export function PhotoLightbox({ lightbox, locked, onRename, onDelete }: PhotoLightboxProps) {
   const { classes } = useStyles();
   const swipeStart = useRef<number | null>(null);
@@ -116,7 +127,8 @@ export function PhotoLightbox({ lightbox, locked, onRename, onDelete }: PhotoLig
             <img
               key={photo.id}
               className={classes.image}
-              src={photo.viewUrl}
+              src={photo.previewUrl}
+              onError={(event) => showOriginal(event, photo)}
               alt={photo.originalName}
               draggable={false}
             />
