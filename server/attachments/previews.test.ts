@@ -2,12 +2,10 @@ import fs from "node:fs";
 import request from "supertest";
 import sharp from "sharp";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { closeContext, createContext } from "../bootstrap";
-import { runStartupTasks } from "../startup";
 import { uploadPath } from "../storage/paths";
 import { appWithUser } from "../test/app-with-user";
 import { insertProjectRow } from "../test/rows";
-import { filesUnder, makeNoisyJpeg } from "./test-fixtures";
+import { makeNoisyJpeg } from "./test-fixtures";
 import { renditionQueue } from "./renditions.service";
 
 const MB = 1024 * 1024;
@@ -138,45 +136,4 @@ describe("previews", () => {
     const meta = await sharp(res.body as Buffer).metadata();
     expect([meta.width, meta.height]).toEqual([2048, 1365]);
   }, 60_000);
-
-  it("answers 404 'Preview not found' when the photo cannot be rendered, and logs why", async () => {
-    const done = holdBackground();
-    try {
-      const { id, previewUrl } = await upload(await makeNoisyJpeg(600, 400), "gone.jpg");
-      const row = await made.t.ctx.db("attachments").where({ id }).first("storage_key");
-      fs.rmSync(uploadPath(made.t.ctx.config, row.storage_key));
-      const res = await request(made.t.app).get(previewUrl);
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual({ statusCode: 404, message: "Preview not found" });
-      const line = made.t.logLines.map((l) => JSON.parse(l)).find((l) => l.msg === "could not render preview");
-      expect(line).toMatchObject({ attachmentId: id, level: 40 });
-    } finally {
-      done();
-    }
-  });
-
-  it("renders at start the previews of photos stored without one (from before previews, or a stopped process)", async () => {
-    const { id, previewUrl } = await upload(await makeNoisyJpeg(900, 600), "before.jpg");
-    expect((await request(made.t.app).get(previewUrl)).status).toBe(200);
-    fs.rmSync(uploadPath(made.t.ctx.config, (await previewKeyInDb(id))!));
-    await made.t.ctx.db("attachments").where({ id }).update({ preview_key: null });
-
-    const next = await createContext(made.t.ctx.config, made.t.ctx.logger);
-    try {
-      await runStartupTasks(next);
-      expect(renditionQueue(next).waitingOf("preview")).toBeGreaterThan(0);
-      await vi.waitFor(async () => expect(await previewKeyInDb(id)).not.toBeNull(), RENDERED);
-      expect(fs.existsSync(uploadPath(made.t.ctx.config, (await previewKeyInDb(id))!))).toBe(true);
-    } finally {
-      await closeContext(next);
-    }
-  });
-
-  it("leaves no preview of a photo deleted before its render", async () => {
-    const { id } = await upload(await makeNoisyJpeg(900, 600), "short-lived.jpg");
-    expect((await request(made.t.app).delete(`/api/attachments/${id}`).set(made.user.auth)).status).toBe(204);
-    expect(await renditionQueue(made.t.ctx).renderNow("preview", id)).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(filesUnder(made.t.ctx.config.uploadsDir).filter((f) => f.startsWith(`${projectId}/`))).toEqual([]);
-  });
 });
