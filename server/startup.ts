@@ -21,7 +21,7 @@ export async function runStartupTasks(ctx: AppContext): Promise<StartupReport> {
   }
   await recoverInterruptedPublishes(ctx);
   await fillPublishedZipSizes(ctx);
-  await resumeRenditions(ctx);
+  resumeRenditions(ctx);
   // Receive folders of a process that stopped mid-upload; an hour old means nobody is writing them.
   await removeStaleTempFiles(ctx.config, 60 * 60 * 1000);
   return report;

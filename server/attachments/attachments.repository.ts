@@ -182,9 +182,19 @@ export async function deleteAttachments(trx: Queryable, ids: number[]): Promise<
 /** The column naming each rendition's file. */
 const KEY_COLUMNS: Record<Rendition, string> = { thumbnail: "thumbnail_key", preview: "preview_key" };
 
-/** Attachments stored without this rendition yet, oldest first (read from a partial index). */
-export async function idsWithout(db: Queryable, rendition: Rendition): Promise<number[]> {
-  const rows = await db("attachments").whereNull(KEY_COLUMNS[rendition]).orderBy("id").select("id");
+/** Up to `limit` attachments stored without this rendition yet, after `afterId`, oldest first (read from a partial index). */
+export async function idsWithout(
+  db: Queryable,
+  rendition: Rendition,
+  afterId: number,
+  limit: number,
+): Promise<number[]> {
+  const rows = await db("attachments")
+    .whereNull(KEY_COLUMNS[rendition])
+    .where("id", ">", afterId)
+    .orderBy("id")
+    .limit(limit)
+    .select("id");
   return rows.map((r) => Number(r.id));
 }
 

@@ -92,6 +92,23 @@ describe("the rendition queue", () => {
     expect([queue.waitingOf("thumbnail"), queue.waitingOf("preview")]).toEqual([0, 0]);
   });
 
+  it("asks a feed for its next batch only once none of its kind is waiting, until it answers none", async () => {
+    const { queue, kinds, finishAll } = gatedQueue();
+    finishAll();
+    const batches = [[1, 3], [4], []];
+    let asked = 0;
+    queue.feed("preview", async () => batches[asked++] ?? []);
+    const thumbnails = [[7], []];
+    queue.feed("thumbnail", async () => thumbnails.shift() ?? []);
+    queue.add("preview", [2, 9]);
+    await vi.waitFor(() => expect(asked).toBe(3));
+    await vi.waitFor(() => expect(kinds).toHaveLength(6));
+    // The thumbnails' feed goes first; the previews added are rendered before the feed is asked.
+    expect(kinds).toEqual(["thumbnail 7", "preview 2", "preview 9", "preview 1", "preview 3", "preview 4"]);
+    await sleep(IDLE_MS * 3);
+    expect(asked).toBe(3);
+  });
+
   it("renders an asked-for thumbnail at once, even during an upload, and joins a render of it under way", async () => {
     const { queue, started, finish } = gatedQueue();
     queue.uploadStarted();

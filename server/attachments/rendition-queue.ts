@@ -6,6 +6,9 @@ import { RENDITIONS, type Rendition } from "../storage/image-files";
  */
 export type RenderRendition = (rendition: Rendition, attachmentId: number) => Promise<string | null>;
 
+/** The next batch of attachments still to render, or none when there are no more. */
+export type RenditionFeed = () => Promise<number[]>;
+
 /** How long no upload must have been under way before renditions are rendered in the background. */
 export const RENDITION_IDLE_MS = 1_000;
 
@@ -23,10 +26,13 @@ export class RenditionQueue {
   private readonly waiting = new Map<Rendition, Set<number>>(RENDITIONS.map((r) => [r, new Set<number>()]));
   private readonly running = new Map<string, Promise<string | null>>();
   private readonly failed = new Set<string>();
+  private readonly feeds = new Map<Rendition, RenditionFeed>();
   private uploads = 0;
   private rendering = false;
   private idleTimer?: NodeJS.Timeout;
   private closed = false;
+  /** The background render or refill under way, which closing waits for. */
+  private stepping: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly render: RenderRendition,
@@ -37,6 +43,17 @@ export class RenditionQueue {
   add(rendition: Rendition, attachmentIds: number[]): void {
     if (this.closed) return;
     for (const id of attachmentIds) this.waiting.get(rendition)!.add(id);
+    this.scheduleIdleRender();
+  }
+
+  /**
+   * Renditions to render in the background, asked of `feed` a batch at a time whenever none of
+   * that kind is waiting, until it answers none: a backfill of every photo (previews after an
+   * upgrade) is never held in memory at once.
+   */
+  feed(rendition: Rendition, feed: RenditionFeed): void {
+    if (this.closed) return;
+    this.feeds.set(rendition, feed);
     this.scheduleIdleRender();
   }
 
@@ -71,7 +88,7 @@ export class RenditionQueue {
     return rendered;
   }
 
-  /** Renditions of one kind waiting for idle time. */
+  /** Renditions of one kind waiting for idle time (of a feed, those of the batch it gave last). */
   waitingOf(rendition: Rendition): number {
     return this.waiting.get(rendition)!.size;
   }
@@ -81,13 +98,16 @@ export class RenditionQueue {
     this.closed = true;
     clearTimeout(this.idleTimer);
     for (const ids of this.waiting.values()) ids.clear();
-    await Promise.allSettled(this.running.values());
+    this.feeds.clear();
+    await Promise.allSettled([...this.running.values(), this.stepping]);
   }
 
-  private next(): [Rendition, number] | undefined {
+  /** What idle time does next: render the first waiting one, or ask a feed for more, kind by kind. */
+  private next(): { render: [Rendition, number] } | { refill: Rendition } | undefined {
     for (const [rendition, ids] of this.waiting) {
       const [id] = ids;
-      if (id !== undefined) return [rendition, id];
+      if (id !== undefined) return { render: [rendition, id] };
+      if (this.feeds.has(rendition)) return { refill: rendition };
     }
     return undefined;
   }
@@ -110,6 +130,15 @@ export class RenditionQueue {
       this.rendering = false;
       this.renderWhileIdle();
     };
-    this.renderNow(...next).then(done, done);
+    const step = "render" in next ? this.renderNow(...next.render) : this.refill(next.refill);
+    this.stepping = step.then(done, done);
+  }
+
+  /** The feed's next batch; a feed that answers none (or fails) is done. */
+  private async refill(rendition: Rendition): Promise<void> {
+    const ids = await this.feeds.get(rendition)!().catch(() => []);
+    if (this.closed) return;
+    if (ids.length === 0) this.feeds.delete(rendition);
+    for (const id of ids) this.waiting.get(rendition)!.add(id);
   }
 }

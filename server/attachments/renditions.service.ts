@@ -58,7 +58,26 @@ export async function renditionKeyOf(
   return attachment[KEY_FIELDS[rendition]] ?? renditionQueue(ctx).renderNow(rendition, attachment.id);
 }
 
-/** At start: renditions a stopped process had not rendered yet (or photos from before previews) are rendered in idle time. */
-export async function resumeRenditions(ctx: AppContext): Promise<void> {
-  for (const rendition of RENDITIONS) renditionQueue(ctx).add(rendition, await repo.idsWithout(ctx.db, rendition));
+/** Photos the queue asks for at a time when it resumes: a million waiting previews are never read at once. */
+export const RESUME_BATCH = 1000;
+
+/**
+ * At start: renditions a stopped process had not rendered yet (or, after the upgrade that brought
+ * previews, every photo's preview) are rendered in idle time, read a batch at a time as the queue
+ * runs dry. A batch that cannot be read ends the resumption until the next start.
+ */
+export function resumeRenditions(ctx: AppContext): void {
+  for (const rendition of RENDITIONS) {
+    let after = 0;
+    renditionQueue(ctx).feed(rendition, async () => {
+      try {
+        const ids = await repo.idsWithout(ctx.db, rendition, after, RESUME_BATCH);
+        after = ids.at(-1) ?? after;
+        return ids;
+      } catch (err) {
+        ctx.logger.warn({ err }, `could not read the photos still without a ${rendition}`);
+        return [];
+      }
+    });
+  }
 }
