@@ -101,7 +101,7 @@ export interface DeliverySettings {
   lastDownloadAt: string | null;
 }
 
-/** The three links carry a short-lived signature, so they work in an <img> or a new tab. */
+/** The four links carry a short-lived signature, so they work in an <img> or a new tab. */
 export interface Attachment {
   id: number;
   projectId: number;
@@ -116,6 +116,8 @@ export interface Attachment {
   viewUrl: string;
   downloadUrl: string;
   thumbnailUrl: string;
+  /** The photo at screen size (long edge PREVIEW_SIZE, upright, sRGB JPEG): what a viewer shows. */
+  previewUrl: string;
 }
 
 /** GET /api/projects/{id} */

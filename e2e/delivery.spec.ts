@@ -115,6 +115,13 @@ describe("the client's delivery page", () => {
     await expect
       .poll(() => phoneViewer.locator("img").evaluate((img) => (img as HTMLImageElement).naturalWidth))
       .toBeGreaterThan(0);
+    // The viewer shows the photo's preview, a JPEG of its own, not the original.
+    expect(await phoneViewer.locator("img").getAttribute("src")).toBe("v/3");
+    const shown = await phone.page.evaluate(async () => {
+      const res = await fetch((document.querySelector(".viewer img") as HTMLImageElement).currentSrc);
+      return { type: res.headers.get("content-type"), etag: res.headers.get("etag") };
+    });
+    expect(shown).toMatchObject({ type: "image/jpeg", etag: expect.stringMatching(/^"[0-9a-f]{64}-preview"$/) });
     await screenshot(phone.page, "delivery-phone-viewer");
     await phone.page.keyboard.press("Escape");
     await phoneViewer.waitFor({ state: "hidden" });
@@ -140,6 +147,7 @@ describe("the client's delivery page", () => {
     await expect
       .poll(() => viewer.locator("img").evaluate((img) => (img as HTMLImageElement).naturalWidth))
       .toBeGreaterThan(0);
+    expect(await viewer.locator("img").getAttribute("src")).toBe("v/6");
     await screenshot(desktop.page, "delivery-desktop-viewer");
     // Focus stays inside the open viewer: Tab and Shift+Tab go round its own controls.
     const focusInViewer = () =>

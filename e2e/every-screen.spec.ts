@@ -190,6 +190,10 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
     await expect
       .poll(() => last.locator("img").evaluate((img) => (img as HTMLImageElement).naturalWidth))
       .toBeGreaterThan(0);
+    // What the lightbox shows is the photo's preview, drawn from its own signed link.
+    expect(await last.locator("img").evaluate((img) => (img as HTMLImageElement).currentSrc)).toMatch(
+      /\/api\/attachments\/\d+\/preview\?exp=/,
+    );
     // Nothing is drawn over the lightbox: its title is what sits at its top-left corner.
     await expect(
       page.evaluate(() => document.elementFromPoint(40, 30)?.closest('[role="dialog"]') !== null),

@@ -7,7 +7,7 @@ import { EventBus } from "./events/bus";
 import { startPgRelay } from "./events/pg-relay";
 import { createLogger, type Logger } from "./logger";
 import { createTokenService } from "./auth/tokens";
-import { thumbnailQueue } from "./attachments/thumbnails.service";
+import { renditionQueue } from "./attachments/renditions.service";
 import { recordingsSettled } from "./activity/activity.service";
 
 export class StartupError extends Error {}
@@ -57,9 +57,9 @@ export async function createContext(
   return { config, db, reads: openReadPool(config.databaseUrl, db), logger, events, tokens };
 }
 
-/** Lets go of the database once thumbnail renders and activity recordings under way have ended: the events connection, then the pools. */
+/** Lets go of the database once renditions (thumbnails, previews) and activity recordings under way have ended: the events connection, then the pools. */
 export async function closeContext(ctx: AppContext): Promise<void> {
-  await thumbnailQueue(ctx).close();
+  await renditionQueue(ctx).close();
   await recordingsSettled(ctx);
   await ctx.events.close();
   if (ctx.reads !== ctx.db) await ctx.reads.destroy();

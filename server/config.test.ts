@@ -26,6 +26,7 @@ describe("configuration", () => {
     expect(c.publishConcurrency).toBe(2);
     expect(c.publishLeaseSeconds).toBe(30);
     expect(c.maxDecodeBytes).toBe(200_000_000);
+    expect(c.previewSize).toBe(2048);
     expect(c.trustProxy).toBe(false);
   });
 
@@ -51,6 +52,7 @@ describe("configuration", () => {
       PASSWORD_MAX_LENGTH: "64",
       PASSWORD_REQUIRE_SYMBOL: "1",
       PUBLISH_LEASE_SECONDS: "12",
+      PREVIEW_SIZE: "1600",
     });
     expect(c.port).toBe(0);
     expect(c.seedDemo).toBe(false);
@@ -59,6 +61,7 @@ describe("configuration", () => {
     expect(c.google?.issuer).toBe("https://accounts.google.com");
     expect(c.passwordPolicy).toMatchObject({ minLength: 10, maxLength: 64, requireNonAlphanumeric: true });
     expect(c.publishLeaseSeconds).toBe(12);
+    expect(c.previewSize).toBe(1600);
   });
 
   it.each([
@@ -73,6 +76,8 @@ describe("configuration", () => {
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
     [{ PUBLISH_LEASE_SECONDS: "1" }, "PUBLISH_LEASE_SECONDS"],
     [{ MAX_DECODE_BYTES: "1000" }, "MAX_DECODE_BYTES"],
+    [{ PREVIEW_SIZE: "300" }, "PREVIEW_SIZE"],
+    [{ PREVIEW_SIZE: "2048.5" }, "PREVIEW_SIZE"],
   ])("refuses %o naming the variable", (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

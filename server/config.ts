@@ -38,6 +38,7 @@ const envSchema = z.object({
   MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1),
   // 200 MB: a 50-megapixel 8-bit photo (150 MB) and a 30-megapixel 8-bit RGBA PNG (120 MB) pass.
   MAX_DECODE_BYTES: int(200_000_000, 1_000_000),
+  PREVIEW_SIZE: int(2048, 400, 8192),
   PUBLIC_URL: optionalUrl.transform((v) => v?.replace(/\/+$/, "")),
   ADMIN_EMAIL: optionalText.refine((v) => v === undefined || v.includes("@"), "must be an e-mail address"),
   ADMIN_PASSWORD: z
@@ -106,6 +107,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     maxUploadBytes: env.MAX_UPLOAD_BYTES,
     /** Memory an image may take to decode (width × height × channels × bytes per sample, see decodeBytes). */
     maxDecodeBytes: env.MAX_DECODE_BYTES,
+    /** The long edge in pixels of each photo's screen-sized preview (a smaller photo keeps its own size). */
+    previewSize: env.PREVIEW_SIZE,
     publicUrl: env.PUBLIC_URL,
     admin:
       env.ADMIN_EMAIL && env.ADMIN_PASSWORD

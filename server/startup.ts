@@ -3,7 +3,7 @@ import { ensureAdminAccount } from "./users/admin-bootstrap";
 import { seedDemoData, isDatabaseEmpty } from "./seeds/demo";
 import { recoverInterruptedPublishes } from "./publish/recovery";
 import { removeStaleTempFiles } from "./storage/paths";
-import { resumeThumbnails } from "./attachments/thumbnails.service";
+import { resumeRenditions } from "./attachments/renditions.service";
 import { fillPublishedZipSizes } from "./dashboard/dashboard.service";
 
 export interface StartupReport {
@@ -11,7 +11,7 @@ export interface StartupReport {
   demoAdmin?: { email: string; password: string };
 }
 
-/** One-off work at every start, in order: bootstrap admin, demo data on an empty database, crash recovery, ZIP sizes not yet recorded, thumbnails still to render. */
+/** One-off work at every start, in order: bootstrap admin, demo data on an empty database, crash recovery, ZIP sizes not yet recorded, thumbnails and previews still to render. */
 export async function runStartupTasks(ctx: AppContext): Promise<StartupReport> {
   const empty = await isDatabaseEmpty(ctx.db);
   await ensureAdminAccount(ctx);
@@ -21,7 +21,7 @@ export async function runStartupTasks(ctx: AppContext): Promise<StartupReport> {
   }
   await recoverInterruptedPublishes(ctx);
   await fillPublishedZipSizes(ctx);
-  await resumeThumbnails(ctx);
+  resumeRenditions(ctx);
   // Receive folders of a process that stopped mid-upload; an hour old means nobody is writing them.
   await removeStaleTempFiles(ctx.config, 60 * 60 * 1000);
   return report;

@@ -7,7 +7,9 @@ import { parseId } from "../http/validate";
 import { uploadPath } from "../storage/paths";
 import { getAttachmentRecord, type AttachmentRecord } from "./attachments.service";
 import { LINK_KINDS, linkSigner, type LinkKind } from "./signed-links";
-import { thumbnailKeyOf } from "./thumbnails.service";
+import { renditionKeyOf } from "./renditions.service";
+import { renditionSpec } from "../storage/image-files";
+import { jpegNameOf } from "./file-names";
 
 /**
  * A signed link (`?exp=…&sig=…`) or a bearer token of an approved user; nothing else serves an
@@ -28,23 +30,26 @@ async function authorize(ctx: AppContext, req: Request, kind: LinkKind): Promise
   return { cacheSeconds: Math.max(0, Number(exp) - Math.floor(Date.now() / 1000)) };
 }
 
+const NOT_FOUND = { thumbnail: "Thumbnail not found", preview: "Preview not found" };
+
 async function fileOf(ctx: AppContext, record: AttachmentRecord, kind: LinkKind) {
-  if (kind === "thumbnail") {
-    const key = await thumbnailKeyOf(ctx, record);
-    if (!key) throw new NotFoundError("Thumbnail not found");
-    return { key, type: "image/webp", etag: `"${record.checksum}-thumb"` };
+  if (kind === "thumbnail" || kind === "preview") {
+    const key = await renditionKeyOf(ctx, kind, record);
+    if (!key) throw new NotFoundError(NOT_FOUND[kind]);
+    const { mimeType, tag } = renditionSpec(ctx.config, kind);
+    return { key, type: mimeType, etag: `"${record.checksum}-${tag}"` };
   }
   return { key: record.storageKey, type: record.mimeType, etag: `"${record.checksum}"` };
 }
 
 /** `res.attachment` builds the RFC 6266 header (ASCII fallback and RFC 5987 `filename*`); inline only swaps the type. */
 function setDisposition(res: Response, kind: LinkKind, originalName: string) {
-  res.attachment(originalName);
+  res.attachment(kind === "preview" ? jpegNameOf(originalName) : originalName);
   if (kind !== "download")
     res.set("Content-Disposition", res.get("Content-Disposition")!.replace(/^attachment/, "inline"));
 }
 
-/** /api/attachments/:id/view|download|thumbnail: a signed link or a bearer token (mounted before authenticate). */
+/** /api/attachments/:id/view|download|thumbnail|preview: a signed link or a bearer token (mounted before authenticate). */
 export function attachmentFilesRouter(ctx: AppContext): Router {
   const router = Router();
   for (const kind of LINK_KINDS) {

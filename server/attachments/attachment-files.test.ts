@@ -18,6 +18,7 @@ let attachment: {
   viewUrl: string;
   downloadUrl: string;
   thumbnailUrl: string;
+  previewUrl: string;
   size: number;
 };
 
@@ -144,6 +145,30 @@ describe("bearer access to files", () => {
     expect(
       (await request(t.app).get(`/api/attachments/${attachment.id}/view`).set("Authorization", "Bearer nope")).status,
     ).toBe(401);
+  });
+});
+
+describe("access to previews", () => {
+  it("serves the preview to its own signed link or a token, and to nothing else", async () => {
+    const signed = await binary(request(t.app).get(attachment.previewUrl));
+    expect([signed.status, signed.headers["content-type"]]).toEqual([200, "image/jpeg"]);
+    expect(signed.headers["cache-control"]).toMatch(/^private, max-age=\d+$/);
+    const byToken = await binary(request(t.app).get(`/api/attachments/${attachment.id}/preview`).set(user.auth));
+    expect(byToken.status).toBe(200);
+    expect((byToken.body as Buffer).equals(signed.body as Buffer)).toBe(true);
+    expect((await request(t.app).get(attachment.thumbnailUrl.replace("/thumbnail?", "/preview?"))).status).toBe(403);
+    expect((await request(t.app).get(attachment.previewUrl.replace("/preview?", "/download?"))).status).toBe(403);
+    expect((await request(t.app).get(`/api/attachments/${attachment.id}/preview`)).status).toBe(401);
+    const pending = await createUser(t.ctx, { hasAccess: false });
+    expect((await request(t.app).get(`/api/attachments/${attachment.id}/preview`).set(pending.auth)).status).toBe(403);
+    const signer = await linkSigner(t.ctx.db);
+    const expired = await request(t.app).get(
+      signer.url(attachment.id, "preview", Math.floor(Date.now() / 1000) - 7200),
+    );
+    expect(expired.status).toBe(403);
+    expect(expired.body).toEqual({ statusCode: 403, message: "Link has expired" });
+    const gone = await request(t.app).get(signer.url(987654, "preview"));
+    expect([gone.status, gone.body.message]).toEqual([404, "Attachment not found"]);
   });
 });
 

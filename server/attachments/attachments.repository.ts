@@ -4,7 +4,7 @@ import type { Knex } from "knex";
 import type { ListQuery, ListSpec } from "../http/list-query";
 import { listPage } from "../db/list-pages";
 import { jsonSql, oncePerDialect } from "../db/json-select";
-import type { StoredImage } from "../storage/image-files";
+import type { Rendition, StoredImage } from "../storage/image-files";
 
 /** An attachment as the API shows it, before signed links are added, plus where its files are. */
 export interface AttachmentRecord {
@@ -20,6 +20,7 @@ export interface AttachmentRecord {
   updatedAt: string;
   storageKey: string;
   thumbnailKey: string | null;
+  previewKey: string | null;
 }
 
 /** The database or a transaction on it. */
@@ -62,6 +63,7 @@ function toRecord(row: Record<string, unknown>): AttachmentRecord {
     updatedAt: toIso(row.updated_at)!,
     storageKey: String(row.storage_key),
     thumbnailKey: row.thumbnail_key ? String(row.thumbnail_key) : null,
+    previewKey: row.preview_key ? String(row.preview_key) : null,
   };
 }
 
@@ -177,17 +179,31 @@ export async function deleteAttachments(trx: Queryable, ids: number[]): Promise<
   await trx("attachments").whereIn("id", ids).delete();
 }
 
-/** Attachments stored without their thumbnail yet, oldest first. */
-export async function idsWithoutThumbnail(db: Queryable): Promise<number[]> {
-  const rows = await db("attachments").whereNull("thumbnail_key").orderBy("id").select("id");
+/** The column naming each rendition's file. */
+const KEY_COLUMNS: Record<Rendition, string> = { thumbnail: "thumbnail_key", preview: "preview_key" };
+
+/** Up to `limit` attachments stored without this rendition yet, after `afterId`, oldest first (read from a partial index). */
+export async function idsWithout(
+  db: Queryable,
+  rendition: Rendition,
+  afterId: number,
+  limit: number,
+): Promise<number[]> {
+  const rows = await db("attachments")
+    .whereNull(KEY_COLUMNS[rendition])
+    .where("id", ">", afterId)
+    .orderBy("id")
+    .limit(limit)
+    .select("id");
   return rows.map((r) => Number(r.id));
 }
 
-/** Records a rendered thumbnail, unless the attachment is gone or another render got there first. */
-export async function setThumbnailKey(db: Queryable, id: number, thumbnailKey: string): Promise<boolean> {
+/** Records a rendered rendition, unless the attachment is gone or another render got there first. */
+export async function setRenditionKey(db: Queryable, id: number, rendition: Rendition, key: string): Promise<boolean> {
+  const column = KEY_COLUMNS[rendition];
   const updated = await db("attachments")
     .where({ id })
-    .whereNull("thumbnail_key")
-    .update({ thumbnail_key: thumbnailKey });
+    .whereNull(column)
+    .update({ [column]: key });
   return updated > 0;
 }

@@ -7,7 +7,7 @@ import { parseDeletion, renameAttachmentSchema } from "./attachments.schema";
 import * as service from "./attachments.service";
 import { multipleUploads, receiveUploads, releaseUpload, singleUpload } from "./upload-receiver";
 import { assertProjectEditable } from "../projects/project-rules";
-import { thumbnailQueue } from "./thumbnails.service";
+import { renditionQueue } from "./renditions.service";
 
 /** /api/attachments (bearer-authenticated). */
 export function attachmentsRouter(ctx: AppContext): Router {
@@ -18,9 +18,9 @@ export function attachmentsRouter(ctx: AppContext): Router {
     await assertProjectEditable(ctx.db, parseId(req.params.id, "project id"));
     next();
   };
-  // Background thumbnails wait while an upload is under way, from its first byte to its answer.
+  // Background renditions wait while an upload is under way, from its first byte to its answer.
   const duringUpload = (_req: Request, res: Response, next: () => void) => {
-    res.once("close", thumbnailQueue(ctx).uploadStarted());
+    res.once("close", renditionQueue(ctx).uploadStarted());
     next();
   };
   const receive = receiveUploads(ctx.config, ctx.logger);

@@ -16,7 +16,7 @@ import * as repo from "./attachments.repository";
 import { safeFileName } from "./file-names";
 import { linkSigner, type LinkSigner } from "./signed-links";
 import { appMetrics } from "../ops/metrics";
-import { thumbnailQueue } from "./thumbnails.service";
+import { renditionQueue } from "./renditions.service";
 
 export const ATTACHMENT_NOT_FOUND = "Attachment not found";
 
@@ -29,9 +29,9 @@ export interface IncomingFile {
 }
 
 function present(record: repo.AttachmentRecord, links: LinkSigner): Attachment {
-  const { storageKey: _storageKey, thumbnailKey: _thumbnailKey, ...fields } = record;
-  const { view, download, thumbnail } = links.urls(record.id);
-  return { ...fields, viewUrl: view, downloadUrl: download, thumbnailUrl: thumbnail };
+  const { storageKey: _storageKey, thumbnailKey: _thumbnailKey, previewKey: _previewKey, ...fields } = record;
+  const { view, download, thumbnail, preview } = links.urls(record.id);
+  return { ...fields, viewUrl: view, downloadUrl: download, thumbnailUrl: thumbnail, previewUrl: preview };
 }
 
 async function presentAll(ctx: AppContext, records: repo.AttachmentRecord[]) {
@@ -50,12 +50,12 @@ export async function getAttachmentRecord(ctx: AppContext, id: number): Promise<
   return record;
 }
 
-/** A page of the list as its JSON body: each row's text from the database with its three signed links added. */
+/** A page of the list as its JSON body: each row's text from the database with its four signed links added. */
 export async function listAttachments(ctx: AppContext, list: ListQuery) {
   const [{ rows, total }, links] = await Promise.all([repo.listAttachments(ctx.reads, list), linkSigner(ctx.db)]);
   const withLinks = rows.map(({ id, json }) => {
-    const { view, download, thumbnail } = links.urls(id);
-    return `${json.slice(0, -1)},"viewUrl":"${view}","downloadUrl":"${download}","thumbnailUrl":"${thumbnail}"}`;
+    const { view, download, thumbnail, preview } = links.urls(id);
+    return `${json.slice(0, -1)},"viewUrl":"${view}","downloadUrl":"${download}","thumbnailUrl":"${thumbnail}","previewUrl":"${preview}"}`;
   });
   return { body: `[${withLinks.join(",")}]`, total };
 }
@@ -105,7 +105,7 @@ async function prepareAll(files: IncomingFile[], maxDecodeBytes: number): Promis
 /**
  * Stores uploaded images in a project: all are checked first, then moved into place and
  * recorded in one transaction. On any failure no row is written and no file is kept. Thumbnails
- * of JPEGs proven whole without a decode are rendered afterwards, by the thumbnail queue.
+ * of JPEGs proven whole without a decode are rendered afterwards, by the rendition queue, as is every photo's preview.
  */
 export async function uploadAttachments(ctx: AppContext, projectId: number, files: IncomingFile[]) {
   const prepared = await prepareAll(files, ctx.config.maxDecodeBytes);
@@ -133,7 +133,12 @@ export async function uploadAttachments(ctx: AppContext, projectId: number, file
     await removeThumbnailFiles(prepared);
     throw err;
   }
-  thumbnailQueue(ctx).add(ids.filter((_id, i) => stored[i].thumbnailKey === null));
+  const renditions = renditionQueue(ctx);
+  renditions.add(
+    "thumbnail",
+    ids.filter((_id, i) => stored[i].thumbnailKey === null),
+  );
+  renditions.add("preview", ids);
   appMetrics(ctx).uploadsAccepted(stored);
   ctx.events.resourceChanged({ resource: "attachments", type: "created", ids });
   ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [projectId] });

@@ -63,6 +63,7 @@ describe("listing attachments", () => {
         "viewUrl",
         "downloadUrl",
         "thumbnailUrl",
+        "previewUrl",
       ].sort(),
     );
 

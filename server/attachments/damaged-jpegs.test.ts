@@ -8,6 +8,7 @@ import { endsWithWholeScan } from "../storage/jpeg-structure";
 import { appWithUser } from "../test/app-with-user";
 import { insertProjectRow } from "../test/rows";
 import { filesUnder, makeNoisyJpeg } from "./test-fixtures";
+import { renditionQueue } from "./renditions.service";
 
 const made = appWithUser();
 let projectId: number;
@@ -17,6 +18,9 @@ beforeAll(async () => {
   projectId = await insertProjectRow(made.t.ctx);
   // Photo-sized, so its thumbnail would come from a scaled decode.
   whole = await makeNoisyJpeg(2400, 1800);
+  // The photos accepted here would otherwise get thumbnails and previews in idle time, between one
+  // test's count of the files and its check that a refused upload added none.
+  renditionQueue(made.t.ctx).uploadStarted();
 });
 
 /** A copy of the photo with `change` applied. */

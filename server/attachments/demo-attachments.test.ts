@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/harness";
 import { seedDemoAttachments } from "./demo-attachments";
 import { filesUnder, sha256, storedThumbnail } from "./test-fixtures";
+import { renditionQueue } from "./renditions.service";
 import { insertProjectRow } from "../test/rows";
 
 let t: TestApp;
@@ -33,6 +34,8 @@ describe("demo photos", () => {
         expect(thumb.format).toBe("webp");
       }
     }
+    // Previews render in idle time, each through a temp file: once the renders under way have ended, none is left.
+    await renditionQueue(t.ctx).close();
     expect(filesUnder(t.ctx.config.uploadsDir).filter((f) => f.startsWith(".tmp"))).toEqual([]);
   });
 });

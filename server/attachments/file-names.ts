@@ -32,3 +32,12 @@ export function safeFileName(name: string, mimeType: string, n: number): string 
   const suffix = `.${extension}`;
   return `${cleaned.slice(0, MAX_FILE_NAME_LENGTH - suffix.length).trimEnd()}${suffix}`;
 }
+
+/** A preview's name: the photo's, with `.jpg` in place of its own type's extension (a JPEG's name is kept). */
+export function jpegNameOf(name: string): string {
+  const dot = name.lastIndexOf(".");
+  const current = dot > 0 ? name.slice(dot + 1).toLowerCase() : "";
+  const jpeg = EXTENSIONS["image/jpeg"];
+  if (current === jpeg.extension || jpeg.also.includes(current)) return name;
+  return `${dot > 0 ? name.slice(0, dot) : name}.${jpeg.extension}`;
+}

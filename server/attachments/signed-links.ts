@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { nowIso, type Db } from "../db/database";
 import { isUniqueViolation } from "../db/dialect";
 
-export const LINK_KINDS = ["view", "download", "thumbnail"] as const;
+export const LINK_KINDS = ["view", "download", "thumbnail", "preview"] as const;
 export type LinkKind = (typeof LINK_KINDS)[number];
 
 /** Links live about an hour; expiry is rounded up to a window so a link stays the same (and cacheable) for a while. */
@@ -13,7 +13,7 @@ const SECRET_NAME = "attachment_link_key";
 export interface LinkSigner {
   /** Relative URL such as `/api/attachments/7/view?exp=…&sig=…`. */
   url(id: number, kind: LinkKind, nowSeconds?: number): string;
-  /** The three links of one attachment, from one signature computation. */
+  /** The four links of one attachment, from one signature computation. */
   urls(id: number, nowSeconds?: number): Record<LinkKind, string>;
   check(
     rawId: string,
@@ -57,13 +57,13 @@ const seconds = () => Math.floor(Date.now() / 1000);
 const expiryOf = (now: number) =>
   String(Math.ceil((now + LINK_LIFETIME_SECONDS) / EXPIRY_WINDOW_SECONDS) * EXPIRY_WINDOW_SECONDS);
 
-/** Base64url characters of a signature: 16 bytes, one segment of an HMAC-SHA-512 per kind. */
+/** Base64url characters of a signature: 16 bytes, one segment of an HMAC-SHA-512 per kind (four fit its 64). */
 const SIGNATURE_LENGTH = 22;
 
 /**
  * A link's signature is 128 bits of HMAC-SHA-512(key, `id\nexp`): the first 16 bytes for view,
- * the next for download, the next for thumbnail. One MAC gives an attachment's three links (a
- * list page signs 25 attachments, not 75 links), and each kind's bits are still its own: a view
+ * the next for download, the next for thumbnail, the last for preview. One MAC gives an
+ * attachment's four links (a list page signs 25 attachments, not 100 links), and each kind's bits are still its own: a view
  * link cannot be turned into a download link. Links signed before (HMAC-SHA-256 over
  * `id\nkind\nexp`, 43 characters) are still accepted until they expire.
  */
@@ -89,6 +89,7 @@ export async function linkSigner(db: Db): Promise<LinkSigner> {
         view: link(id, "view", exp, mac),
         download: link(id, "download", exp, mac),
         thumbnail: link(id, "thumbnail", exp, mac),
+        preview: link(id, "preview", exp, mac),
       };
     },
     check(rawId, kind, exp, sig, now = seconds()) {

@@ -4,7 +4,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import sharp from "sharp";
 import type { AppContext } from "../context";
-import { thumbnailQueue } from "./thumbnails.service";
+import { renditionQueue } from "./renditions.service";
 
 /** Small real images of each accepted type, made with sharp. */
 export async function makeImage(format: "jpeg" | "png" | "gif" | "webp", width = 64, height = 48): Promise<Buffer> {
@@ -37,7 +37,7 @@ export function filesUnder(dir: string): string[] {
 
 /** Where an attachment's thumbnail is on disk, rendered first if it was stored without one yet. */
 export async function storedThumbnail(ctx: AppContext, attachmentId: number): Promise<string> {
-  const key = await thumbnailQueue(ctx).renderNow(attachmentId);
+  const key = await renditionQueue(ctx).renderNow("thumbnail", attachmentId);
   if (!key) throw new Error(`attachment ${attachmentId} has no thumbnail`);
   return path.join(ctx.config.uploadsDir, key);
 }

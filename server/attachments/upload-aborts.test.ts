@@ -10,12 +10,14 @@ import { createTestApp, createUser, type TestApp, type TestUser } from "../test/
 import { insertProjectRow } from "../test/rows";
 import { filesUnder, makeImage, makeNoisyJpeg } from "./test-fixtures";
 import { MAX_FILES_PER_REQUEST } from "./upload-receiver";
+import { renditionQueue } from "./renditions.service";
 
 let t: TestApp;
 let user: TestUser;
 let server: http.Server;
 let port: number;
 let projectId: number;
+let renditionsHeld: () => void;
 const unhandled: unknown[] = [];
 const recordUnhandled = (reason: unknown) => unhandled.push(reason);
 
@@ -26,8 +28,12 @@ beforeAll(async () => {
   await new Promise((resolve) => server.once("listening", resolve));
   port = (server.address() as net.AddressInfo).port;
   process.on("unhandledRejection", recordUnhandled);
+  // The photos accepted here would otherwise get thumbnails and previews in idle time, between one
+  // test's count of the files and its check that an aborted upload added none.
+  renditionsHeld = renditionQueue(t.ctx).uploadStarted();
 });
 afterAll(async () => {
+  renditionsHeld();
   process.off("unhandledRejection", recordUnhandled);
   await new Promise((resolve) => server.close(resolve));
   await t.close();

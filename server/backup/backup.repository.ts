@@ -1,14 +1,15 @@
 import path from "node:path";
 import type { Db } from "../db/database";
 
-/** Every file a database lists, as paths inside a backup folder: attachments, thumbnails and, if asked, published ZIPs. */
+/** Every file a database lists, as paths inside a backup folder: attachments, thumbnails, previews and, if asked, published ZIPs. */
 export async function filesListedBy(db: Db, withZips: boolean): Promise<string[]> {
-  const rows = (await db("attachments").select("storage_key", "thumbnail_key")) as Array<{
+  const rows = (await db("attachments").select("storage_key", "thumbnail_key", "preview_key")) as Array<{
     storage_key: string;
     thumbnail_key: string | null;
+    preview_key: string | null;
   }>;
   const files = rows.flatMap((r) =>
-    [r.storage_key, r.thumbnail_key].filter((k): k is string => Boolean(k)).map((k) => `uploads/${k}`),
+    [r.storage_key, r.thumbnail_key, r.preview_key].filter((k): k is string => Boolean(k)).map((k) => `uploads/${k}`),
   );
   if (withZips) {
     const zips = (await db("projects")

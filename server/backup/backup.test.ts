@@ -161,13 +161,16 @@ describe("backup and restore", () => {
         expect(file.status).toBe(200);
         expect(Buffer.compare(file.body as Buffer, sent.get(a.id)!.bytes)).toBe(0);
       }
-      // The restored database lists exactly the files restored, thumbnails included (those not rendered yet are
-      // rendered by the restored server).
-      const rows = (await server.ctx.db("attachments").select("storage_key", "thumbnail_key")) as Array<{
+      // The restored database lists exactly the files restored, thumbnails and previews included (those not
+      // rendered yet are rendered by the restored server).
+      const rows = (await server.ctx.db("attachments").select("storage_key", "thumbnail_key", "preview_key")) as Array<{
         storage_key: string;
         thumbnail_key: string | null;
+        preview_key: string | null;
       }>;
-      const keys = rows.flatMap((r) => (r.thumbnail_key ? [r.storage_key, r.thumbnail_key] : [r.storage_key])).sort();
+      const keys = rows
+        .flatMap((r) => [r.storage_key, r.thumbnail_key, r.preview_key].filter((k) => k !== null))
+        .sort();
       expect(filesUnder(fresh.UPLOADS_DIR).filter((f) => !f.startsWith("."))).toEqual(keys);
       expect(filesUnder(path.join(folder, "uploads"))).toEqual(keys);
     } finally {

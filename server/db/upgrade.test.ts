@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { makeNoisyJpeg } from "../attachments/test-fixtures";
 import { createApp } from "../app";
 import { closeContext, createContext } from "../bootstrap";
 import { loadConfig } from "../config";
@@ -22,8 +23,8 @@ let database: TestDatabase;
 let ctx: AppContext;
 let zipBytes: number;
 
-/** A database as the previous release left it: its schema, and rows written the way it wrote them. */
-async function previousReleaseData(url: string) {
+/** A database as the previous release left it: its schema, and rows written the way it wrote them; answers its first photo's storage key. */
+async function previousReleaseData(url: string): Promise<string> {
   const db = openDatabase(url);
   try {
     await migrate(db, PREVIOUS_RELEASE);
@@ -65,6 +66,7 @@ async function previousReleaseData(url: string) {
         updated_at: at(20 + i),
       });
     }
+    return `${ids[0]}/0.jpg`;
   } finally {
     await db.destroy();
   }
@@ -73,7 +75,10 @@ async function previousReleaseData(url: string) {
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-upgrade-"));
   database = await createTestDatabase(dir);
-  await previousReleaseData(database.url);
+  const firstPhoto = await previousReleaseData(database.url);
+  // That one's file is a real photo: the new release renders its preview at start.
+  fs.mkdirSync(path.join(dir, "uploads", path.dirname(firstPhoto)), { recursive: true });
+  fs.writeFileSync(path.join(dir, "uploads", firstPhoto), await makeNoisyJpeg(900, 600));
   const published = path.join(dir, "published");
   fs.mkdirSync(published, { recursive: true });
   zipBytes = 12_345;
@@ -130,5 +135,16 @@ describe("upgrading the previous release's data", () => {
     // The photo stored without its thumbnail is found through the new partial index.
     const waiting = await ctx.db("attachments").whereNull("thumbnail_key").pluck("original_name");
     expect(waiting).toEqual(["Mariée 5.jpg"]);
+  });
+
+  it("renders in idle time the preview of a photo stored before previews existed", async () => {
+    const photo = await ctx.db("attachments").where({ original_name: "Mariée 0.jpg" }).first("id", "preview_key");
+    await vi.waitFor(
+      async () =>
+        expect((await ctx.db("attachments").where({ id: photo.id }).first("preview_key")).preview_key).toMatch(
+          /\.preview\.jpg$/,
+        ),
+      { timeout: 15_000, interval: 100 },
+    );
   });
 });

@@ -52,9 +52,9 @@ describe("delivery files from memory", () => {
   });
   afterAll(() => cancelAllPublishes(t.ctx));
 
-  it("answers photos, thumbnails and the ZIP again without a database query", async () => {
+  it("answers photos, thumbnails, previews and the ZIP again without a database query", async () => {
     // A photo's own download (p/<n>/download) is a row of 'Delivery activity', a write, so not here.
-    const urls = [`${d.page}/p/1`, `${d.page}/t/3`, `${d.page}/all.zip`, d.zipUrl];
+    const urls = [`${d.page}/p/1`, `${d.page}/t/3`, `${d.page}/v/2`, `${d.page}/all.zip`, d.zipUrl];
     // Parts of the ZIP: a complete download is counted, which is a write.
     const part = { Range: "bytes=0-99" };
     for (const url of urls) expect((await get(t.app, url, part)).status, url).toBe(206);

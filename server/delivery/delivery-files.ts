@@ -8,7 +8,9 @@ import { answerFor } from "../http/error-middleware";
 import { sendfileTarget } from "../http/sendfile-header";
 import { responseObserver } from "../ops/request-observer";
 import { attachmentDisposition } from "../publish/download-name";
-import { thumbnailKeyOf } from "../attachments/thumbnails.service";
+import { KEY_FIELDS, renditionKeyOf } from "../attachments/renditions.service";
+import { jpegNameOf } from "../attachments/file-names";
+import { renditionSpec, type Rendition } from "../storage/image-files";
 import { PUBLISHED_ZIP_NAME, publishedZipFile, uploadPath } from "../storage/paths";
 import {
   mayOpen,
@@ -23,10 +25,12 @@ import { ThumbnailCache } from "./thumbnail-cache";
 import { countZipDownload } from "./zip-downloads";
 import { notePhotoDownload } from "../activity/delivery-hooks";
 
-type PhotoRoute = { kind: "photo" | "download" | "thumbnail"; token: string; n: string };
+type PhotoRoute = { kind: "photo" | "download" | Rendition; token: string; n: string };
 type FileRoute = PhotoRoute | { kind: "zip" | "published"; token: string };
 
-const DELIVERY_FILE = /^\/d\/([^/]+)\/(?:([pt])\/([^/]+)(\/download)?|(all\.zip))\/?$/i;
+const DELIVERY_FILE = /^\/d\/([^/]+)\/(?:([ptv])\/([^/]+)(\/download)?|(all\.zip))\/?$/i;
+/** The letter of each rendition's route: `t/<n>` the thumbnail, `v/<n>` the preview (what the viewer shows). */
+const RENDITION_OF: Record<string, Rendition> = { t: "thumbnail", v: "preview" };
 const PUBLISHED_FILE = /^\/published\/([^/]+)\/?$/i;
 // The link can end at any moment (expiry, regenerate, unpublish), so caches must ask each time.
 const REVALIDATE = "private, no-cache";
@@ -43,8 +47,9 @@ function templateOf(url: string): string | undefined {
   const m = DELIVERY_FILE.exec(path);
   if (!m) return undefined;
   if (m[5]) return "/d/:token/all.zip";
-  if (m[2].toLowerCase() === "p") return m[4] ? "/d/:token/p/:n/download" : "/d/:token/p/:n";
-  return m[4] ? undefined : "/d/:token/t/:n";
+  const letter = m[2].toLowerCase();
+  if (letter === "p") return m[4] ? "/d/:token/p/:n/download" : "/d/:token/p/:n";
+  return m[4] ? undefined : `/d/:token/${letter}/:n`;
 }
 
 /** Percent-decoded as Express decodes a route's parameters; a malformed one is a 400, as there. */
@@ -69,22 +74,25 @@ function fileRouteOf(url: string): FileRoute {
   const token = decode(m[1]);
   if (m[5]) return { kind: "zip", token };
   const n = decode(m[3]);
-  if (m[2].toLowerCase() === "t") return { kind: "thumbnail", token, n };
+  const rendition = RENDITION_OF[m[2].toLowerCase()];
+  if (rendition) return { kind: rendition, token, n };
   return { kind: m[4] ? "download" : "photo", token, n };
 }
 
-const dispositions = new WeakMap<DeliveryPhoto, Record<"inline" | "attachment", string>>();
-/** Content-Disposition naming the photo, made once per photo the cache holds. */
-function dispositionOf(photo: DeliveryPhoto, type: "inline" | "attachment"): string {
-  let both = dispositions.get(photo);
-  if (!both) {
-    both = {
+type Disposition = "inline" | "attachment" | "preview";
+const dispositions = new WeakMap<DeliveryPhoto, Record<Disposition, string>>();
+/** Content-Disposition naming the photo (its preview, a JPEG, by a `.jpg` name), made once per photo the cache holds. */
+function dispositionOf(photo: DeliveryPhoto, type: Disposition): string {
+  let all = dispositions.get(photo);
+  if (!all) {
+    all = {
       inline: contentDisposition(photo.originalName, { type: "inline" }),
       attachment: contentDisposition(photo.originalName, { type: "attachment" }),
+      preview: contentDisposition(jpegNameOf(photo.originalName), { type: "inline" }),
     };
-    dispositions.set(photo, both);
+    dispositions.set(photo, all);
   }
-  return both[type];
+  return all[type];
 }
 
 export interface DeliveryFilesOptions {
@@ -95,7 +103,7 @@ export interface DeliveryFilesOptions {
 }
 
 /**
- * GET and HEAD of a delivery's photos, thumbnails and ZIP (`/d/<token>/p|t/<n>`, `/all.zip`,
+ * GET and HEAD of a delivery's photos, thumbnails, previews and ZIP (`/d/<token>/p|t|v/<n>`, `/all.zip`,
  * `/published/<token>.zip`), answered before Express: Express's own routing and response helpers
  * cost more than a thumbnail from memory. Every answer follows the same rules as the page (404,
  * 410 past the expiry, 401 without the passcode's cookie); the link and its photos come from the
@@ -114,25 +122,33 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
   async function sendPhoto(req: IncomingMessage, res: ServerResponse, link: DeliveryLink, route: PhotoRoute) {
     const photo = await photoAt(ctx, link, route.n);
     if (route.kind === "download") notePhotoDownload(ctx, req, link, photo.originalName);
-    // A photo whose thumbnail cannot be rendered (damaged, or no room on the disk) is shown itself.
-    const thumbnail =
-      route.kind === "thumbnail" ? (photo.thumbnailKey ??= await thumbnailKeyOf(ctx, photo).catch(() => null)) : null;
+    const rendition = route.kind === "thumbnail" || route.kind === "preview" ? route.kind : undefined;
+    // A photo whose rendition cannot be rendered (damaged, or no room on the disk) is shown itself.
+    const key = rendition
+      ? (photo[KEY_FIELDS[rendition]] ??= await renditionKeyOf(ctx, rendition, photo).catch(() => null))
+      : null;
+    const spec = rendition && key ? renditionSpec(ctx.config, rendition) : undefined;
     const entity: Entity = {
       headers: {
-        "Content-Type": thumbnail ? "image/webp" : photo.mimeType,
-        "Content-Disposition": dispositionOf(photo, route.kind === "download" ? "attachment" : "inline"),
+        "Content-Type": spec?.mimeType ?? photo.mimeType,
+        "Content-Disposition": dispositionOf(
+          photo,
+          route.kind === "download" ? "attachment" : spec?.tag === "preview" ? "preview" : "inline",
+        ),
         "X-Content-Type-Options": "nosniff",
         "Cache-Control": REVALIDATE,
       },
-      validators: { etag: `"${photo.checksum}${thumbnail ? "-thumb" : ""}"` },
+      validators: { etag: `"${photo.checksum}${spec ? `-${spec.tag}` : ""}"` },
       notFound: "Photo not found",
     };
-    if (!thumbnail)
+    if (!key)
       return sendEntity(req, res, options.baseHeaders(req), entity, fileBody(uploadPath(ctx.config, photo.storageKey)));
-    const file = uploadPath(ctx.config, thumbnail);
+    const file = uploadPath(ctx.config, key);
     let data: Buffer | undefined;
-    // Unreadable here: the answer from the file says why (404 when it is gone).
-    if (!handOver) data = await Promise.resolve(thumbnails.read(file)).catch(() => undefined);
+    // Previews (hundreds of kB each) are read from disk; thumbnails from memory. Unreadable here:
+    // the answer from the file says why (404 when it is gone).
+    if (!handOver && rendition === "thumbnail")
+      data = await Promise.resolve(thumbnails.read(file)).catch(() => undefined);
     return sendEntity(req, res, options.baseHeaders(req), entity, data ? { kind: "buffer", data } : fileBody(file));
   }
 

@@ -47,10 +47,17 @@ export interface GalleryView {
   zipSize: number;
 }
 
-/** One photo of the grid: its thumbnail, linking to the photo; `n` is its 1-based position. */
+/**
+ * How wide a grid cell is drawn (delivery.css): a third of a phone's width, and at most about
+ * 300 px on a wider screen. A browser takes the thumbnail (400 px) where that is sharp enough and
+ * the preview (2048 px) on a denser screen.
+ */
+export const GRID_SIZES = "(max-width: 600px) 34vw, 300px";
+
+/** One photo of the grid: its thumbnail (or preview, by `srcset`), linking to the photo; `n` is its 1-based position. */
 function photoItem(photo: DeliveryPhoto, n: number): string {
   const ratio = aspectRatio(photo);
-  return `<li${ratio ? ` style="--r:${ratio}"` : ""}><a href="p/${n}" data-dl="p/${n}/download"><img src="t/${n}" alt="${escapeHtml(photo.originalName)}" loading="lazy" decoding="async"></a></li>`;
+  return `<li${ratio ? ` style="--r:${ratio}"` : ""}><a href="p/${n}" data-dl="p/${n}/download"><img src="t/${n}" srcset="t/${n} 400w, v/${n} 2048w" sizes="${GRID_SIZES}" alt="${escapeHtml(photo.originalName)}" loading="lazy" decoding="async"></a></li>`;
 }
 
 /** Width over height to three decimals, for the grid's rows; undefined while unknown. */
@@ -72,7 +79,7 @@ function cover(view: GalleryView): string {
   const names = `${studioLine(view.studio, view.brand)}<h1>${escapeHtml(view.projectName)}</h1>`;
   if (!photo) return `<div class="titles">${names}</div>`;
   return (
-    `<div class="cover"><img src="p/${at + 1}" alt="" fetchpriority="high" decoding="async">` +
+    `<div class="cover"><img src="v/${at + 1}" alt="" fetchpriority="high" decoding="async">` +
     `<div class="cover-text">${names}</div></div>`
   );
 }
@@ -90,7 +97,7 @@ function partLinks(from: number, shown: number, total: number): string {
 
 /**
  * The delivery page: the grid links each thumbnail to its photo, so it works before (or without)
- * the script, which adds the full-screen viewer over every photo and loads further parts of the
+ * the script, which adds the full-screen viewer (showing each photo's preview) over every photo and loads further parts of the
  * grid as the client scrolls. One part at most is in the HTML, whatever the size of the
  * delivery. URLs are relative to `/d/<token>/`.
  */

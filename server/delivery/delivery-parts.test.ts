@@ -108,7 +108,8 @@ describe("the delivery page of 10,000 photos", () => {
     const res = await page(`?from=${PHOTOS - PHOTOS_PER_PART + 1}`);
     expect(res.status).toBe(200);
     expect(res.text.match(/<li>/g)).toHaveLength(PHOTOS_PER_PART);
-    expect(res.text).toContain(`<img src="t/${PHOTOS}" alt="${nameOf(PHOTOS)}"`);
+    expect(res.text).toContain(`<img src="t/${PHOTOS}" srcset="t/${PHOTOS} 400w, v/${PHOTOS} 2048w"`);
+    expect(res.text).toContain(`alt="${nameOf(PHOTOS)}"`);
     expect(res.text).toContain(`href="?from=${PHOTOS - 2 * PHOTOS_PER_PART + 1}">Previous photos</a>`);
     expect(res.text).not.toContain("More photos");
     expect(await views()).toBe(before);

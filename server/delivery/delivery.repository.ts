@@ -28,6 +28,7 @@ export interface DeliveryPhoto {
   size: number;
   storageKey: string;
   thumbnailKey: string | null;
+  previewKey: string | null;
   checksum: string;
   /** As recorded at upload (EXIF orientation applied); null when unknown. */
   width: number | null;
@@ -75,6 +76,7 @@ const photoColumns = [
   "size",
   "storage_key",
   "thumbnail_key",
+  "preview_key",
   "checksum",
   "width",
   "height",
@@ -92,6 +94,7 @@ function toPhoto(r: Record<string, unknown>): DeliveryPhoto {
     size: Number(r.size),
     storageKey: r.storage_key as string,
     thumbnailKey: (r.thumbnail_key as string | null) ?? null,
+    previewKey: (r.preview_key as string | null) ?? null,
     checksum: r.checksum as string,
     width: r.width == null ? null : Number(r.width),
     height: r.height == null ? null : Number(r.height),

@@ -38,6 +38,7 @@ const fileUrls = (d: PublishedDelivery) => [
   `${d.page}/p/1`,
   `${d.page}/p/1/download`,
   `${d.page}/t/1`,
+  `${d.page}/v/1`,
   `${d.page}/all.zip`,
   d.zipUrl,
 ];

@@ -2,7 +2,7 @@ import fsp from "node:fs/promises";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { AppContext } from "../context";
 import { publishQueue } from "../publish/publish-job";
-import { thumbnailQueue } from "../attachments/thumbnails.service";
+import { renditionQueue } from "../attachments/renditions.service";
 import { findPublishState } from "../publish/publish.repository";
 import { diskSpace } from "../storage/disk-space";
 import { publishedZipFile } from "../storage/paths";
@@ -75,15 +75,20 @@ export class AppMetrics {
         this.set(queue.size);
       },
     });
-    const thumbnails = thumbnailQueue(ctx);
-    new Gauge({
-      name: "photodrop_thumbnails_waiting",
-      help: "Thumbnails of stored photos waiting to be rendered in idle time",
-      registers: this.registers,
-      collect() {
-        this.set(thumbnails.size);
-      },
-    });
+    const renditions = renditionQueue(ctx);
+    for (const [rendition, name] of [
+      ["thumbnail", "photodrop_thumbnails_waiting"],
+      ["preview", "photodrop_previews_waiting"],
+    ] as const) {
+      new Gauge({
+        name,
+        help: `${rendition === "thumbnail" ? "Thumbnails" : "Previews"} of stored photos waiting to be rendered in idle time`,
+        registers: this.registers,
+        collect() {
+          this.set(renditions.waitingOf(rendition));
+        },
+      });
+    }
     this.observeDiskSpace(ctx);
     collectDefaultMetrics({ register: this.registry });
     this.observePublishing(ctx);

@@ -53,6 +53,18 @@ describe("decode memory is bounded by bytes", () => {
     );
   });
 
+  it("counts a baseline JPEG's preview at the scale libjpeg decodes it for that size", () => {
+    const photo = (width: number, height: number) =>
+      ({ width, height, channels: 3, depth: "uchar", format: "jpeg", isProgressive: false }) as const;
+    // 6000 / 2048 is 2.9: sharp halves a shrink of 2 that is the whole shrink, so it decodes in full.
+    expect(decodeBytes(photo(6000, 4000), 2048)).toBe(6000 * 4000 * 3);
+    expect(decodeBytes(photo(8000, 6000), 2048)).toBe((8000 * 6000 * 3) / 4);
+    expect(decodeBytes(photo(12_000, 8000), 2048)).toBe((12_000 * 8000 * 3) / 16);
+    expect(decodeBytes(photo(1200, 900), 2048)).toBe(1200 * 900 * 3);
+    // A thumbnail of a small photo is decoded at half of each side, not an eighth.
+    expect(decodeBytes(photo(1200, 900))).toBe((1200 * 900 * 3) / 4);
+  });
+
   it("passes a 50-megapixel camera JPEG and a 30-megapixel 8-bit RGBA PNG within the default budget", () => {
     const budget = t.ctx.config.maxDecodeBytes;
     expect(

@@ -5,7 +5,7 @@ import sharp from "sharp";
 import request from "supertest";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { makeNoisyJpeg } from "../attachments/test-fixtures";
-import { thumbnailQueue } from "../attachments/thumbnails.service";
+import { renditionQueue } from "../attachments/renditions.service";
 import { createBackup } from "../backup/backup";
 import { BackupError } from "../backup/backup-error";
 import { restoreBackup } from "../backup/restore";
@@ -16,7 +16,7 @@ import { insertProjectRow } from "../test/rows";
 import { mountSmallDisk, type SmallDisk } from "../test/small-disk";
 import { until } from "../test/wait";
 
-/** Every other write that can find the disk full: thumbnails, the database on sqlite, backups and restores. */
+/** Every other write that can find the disk full: thumbnails and previews, the database on sqlite, backups and restores. */
 let base: string;
 const disks: SmallDisk[] = [];
 const apps: TestApp[] = [];
@@ -54,7 +54,7 @@ const noisyPng = (width: number, height: number) =>
     .png()
     .toBuffer();
 
-describe("a disk too full for a thumbnail", () => {
+describe("a disk too full for a thumbnail or a preview", () => {
   it("answers an upload whose thumbnail does not fit with 507, not 'damaged', and keeps nothing", async () => {
     const disk = smallDisk("thumb-upload", 8);
     const { t, staff } = await appOn(onDisk(disk));
@@ -75,32 +75,38 @@ describe("a disk too full for a thumbnail", () => {
     );
   });
 
-  it("answers a thumbnail asked for on a full disk with 507, and renders it once there is room again", async () => {
-    const disk = smallDisk("thumb-later", 8);
-    const { t, staff } = await appOn(onDisk(disk));
-    const projectId = await insertProjectRow(t.ctx, { name: "Later" });
-    // Background rendering waits while an upload is under way: the thumbnail is left to be asked for.
-    const uploadsDone = thumbnailQueue(t.ctx).uploadStarted();
-    try {
-      const upload = await request(t.app)
-        .post(`/api/attachments/projects/${projectId}/upload`)
-        .set(staff.auth)
-        .attach("file", await makeNoisyJpeg(1200, 900), "later.jpg");
-      expect(upload.status).toBe(201);
-      const filler = disk.fill();
-      const thumbnail = () => request(t.app).get(`/api/attachments/${upload.body.id}/thumbnail`).set(staff.auth);
-      const full = await thumbnail();
-      expect(full.status).toBe(507);
-      expect(full.body).toEqual({ statusCode: 507, message: DISK_FULL });
-      expect(fs.readdirSync(path.join(t.ctx.config.uploadsDir, ".tmp"))).toEqual([]);
-      fs.rmSync(filler);
-      const rendered = await thumbnail();
-      expect(rendered.status).toBe(200);
-      expect(rendered.headers["content-type"]).toBe("image/webp");
-    } finally {
-      uploadsDone();
-    }
-  });
+  it.each([
+    ["thumbnail", "image/webp"],
+    ["preview", "image/jpeg"],
+  ])(
+    "answers a %s asked for on a full disk with 507, and renders it once there is room again",
+    async (rendition, type) => {
+      const disk = smallDisk(`${rendition}-later`, 8);
+      const { t, staff } = await appOn(onDisk(disk));
+      const projectId = await insertProjectRow(t.ctx, { name: "Later" });
+      // Background rendering waits while an upload is under way: the rendition is left to be asked for.
+      const uploadsDone = renditionQueue(t.ctx).uploadStarted();
+      try {
+        const upload = await request(t.app)
+          .post(`/api/attachments/projects/${projectId}/upload`)
+          .set(staff.auth)
+          .attach("file", await makeNoisyJpeg(1200, 900), "later.jpg");
+        expect(upload.status).toBe(201);
+        const filler = disk.fill();
+        const asked = () => request(t.app).get(`/api/attachments/${upload.body.id}/${rendition}`).set(staff.auth);
+        const full = await asked();
+        expect(full.status).toBe(507);
+        expect(full.body).toEqual({ statusCode: 507, message: DISK_FULL });
+        expect(fs.readdirSync(path.join(t.ctx.config.uploadsDir, ".tmp"))).toEqual([]);
+        fs.rmSync(filler);
+        const rendered = await asked();
+        expect(rendered.status).toBe(200);
+        expect(rendered.headers["content-type"]).toBe(type);
+      } finally {
+        uploadsDone();
+      }
+    },
+  );
 });
 
 describe("the sqlite database on a full disk", () => {

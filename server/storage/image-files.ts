@@ -4,7 +4,7 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import sharp, { type Metadata } from "sharp";
+import sharp, { type Metadata, type Sharp } from "sharp";
 import type { Config } from "../config";
 import { HttpError, InsufficientStorageError, UnsupportedMediaTypeError } from "../http/errors";
 import { isDiskFull } from "./disk-full";
@@ -17,6 +17,48 @@ import { IMAGE_SIGNATURE_BYTES, imageTypeOf, type ImageType } from "../../api/im
 sharp.cache(false);
 
 export const THUMBNAIL_SIZE = 400;
+
+/** What is made of every stored photo besides itself, in the order idle time renders them. */
+export const RENDITIONS = ["thumbnail", "preview"] as const;
+export type Rendition = (typeof RENDITIONS)[number];
+
+interface RenditionSpec {
+  /** The long edge in pixels; a smaller photo keeps its own size. */
+  size: number;
+  /** How the file's name ends. */
+  suffix: string;
+  /** Content-Type of the rendered file. */
+  mimeType: string;
+  /** What its ETag adds to the photo's checksum: `"<checksum>-<tag>"`. */
+  tag: string;
+  encode: (image: Sharp) => Sharp;
+}
+
+// Effort 1 of 6: 8 ms less per photo than the default 4 (52 against 60 ms for a 12-megapixel
+// JPEG, bench/README.md), and a 400 px thumbnail no larger.
+const encodeThumbnail = (image: Sharp) => image.webp({ quality: 80, effort: 1 });
+
+/**
+ * A preview is a JPEG, so that it opens anywhere once downloaded (the web-size ZIP hands it out),
+ * in sRGB with that profile attached: colour-managed browsers show it as the photo, converted from
+ * whatever profile the photo carried. Transparency is laid on white. mozjpeg at quality 82 keeps
+ * a 2048 px photo around 300–600 kB (a 24-megapixel one under 700 kB, previews.test.ts).
+ */
+const encodePreview = (image: Sharp) =>
+  image.flatten({ background: "#ffffff" }).withIccProfile("srgb").jpeg({ quality: 82, mozjpeg: true });
+
+export function renditionSpec(config: Pick<Config, "previewSize">, rendition: Rendition): RenditionSpec {
+  return rendition === "thumbnail"
+    ? { size: THUMBNAIL_SIZE, suffix: ".thumb.webp", mimeType: "image/webp", tag: "thumb", encode: encodeThumbnail }
+    : {
+        size: config.previewSize,
+        suffix: ".preview.jpg",
+        mimeType: "image/jpeg",
+        tag: "preview",
+        encode: encodePreview,
+      };
+}
+const THUMBNAIL = renditionSpec({ previewSize: 0 }, "thumbnail");
 
 /**
  * Decoding costs time and memory by pixel count, not file size: a few KiB of PNG can claim 256 MP.
@@ -67,16 +109,30 @@ export async function sha256OfFile(file: string): Promise<string> {
   return hash.digest("hex");
 }
 
-/** How much memory decoding an image for its check and thumbnail takes, from its header alone. */
+/**
+ * How far libjpeg scales a JPEG down while decoding it for a rendition of `longEdge` pixels: as
+ * sharp chooses (src/pipeline.cc), the largest of 8, 4 and 2 the shrink reaches, halved when the
+ * shrink is that whole number.
+ */
+function jpegShrinkOnLoad(width: number, height: number, longEdge: number): number {
+  const shrink = Math.max(width, height) / longEdge;
+  const factor = [8, 4, 2].find((f) => shrink >= f) ?? 1;
+  return factor > 1 && Math.trunc(shrink) === factor ? factor / 2 : factor;
+}
+
+/** How much memory decoding an image for its check and a rendition of `longEdge` pixels takes, from its header alone. */
 export function decodeBytes(
   meta: Pick<Metadata, "width" | "height" | "channels" | "depth" | "pages" | "format" | "isProgressive">,
+  longEdge = THUMBNAIL_SIZE,
 ): number {
   const bytesPerSample: Record<string, number> = { ushort: 2, short: 2, uint: 4, int: 4, float: 4, double: 8 };
   const fullFrame =
     meta.width * meta.height * (meta.channels ?? 4) * (bytesPerSample[meta.depth ?? ""] ?? 1) * (meta.pages ?? 1);
-  // A baseline JPEG is decoded at an eighth of each side for the thumbnail (libjpeg's scaled
-  // decoding still reads every byte); progressive JPEGs, interlaced PNGs and the rest hold it all.
-  if (meta.format === "jpeg" && !meta.isProgressive) return fullFrame / 64;
+  // A baseline JPEG is decoded scaled down (by an eighth of each side for most thumbnails;
+  // libjpeg's scaled decoding still reads every byte); progressive JPEGs, interlaced PNGs and the
+  // rest hold it all.
+  if (meta.format === "jpeg" && !meta.isProgressive)
+    return fullFrame / jpegShrinkOnLoad(meta.width, meta.height, longEdge) ** 2;
   return fullFrame;
 }
 
@@ -102,9 +158,9 @@ async function readHeader(file: string): Promise<Metadata> {
 }
 
 /** Refuses, with its reason, an image too large to decode; answers the memory its decode takes. */
-function decodeBytesWithinLimits(meta: Metadata, maxDecodeBytes: number): number {
+function decodeBytesWithinLimits(meta: Metadata, maxDecodeBytes: number, longEdge = THUMBNAIL_SIZE): number {
   if (meta.width * meta.height > MAX_IMAGE_PIXELS) throw new UnsupportedMediaTypeError(IMAGE_TOO_LARGE);
-  const bytes = decodeBytes(meta);
+  const bytes = decodeBytes(meta, longEdge);
   if (bytes > maxDecodeBytes) throw new UnsupportedMediaTypeError(IMAGE_TOO_LARGE_TO_PROCESS);
   return bytes;
 }
@@ -141,12 +197,12 @@ export async function prepareImage(
 ): Promise<PreparedImage> {
   const type = await detectImageType(file);
   if (!type) throw new UnsupportedMediaTypeError();
-  let thumbnailFile: string | null = `${file}.thumb.webp`;
+  let thumbnailFile: string | null = `${file}${THUMBNAIL.suffix}`;
   try {
     const meta = await readHeader(file);
     const bytes = decodeBytesWithinLimits(meta, maxDecodeBytes);
     if (await provenWholeJpeg(file, meta)) thumbnailFile = null;
-    else await renderUnderBudget(file, type.mimeType, thumbnailFile, maxDecodeBytes, bytes);
+    else await renderUnderBudget(file, type.mimeType, thumbnailFile, THUMBNAIL, maxDecodeBytes, bytes);
     const { size } = await fsp.stat(file);
     return {
       file,
@@ -170,58 +226,59 @@ export async function prepareImage(
 function renderUnderBudget(
   file: string,
   mimeType: string,
-  thumbnailFile: string,
+  output: string,
+  spec: RenditionSpec,
   maxDecodeBytes: number,
   bytes: number,
 ): Promise<void> {
-  return decodeQueue(maxDecodeBytes).run(() => renderThumbnail(file, mimeType, thumbnailFile), bytes);
+  return decodeQueue(maxDecodeBytes).run(() => renderRendition(file, mimeType, output, spec), bytes);
 }
 
 /**
- * Renders the thumbnail of a stored image that has none yet, beside it under a new name, and
- * answers that name's storage key. Rejects if the image is gone or cannot be decoded.
+ * Renders a rendition of a stored image that has none yet, beside it under a new name, and
+ * answers that name's storage key. Rejects if the image is gone or cannot be decoded, or if
+ * decoding it for this size would take more than MAX_DECODE_BYTES.
  */
-export async function renderStoredThumbnail(
+export async function renderStoredRendition(
   config: Config,
   { storageKey, mimeType }: { storageKey: string; mimeType: string },
+  rendition: Rendition,
 ): Promise<string> {
+  const spec = renditionSpec(config, rendition);
   const file = uploadPath(config, storageKey);
-  const bytes = decodeBytesWithinLimits(await readHeader(file), config.maxDecodeBytes);
-  const name = `${crypto.randomBytes(16).toString("hex")}.thumb.webp`;
+  const bytes = decodeBytesWithinLimits(await readHeader(file), config.maxDecodeBytes, spec.size);
+  const name = `${crypto.randomBytes(16).toString("hex")}${spec.suffix}`;
   const temp = path.join(uploadsTempRoot(config), name);
-  const thumbnailKey = `${path.posix.dirname(storageKey)}/${name}`;
+  const key = `${path.posix.dirname(storageKey)}/${name}`;
   try {
     await fsp.mkdir(uploadsTempRoot(config), { recursive: true });
-    await renderUnderBudget(file, mimeType, temp, config.maxDecodeBytes, bytes);
-    await fsp.rename(temp, uploadPath(config, thumbnailKey));
+    await renderUnderBudget(file, mimeType, temp, spec, config.maxDecodeBytes, bytes);
+    await fsp.rename(temp, uploadPath(config, key));
   } finally {
     await removeQuietly(temp);
   }
-  return thumbnailKey;
+  return key;
 }
 
 const JPEG_END = Buffer.from([0xff, 0xd9]);
 
 /**
  * Decodes the whole image once, in sequential mode, failing on truncation or corrupt data, into
- * its thumbnail. A JPEG whose data is whole but lacks its final end marker (which browsers and
+ * a rendition: upright (EXIF orientation applied), never enlarged. A JPEG whose data is whole but lacks its final end marker (which browsers and
  * viewers show) is decoded with the marker added, and then any warning refuses it: data really
  * cut short reaches the added marker too early, which libjpeg reports.
  */
-async function renderThumbnail(file: string, mimeType: string, thumbnailFile: string): Promise<void> {
+async function renderRendition(file: string, mimeType: string, output: string, spec: RenditionSpec): Promise<void> {
   const endless = mimeType === "image/jpeg" && !(await endsWith(file, JPEG_END));
   const input = endless ? Buffer.concat([await fsp.readFile(file), JPEG_END]) : file;
-  await sharp(input, {
+  const image = sharp(input, {
     failOn: endless ? "warning" : "error",
     limitInputPixels: MAX_IMAGE_PIXELS,
     sequentialRead: true,
-  })
-    .rotate()
-    .resize({ width: THUMBNAIL_SIZE, height: THUMBNAIL_SIZE, fit: "inside", withoutEnlargement: true })
-    // Effort 1 of 6: 8 ms less per photo than the default 4 (52 against 60 ms for a 12-megapixel
-    // JPEG, bench/README.md), and a 400 px thumbnail no larger.
-    .webp({ quality: 80, effort: 1 })
-    .toFile(thumbnailFile);
+  });
+  await spec
+    .encode(image.rotate().resize({ width: spec.size, height: spec.size, fit: "inside", withoutEnlargement: true }))
+    .toFile(output);
 }
 
 async function endsWith(file: string, tail: Buffer): Promise<boolean> {
@@ -241,7 +298,7 @@ async function endsWith(file: string, tail: Buffer): Promise<boolean> {
 export async function placeImage(config: Config, projectId: number, image: PreparedImage): Promise<StoredImage> {
   const name = crypto.randomBytes(16).toString("hex");
   const storageKey = `${projectId}/${name}.${image.extension}`;
-  const thumbnailKey = `${projectId}/${name}.thumb.webp`;
+  const thumbnailKey = `${projectId}/${name}${THUMBNAIL.suffix}`;
   const target = uploadPath(config, storageKey);
   const thumbnailTarget = uploadPath(config, thumbnailKey);
   await fsp.mkdir(path.dirname(target), { recursive: true });
@@ -256,10 +313,15 @@ export async function placeImage(config: Config, projectId: number, image: Prepa
   return { ...facts, storageKey, thumbnailKey: image.thumbnailFile ? thumbnailKey : null };
 }
 
+/** Every file of a stored image: itself and whichever renditions it has. */
+export function filesOfImage(image: { storageKey: string; thumbnailKey: string | null; previewKey?: string | null }) {
+  return [image.storageKey, image.thumbnailKey, image.previewKey].filter((k): k is string => Boolean(k));
+}
+
 export async function removeStoredImages(
   config: Config,
-  images: Array<{ storageKey: string; thumbnailKey: string | null }>,
+  images: Array<{ storageKey: string; thumbnailKey: string | null; previewKey?: string | null }>,
 ) {
-  const files = images.flatMap((i) => [i.storageKey, i.thumbnailKey].filter((k): k is string => Boolean(k)));
+  const files = images.flatMap(filesOfImage);
   await removeQuietly(...files.map((key) => uploadPath(config, key)));
 }

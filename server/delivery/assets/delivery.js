@@ -1,7 +1,7 @@
 /* global document, window, IntersectionObserver */
 // The delivery page's script: further parts of the grid as the client scrolls, and the full-screen
 // viewer (arrows, swipe, Esc, each photo's own download) over every photo of the delivery, drawn
-// or not. Photos are named by their position (1-based); names come with the page or with the
+// or not. The viewer shows each photo's screen-sized preview (`v/<n>`); its download is the original. Photos are named by their position (1-based); names come with the page or with the
 // parts asked for at `photos?from=<position>`.
 (function () {
   "use strict";
@@ -13,6 +13,8 @@
   var ratios = {};
   var nextToDraw = Number(grid.getAttribute("data-from"));
   if (!total || !perPart || !nextToDraw) return;
+  // The cells' widths, as the server wrote them for the photos it drew.
+  var sizes = grid.querySelector("img").getAttribute("sizes") || "";
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -25,7 +27,10 @@
   function photoItem(n, name) {
     var item = el("li", ratios[n] ? { style: "--r:" + ratios[n] } : {});
     var link = el("a", { href: "p/" + n, "data-dl": "p/" + n + "/download" });
-    link.append(el("img", { src: "t/" + n, alt: name, loading: "lazy", decoding: "async" }));
+    var srcset = "t/" + n + " 400w, v/" + n + " 2048w";
+    link.append(
+      el("img", { src: "t/" + n, srcset: srcset, sizes: sizes, alt: name, loading: "lazy", decoding: "async" }),
+    );
     item.append(link);
     return item;
   }
@@ -123,7 +128,7 @@
 
   function show(n) {
     current = ((((n - 1) % total) + total) % total) + 1;
-    image.src = "p/" + current;
+    image.src = "v/" + current;
     position.textContent = current + " / " + total;
     download.href = "p/" + current + "/download";
     if (names[current] !== undefined) return label(current);

@@ -1,4 +1,4 @@
-import { useRef, type PointerEvent } from "react";
+import { useRef, type PointerEvent, type SyntheticEvent } from "react";
 import { useWindowEvent } from "@mantine/hooks";
 import { ActionIcon, Button, Center, createStyles, Group, Loader, Modal, Text } from "@mantine/core";
 import {
@@ -42,9 +42,20 @@ interface PhotoLightboxProps {
   onCover: (photo: Attachment) => void;
 }
 
+/** A photo with no preview (one that cannot be rendered) is shown itself. */
+function showOriginal(event: SyntheticEvent<HTMLImageElement>, photo: Attachment) {
+  const image = event.currentTarget;
+  if (image.dataset.original) return;
+  image.dataset.original = "shown";
+  image.src = photo.viewUrl;
+}
+
 const dimensions = (photo: Attachment) => (photo.width && photo.height ? ` · ${photo.width} × ${photo.height} px` : "");
 
-/** One photo at a time over the whole screen: previous/next by button, arrow keys or swipe; its facts and download. */
+/**
+ * One photo at a time over the whole screen, at screen size (its preview): previous/next by
+ * button, arrow keys or swipe; its facts, the original's download and 'Use as cover'.
+ */
 export function PhotoLightbox({ lightbox, locked, onRename, onDelete, coverId, onCover }: PhotoLightboxProps) {
   const { classes } = useStyles();
   const swipeStart = useRef<number | null>(null);
@@ -135,7 +146,8 @@ export function PhotoLightbox({ lightbox, locked, onRename, onDelete, coverId, o
             <img
               key={photo.id}
               className={classes.image}
-              src={photo.viewUrl}
+              src={photo.previewUrl}
+              onError={(event) => showOriginal(event, photo)}
               alt={photo.originalName}
               draggable={false}
             />

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ThumbnailQueue } from "./thumbnail-queue";
+import { RenditionQueue } from "./rendition-queue";
 
 const IDLE_MS = 40;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -10,17 +10,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 function gatedQueue({ failing = [] as number[] } = {}) {
   const started: number[] = [];
+  const kinds: string[] = [];
   const gates = new Map<number, () => void>();
   let openAll = false;
   let running = 0;
   let mostAtOnce = 0;
-  const queue = new ThumbnailQueue(async (id) => {
+  const queue = new RenditionQueue(async (rendition, id) => {
     started.push(id);
+    kinds.push(`${rendition} ${id}`);
     running += 1;
     mostAtOnce = Math.max(mostAtOnce, running);
     if (!openAll) await new Promise<void>((resolve) => gates.set(id, resolve));
     running -= 1;
-    return failing.includes(id) ? null : `1/${id}.thumb.webp`;
+    return failing.includes(id) ? null : `1/${id}.${rendition}`;
   }, IDLE_MS);
   queues.push(queue);
   const finish = async (id: number) => {
@@ -31,35 +33,35 @@ function gatedQueue({ failing = [] as number[] } = {}) {
     openAll = true;
     for (const open of gates.values()) open();
   };
-  return { queue, started, finish, finishAll, mostAtOnce: () => mostAtOnce };
+  return { queue, started, kinds, finish, finishAll, mostAtOnce: () => mostAtOnce };
 }
 
-const queues: ThumbnailQueue[] = [];
+const queues: RenditionQueue[] = [];
 afterEach(async () => {
   await Promise.all(queues.splice(0).map((q) => q.close()));
 });
 
-describe("the thumbnail queue", () => {
+describe("the rendition queue", () => {
   it("renders what was added one at a time, in order, once nothing has been uploaded for a while", async () => {
     const { queue, started, finishAll, mostAtOnce } = gatedQueue();
-    queue.add([1, 2, 3]);
+    queue.add("thumbnail", [1, 2, 3]);
     await sleep(IDLE_MS / 2);
     expect(started).toEqual([]);
     await vi.waitFor(() => expect(started).toEqual([1]));
     finishAll();
     await vi.waitFor(() => expect(started).toEqual([1, 2, 3]));
     expect(mostAtOnce()).toBe(1);
-    expect(queue.size).toBe(0);
+    expect(queue.waitingOf("thumbnail")).toBe(0);
   });
 
   it("renders nothing in the background while an upload is under way, and starts once it has ended", async () => {
     const { queue, started, finishAll } = gatedQueue();
     finishAll();
     const uploadEnded = queue.uploadStarted();
-    queue.add([1, 2]);
+    queue.add("thumbnail", [1, 2]);
     await sleep(IDLE_MS * 3);
     expect(started).toEqual([]);
-    expect(queue.size).toBe(2);
+    expect(queue.waitingOf("thumbnail")).toBe(2);
     uploadEnded();
     uploadEnded(); // a second call changes nothing
     await vi.waitFor(() => expect(started).toEqual([1, 2]));
@@ -67,7 +69,7 @@ describe("the thumbnail queue", () => {
 
   it("stops between renders when an upload begins, and goes on once it has ended", async () => {
     const { queue, started, finish, finishAll } = gatedQueue();
-    queue.add([1, 2, 3]);
+    queue.add("thumbnail", [1, 2, 3]);
     await vi.waitFor(() => expect(started).toEqual([1]));
     const uploadEnded = queue.uploadStarted();
     await finish(1);
@@ -78,28 +80,60 @@ describe("the thumbnail queue", () => {
     await vi.waitFor(() => expect(started).toEqual([1, 2, 3]));
   });
 
+  it("renders every waiting thumbnail before any waiting preview, whichever was added first", async () => {
+    const { queue, kinds, finishAll } = gatedQueue();
+    finishAll();
+    queue.add("preview", [1, 2]);
+    queue.add("thumbnail", [3]);
+    queue.add("preview", [3]);
+    queue.add("thumbnail", [4]);
+    await vi.waitFor(() => expect(kinds).toHaveLength(5));
+    expect(kinds).toEqual(["thumbnail 3", "thumbnail 4", "preview 1", "preview 2", "preview 3"]);
+    expect([queue.waitingOf("thumbnail"), queue.waitingOf("preview")]).toEqual([0, 0]);
+  });
+
+  it("asks a feed for its next batch only once none of its kind is waiting, until it answers none", async () => {
+    const { queue, kinds, finishAll } = gatedQueue();
+    finishAll();
+    const batches = [[1, 3], [4], []];
+    let asked = 0;
+    queue.feed("preview", async () => batches[asked++] ?? []);
+    const thumbnails = [[7], []];
+    queue.feed("thumbnail", async () => thumbnails.shift() ?? []);
+    queue.add("preview", [2, 9]);
+    await vi.waitFor(() => expect(asked).toBe(3));
+    await vi.waitFor(() => expect(kinds).toHaveLength(6));
+    // The thumbnails' feed goes first; the previews added are rendered before the feed is asked.
+    expect(kinds).toEqual(["thumbnail 7", "preview 2", "preview 9", "preview 1", "preview 3", "preview 4"]);
+    await sleep(IDLE_MS * 3);
+    expect(asked).toBe(3);
+  });
+
   it("renders an asked-for thumbnail at once, even during an upload, and joins a render of it under way", async () => {
     const { queue, started, finish } = gatedQueue();
     queue.uploadStarted();
-    queue.add([7, 8]);
-    const asked = [queue.renderNow(8), queue.renderNow(8)];
+    queue.add("thumbnail", [7, 8]);
+    const asked = [queue.renderNow("thumbnail", 8), queue.renderNow("thumbnail", 8)];
     await finish(8);
-    expect(await Promise.all(asked)).toEqual(["1/8.thumb.webp", "1/8.thumb.webp"]);
+    expect(await Promise.all(asked)).toEqual(["1/8.thumbnail", "1/8.thumbnail"]);
     expect(started).toEqual([8]);
-    expect(queue.size).toBe(1);
+    expect(queue.waitingOf("thumbnail")).toBe(1);
   });
 
   it("does not try a failed render again", async () => {
     const { queue, started, finishAll } = gatedQueue({ failing: [5] });
     finishAll();
-    expect(await queue.renderNow(5)).toBeNull();
-    expect(await queue.renderNow(5)).toBeNull();
+    expect(await queue.renderNow("preview", 5)).toBeNull();
+    expect(await queue.renderNow("preview", 5)).toBeNull();
     expect(started).toEqual([5]);
+    // The failure was the preview's: the thumbnail is still tried.
+    expect(await queue.renderNow("thumbnail", 5)).toBeNull();
+    expect(started).toEqual([5, 5]);
   });
 
   it("on close, waits for the render under way and drops the waiting ones", async () => {
     const { queue, started, finish } = gatedQueue();
-    queue.add([1, 2]);
+    queue.add("thumbnail", [1, 2]);
     await vi.waitFor(() => expect(started).toEqual([1]));
     let closed = false;
     const closing = queue.close().then(() => (closed = true));
@@ -107,7 +141,7 @@ describe("the thumbnail queue", () => {
     expect(closed).toBe(false);
     await finish(1);
     await closing;
-    queue.add([3]);
+    queue.add("thumbnail", [3]);
     await sleep(IDLE_MS * 3);
     expect(started).toEqual([1]);
   });

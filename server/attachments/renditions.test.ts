@@ -1,0 +1,114 @@
+import fs from "node:fs";
+import request from "supertest";
+import sharp from "sharp";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { closeContext, createContext } from "../bootstrap";
+import { runStartupTasks } from "../startup";
+import { RENDITIONS } from "../storage/image-files";
+import { uploadPath } from "../storage/paths";
+import { appWithUser } from "../test/app-with-user";
+import { insertProjectRow } from "../test/rows";
+import { filesUnder, makeNoisyJpeg } from "./test-fixtures";
+import { renditionQueue } from "./renditions.service";
+
+/**
+ * Thumbnails after upload, and what thumbnails and previews do alike: made at start, gone with
+ * their photo, 404 when they cannot be made.
+ */
+const made = appWithUser({}, { captureLog: true });
+let projectId: number;
+
+beforeEach(async () => {
+  projectId = await insertProjectRow(made.t.ctx);
+});
+
+const RENDERED = { timeout: 15_000, interval: 100 };
+const COLUMNS = { thumbnail: "thumbnail_key", preview: "preview_key" } as const;
+const NOT_FOUND = { thumbnail: "Thumbnail not found", preview: "Preview not found" } as const;
+
+async function uploadPhoto(): Promise<{ id: number; thumbnailUrl: string; previewUrl: string }> {
+  const res = await request(made.t.app)
+    .post(`/api/attachments/projects/${projectId}/upload`)
+    .set(made.user.auth)
+    .attach("file", await makeNoisyJpeg(1200, 900), "photo.jpg");
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+const keyInDb = async (rendition: (typeof RENDITIONS)[number], id: number): Promise<string | null> =>
+  (await made.t.ctx.db("attachments").where({ id }).first(COLUMNS[rendition]))?.[COLUMNS[rendition]] ?? null;
+const projectFiles = () => filesUnder(made.t.ctx.config.uploadsDir).filter((f) => f.startsWith(`${projectId}/`));
+const thumbnailFiles = () => projectFiles().filter((f) => f.endsWith(".thumb.webp"));
+
+describe("thumbnails of photos proven whole without a decode", () => {
+  it("answers the upload before rendering the thumbnail, then renders it once no upload is under way", async () => {
+    const { id } = await uploadPhoto();
+    expect(await keyInDb("thumbnail", id)).toBeNull();
+    expect(projectFiles()).toHaveLength(1);
+    await vi.waitFor(async () => expect(await keyInDb("thumbnail", id)).not.toBeNull(), RENDERED);
+    const thumb = await sharp(uploadPath(made.t.ctx.config, (await keyInDb("thumbnail", id))!)).metadata();
+    expect([thumb.format, thumb.width, thumb.height]).toEqual(["webp", 400, 300]);
+    expect(thumbnailFiles()).toHaveLength(1);
+  });
+
+  it("renders one asked for before then at once, and serves that same one afterwards", async () => {
+    const { id, thumbnailUrl } = await uploadPhoto();
+    const first = await request(made.t.app).get(thumbnailUrl);
+    expect([first.status, first.type]).toEqual([200, "image/webp"]);
+    const key = await keyInDb("thumbnail", id);
+    expect(key).not.toBeNull();
+    const again = await request(made.t.app).get(thumbnailUrl);
+    expect(Buffer.compare(again.body as Buffer, first.body as Buffer)).toBe(0);
+    expect(await keyInDb("thumbnail", id)).toBe(key);
+    expect(thumbnailFiles()).toHaveLength(1);
+  });
+});
+
+describe.each(RENDITIONS)("the %s of a stored photo", (rendition) => {
+  const urlOf = (photo: { thumbnailUrl: string; previewUrl: string }) =>
+    rendition === "thumbnail" ? photo.thumbnailUrl : photo.previewUrl;
+
+  it("is not left behind by a photo deleted before its render", async () => {
+    const { id } = await uploadPhoto();
+    expect((await request(made.t.app).delete(`/api/attachments/${id}`).set(made.user.auth)).status).toBe(204);
+    expect(await renditionQueue(made.t.ctx).renderNow(rendition, id)).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(projectFiles()).toEqual([]);
+    expect(filesUnder(made.t.ctx.config.uploadsDir).filter((f) => f.startsWith(".tmp/"))).toEqual([]);
+  });
+
+  it("answers 404 when the photo cannot be rendered, and logs why", async () => {
+    const done = renditionQueue(made.t.ctx).uploadStarted();
+    try {
+      const photo = await uploadPhoto();
+      const row = await made.t.ctx.db("attachments").where({ id: photo.id }).first("storage_key");
+      fs.rmSync(uploadPath(made.t.ctx.config, row.storage_key));
+      const res = await request(made.t.app).get(urlOf(photo));
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ statusCode: 404, message: NOT_FOUND[rendition] });
+      const lines = made.t.logLines.map((l) => JSON.parse(l)).filter((l) => l.attachmentId === photo.id);
+      expect(lines.find((l) => l.msg === `could not render ${rendition}`)).toMatchObject({ level: 40 });
+    } finally {
+      done();
+    }
+  });
+
+  it("is rendered at start for a photo stored without one (a stopped process, or one from before previews)", async () => {
+    const photo = await uploadPhoto();
+    expect((await request(made.t.app).get(urlOf(photo))).status).toBe(200);
+    fs.rmSync(uploadPath(made.t.ctx.config, (await keyInDb(rendition, photo.id))!));
+    await made.t.ctx
+      .db("attachments")
+      .where({ id: photo.id })
+      .update({ [COLUMNS[rendition]]: null });
+
+    const next = await createContext(made.t.ctx.config, made.t.ctx.logger);
+    try {
+      await runStartupTasks(next);
+      await vi.waitFor(async () => expect(await keyInDb(rendition, photo.id)).not.toBeNull(), RENDERED);
+      expect(fs.existsSync(uploadPath(made.t.ctx.config, (await keyInDb(rendition, photo.id))!))).toBe(true);
+    } finally {
+      await closeContext(next);
+    }
+  });
+});
