@@ -266,7 +266,7 @@ describe("the client's delivery page", () => {
         await expect
           .poll(() => client.page.locator(".cover .logo").evaluate((img) => (img as HTMLImageElement).naturalWidth))
           .toBe(300);
-        expect(await client.page.locator(".cover > img").getAttribute("src")).toBe("p/2");
+        expect(await client.page.locator(".cover > img").getAttribute("src")).toBe("v/2");
         const button = client.page.getByRole("link", { name: /^Download all/ });
         expect(await button.evaluate((a) => [getComputedStyle(a).backgroundColor, getComputedStyle(a).color])).toEqual([
           "rgb(255, 212, 59)",

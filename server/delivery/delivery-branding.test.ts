@@ -110,7 +110,7 @@ describe("the delivery page's cover and grid", () => {
   it("puts the first photo across the top under the studio's and the project's names", async () => {
     const html = await page();
     expect(html).toMatch(
-      /<div class="cover"><img src="p\/1" alt=""[^>]*><div class="cover-text"><p class="studio">.*<\/p><h1>Lima Wedding<\/h1><\/div><\/div>/,
+      /<div class="cover"><img src="v\/1" alt=""[^>]*><div class="cover-text"><p class="studio">.*<\/p><h1>Lima Wedding<\/h1><\/div><\/div>/,
     );
   });
 

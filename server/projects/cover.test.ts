@@ -84,8 +84,8 @@ describe("a project's cover", () => {
     const ids = (await made.t.ctx.db("attachments").where({ project_id: d.id }).orderBy("id").select("id")).map(
       (r: { id: number }) => r.id,
     );
-    expect((await api().get(d.page)).text).toContain('<div class="cover"><img src="p/1"');
+    expect((await api().get(d.page)).text).toContain('<div class="cover"><img src="v/1"');
     expect((await setCover(d.id, ids[2])).status).toBe(200);
-    expect((await api().get(d.page)).text).toContain('<div class="cover"><img src="p/3"');
+    expect((await api().get(d.page)).text).toContain('<div class="cover"><img src="v/3"');
   });
 });
