@@ -1,18 +1,10 @@
 // @vitest-environment jsdom
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browseTo, startWebAppServer, type WebAppServer } from "../test/web-app-server";
+import { describe, expect, it } from "vitest";
+import { webAppServerPerFile } from "../test/web-app-server";
 import { accessControlProvider } from "./access-control";
 import { authProvider } from "./auth-provider";
 
-let server: WebAppServer;
-
-beforeAll(async () => {
-  server = await startWebAppServer();
-  await browseTo(server.baseUrl);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = webAppServerPerFile();
 
 const can = (resource: string) => accessControlProvider.can({ resource, action: "list" });
 

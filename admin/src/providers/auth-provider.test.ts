@@ -1,18 +1,11 @@
 // @vitest-environment jsdom
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { browseTo, startWebAppServer, type WebAppServer } from "../test/web-app-server";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { browseTo, webAppServerPerFile } from "../test/web-app-server";
 import { authProvider } from "./auth-provider";
 import { freshAccessToken } from "./http";
 
-let server: WebAppServer;
+const server = webAppServerPerFile();
 
-beforeAll(async () => {
-  server = await startWebAppServer();
-  await browseTo(server.baseUrl);
-});
-afterAll(async () => {
-  await server?.close();
-});
 afterEach(() => {
   vi.useRealTimers();
 });

@@ -1,23 +1,12 @@
 // @vitest-environment jsdom
 import type { LiveEvent } from "@refinedev/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { insertProjectRow } from "../../../server/test/rows";
 import { eventsSocket } from "../lib/events-socket";
-import { browseTo, startWebAppServer, type WebAppServer } from "../test/web-app-server";
-import { authProvider } from "./auth-provider";
+import { webAppServerPerFile } from "../test/web-app-server";
 import { liveProvider, projectChannel } from "./live-provider";
 
-let server: WebAppServer;
-
-beforeAll(async () => {
-  server = await startWebAppServer();
-  await browseTo(server.baseUrl);
-  const signedIn = await authProvider.login({ email: server.email, password: server.password });
-  expect(signedIn, JSON.stringify(signedIn)).toMatchObject({ success: true });
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = webAppServerPerFile({ signIn: true });
 
 /** Subscribes and resolves once the server has confirmed the subscription. */
 async function subscribed(channel: string, params: Record<string, unknown> = {}) {

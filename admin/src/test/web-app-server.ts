@@ -3,8 +3,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import request from "supertest";
 import WebSocket from "ws";
+import { afterAll, beforeAll, expect } from "vitest";
 import { attachEventsServer } from "../../../server/events/events-server";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../../../server/test/harness";
+import { authProvider } from "../providers/auth-provider";
 import { http } from "../providers/http";
 
 export interface WebAppServer {
@@ -46,6 +48,27 @@ export async function startWebAppServer(): Promise<WebAppServer> {
       await t.close();
     },
   };
+}
+
+/**
+ * A test file's server: started, browsed to and (with `signIn`) signed in to as its admin before
+ * the file's tests, closed after them. The object is filled in once it has started.
+ */
+export function webAppServerPerFile(options: { signIn?: boolean } = {}): WebAppServer {
+  const server = {} as WebAppServer;
+  let started: WebAppServer | undefined;
+  beforeAll(async () => {
+    started = await startWebAppServer();
+    Object.assign(server, started);
+    await browseTo(server.baseUrl);
+    if (!options.signIn) return;
+    const signedIn = await authProvider.login({ email: server.email, password: server.password });
+    expect(signedIn, JSON.stringify(signedIn)).toMatchObject({ success: true });
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return server;
 }
 
 /**

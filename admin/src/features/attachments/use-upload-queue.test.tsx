@@ -1,24 +1,13 @@
 // @vitest-environment jsdom
 import { StrictMode } from "react";
 import { act, renderHook, waitFor } from "@testing-library/react";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { makeImage, setPublishStatus } from "../../../../server/attachments/test-fixtures";
 import { insertProjectRow } from "../../../../server/test/rows";
-import { authProvider } from "../../providers/auth-provider";
-import { browseTo, startWebAppServer, type WebAppServer } from "../../test/web-app-server";
+import { webAppServerPerFile } from "../../test/web-app-server";
 import { useUploadQueue } from "./use-upload-queue";
 
-let server: WebAppServer;
-
-beforeAll(async () => {
-  server = await startWebAppServer();
-  await browseTo(server.baseUrl);
-  const signedIn = await authProvider.login({ email: server.email, password: server.password });
-  expect(signedIn, JSON.stringify(signedIn)).toMatchObject({ success: true });
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = webAppServerPerFile({ signIn: true });
 
 const LIMIT = 10 * 1024 * 1024;
 const photo = async (name: string) => new File([new Uint8Array(await makeImage("png"))], name, { type: "image/png" });

@@ -3,26 +3,19 @@ import { MantineProvider } from "@mantine/core";
 import { Refine } from "@refinedev/core";
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { authProvider } from "../../providers/auth-provider";
 import { dataProvider } from "../../providers/data-provider";
-import { browseTo, startWebAppServer, type WebAppServer } from "../../test/web-app-server";
+import { webAppServerPerFile } from "../../test/web-app-server";
 import { ContactFormModal } from "./contact-form-modal";
 import { useContactModalForm } from "./use-contact-modal-form";
 
-let server: WebAppServer;
+const server = webAppServerPerFile({ signIn: true });
 let clientId: number;
 
 beforeAll(async () => {
-  server = await startWebAppServer();
-  await browseTo(server.baseUrl);
-  const signedIn = await authProvider.login({ email: server.email, password: server.password });
-  expect(signedIn, JSON.stringify(signedIn)).toMatchObject({ success: true });
   const { body } = await server.api().post("/api/clients").set(server.colleague.auth).send({ name: "Form Client" });
   clientId = body.id;
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 function AddContact() {
