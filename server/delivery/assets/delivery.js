@@ -1,7 +1,8 @@
 /* global document, window, IntersectionObserver */
 // The delivery page's script: further parts of the grid as the client scrolls, and the full-screen
 // viewer (arrows, swipe, Esc, each photo's own download) over every photo of the delivery, drawn
-// or not. The viewer shows each photo's screen-sized preview (`v/<n>`); its download is the original. Photos are named by their position (1-based); names come with the page or with the
+// or not. The viewer shows each photo's screen-sized preview (`v/<n>`); its download is the
+// original. Photos are named by their position (1-based); names come with the page or with the
 // parts asked for at `photos?from=<position>`.
 (function () {
   "use strict";
