@@ -138,6 +138,11 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
     await page.getByRole("heading", { level: 1, name: client.name }).waitFor();
     await page.getByText(`Sam ${name}`).first().waitFor();
     await checkScreen(page, `client (${name})`, viewport.width);
+    // On a phone the contacts come straight after the name; the ID and dates wait at the end.
+    const top = async (locator: ReturnType<typeof page.getByText>) => (await locator.boundingBox())!.y;
+    const contactsAt = await top(page.getByRole("heading", { name: /^Contacts/ }));
+    const createdAt = await top(page.getByText("Created", { exact: true }).first());
+    expect(name === "phone" ? contactsAt < createdAt : createdAt < contactsAt).toBe(true);
     const clientsProjectMenu = page.getByRole("button", { name: `Actions for ${project.name}` });
     await expectWithinScreen(clientsProjectMenu, viewport.width);
   });

@@ -4,11 +4,18 @@ import type { Client } from "./types";
 import { formatDateTime } from "../../lib/format";
 import { Field } from "../../ui/field";
 
+interface ClientDetailsCardProps {
+  client: Client;
+  onEdit: () => void;
+  /** False on a phone, where the ID and dates come last (ClientFactsCard) so the contacts come first. */
+  withFacts: boolean;
+}
+
 /** The client's name, ID and dates, with the way to rename it. */
-export function ClientDetailsCard({ client, onEdit }: { client: Client; onEdit: () => void }) {
+export function ClientDetailsCard({ client, onEdit, withFacts }: ClientDetailsCardProps) {
   return (
     <Card withBorder shadow="xs" p="lg" radius="md">
-      <Group position="apart" mb="md">
+      <Group position="apart" mb={withFacts ? "md" : 0}>
         <Title order={1} size="h2">
           {client.name}
         </Title>
@@ -16,11 +23,26 @@ export function ClientDetailsCard({ client, onEdit }: { client: Client; onEdit: 
           Edit Client
         </Button>
       </Group>
-      <SimpleGrid cols={3} breakpoints={[{ maxWidth: "sm", cols: 1 }]}>
-        <Field label="ID">{client.id}</Field>
-        <Field label="Created">{formatDateTime(client.createdAt)}</Field>
-        <Field label="Updated">{formatDateTime(client.updatedAt)}</Field>
-      </SimpleGrid>
+      {withFacts && <ClientFacts client={client} />}
     </Card>
+  );
+}
+
+/** The client's ID and dates on their own, below everything else on a phone. */
+export function ClientFactsCard({ client }: { client: Client }) {
+  return (
+    <Card withBorder shadow="xs" p="lg" radius="md">
+      <ClientFacts client={client} />
+    </Card>
+  );
+}
+
+function ClientFacts({ client }: { client: Client }) {
+  return (
+    <SimpleGrid cols={3} breakpoints={[{ maxWidth: "sm", cols: 1 }]}>
+      <Field label="ID">{client.id}</Field>
+      <Field label="Created">{formatDateTime(client.createdAt)}</Field>
+      <Field label="Updated">{formatDateTime(client.updatedAt)}</Field>
+    </SimpleGrid>
   );
 }

@@ -9,7 +9,8 @@ import { useClientModalForm } from "./use-client-modal-form";
 import { ContactsPanel } from "../contacts";
 import { ProjectsPanel } from "../projects";
 import { parseRouteId } from "../../lib/route-id";
-import { ClientDetailsCard } from "./client-details-card";
+import { usePhone } from "../../lib/use-phone";
+import { ClientDetailsCard, ClientFactsCard } from "./client-details-card";
 
 export function ClientShow() {
   const clientId = parseRouteId(useParams().id);
@@ -59,9 +60,10 @@ function ClientContent({ client }: { client: ClientWithRelations }) {
   // Mounted only once the client has loaded: the edit form observes the same record, and would
   // otherwise report a failed load as a toast beside the page's own alert.
   const editForm = useClientModalForm("edit");
+  const phone = usePhone();
   return (
     <Stack spacing="md">
-      <ClientDetailsCard client={client} onEdit={() => editForm.showFor(client)} />
+      <ClientDetailsCard client={client} onEdit={() => editForm.showFor(client)} withFacts={!phone} />
       <ContactsPanel clientId={client.id} contacts={client.contacts} />
       <ProjectsPanel
         clientId={client.id}
@@ -70,6 +72,7 @@ function ClientContent({ client }: { client: ClientWithRelations }) {
         showClient={false}
         showAttachmentCount
       />
+      {phone && <ClientFactsCard client={client} />}
       <ClientFormModal form={editForm} title="Edit Client" />
     </Stack>
   );
