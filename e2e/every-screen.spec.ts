@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { adminToken, create, putJson, signUpAccount } from "./api";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { docsScreenshot, launchBrowser, screenshot, signIn, signInAsAdmin, SIZES } from "./browser";
+import { docsScreenshot, launchBrowser, screenshot, settled, signIn, signInAsAdmin, SIZES } from "./browser";
 import { removeThroughApi, type Named } from "./fixtures/cleanup";
 import { imageFile } from "./fixtures/images";
 import { uploadThroughApi } from "./fixtures/upload";
@@ -215,9 +215,18 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
     await checkScreen(page, `project not found (${name})`, viewport.width);
   });
 
-  it("serves accessible delivery pages: the gallery, its viewer, the passcode page and a dead link", async () => {
+  it("serves accessible delivery pages: the gallery, its viewer, the passcode page and a dead link, after the published project and its Send dialog", async () => {
     const token = await adminToken();
     project = await publishThroughApi(token, project.id);
+    await page.goto(`/projects/${project.id}`);
+    await page.getByRole("button", { name: "Send to client" }).click();
+    const sending = page.getByRole("dialog", { name: "Send to client" });
+    await sending.getByRole("button", { name: /^Send/ }).first().waitFor();
+    await settled(sending);
+    await expectNoSeriousAxeViolations(page, `send to client (${name})`);
+    await page.keyboard.press("Escape");
+    await sending.waitFor({ state: "hidden" });
+    await checkScreen(page, `published project (${name})`, viewport.width);
     const visitor = await browser.newContext({ viewport, isMobile: touch, hasTouch: touch, bypassCSP: true });
     visitor.setDefaultTimeout(20_000);
     const gallery = await visitor.newPage();

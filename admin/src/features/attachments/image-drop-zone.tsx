@@ -27,7 +27,12 @@ export function ImageDropZone({ disabled, onFiles }: ImageDropZoneProps) {
       onDropAny={(accepted, rejected) => {
         if (!disabled) onFiles([...accepted, ...rejected.map((r) => r.file)]);
       }}
-      sx={disabled ? { cursor: "not-allowed", opacity: 0.6 } : undefined}
+      // Shown as closed by its lock, grey ground and solid border, not by fading: faded text fails contrast.
+      sx={
+        disabled
+          ? (theme) => ({ cursor: "not-allowed", backgroundColor: theme.colors.gray[1], borderStyle: "solid" })
+          : undefined
+      }
     >
       <Group position="center" spacing="xl" style={{ minHeight: 110, pointerEvents: "none" }}>
         {disabled ? (
