@@ -30,7 +30,8 @@ const UploadRow = memo(function UploadRow({ item, onRetry, onRemove }: { item: U
       withBorder
       p="sm"
       radius="sm"
-      style={{ opacity: completed ? 0.6 : 1 }}
+      // A finished row steps back by its ground, not by fading: faded grey text fails contrast.
+      sx={(theme) => (completed ? { backgroundColor: theme.colors.gray[0] } : {})}
       aria-label={`Upload ${item.file.name}`}
     >
       <Group position="apart" noWrap>
