@@ -132,7 +132,7 @@ describe("a delivery held in B's memory, changed through A", () => {
 describe("the studio's branding and a cover, changed through A", () => {
   it("show on B's very next page, though B holds the page's studio and link in memory", async () => {
     const d = await deliveryHeldByB("Branded");
-    expect((await request(b.url).get(d.page)).text).toContain('<div class="cover"><img src="p/1"');
+    expect((await request(b.url).get(d.page)).text).toContain('<div class="cover"><img src="v/1"');
     const saved = await request(a.url)
       .put("/api/studio/settings")
       .set(auth())
@@ -145,6 +145,6 @@ describe("the studio's branding and a cover, changed through A", () => {
       (await request(a.url).put(`/api/projects/${d.id}/cover`).set(auth()).send({ attachmentId: d.photoIds[2] }))
         .status,
     ).toBe(200);
-    expect((await request(b.url).get(d.page)).text).toContain('<div class="cover"><img src="p/3"');
+    expect((await request(b.url).get(d.page)).text).toContain('<div class="cover"><img src="v/3"');
   });
 });
