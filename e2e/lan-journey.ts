@@ -84,6 +84,18 @@ async function clipboardText(context: BrowserContext, readerOrigin: string): Pro
  * The studio's half: sign in, see the live socket answer (a client made elsewhere appears), upload
  * photos, publish and watch its progress arrive, copy the delivery link and check what was copied.
  */
+/** Whether a page's socket listens for changes to a resource, from the frames it has received in order. */
+function listeningFor(frames: string[], resource: string): boolean {
+  let listening = false;
+  for (const raw of frames) {
+    const frame = JSON.parse(raw) as { event?: string; data?: { resources?: string[] } };
+    if (!frame.data?.resources?.includes(resource)) continue;
+    if (frame.event === "subscribed") listening = true;
+    if (frame.event === "unsubscribed") listening = false;
+  }
+  return listening;
+}
+
 export async function studioJourney(browser: Browser, studio: Studio, clipboardOrigin: string) {
   const context = await openContext(browser, studio);
   const page = await context.newPage();
@@ -97,6 +109,8 @@ export async function studioJourney(browser: Browser, studio: Studio, clipboardO
   await page.goto("/clients/all");
   await page.getByText("All Clients").first().waitFor();
   const clientName = `Walk-in ${Date.now()}`;
+  // Created only once the page's socket listens for clients: a change before that is never heard of.
+  await expect.poll(() => listeningFor(frames, "clients")).toBe(true);
   const client = await create<{ id: number }>(accessToken, "clients", { name: clientName }, studio.apiUrl);
   // The navigation also lists the client just added: the list is what is watched here.
   await page.getByRole("main").getByRole("link", { name: clientName, exact: true }).waitFor();
