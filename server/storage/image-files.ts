@@ -264,9 +264,10 @@ const JPEG_END = Buffer.from([0xff, 0xd9]);
 
 /**
  * Decodes the whole image once, in sequential mode, failing on truncation or corrupt data, into
- * a rendition: upright (EXIF orientation applied), never enlarged. A JPEG whose data is whole but lacks its final end marker (which browsers and
- * viewers show) is decoded with the marker added, and then any warning refuses it: data really
- * cut short reaches the added marker too early, which libjpeg reports.
+ * a rendition: upright (EXIF orientation applied), never enlarged. A JPEG whose data is whole but
+ * lacks its final end marker (which browsers and viewers show) is decoded with the marker added,
+ * and then any warning refuses it: data really cut short reaches the added marker too early,
+ * which libjpeg reports.
  */
 async function renderRendition(file: string, mimeType: string, output: string, spec: RenditionSpec): Promise<void> {
   const endless = mimeType === "image/jpeg" && !(await endsWith(file, JPEG_END));
