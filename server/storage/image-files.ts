@@ -149,7 +149,7 @@ function decodeQueue(maxDecodeBytes: number): Semaphore {
 }
 
 /** The header, read without decoding (sharp's own pixel limit would refuse with no reason given). */
-async function readHeader(file: string): Promise<Metadata> {
+async function readHeader(file: string | Buffer): Promise<Metadata> {
   return sharp(file, { limitInputPixels: false })
     .metadata()
     .catch(() => {
@@ -163,6 +163,20 @@ function decodeBytesWithinLimits(meta: Metadata, maxDecodeBytes: number, longEdg
   const bytes = decodeBytes(meta, longEdge);
   if (bytes > maxDecodeBytes) throw new UnsupportedMediaTypeError(IMAGE_TOO_LARGE_TO_PROCESS);
   return bytes;
+}
+
+/**
+ * Runs `work`, a decode of `input` for a rendition of `longEdge` pixels, within the decode budget
+ * uploads and renditions share; refuses, with its reason, an image too large to decode.
+ */
+export async function decodeWithinBudget<T>(
+  input: string | Buffer,
+  maxDecodeBytes: number,
+  longEdge: number,
+  work: () => Promise<T>,
+): Promise<T> {
+  const bytes = decodeBytesWithinLimits(await readHeader(input), maxDecodeBytes, longEdge);
+  return decodeQueue(maxDecodeBytes).run(work, bytes);
 }
 
 /**

@@ -3,8 +3,8 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import type { Config } from "../config";
-import { UnsupportedMediaTypeError } from "../http/errors";
-import { IMAGE_DAMAGED } from "./image-files";
+import { HttpError, UnsupportedMediaTypeError } from "../http/errors";
+import { decodeWithinBudget, IMAGE_DAMAGED } from "./image-files";
 import { removeQuietly, uploadPath, uploadsTempRoot } from "./paths";
 import { imageTypeOf } from "../../api/image-types";
 
@@ -29,16 +29,20 @@ export async function storeLogo(config: Config, bytes: Buffer): Promise<string> 
   const temp = path.join(uploadsTempRoot(config), `logo-${crypto.randomBytes(8).toString("hex")}.webp`);
   try {
     await fsp.mkdir(uploadsTempRoot(config), { recursive: true });
-    await sharp(bytes, { limitInputPixels: MAX_LOGO_PIXELS, failOn: "error" })
-      .rotate()
-      .resize({ width: LOGO_SIZE, height: LOGO_SIZE, fit: "inside", withoutEnlargement: true })
-      .webp({ quality: 90 })
-      .toFile(temp);
+    // Within the decode budget photos use: a logo being re-encoded never adds a decode beside theirs.
+    await decodeWithinBudget(bytes, config.maxDecodeBytes, LOGO_SIZE, () =>
+      sharp(bytes, { limitInputPixels: MAX_LOGO_PIXELS, failOn: "error" })
+        .rotate()
+        .resize({ width: LOGO_SIZE, height: LOGO_SIZE, fit: "inside", withoutEnlargement: true })
+        .webp({ quality: 90 })
+        .toFile(temp),
+    );
     const target = uploadPath(config, key);
     await fsp.mkdir(path.dirname(target), { recursive: true });
     await fsp.rename(temp, target);
     return key;
   } catch (err) {
+    if (err instanceof HttpError) throw err; // too large to decode: its own reason
     if (err instanceof Error && !("code" in err)) throw new UnsupportedMediaTypeError(IMAGE_DAMAGED);
     throw err;
   } finally {
