@@ -186,6 +186,26 @@ describe("the studio's logo", () => {
     expect(logoFiles()).toHaveLength(1);
   });
 
+  it("is decoded within the photos' decode budget: one too large to decode is refused with that reason", async () => {
+    const small = await createTestApp({ MAX_DECODE_BYTES: "1000000" });
+    try {
+      const owner = await createUser(small.ctx, { role: "admin" });
+      const png = await sharp({ create: { width: 1000, height: 1000, channels: 3, background: "#888888" } })
+        .png()
+        .toBuffer();
+      const res = await request(small.app)
+        .put("/api/studio/logo")
+        .set(owner.auth)
+        .set("Content-Type", "image/png")
+        .send(png);
+      expect(res.status).toBe(415);
+      expect(res.body.message).toBe("Image is too large to process");
+      expect((await request(small.app).get("/api/studio/settings").set(owner.auth)).body.logoUrl).toBeNull();
+    } finally {
+      await small.close();
+    }
+  });
+
   it("is removed by an admin, file and all", async () => {
     const url = (await read(admin)).body.logoUrl as string;
     const res = await api().delete("/api/studio/logo").set(admin.auth);
