@@ -99,6 +99,10 @@ export interface DeliverySettings {
   /** Full transfers of the ZIP, however many Range requests each took. */
   downloads: number;
   lastDownloadAt: string | null;
+  /** Off: a view-only proofing gallery, with no ZIP and no photo downloads (thumbnails and previews still show). */
+  allowDownloads: boolean;
+  /** The previews (web size) offered for download beside the originals: per photo, and as a ZIP built at publish. */
+  offerWebSize: boolean;
 }
 
 /** The four links carry a short-lived signature, so they work in an <img> or a new tab. */

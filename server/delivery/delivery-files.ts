@@ -11,7 +11,7 @@ import { attachmentDisposition } from "../publish/download-name";
 import { KEY_FIELDS, renditionKeyOf } from "../attachments/renditions.service";
 import { jpegNameOf } from "../attachments/file-names";
 import { renditionSpec, type Rendition } from "../storage/image-files";
-import { PUBLISHED_ZIP_NAME, publishedZipFile, uploadPath } from "../storage/paths";
+import { PUBLISHED_ZIP_NAME, publishedZipFile, uploadPath, webSizeZipFile } from "../storage/paths";
 import {
   mayOpen,
   openLink,
@@ -24,11 +24,12 @@ import {
 import { ThumbnailCache } from "./thumbnail-cache";
 import { countZipDownload } from "./zip-downloads";
 import { notePhotoDownload } from "../activity/delivery-hooks";
+import { mayDownload, requireDownload, webSizeZipStatOf } from "./download-choices";
 
-type PhotoRoute = { kind: "photo" | "download" | Rendition; token: string; n: string };
-type FileRoute = PhotoRoute | { kind: "zip" | "published"; token: string };
+type PhotoRoute = { kind: "photo" | "download" | "webDownload" | Rendition; token: string; n: string };
+type FileRoute = PhotoRoute | { kind: "zip" | "webZip" | "published"; token: string };
 
-const DELIVERY_FILE = /^\/d\/([^/]+)\/(?:([ptv])\/([^/]+)(\/download)?|(all\.zip))\/?$/i;
+const DELIVERY_FILE = /^\/d\/([^/]+)\/(?:([ptv])\/([^/]+)(\/download)?|(all\.zip|web\.zip))\/?$/i;
 /** The letter of each rendition's route: `t/<n>` the thumbnail, `v/<n>` the preview (what the viewer shows). */
 const RENDITION_OF: Record<string, Rendition> = { t: "thumbnail", v: "preview" };
 const PUBLISHED_FILE = /^\/published\/([^/]+)\/?$/i;
@@ -46,10 +47,10 @@ function templateOf(url: string): string | undefined {
   if (PUBLISHED_FILE.test(path)) return "/published/:name";
   const m = DELIVERY_FILE.exec(path);
   if (!m) return undefined;
-  if (m[5]) return "/d/:token/all.zip";
+  if (m[5]) return `/d/:token/${m[5].toLowerCase()}`;
   const letter = m[2].toLowerCase();
-  if (letter === "p") return m[4] ? "/d/:token/p/:n/download" : "/d/:token/p/:n";
-  return m[4] ? undefined : `/d/:token/${letter}/:n`;
+  if (m[4]) return letter === "t" ? undefined : `/d/:token/${letter}/:n/download`;
+  return `/d/:token/${letter}/:n`;
 }
 
 /** Percent-decoded as Express decodes a route's parameters; a malformed one is a 400, as there. */
@@ -72,14 +73,16 @@ function fileRouteOf(url: string): FileRoute {
   }
   const m = DELIVERY_FILE.exec(path)!;
   const token = decode(m[1]);
-  if (m[5]) return { kind: "zip", token };
+  if (m[5]) return { kind: m[5].toLowerCase() === "web.zip" ? "webZip" : "zip", token };
   const n = decode(m[3]);
+  // `v/<n>/download`: the preview as a download, the web size.
+  if (m[4] && m[2].toLowerCase() === "v") return { kind: "webDownload", token, n };
   const rendition = RENDITION_OF[m[2].toLowerCase()];
   if (rendition) return { kind: rendition, token, n };
   return { kind: m[4] ? "download" : "photo", token, n };
 }
 
-type Disposition = "inline" | "attachment" | "preview";
+type Disposition = "inline" | "attachment" | "preview" | "webSize";
 const dispositions = new WeakMap<DeliveryPhoto, Record<Disposition, string>>();
 /** Content-Disposition naming the photo (its preview, a JPEG, by a `.jpg` name), made once per photo the cache holds. */
 function dispositionOf(photo: DeliveryPhoto, type: Disposition): string {
@@ -89,10 +92,18 @@ function dispositionOf(photo: DeliveryPhoto, type: Disposition): string {
       inline: contentDisposition(photo.originalName, { type: "inline" }),
       attachment: contentDisposition(photo.originalName, { type: "attachment" }),
       preview: contentDisposition(jpegNameOf(photo.originalName), { type: "inline" }),
+      webSize: contentDisposition(jpegNameOf(photo.originalName), { type: "attachment" }),
     };
     dispositions.set(photo, all);
   }
   return all[type];
+}
+
+/** How a photo route names its file: a download is an attachment, the web size by a `.jpg` name. */
+function dispositionFor(kind: PhotoRoute["kind"], tag: string | undefined): Disposition {
+  if (kind === "download") return "attachment";
+  if (kind === "webDownload") return tag === "preview" ? "webSize" : "attachment";
+  return tag === "preview" ? "preview" : "inline";
 }
 
 export interface DeliveryFilesOptions {
@@ -120,21 +131,26 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
     handOver ? { kind: "proxy", ...handOver(file) } : { kind: "file", path: file };
 
   async function sendPhoto(req: IncomingMessage, res: ServerResponse, link: DeliveryLink, route: PhotoRoute) {
+    if (route.kind === "photo" || route.kind === "download") requireDownload(link, "original");
+    if (route.kind === "webDownload") requireDownload(link, "webSize");
     const photo = await photoAt(ctx, link, route.n);
     if (route.kind === "download") notePhotoDownload(ctx, req, link, photo.originalName);
+    if (route.kind === "webDownload") notePhotoDownload(ctx, req, link, jpegNameOf(photo.originalName));
     const rendition = route.kind === "thumbnail" || route.kind === "preview" ? route.kind : undefined;
-    // A photo whose rendition cannot be rendered (damaged, or no room on the disk) is shown itself.
-    const key = rendition
-      ? (photo[KEY_FIELDS[rendition]] ??= await renditionKeyOf(ctx, rendition, photo).catch(() => null))
+    const renditionOrWebSize = route.kind === "webDownload" ? "preview" : rendition;
+    // A photo whose rendition cannot be rendered (damaged, or no room on the disk) is shown itself,
+    // where the link lets its originals out at all.
+    const key = renditionOrWebSize
+      ? (photo[KEY_FIELDS[renditionOrWebSize]] ??= await renditionKeyOf(ctx, renditionOrWebSize, photo).catch(
+          () => null,
+        ))
       : null;
-    const spec = rendition && key ? renditionSpec(ctx.config, rendition) : undefined;
+    if (renditionOrWebSize && !key && !mayDownload(link, "original")) throw new NotFoundError("Photo not found");
+    const spec = renditionOrWebSize && key ? renditionSpec(ctx.config, renditionOrWebSize) : undefined;
     const entity: Entity = {
       headers: {
         "Content-Type": spec?.mimeType ?? photo.mimeType,
-        "Content-Disposition": dispositionOf(
-          photo,
-          route.kind === "download" ? "attachment" : spec?.tag === "preview" ? "preview" : "inline",
-        ),
+        "Content-Disposition": dispositionOf(photo, dispositionFor(route.kind, spec?.tag)),
         "X-Content-Type-Options": "nosniff",
         "Cache-Control": REVALIDATE,
       },
@@ -152,14 +168,18 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
     return sendEntity(req, res, options.baseHeaders(req), entity, data ? { kind: "buffer", data } : fileBody(file));
   }
 
-  /** The ZIP, whose downloads count when this process hands out its bytes: never left to the proxy. */
-  async function sendZip(req: IncomingMessage, res: ServerResponse, link: DeliveryLink) {
-    const zip = await zipStatOf(ctx, link);
+  /**
+   * A ZIP (the originals', or the previews' as `web.zip`), whose downloads count when this process
+   * hands out its bytes: never left to the proxy.
+   */
+  async function sendZip(req: IncomingMessage, res: ServerResponse, link: DeliveryLink, webSize: boolean) {
+    requireDownload(link, webSize ? "webSize" : "original");
+    const zip = webSize ? await webSizeZipStatOf(ctx, link) : await zipStatOf(ctx, link);
     if (!zip) throw new NotFoundError();
     const entity: Entity = {
       headers: {
         "Content-Type": "application/zip",
-        "Content-Disposition": attachmentDisposition(link.projectName),
+        "Content-Disposition": attachmentDisposition(webSize ? `${link.projectName} (web size)` : link.projectName),
         "Cache-Control": REVALIDATE,
         "X-Robots-Tag": "noindex",
       },
@@ -168,10 +188,10 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
         lastModified: zip.mtime.toUTCString(),
       },
     };
-    countZipDownload(ctx, req, res, link, options.clientAddress(req));
+    countZipDownload(ctx, req, res, link, options.clientAddress(req), webSize ? "webSize" : "originals");
     return sendEntity(req, res, options.baseHeaders(req), entity, {
       kind: "file",
-      path: publishedZipFile(ctx.config, link.zipPath),
+      path: (webSize ? webSizeZipFile : publishedZipFile)(ctx.config, link.zipPath),
     });
   }
 
@@ -193,7 +213,7 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
       return;
     }
     await requirePasscodeCookie(ctx, req, link);
-    return "n" in route ? sendPhoto(req, res, link, route) : sendZip(req, res, link);
+    return "n" in route ? sendPhoto(req, res, link, route) : sendZip(req, res, link, route.kind === "webZip");
   }
 
   function fail(req: IncomingMessage, res: ServerResponse, err: unknown) {

@@ -1,22 +1,10 @@
 import type { DeliveryPhoto } from "./delivery.repository";
 import { accentStyle, askTheStudio, contactLine, studioLine, type PageBrand } from "./branding-html";
 import { escapeHtml } from "./escape-html";
+import { formatSize } from "./format-size";
+import { downloadsAttribute, zipLinks, type GalleryDownloads } from "./download-links-html";
 
-export { escapeHtml };
-
-const SIZE_UNITS = ["B", "KB", "MB", "GB", "TB"];
-
-/** 1024-based with one decimal, as the web app shows sizes: 512 B, 1.5 KB, 3.2 MB. */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < SIZE_UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(1)} ${SIZE_UNITS[unit]}`;
-}
+export { escapeHtml, formatSize };
 
 function layout(title: string, body: string, base?: string, brand?: PageBrand): string {
   return (
@@ -45,6 +33,7 @@ export interface GalleryView {
   /** The 1-based position of the first photo this page shows (a later part, without the script). */
   from: number;
   zipSize: number;
+  downloads: GalleryDownloads;
 }
 
 /**
@@ -55,9 +44,11 @@ export interface GalleryView {
 export const GRID_SIZES = "(max-width: 600px) 34vw, 300px";
 
 /** One photo of the grid: its thumbnail (or preview, by `srcset`), linking to the photo; `n` is its 1-based position. */
-function photoItem(photo: DeliveryPhoto, n: number): string {
+function photoItem(photo: DeliveryPhoto, n: number, originals: boolean): string {
   const ratio = aspectRatio(photo);
-  return `<li${ratio ? ` style="--r:${ratio}"` : ""}><a href="p/${n}" data-dl="p/${n}/download"><img src="t/${n}" srcset="t/${n} 400w, v/${n} 2048w" sizes="${GRID_SIZES}" alt="${escapeHtml(photo.originalName)}" loading="lazy" decoding="async"></a></li>`;
+  // A view-only link's photos lead to their previews: its originals are not served.
+  const link = originals ? `href="p/${n}" data-dl="p/${n}/download"` : `href="v/${n}"`;
+  return `<li${ratio ? ` style="--r:${ratio}"` : ""}><a ${link}><img src="t/${n}" srcset="t/${n} 400w, v/${n} 2048w" sizes="${GRID_SIZES}" alt="${escapeHtml(photo.originalName)}" loading="lazy" decoding="async"></a></li>`;
 }
 
 /** Width over height to three decimals, for the grid's rows; undefined while unknown. */
@@ -107,11 +98,12 @@ export function renderGallery(view: GalleryView): string {
   const count = `${total} ${total === 1 ? "photo" : "photos"}`;
   const from = Math.min(Math.max(1, view.from), Math.max(1, total));
   const part = view.photos.slice(from - 1, from - 1 + PHOTOS_PER_PART);
-  const items = part.map((p, i) => photoItem(p, from + i)).join("");
+  const items = part.map((p, i) => photoItem(p, from + i, view.downloads.originals)).join("");
   const body =
     `<header>${cover(view)}<div class="intro"><p class="meta">${count} · ${formatSize(bytes)}</p>` +
-    `<a class="button" href="all.zip" download>Download all (ZIP, ${formatSize(view.zipSize)})</a></div></header>` +
-    `<main><ul class="grid" data-from="${from}" data-total="${total}" data-part="${PHOTOS_PER_PART}">${items}</ul>` +
+    `${zipLinks(view.downloads, view.zipSize)}</div></header>` +
+    `<main><ul class="grid" data-from="${from}" data-total="${total}" data-part="${PHOTOS_PER_PART}"` +
+    `${downloadsAttribute(view.downloads)}>${items}</ul>` +
     `${partLinks(from, part.length, total)}</main>${footer(view.studio, view.brand)}`;
   return layout(`${view.projectName} · ${view.studio}`, body, `/d/${view.token}/`, view.brand);
 }

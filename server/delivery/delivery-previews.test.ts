@@ -70,6 +70,6 @@ describe("the delivery's previews", () => {
     );
     const script = (await request(made.t.app).get("/d/assets/delivery.js")).text;
     expect(script).toContain('image.src = "v/" + current;');
-    expect(script).toContain('download.href = "p/" + current + "/download";');
+    expect(script).toContain('original.href = "p/" + n + "/download";');
   });
 });

@@ -18,6 +18,10 @@ export interface DeliveryLink {
   photoBytes: number;
   /** The photo staff chose for the cover, or null (the first photo). */
   coverAttachmentId: number | null;
+  /** Off: view-only, no ZIP and no photo download answers for this link. */
+  allowDownloads: boolean;
+  /** The previews offered for download too (per photo, and the web-size ZIP when it was built). */
+  offerWebSize: boolean;
 }
 
 /** One photo of a delivery, in the ZIP's order. */
@@ -50,6 +54,8 @@ export async function findLinkByToken(db: Db, token: string): Promise<DeliveryLi
       "attachment_count",
       "total_file_size",
       "cover_attachment_id",
+      "delivery_allow_downloads",
+      "delivery_offer_web_size",
     );
   // Compared again byte for byte (and in constant time), whatever the database's collation.
   const expected = Buffer.from(zipPathFor(token));
@@ -66,6 +72,8 @@ export async function findLinkByToken(db: Db, token: string): Promise<DeliveryLi
     photoCount: Number(row.attachment_count),
     photoBytes: Number(row.total_file_size),
     coverAttachmentId: row.cover_attachment_id == null ? null : Number(row.cover_attachment_id),
+    allowDownloads: Boolean(row.delivery_allow_downloads),
+    offerWebSize: Boolean(row.delivery_offer_web_size),
   };
 }
 
@@ -105,15 +113,24 @@ export async function photosOf(db: Db, projectId: number): Promise<DeliveryPhoto
   return (await inZipOrder(db, projectId).select(photoColumns)).map(toPhoto);
 }
 
+export interface DeliverySettingsValues {
+  expiresAt?: string | null;
+  passcodeHash?: string | null;
+  allowDownloads?: boolean;
+  offerWebSize?: boolean;
+}
+
 /** Changes only the settings given; false when the project does not exist. */
 export async function updateDeliverySettings(
   db: Db,
   projectId: number,
-  values: { expiresAt?: string | null; passcodeHash?: string | null },
+  values: DeliverySettingsValues,
 ): Promise<boolean> {
   const row: Record<string, unknown> = {};
   if (values.expiresAt !== undefined) row.delivery_expires_at = values.expiresAt;
   if (values.passcodeHash !== undefined) row.delivery_passcode_hash = values.passcodeHash;
+  if (values.allowDownloads !== undefined) row.delivery_allow_downloads = values.allowDownloads;
+  if (values.offerWebSize !== undefined) row.delivery_offer_web_size = values.offerWebSize;
   if (Object.keys(row).length === 0) return (await db("projects").where({ id: projectId }).first("id")) !== undefined;
   return (await db("projects").where({ id: projectId }).update(row)) > 0;
 }

@@ -11,6 +11,7 @@ import { parse } from "../http/validate";
 import { createPasscodeAttempts } from "./passcode-attempts";
 import { setPasscodeCookie } from "./passcode-cookie";
 import { notePasscodeFailure } from "../activity/delivery-hooks";
+import { galleryDownloads } from "./download-choices";
 import {
   checkPasscode,
   EXPIRED_MESSAGE,
@@ -83,6 +84,7 @@ export function deliveryRouter(ctx: AppContext): Router {
         photos,
         from: part,
         zipSize,
+        downloads: await galleryDownloads(ctx, link),
       }),
     );
   });

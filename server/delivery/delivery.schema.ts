@@ -15,6 +15,8 @@ export const deliverySettingsSchema = z.object({
     .max(64, "Passcode must be 4 to 64 characters")
     .nullable()
     .optional(),
+  allowDownloads: z.boolean({ error: "allowDownloads must be true or false" }).optional(),
+  offerWebSize: z.boolean({ error: "offerWebSize must be true or false" }).optional(),
 });
 
 /** GET /d/:token/photos?from=N: a part of the grid from the N-th photo (1-based). */

@@ -4,7 +4,7 @@ import type { AppContext } from "../context";
 import { ConflictError, HttpError, NotFoundError, UnauthorizedError } from "../http/errors";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import { findProject } from "../projects/projects.repository";
-import { newPublishedZipName, publishedZipFile } from "../storage/paths";
+import { newPublishedZipName, publishedZipFile, webSizeZipFile } from "../storage/paths";
 import type { Project } from "../../api/types";
 import {
   countView,
@@ -114,6 +114,8 @@ export async function recordView(ctx: AppContext, link: DeliveryLink): Promise<v
 export interface DeliverySettingsInput {
   expiresAt?: string | null;
   passcode?: string | null;
+  allowDownloads?: boolean;
+  offerWebSize?: boolean;
 }
 
 export async function updateSettings(
@@ -126,7 +128,8 @@ export async function updateSettings(
     input.expiresAt === undefined || input.expiresAt === null
       ? input.expiresAt
       : new Date(input.expiresAt).toISOString();
-  if (!(await updateDeliverySettings(ctx.db, projectId, { expiresAt, passcodeHash })))
+  const { allowDownloads, offerWebSize } = input;
+  if (!(await updateDeliverySettings(ctx.db, projectId, { expiresAt, passcodeHash, allowDownloads, offerWebSize })))
     throw new NotFoundError("Project not found");
   projectChanged(ctx, projectId);
   return projectOrNotFound(ctx, projectId);
@@ -138,26 +141,43 @@ export async function updateSettings(
  */
 export async function regenerateLink(ctx: AppContext, projectId: number): Promise<Project> {
   const newZipPath = `published/${newPublishedZipName()}`;
-  let moved: { from: string; to: string } | undefined;
+  const moved: Array<{ from: string; to: string }> = [];
   try {
     const old = await swapZipPath(ctx.db, projectId, newZipPath, async (oldZipPath) => {
       const from = publishedZipFile(ctx.config, oldZipPath);
       const to = publishedZipFile(ctx.config, newZipPath);
       await fs.rename(from, to);
-      moved = { from, to };
+      moved.push({ from, to });
+      await renameWebSizeZip(ctx, oldZipPath, newZipPath, moved);
     });
     if (!old) {
       await projectOrNotFound(ctx, projectId);
       throw new ConflictError("Project is not published");
     }
   } catch (err) {
-    // The row kept its old name (the transaction rolled back): the file goes back under it.
-    if (moved)
-      await fs
-        .rename(moved.to, moved.from)
-        .catch((e: unknown) => ctx.logger.error({ err: e }, "could not restore a renamed ZIP"));
+    // The row kept its old name (the transaction rolled back): the files go back under it.
+    for (const { from, to } of moved)
+      await fs.rename(to, from).catch((e: unknown) => ctx.logger.error({ err: e }, "could not restore a renamed ZIP"));
     throw err;
   }
   projectChanged(ctx, projectId);
   return projectOrNotFound(ctx, projectId);
+}
+
+/** The web-size ZIP, when the project has one, follows its ZIP to the new name. */
+async function renameWebSizeZip(
+  ctx: AppContext,
+  oldZipPath: string,
+  newZipPath: string,
+  moved: Array<{ from: string; to: string }>,
+): Promise<void> {
+  const from = webSizeZipFile(ctx.config, oldZipPath);
+  const to = webSizeZipFile(ctx.config, newZipPath);
+  try {
+    await fs.rename(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw err;
+  }
+  moved.push({ from, to });
 }

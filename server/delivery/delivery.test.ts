@@ -67,6 +67,8 @@ describe("the delivery page", () => {
       views: 0,
       downloads: 0,
       lastDownloadAt: null,
+      allowDownloads: true,
+      offerWebSize: false,
     });
   });
 

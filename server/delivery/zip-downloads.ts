@@ -16,7 +16,8 @@ function coverageOf(ctx: AppContext): TransferCoverage {
 /**
  * Counts a download when the bytes of the link's ZIP this downloader (the link, its address and
  * User-Agent) has been handed, over however many responses under either link, make up the whole
- * file (README, "How a download is counted"). Call before the response is written.
+ * file (README, "How a download is counted"). The web-size ZIP is another file, whose bytes are
+ * kept apart and whose whole transfer counts as a download too. Call before the response is written.
  */
 export function countZipDownload(
   ctx: AppContext,
@@ -24,8 +25,10 @@ export function countZipDownload(
   res: ServerResponse,
   link: DeliveryLink,
   clientAddress: string,
+  zip: "originals" | "webSize" = "originals",
 ): void {
-  const downloader = `${link.zipPath}|${clientAddress}|${req.headers["user-agent"] ?? ""}`;
+  const file = zip === "webSize" ? `${link.zipPath}|web` : link.zipPath;
+  const downloader = `${file}|${clientAddress}|${req.headers["user-agent"] ?? ""}`;
   onDeliveredBytes(res, (start, end, size) => {
     if (!coverageOf(ctx).record(downloader, size, start, end)) return;
     Promise.all([countDownload(ctx.db, link.projectId), noteZipDownload(ctx, req, link)]).then(

@@ -56,7 +56,8 @@ const projectColumn = oncePerDialect((db: Db): string => {
       publishStatus: "p.publish_status",
       publishedAt: json.iso("p.published_at"),
       publishedZipPath: "p.published_zip_path",
-      downloadUrl: `CASE WHEN ${published} THEN '/published/' || ${zipName} END`,
+      // A view-only gallery's ZIP link answers 404: the web app offers no 'Download ZIP' for it.
+      downloadUrl: `CASE WHEN ${published} AND p.delivery_allow_downloads THEN '/published/' || ${zipName} END`,
       publishError: "CASE WHEN p.publish_status = 'failed' THEN p.publish_error END",
       deliveryUrl: `CASE WHEN ${published} THEN '/d/' || CASE WHEN substr(${zipName}, length(${zipName}) - 3) = '.zip'
         THEN substr(${zipName}, 1, length(${zipName}) - 4) ELSE ${zipName} END END`,
@@ -66,6 +67,8 @@ const projectColumn = oncePerDialect((db: Db): string => {
         views: "p.delivery_views",
         downloads: "p.delivery_downloads",
         lastDownloadAt: json.iso("p.delivery_last_download_at"),
+        allowDownloads: json.bool("p.delivery_allow_downloads"),
+        offerWebSize: json.bool("p.delivery_offer_web_size"),
       },
       // The chosen photo (a foreign key: null again once it is deleted), else the first in the ZIP's order.
       coverAttachmentId: `COALESCE(p.cover_attachment_id, (SELECT a.id FROM attachments a WHERE a.project_id = p.id

@@ -2,12 +2,14 @@ import crypto from "node:crypto";
 import fsp from "node:fs/promises";
 import type { AppContext } from "../context";
 import type { PublishEventType } from "../events/bus";
-import { newPublishedZipName, publishedZipFile, removeQuietly, uploadPath } from "../storage/paths";
+import { InsufficientStorageError } from "../http/errors";
+import { newPublishedZipName, publishedZipFile, removeQuietly, uploadPath, webSizeZipFile } from "../storage/paths";
 import { isDiskFull } from "../storage/disk-full";
 import { zipEntryNames } from "./entry-names";
-import { attachmentsForBuild, markFailed, markPublished } from "./publish.repository";
+import { attachmentsForBuild, markFailed, markPublished, offersWebSize } from "./publish.repository";
 import { PublishQueue, type PublishBuild } from "./publish-queue";
 import { writeZip, type ZipSource } from "./zip-writer";
+import { expectedWebSizeWork, webSizeSources } from "./web-size-zip";
 
 const queues = new WeakMap<AppContext, PublishQueue>();
 
@@ -30,9 +32,14 @@ class ProgressThrottle {
   private sentAt = 0;
 
   constructor(
-    private readonly total: number,
+    private total: number,
     private readonly send: (percent: number) => void,
   ) {}
+
+  /** The work measured once it is known (the web-size ZIP's previews); what was sent is never taken back. */
+  resize = (total: number) => {
+    this.total = total;
+  };
 
   add = (bytes: number) => {
     this.read += bytes;
@@ -50,17 +57,17 @@ class ProgressThrottle {
 class PublishFailure extends Error {}
 
 /** The message stored in publish_error and sent with publish_failed; never a server path. */
-function describeFailure(err: unknown, sources: ZipSource[], zipFile: string): string {
+function describeFailure(err: unknown, sources: ZipSource[], ...zipFiles: string[]): string {
   if (err instanceof PublishFailure) return err.message;
   const e = err as NodeJS.ErrnoException;
-  if (isDiskFull(err)) return "Not enough disk space to build the ZIP";
+  if (isDiskFull(err) || err instanceof InsufficientStorageError) return "Not enough disk space to build the ZIP";
   const source = sources.find((s) => s.file === e?.path);
   if (source) {
     return e.code === "ENOENT"
       ? `Attachment file is missing: ${source.name}`
       : `Could not read attachment: ${source.name}`;
   }
-  if (e?.path === zipFile) return "Could not write the ZIP file";
+  if (zipFiles.includes(e?.path ?? "")) return "Could not write the ZIP file";
   return "Could not build the ZIP";
 }
 
@@ -91,7 +98,10 @@ export async function runPublishBuild(ctx: AppContext, build: PublishBuild, sign
   const zipName = newPublishedZipName();
   const zipFile = publishedZipFile(ctx.config, zipName);
   const partFile = `${zipFile}.part`;
+  const webZipFile = webSizeZipFile(ctx.config, zipName);
+  const webPartFile = `${webZipFile}.part`;
   let sources: ZipSource[] = [];
+  let webSources: ZipSource[] = [];
   const startedAt = Date.now();
 
   try {
@@ -107,26 +117,36 @@ export async function runPublishBuild(ctx: AppContext, build: PublishBuild, sign
       date: new Date(a.createdAt),
     }));
     const total = sources.reduce((sum, s) => sum + s.size, 0);
-    const progress = new ProgressThrottle(total, (percent) => {
+    // With web size offered, the previews' ZIP is built too: one progress over both (README, Publishing).
+    const withWebSize = await offersWebSize(ctx.db, projectId);
+    const progress = new ProgressThrottle(total + (withWebSize ? expectedWebSizeWork(attachments) : 0), (percent) => {
       if (signal.aborted) return;
       queue.reportProgress(buildId, percent);
       emit("publish_progress", { progress: percent });
     });
+    if (withWebSize) {
+      const web = await webSizeSources(ctx, attachments, { signal, onWork: progress.add });
+      webSources = web.sources;
+      progress.resize(total + web.work);
+    }
     await writeZip(sources, partFile, { signal, onBytes: progress.add });
+    if (withWebSize) await writeZip(webSources, webPartFile, { signal, onBytes: progress.add });
     await fsp.rename(partFile, zipFile);
+    if (withWebSize) await fsp.rename(webPartFile, webZipFile);
     await syncDirectory(ctx.config.publishedDir);
     signal.throwIfAborted();
     const zip = { path: `published/${zipName}`, size: (await fsp.stat(zipFile)).size };
     if (!(await markPublished(ctx.db, projectId, buildId, zip))) {
-      await removeQuietly(zipFile);
+      await removeQuietly(zipFile, webZipFile);
       return;
     }
     ctx.logger.info(
-      { projectId, files: sources.length, bytes: total, ms: Date.now() - startedAt },
+      { projectId, files: sources.length, bytes: total, webSize: withWebSize, ms: Date.now() - startedAt },
       "project published",
     );
   } catch (err) {
-    await handleFailure(ctx, build, signal, err, describeFailure(err, sources, partFile), [partFile, zipFile]);
+    const message = describeFailure(err, [...sources, ...webSources], partFile, webPartFile);
+    await handleFailure(ctx, build, signal, err, message, [partFile, zipFile, webPartFile, webZipFile]);
     return;
   }
   emit("publish_completed", { progress: 100 });

@@ -1,5 +1,5 @@
 import type { AppContext } from "../context";
-import { publishedZipFile, removeQuietly } from "../storage/paths";
+import { publishedZipFile, removeQuietly, webSizeZipFile } from "../storage/paths";
 import { failExpiredBuilds, renewLease, type AbandonedBuild } from "./publish.repository";
 import { publishQueue } from "./publish-job";
 
@@ -32,7 +32,8 @@ export async function reapAbandonedBuilds(ctx: AppContext, message = ABANDONED_M
   for (const { id, publishFile } of abandoned) {
     if (publishFile) {
       const zip = publishedZipFile(ctx.config, publishFile);
-      await removeQuietly(zip, `${zip}.part`);
+      const web = webSizeZipFile(ctx.config, publishFile);
+      await removeQuietly(zip, `${zip}.part`, web, `${web}.part`);
     }
     ctx.events.publishEvent({ projectId: id, type: "publish_failed", data: { error: message } });
     ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [id] });

@@ -18,6 +18,8 @@ export interface PublishableAttachment {
   mimeType: string;
   size: number;
   createdAt: string;
+  /** Its preview's storage key, null while not rendered: what the web-size ZIP holds. */
+  previewKey: string | null;
 }
 
 export async function findPublishState(db: Db, id: number): Promise<PublishState | undefined> {
@@ -107,7 +109,7 @@ async function attachmentsToPublish(db: Db, projectId: number): Promise<Publisha
   const rows = await db("attachments")
     .where({ project_id: projectId })
     .orderBy([{ column: "created_at" }, { column: "id" }])
-    .select("id", "original_name", "storage_key", "mime_type", "size", "created_at");
+    .select("id", "original_name", "storage_key", "mime_type", "size", "created_at", "preview_key");
   return rows.map((r) => ({
     id: r.id,
     originalName: r.original_name,
@@ -115,7 +117,14 @@ async function attachmentsToPublish(db: Db, projectId: number): Promise<Publisha
     mimeType: r.mime_type,
     size: Number(r.size),
     createdAt: r.created_at,
+    previewKey: r.preview_key ?? null,
   }));
+}
+
+/** Whether the project offers web-size downloads, so its build makes the web-size ZIP too. */
+export async function offersWebSize(db: Db, projectId: number): Promise<boolean> {
+  const row = await db("projects").where({ id: projectId }).first("delivery_offer_web_size");
+  return Boolean(row?.delivery_offer_web_size);
 }
 
 /**

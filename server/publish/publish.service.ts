@@ -1,6 +1,6 @@
 import type { AppContext } from "../context";
 import { ConflictError, NotFoundError, ValidationError } from "../http/errors";
-import { publishedZipFile, removeQuietly } from "../storage/paths";
+import { publishedZipFile, removeQuietly, webSizeZipFile } from "../storage/paths";
 import type { Project } from "../../api/types";
 import { downloadUrlFor, findProject } from "../projects/projects.repository";
 import { claimForPublishing, findPublishState, resetToDraft } from "./publish.repository";
@@ -63,7 +63,11 @@ export async function unpublishProject(ctx: AppContext, id: number): Promise<Pro
   if (!reset) throw new NotFoundError("Project not found");
   if (reset.changed) {
     if (reset.buildId) await publishQueue(ctx).cancelBuild(reset.buildId);
-    if (reset.previousZipPath) await removeQuietly(publishedZipFile(ctx.config, reset.previousZipPath));
+    if (reset.previousZipPath)
+      await removeQuietly(
+        publishedZipFile(ctx.config, reset.previousZipPath),
+        webSizeZipFile(ctx.config, reset.previousZipPath),
+      );
     projectsChanged(ctx, id);
   }
   return projectOrNotFound(ctx, id);

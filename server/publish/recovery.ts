@@ -1,7 +1,7 @@
 import fsp from "node:fs/promises";
 import type { AppContext } from "../context";
 import { isPostgres } from "../db/transactions";
-import { PUBLISHED_ZIP_NAME, publishedZipFile, removeQuietly } from "../storage/paths";
+import { PUBLISHED_ZIP_NAME, publishedZipFile, removeQuietly, webSizeZipName } from "../storage/paths";
 import { failInterruptedPublishes, referencedZipNames } from "./publish.repository";
 import { reapAbandonedBuilds } from "./publish-lease";
 
@@ -17,12 +17,13 @@ const isPublisherFile = (name: string) => PUBLISHED_ZIP_NAME.test(name.replace(/
  * left to their process, and to every process's lease check should it die. Then partial `.part`
  * files and ZIPs that no project refers to (left by a crash between the rename and the commit, or
  * between a commit and a file removal) are removed; a live build's file is referred to by its row.
+ * A web-size ZIP (and its `.part`) goes or stays with the ZIP its name follows.
  */
 export async function recoverInterruptedPublishes(ctx: AppContext): Promise<void> {
   const interrupted = isPostgres(ctx.db)
     ? (await reapAbandonedBuilds(ctx, INTERRUPTED_MESSAGE)).map((b) => b.id)
     : await failInterruptedPublishes(ctx.db, INTERRUPTED_MESSAGE);
-  const referenced = new Set(await referencedZipNames(ctx.db));
+  const referenced = new Set((await referencedZipNames(ctx.db)).flatMap((name) => [name, webSizeZipName(name)]));
   const strays = (await fsp.readdir(ctx.config.publishedDir)).filter(
     (name) => isPublisherFile(name) && !referenced.has(name.replace(/\.part$/, "")),
   );

@@ -23,6 +23,17 @@ export function publishedZipFile(config: Config, publishedZipPath: string): stri
   return path.join(config.publishedDir, path.basename(publishedZipPath));
 }
 
+/**
+ * The web-size ZIP built beside a published ZIP: `<name>-web.zip` in the same folder. Its name
+ * follows the ZIP's, so whatever removes, renames or sweeps the one reaches the other; it is
+ * never a delivery link's own name (`<token>-web` names no project).
+ */
+export function webSizeZipFile(config: Config, publishedZipPath: string): string {
+  return publishedZipFile(config, webSizeZipName(path.basename(publishedZipPath)));
+}
+
+export const webSizeZipName = (zipName: string) => zipName.replace(/\.zip$/, "-web.zip");
+
 /** Removes files, ignoring ones already gone; used after a commit, when a missing file is no error. */
 export async function removeQuietly(...files: string[]): Promise<void> {
   await Promise.all(files.map((f) => fs.rm(f, { force: true, recursive: true })));

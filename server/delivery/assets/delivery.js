@@ -16,6 +16,10 @@
   if (!total || !perPart || !nextToDraw) return;
   // The cells' widths, as the server wrote them for the photos it drew.
   var sizes = grid.querySelector("img").getAttribute("sizes") || "";
+  // What the link lets the client download: "original", "original web", or nothing (view-only).
+  var offered = (grid.getAttribute("data-downloads") || "").split(" ");
+  var originals = offered.indexOf("original") !== -1;
+  var webSize = offered.indexOf("web") !== -1;
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -27,7 +31,7 @@
   /** The same markup as the server's: the grid works the same whichever drew an item. */
   function photoItem(n, name) {
     var item = el("li", ratios[n] ? { style: "--r:" + ratios[n] } : {});
-    var link = el("a", { href: "p/" + n, "data-dl": "p/" + n + "/download" });
+    var link = el("a", originals ? { href: "p/" + n, "data-dl": "p/" + n + "/download" } : { href: "v/" + n });
     var srcset = "t/" + n + " 400w, v/" + n + " 2048w";
     link.append(
       el("img", { src: "t/" + n, srcset: srcset, sizes: sizes, alt: name, loading: "lazy", decoding: "async" }),
@@ -108,13 +112,13 @@
   var bar = el("div", { class: "viewer-bar" });
   var name = el("span", { class: "viewer-name" });
   var position = el("span", { class: "viewer-position" });
-  var download = el("a", { class: "viewer-download", download: "" }, "Download");
+  var downloads = viewerDownloads();
   var close = el("button", { type: "button", class: "viewer-close", "aria-label": "Close" }, "✕");
   var stage = el("div", { class: "viewer-stage" });
   var image = el("img", { alt: "" });
   var prev = el("button", { type: "button", class: "nav prev", "aria-label": "Previous photo" }, "‹");
   var next = el("button", { type: "button", class: "nav next", "aria-label": "Next photo" }, "›");
-  bar.append(name, position, download, close);
+  bar.append.apply(bar, [name, position].concat(downloads.links, [close]));
   stage.append(image, prev, next);
   viewer.append(bar, stage);
   document.body.append(viewer);
@@ -131,7 +135,7 @@
     current = ((((n - 1) % total) + total) % total) + 1;
     image.src = "v/" + current;
     position.textContent = current + " / " + total;
-    download.href = "p/" + current + "/download";
+    downloads.point(current);
     if (names[current] !== undefined) return label(current);
     image.alt = "";
     name.textContent = "";
@@ -152,7 +156,7 @@
 
   // Tab and Shift+Tab go round the viewer's own controls.
   function keepFocusInside(event) {
-    var controls = [download, close, prev, next];
+    var controls = downloads.links.concat([close, prev, next]);
     var at = controls.indexOf(document.activeElement);
     var to = at === -1 ? 0 : (at + (event.shiftKey ? -1 : 1) + controls.length) % controls.length;
     controls[to].focus();
@@ -198,6 +202,22 @@
     else return;
     event.preventDefault();
   });
+
+  /** The viewer's download links, as the link offers them: the original, and the web size. */
+  function viewerDownloads() {
+    var links = [];
+    var original = originals && el("a", { class: "viewer-download", download: "" }, "Download");
+    var web = webSize && el("a", { class: "viewer-download", download: "" }, "Download web size");
+    if (original) links.push(original);
+    if (web) links.push(web);
+    return {
+      links: links,
+      point: function (n) {
+        if (original) original.href = "p/" + n + "/download";
+        if (web) web.href = "v/" + n + "/download";
+      },
+    };
+  }
 
   var touchX = null;
   stage.addEventListener(

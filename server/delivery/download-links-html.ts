@@ -1,0 +1,27 @@
+import { formatSize } from "./format-size";
+
+/** What the gallery offers to download: nothing on a view-only link. */
+export interface GalleryDownloads {
+  /** The originals, one by one and as the ZIP. */
+  originals: boolean;
+  /** The web size (the previews), one by one. */
+  webSize: boolean;
+  /** The web-size ZIP's size, when the project has one to offer. */
+  webZipSize?: number;
+}
+
+/** The header's ZIP buttons. */
+export function zipLinks(downloads: GalleryDownloads, zipSize: number): string {
+  if (!downloads.originals) return "";
+  const web =
+    downloads.webSize && downloads.webZipSize !== undefined
+      ? `<a class="button secondary" href="web.zip" download>Download web size (ZIP, ${formatSize(downloads.webZipSize)})</a>`
+      : "";
+  return `<div class="downloads"><a class="button" href="all.zip" download>Download all (ZIP, ${formatSize(zipSize)})</a>${web}</div>`;
+}
+
+/** What the grid tells the script to put in the viewer: `original`, `original web`, or nothing. */
+export function downloadsAttribute(downloads: GalleryDownloads): string {
+  if (!downloads.originals) return "";
+  return ` data-downloads="${downloads.webSize ? "original web" : "original"}"`;
+}

@@ -1,0 +1,94 @@
+import fs from "node:fs";
+import request from "supertest";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { appWithUser } from "../test/app-with-user";
+import { insertProjectRow } from "../test/rows";
+import { uploadPath, webSizeZipFile } from "../storage/paths";
+import { addPhoto, projectRow, publishedFiles, readZip, recordPublishEvents, unzipTest } from "./test-fixtures";
+
+const made = appWithUser();
+const api = () => request(made.t.app);
+
+/** A project offering web size (set through the API before publishing), its photos stored without previews. */
+async function publishWithWebSize(names: string[], side = 300) {
+  const { ctx } = made.t;
+  const id = await insertProjectRow(ctx, { name: "Garden party" });
+  const settings = await api().put(`/api/projects/${id}/delivery`).set(made.user.auth).send({ offerWebSize: true });
+  expect(settings.status).toBe(200);
+  expect(settings.body.delivery).toMatchObject({ allowDownloads: true, offerWebSize: true });
+  for (const name of names) await addPhoto(ctx, id, name, side);
+  const events = recordPublishEvents(ctx, id);
+  expect((await api().post(`/api/projects/${id}/publish`).set(made.user.auth)).status).toBe(202);
+  await events.next("publish_completed", 60_000);
+  events.stop();
+  const row = await projectRow(ctx, id);
+  return { id, row, events: events.events, webZip: webSizeZipFile(ctx.config, row.published_zip_path) };
+}
+
+const previewsOf = async (id: number) =>
+  made.t.ctx
+    .db("attachments")
+    .where({ project_id: id })
+    .orderBy([{ column: "created_at" }, { column: "id" }])
+    .select("original_name", "preview_key");
+
+describe("the web-size ZIP", () => {
+  it("is built at publish beside the originals' ZIP: every photo's preview, rendered first where missing, under .jpg names de-duplicated", async () => {
+    const { ctx } = made.t;
+    const { id, row, webZip, events } = await publishWithWebSize(["b.png", "b.jpg", "Sunset.JPEG", "c"]);
+    expect(row.publish_status).toBe("published");
+    expect(webZip).toBe(
+      ctx.config.publishedDir + "/" + row.published_zip_path.slice("published/".length, -4) + "-web.zip",
+    );
+    expect(publishedFiles(ctx)).toContain(webZip.slice(ctx.config.publishedDir.length + 1));
+
+    const previews = await previewsOf(id);
+    // Each photo had no preview; publishing made them, and the ZIP holds exactly those files.
+    for (const p of previews) expect(p.preview_key).toMatch(/\.preview\.jpg$/);
+    const entries = await readZip(webZip);
+    expect(entries.map((e) => e.name)).toEqual(["b.jpg", "b (1).jpg", "Sunset.JPEG", "c.jpg"]);
+    entries.forEach((entry, i) =>
+      expect(entry.content.equals(fs.readFileSync(uploadPath(ctx.config, previews[i].preview_key)))).toBe(true),
+    );
+    expect((await sharp(entries[0].content).metadata()).format).toBe("jpeg");
+    expect(await unzipTest(webZip)).toMatch(/No errors detected/);
+
+    // The originals' ZIP is as it always was.
+    const originals = await readZip(ctx.config.publishedDir + "/" + row.published_zip_path.slice("published/".length));
+    expect(originals.map((e) => e.name)).toEqual(["b.png", "b.jpg", "Sunset.JPEG", "c"]);
+
+    const progress = events.filter((e) => e.type === "publish_progress").map((e) => e.data.progress!);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(progress.every((p) => p > 0 && p < 100)).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: "publish_completed", data: { progress: 100 } });
+  });
+
+  it("is not built for a project without web size, whose publish is as before", async () => {
+    const { ctx } = made.t;
+    const id = await insertProjectRow(ctx, { name: "Plain" });
+    await addPhoto(ctx, id, "one.jpg");
+    const events = recordPublishEvents(ctx, id);
+    expect((await api().post(`/api/projects/${id}/publish`).set(made.user.auth)).status).toBe(202);
+    await events.next("publish_completed");
+    events.stop();
+    const row = await projectRow(ctx, id);
+    expect(fs.existsSync(webSizeZipFile(ctx.config, row.published_zip_path))).toBe(false);
+    expect((await previewsOf(id))[0].preview_key).toBeNull();
+  });
+
+  it("follows its ZIP when the link is regenerated, and goes with it when the project is unpublished", async () => {
+    const { ctx } = made.t;
+    const { id, webZip } = await publishWithWebSize(["one.jpg"], 64);
+    const bytes = fs.readFileSync(webZip);
+    expect((await api().post(`/api/projects/${id}/delivery/regenerate`).set(made.user.auth)).status).toBe(200);
+    const renamed = webSizeZipFile(ctx.config, (await projectRow(ctx, id)).published_zip_path);
+    expect(renamed).not.toBe(webZip);
+    expect(fs.existsSync(webZip)).toBe(false);
+    expect(fs.readFileSync(renamed).equals(bytes)).toBe(true);
+
+    expect((await api().delete(`/api/projects/${id}/publish`).set(made.user.auth)).status).toBe(200);
+    expect(fs.existsSync(renamed)).toBe(false);
+  });
+});
