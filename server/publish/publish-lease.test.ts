@@ -82,6 +82,21 @@ describe("publish leases", () => {
     expect(await reapAbandonedBuilds(t.ctx)).toEqual([]);
   });
 
+  it("removes the web-size ZIP an abandoned build was writing too, and keeps a live build's", async () => {
+    await buildOfAnotherProcess(t.ctx, past(), "W", { webSize: true });
+    await buildOfAnotherProcess(t.ctx, new Date(Date.now() + 30_000), "V", { webSize: true });
+    expect(publishedFiles(t.ctx)).toEqual([
+      `${"V".repeat(22)}-web.zip.part`,
+      zipName("V"),
+      `${"W".repeat(22)}-web.zip.part`,
+      zipName("W"),
+    ]);
+
+    await reapAbandonedBuilds(t.ctx);
+
+    expect(publishedFiles(t.ctx)).toEqual([`${"V".repeat(22)}-web.zip.part`, zipName("V")]);
+  });
+
   it("never lets a build that lost its lease publish, and stops it at its next renewal", async () => {
     const id = await insertProjectRow(t.ctx);
     const pipe = await addSlowAttachment(t.ctx, id, "big.jpg", 64 * 1024);

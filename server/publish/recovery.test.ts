@@ -43,7 +43,7 @@ afterEach(async () => {
 });
 
 describe("recovery at start", () => {
-  it("fails projects left publishing, removes partial and orphaned ZIPs, and keeps published ones", async () => {
+  it("fails projects left publishing, removes partial and orphaned ZIPs (web size too), and keeps published ones", async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-recovery-"));
     const first = await start();
     const interrupted = await insertProjectRow(first, { name: "Interrupted" });
@@ -58,7 +58,12 @@ describe("recovery at start", () => {
     const publishedDir = first.config.publishedDir;
     const part = "P".repeat(22) + ".zip.part";
     const orphan = "O".repeat(22) + ".zip";
-    for (const name of [keptZip, part, orphan, "notes.txt", ".gitkeep"])
+    // With web size: the kept project's web-size ZIP, the interrupted build's half-written one,
+    // and the pair a crash between the renames and the commit left behind.
+    const keptWebZip = "K".repeat(22) + "-web.zip";
+    const webPart = "P".repeat(22) + "-web.zip.part";
+    const orphanWebZip = "O".repeat(22) + "-web.zip";
+    for (const name of [keptZip, keptWebZip, part, webPart, orphan, orphanWebZip, "notes.txt", ".gitkeep"])
       fs.writeFileSync(path.join(publishedDir, name), "x");
     await first.db.destroy();
     contexts.splice(0);
@@ -73,7 +78,7 @@ describe("recovery at start", () => {
       published_at: null,
     });
     expect((await projectRow(second, published)).publish_status).toBe("published");
-    expect(fs.readdirSync(publishedDir).sort()).toEqual([".gitkeep", keptZip, "notes.txt"].sort());
+    expect(fs.readdirSync(publishedDir).sort()).toEqual([".gitkeep", keptZip, keptWebZip, "notes.txt"].sort());
 
     const user = await createUser(second);
     const app = createApp(second);

@@ -202,7 +202,12 @@ export async function unzipTest(file: string): Promise<string> {
 }
 
 /** A project another process claimed and began to build, its lease running out at `leaseExpiresAt`, its partial file on disk. */
-export async function buildOfAnotherProcess(ctx: AppContext, leaseExpiresAt: Date, letter: string): Promise<number> {
+export async function buildOfAnotherProcess(
+  ctx: AppContext,
+  leaseExpiresAt: Date,
+  letter: string,
+  opts: { webSize?: boolean } = {},
+): Promise<number> {
   const id = await insertProjectRow(ctx, { name: `Theirs ${letter}` });
   await addPhoto(ctx, id, "one.jpg");
   const zip = `${letter.repeat(22)}.zip`;
@@ -216,5 +221,10 @@ export async function buildOfAnotherProcess(ctx: AppContext, leaseExpiresAt: Dat
       publish_file: zip,
     });
   fs.writeFileSync(path.join(ctx.config.publishedDir, `${zip}.part`), "partial");
+  // With web size, it had written the originals' ZIP and begun the previews'.
+  if (opts.webSize) {
+    fs.renameSync(path.join(ctx.config.publishedDir, `${zip}.part`), path.join(ctx.config.publishedDir, zip));
+    fs.writeFileSync(path.join(ctx.config.publishedDir, `${letter.repeat(22)}-web.zip.part`), "partial");
+  }
   return id;
 }
