@@ -12,7 +12,16 @@ const project = (delivery: Partial<Project["delivery"]> = {}) =>
   ({
     id: 7,
     deliveryUrl: "/d/abc",
-    delivery: { expiresAt: null, hasPasscode: false, views: 0, downloads: 0, lastDownloadAt: null, ...delivery },
+    delivery: {
+      expiresAt: null,
+      hasPasscode: false,
+      views: 0,
+      downloads: 0,
+      lastDownloadAt: null,
+      allowDownloads: true,
+      offerWebSize: false,
+      ...delivery,
+    },
   }) as Project;
 
 function setup(p: Project, onSave = vi.fn().mockResolvedValue(undefined)) {
@@ -62,5 +71,27 @@ describe("the delivery settings form", () => {
     cleanup();
     setup(project());
     expect(screen.queryByRole("button", { name: "Remove passcode" })).toBeNull();
+  });
+
+  it("sends the download switches only when they changed, and offers web size only while downloads are allowed", async () => {
+    const { onSave, user } = setup(project());
+    const allow = screen.getByRole("checkbox", { name: /Allow downloads/ }) as HTMLInputElement;
+    const web = screen.getByRole("checkbox", { name: /Offer web-size downloads/ }) as HTMLInputElement;
+    expect([allow.checked, web.checked, web.disabled]).toEqual([true, false, false]);
+    await user.click(web);
+    await user.click(screen.getByRole("button", { name: "Save delivery settings" }));
+    expect(onSave).toHaveBeenLastCalledWith({ expiresAt: null, offerWebSize: true });
+    await user.click(allow);
+    expect(web.disabled).toBe(true);
+    await user.click(screen.getByRole("button", { name: "Save delivery settings" }));
+    expect(onSave).toHaveBeenLastCalledWith({ expiresAt: null, allowDownloads: false, offerWebSize: true });
+  });
+
+  it("shows a view-only project's switches as saved", () => {
+    setup(project({ allowDownloads: false, offerWebSize: true }));
+    expect((screen.getByRole("checkbox", { name: /Allow downloads/ }) as HTMLInputElement).checked).toBe(false);
+    const web = screen.getByRole("checkbox", { name: /Offer web-size downloads/ }) as HTMLInputElement;
+    expect([web.checked, web.disabled]).toEqual([true, true]);
+    expect(screen.getByText(/view-only proofing gallery/)).toBeTruthy();
   });
 });

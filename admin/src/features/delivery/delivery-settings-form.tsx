@@ -3,6 +3,7 @@ import { Button, Group, PasswordInput, Stack, Text, TextInput } from "@mantine/c
 import type { Project } from "../../../../api/types";
 import { expiryError, fromLocalInput, passcodeError, toLocalInput } from "./expiry-input";
 import type { DeliverySettingsChange } from "./use-delivery-actions";
+import { changedChoices, DownloadChoicesFields } from "./download-choices-fields";
 
 interface Props {
   project: Project;
@@ -13,12 +14,14 @@ interface Props {
 const messageOf = (error: unknown) =>
   (error as { message?: string })?.message || "Could not save the delivery settings";
 
-/** Expiry and passcode. A passcode is never shown again: blank keeps the current one. */
+/** Expiry, passcode and what the client may download. A passcode is never shown again: blank keeps the current one. */
 export function DeliverySettingsForm({ project, saving, onSave }: Props) {
   const { delivery } = project;
   const [expiry, setExpiry] = useState(toLocalInput(delivery.expiresAt));
   const [passcode, setPasscode] = useState("");
   const [error, setError] = useState<string | null>(null);
+  const savedChoices = { allowDownloads: delivery.allowDownloads, offerWebSize: delivery.offerWebSize };
+  const [choices, setChoices] = useState(savedChoices);
   const invalid = passcodeError(passcode);
   const expiryInvalid = expiryError(expiry);
 
@@ -39,7 +42,11 @@ export function DeliverySettingsForm({ project, saving, onSave }: Props) {
       onSubmit={(event) => {
         event.preventDefault();
         if (invalid || expiryInvalid) return;
-        send({ expiresAt: fromLocalInput(expiry), ...(passcode ? { passcode } : {}) });
+        send({
+          expiresAt: fromLocalInput(expiry),
+          ...(passcode ? { passcode } : {}),
+          ...changedChoices(savedChoices, choices),
+        });
       }}
     >
       <Stack spacing="xs">
@@ -62,6 +69,7 @@ export function DeliverySettingsForm({ project, saving, onSave }: Props) {
           error={invalid}
           onChange={(event) => setPasscode(event.currentTarget.value)}
         />
+        <DownloadChoicesFields value={choices} onChange={setChoices} />
         {error && (
           <Text size="sm" color="red">
             {error}
