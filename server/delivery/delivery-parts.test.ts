@@ -145,4 +145,25 @@ describe("the delivery page of 10,000 photos", () => {
       await settings({ passcode: null, expiresAt: null });
     }
   });
+
+  it("stays under 100 kB with both ZIPs offered and when view-only", async () => {
+    const settings = (body: object) =>
+      request(t.app).put(`/api/projects/${projectId}/delivery`).set(staff.auth).send(body);
+    fs.writeFileSync(path.join(t.ctx.config.publishedDir, `${token}-web.zip`), "PK");
+    const sizes: Record<string, number> = { originals: Buffer.byteLength((await page()).text) };
+    try {
+      expect((await settings({ offerWebSize: true })).status).toBe(200);
+      const both = (await page()).text;
+      expect(both).toContain('href="web.zip"');
+      sizes.webSize = Buffer.byteLength(both);
+      expect((await settings({ allowDownloads: false })).status).toBe(200);
+      const viewOnly = (await page()).text;
+      expect(viewOnly).not.toContain("zip");
+      expect(viewOnly.match(/<li>/g)).toHaveLength(PHOTOS_PER_PART);
+      sizes.viewOnly = Buffer.byteLength(viewOnly);
+    } finally {
+      await settings({ allowDownloads: true, offerWebSize: false });
+    }
+    for (const size of Object.values(sizes)) expect(size).toBeLessThan(100 * 1024);
+  });
 });
