@@ -220,6 +220,74 @@ describe("the client's delivery page", () => {
     await studio.close();
   });
 
+  it("offers the web size beside the originals when the card says so, and nothing to download once view-only", async () => {
+    const token = await adminToken();
+    const proofs = await create<{ id: number }>(token, "projects", { name: "Proofs and prints" });
+    const studio = await browser.newContext({ baseURL: inject("baseUrl"), viewport: DESKTOP });
+    studio.setDefaultTimeout(20_000);
+    const client = await clientContext(browser, DESKTOP);
+    try {
+      for (const [name, from, to] of PHOTOS.slice(0, 2))
+        await uploadThroughApi(token, proofs.id, await photo(name, from, to));
+      const staff = await studio.newPage();
+      await signInAsAdmin(staff);
+      await staff.goto(`/projects/${proofs.id}`);
+      const card = staff
+        .locator(".mantine-Card-root")
+        .filter({ has: staff.getByRole("heading", { name: "Delivery", exact: true }) });
+      const save = async () => {
+        await card.getByRole("button", { name: "Save delivery settings" }).click();
+        await staff.getByText("Delivery settings saved").waitFor();
+      };
+      // Mantine draws the switch over a zero-sized checkbox: a person clicks its label.
+      const toggle = async (label: string, checked: boolean) => {
+        await card.getByText(label, { exact: true }).click();
+        await expect.poll(() => card.getByRole("checkbox", { name: label }).isChecked()).toBe(checked);
+      };
+      await toggle("Offer web-size downloads", true);
+      await save();
+      const { deliveryUrl } = await publishThroughApi(token, proofs.id);
+
+      await client.page.goto(deliveryUrl!);
+      await client.page.getByRole("link", { name: /^Download all \(ZIP, [\d.]+ (KB|MB)\)$/ }).waitFor();
+      const webZip = client.page.getByRole("link", { name: /^Download web size \(ZIP, [\d.]+ (KB|MB)\)$/ });
+      const [zip] = await Promise.all([client.page.waitForEvent("download"), webZip.click()]);
+      expect(zip.suggestedFilename()).toBe("Proofs and prints (web size).zip");
+      await client.page.locator(".grid a").first().click();
+      const viewer = client.page.getByRole("dialog", { name: "Photo viewer" });
+      await viewer.getByRole("link", { name: "Download", exact: true }).waitFor();
+      const [one] = await Promise.all([
+        client.page.waitForEvent("download"),
+        viewer.getByRole("link", { name: "Download web size" }).click(),
+      ]);
+      expect(one.suggestedFilename()).toBe("golden-hour-001.jpg");
+      const meta = await sharp(fs.readFileSync((await one.path())!)).metadata();
+      expect([meta.format, meta.width]).toEqual(["jpeg", 1200]);
+      await client.page.keyboard.press("Escape");
+
+      // View-only: the card's switch, then the same page shows the photos and offers nothing to download.
+      await staff.reload();
+      await toggle("Allow downloads", false);
+      await save();
+      await client.page.reload();
+      await client.page.getByText("2 photos").waitFor();
+      expect(await loadedThumbnails(client.page)).toBe(2);
+      expect(await client.page.getByRole("link", { name: /Download/ }).count()).toBe(0);
+      await client.page.locator(".grid a").first().click();
+      await expect
+        .poll(() => viewer.locator("img").evaluate((img) => (img as HTMLImageElement).naturalWidth))
+        .toBeGreaterThan(0);
+      expect(await viewer.getByRole("link").count()).toBe(0);
+      await screenshot(client.page, "delivery-view-only-viewer");
+      const refused = await client.page.request.get(`${deliveryUrl}/all.zip`);
+      expect(refused.status()).toBe(404);
+    } finally {
+      await client.context.close();
+      await studio.close();
+      await removeThroughApi(token, "projects", proofs.id);
+    }
+  });
+
   it("shows the studio's name, accent and contact from the Studio screen, the chosen cover, and each photo's shape", async () => {
     const token = await adminToken();
     const shaped = await create<{ id: number }>(token, "projects", { name: "Shapes of the day" });
