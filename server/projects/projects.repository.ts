@@ -31,6 +31,7 @@ export const projectListSpec: ListSpec = {
   },
   searchColumn: "p.name",
   searchIndex: { table: "projects_search", idColumn: "p.id" },
+  followsId: { "p.created_at": "projects.created_at_disorder" },
   defaultSort: [{ column: "p.id", order: "asc" }],
 };
 
