@@ -61,7 +61,7 @@ function photoItem(photo: DeliveryPhoto, n: number): string {
 }
 
 /** Width over height to three decimals, for the grid's rows; undefined while unknown. */
-function aspectRatio(photo: Pick<DeliveryPhoto, "width" | "height">): number | undefined {
+export function aspectRatio(photo: Pick<DeliveryPhoto, "width" | "height">): number | undefined {
   if (!photo.width || !photo.height) return undefined;
   return Math.round(Math.min(Math.max(photo.width / photo.height, 0.2), 5) * 1000) / 1000;
 }

@@ -67,6 +67,7 @@ describe("the delivery page", () => {
       views: 0,
       downloads: 0,
       lastDownloadAt: null,
+      favouritesLimit: null,
     });
   });
 

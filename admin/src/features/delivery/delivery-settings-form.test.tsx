@@ -12,7 +12,15 @@ const project = (delivery: Partial<Project["delivery"]> = {}) =>
   ({
     id: 7,
     deliveryUrl: "/d/abc",
-    delivery: { expiresAt: null, hasPasscode: false, views: 0, downloads: 0, lastDownloadAt: null, ...delivery },
+    delivery: {
+      expiresAt: null,
+      hasPasscode: false,
+      views: 0,
+      downloads: 0,
+      lastDownloadAt: null,
+      favouritesLimit: null,
+      ...delivery,
+    },
   }) as Project;
 
 function setup(p: Project, onSave = vi.fn().mockResolvedValue(undefined)) {
