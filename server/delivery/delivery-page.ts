@@ -26,6 +26,8 @@ function layout(title: string, body: string, base?: string, brand?: PageBrand): 
     (base ? `<base href="${escapeHtml(base)}">` : "") +
     `<title>${escapeHtml(title)}</title>` +
     `<link rel="stylesheet" href="/d/assets/delivery.css"><script src="/d/assets/delivery.js" defer></script>` +
+    // Favourites: their own script and styles, after the page's.
+    `<link rel="stylesheet" href="/d/assets/favourites.css"><script src="/d/assets/favourites.js" defer></script>` +
     `</head><body${accentStyle(brand)}>${body}</body></html>`
   );
 }
