@@ -221,6 +221,11 @@
         changed(data);
       })
       .catch(function (error) {
+        if (error.status === 403) {
+          // The server no longer knows this browser (its cookie ended): ask again.
+          state.visitor = null;
+          return toggleFavourite(n);
+        }
         say(error.status === 409 && state.limit ? error.message + ". Remove one to choose another." : error.message);
       });
   }
