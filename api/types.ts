@@ -99,6 +99,8 @@ export interface DeliverySettings {
   /** Full transfers of the ZIP, however many Range requests each took. */
   downloads: number;
   lastDownloadAt: string | null;
+  /** Favourites: photos each visitor of the delivery page may choose; null: no limit. */
+  favouritesLimit: number | null;
 }
 
 /** The four links carry a short-lived signature, so they work in an <img> or a new tab. */

@@ -109,11 +109,12 @@ export async function photosOf(db: Db, projectId: number): Promise<DeliveryPhoto
 export async function updateDeliverySettings(
   db: Db,
   projectId: number,
-  values: { expiresAt?: string | null; passcodeHash?: string | null },
+  values: { expiresAt?: string | null; passcodeHash?: string | null; favouritesLimit?: number | null },
 ): Promise<boolean> {
   const row: Record<string, unknown> = {};
   if (values.expiresAt !== undefined) row.delivery_expires_at = values.expiresAt;
   if (values.passcodeHash !== undefined) row.delivery_passcode_hash = values.passcodeHash;
+  if (values.favouritesLimit !== undefined) row.favourites_limit = values.favouritesLimit;
   if (Object.keys(row).length === 0) return (await db("projects").where({ id: projectId }).first("id")) !== undefined;
   return (await db("projects").where({ id: projectId }).update(row)) > 0;
 }

@@ -114,6 +114,7 @@ export async function recordView(ctx: AppContext, link: DeliveryLink): Promise<v
 export interface DeliverySettingsInput {
   expiresAt?: string | null;
   passcode?: string | null;
+  favouritesLimit?: number | null;
 }
 
 export async function updateSettings(
@@ -126,7 +127,8 @@ export async function updateSettings(
     input.expiresAt === undefined || input.expiresAt === null
       ? input.expiresAt
       : new Date(input.expiresAt).toISOString();
-  if (!(await updateDeliverySettings(ctx.db, projectId, { expiresAt, passcodeHash })))
+  const { favouritesLimit } = input;
+  if (!(await updateDeliverySettings(ctx.db, projectId, { expiresAt, passcodeHash, favouritesLimit })))
     throw new NotFoundError("Project not found");
   projectChanged(ctx, projectId);
   return projectOrNotFound(ctx, projectId);

@@ -67,6 +67,7 @@ describe("the delivery page", () => {
       views: 0,
       downloads: 0,
       lastDownloadAt: null,
+      favouritesLimit: null,
     });
   });
 
@@ -103,7 +104,10 @@ describe("the delivery page", () => {
     ]) {
       expect(page, secret).not.toContain(secret);
     }
-    expect(page.match(/<script[^>]*>/g)).toEqual(['<script src="/d/assets/delivery.js" defer>']);
+    expect(page.match(/<script[^>]*>/g)).toEqual([
+      '<script src="/d/assets/delivery.js" defer>',
+      '<script src="/d/assets/favourites.js" defer>',
+    ]);
     expect(Buffer.byteLength(page)).toBeLessThan(50 * 1024);
     const js = await api().get("/d/assets/delivery.js");
     const css = await api().get("/d/assets/delivery.css");

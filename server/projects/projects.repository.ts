@@ -67,6 +67,7 @@ const projectColumn = oncePerDialect((db: Db): string => {
         views: "p.delivery_views",
         downloads: "p.delivery_downloads",
         lastDownloadAt: json.iso("p.delivery_last_download_at"),
+        favouritesLimit: "p.favourites_limit",
       },
       // The chosen photo (a foreign key: null again once it is deleted), else the first in the ZIP's order.
       coverAttachmentId: `COALESCE(p.cover_attachment_id, (SELECT a.id FROM attachments a WHERE a.project_id = p.id

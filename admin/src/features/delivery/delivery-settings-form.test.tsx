@@ -12,7 +12,15 @@ const project = (delivery: Partial<Project["delivery"]> = {}) =>
   ({
     id: 7,
     deliveryUrl: "/d/abc",
-    delivery: { expiresAt: null, hasPasscode: false, views: 0, downloads: 0, lastDownloadAt: null, ...delivery },
+    delivery: {
+      expiresAt: null,
+      hasPasscode: false,
+      views: 0,
+      downloads: 0,
+      lastDownloadAt: null,
+      favouritesLimit: null,
+      ...delivery,
+    },
   }) as Project;
 
 function setup(p: Project, onSave = vi.fn().mockResolvedValue(undefined)) {
@@ -33,6 +41,21 @@ describe("the delivery settings form", () => {
     await waitFor(() => expect((screen.getByLabelText("Passcode") as HTMLInputElement).value).toBe(""));
     await user.click(screen.getByRole("button", { name: "Save delivery settings" }));
     expect(onSave).toHaveBeenLastCalledWith({ expiresAt: null });
+  });
+
+  it("sends the favourites limit when it changes, and null when it is emptied", async () => {
+    const { onSave, user } = setup(project({ favouritesLimit: 20 }));
+    const limit = screen.getByLabelText("Favourites limit") as HTMLInputElement;
+    expect(limit.value).toBe("20");
+    await user.click(screen.getByRole("button", { name: "Save delivery settings" }));
+    expect(onSave).toHaveBeenLastCalledWith({ expiresAt: null });
+    await user.clear(limit);
+    await user.type(limit, "5");
+    await user.click(screen.getByRole("button", { name: "Save delivery settings" }));
+    expect(onSave).toHaveBeenLastCalledWith({ expiresAt: null, favouritesLimit: 5 });
+    await user.clear(limit);
+    await user.click(screen.getByRole("button", { name: "Save delivery settings" }));
+    expect(onSave).toHaveBeenLastCalledWith({ expiresAt: null, favouritesLimit: null });
   });
 
   it("refuses an expiry in the past before sending anything", async () => {

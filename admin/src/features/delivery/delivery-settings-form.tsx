@@ -3,6 +3,7 @@ import { Button, Group, PasswordInput, Stack, Text, TextInput } from "@mantine/c
 import type { Project } from "../../../../api/types";
 import { expiryError, fromLocalInput, passcodeError, toLocalInput } from "./expiry-input";
 import type { DeliverySettingsChange } from "./use-delivery-actions";
+import { FavouritesLimitInput, favouritesLimitChange } from "../favourites";
 
 interface Props {
   project: Project;
@@ -18,6 +19,7 @@ export function DeliverySettingsForm({ project, saving, onSave }: Props) {
   const { delivery } = project;
   const [expiry, setExpiry] = useState(toLocalInput(delivery.expiresAt));
   const [passcode, setPasscode] = useState("");
+  const [favouritesLimit, setFavouritesLimit] = useState(delivery.favouritesLimit ?? undefined);
   const [error, setError] = useState<string | null>(null);
   const invalid = passcodeError(passcode);
   const expiryInvalid = expiryError(expiry);
@@ -39,7 +41,11 @@ export function DeliverySettingsForm({ project, saving, onSave }: Props) {
       onSubmit={(event) => {
         event.preventDefault();
         if (invalid || expiryInvalid) return;
-        send({ expiresAt: fromLocalInput(expiry), ...(passcode ? { passcode } : {}) });
+        send({
+          expiresAt: fromLocalInput(expiry),
+          ...(passcode ? { passcode } : {}),
+          ...favouritesLimitChange(delivery.favouritesLimit, favouritesLimit),
+        });
       }}
     >
       <Stack spacing="xs">
@@ -62,6 +68,7 @@ export function DeliverySettingsForm({ project, saving, onSave }: Props) {
           error={invalid}
           onChange={(event) => setPasscode(event.currentTarget.value)}
         />
+        <FavouritesLimitInput value={favouritesLimit} onChange={setFavouritesLimit} />
         {error && (
           <Text size="sm" color="red">
             {error}

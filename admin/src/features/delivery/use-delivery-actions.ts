@@ -4,6 +4,7 @@ import type { Project } from "../../../../api/types";
 export interface DeliverySettingsChange {
   expiresAt?: string | null;
   passcode?: string | null;
+  favouritesLimit?: number | null;
 }
 
 /** PUT /projects/:id/delivery and POST /projects/:id/delivery/regenerate; the project is refetched after each. */
