@@ -103,6 +103,8 @@ export interface DeliverySettings {
   allowDownloads: boolean;
   /** The previews (web size) offered for download beside the originals: per photo, and as a ZIP built at publish. */
   offerWebSize: boolean;
+  /** Favourites: photos each visitor of the delivery page may choose; null: no limit. */
+  favouritesLimit: number | null;
 }
 
 /** The four links carry a short-lived signature, so they work in an <img> or a new tab. */

@@ -331,8 +331,9 @@ export async function fillScaleDatabase(db: Knex): Promise<string[]> {
   const regular = SCALE.projects - 1;
   await step(
     `${SCALE.photos} photos`,
-    `INSERT INTO attachments (project_id, original_name, storage_key, thumbnail_key, mime_type, size, width, height, checksum, created_at, updated_at)
-     SELECT p, name, ${concat("p", "'/'", "i", "'.jpg'")}, ${concat("p", "'/'", "i", "'.thumb.webp'")}, 'image/jpeg',
+    `INSERT INTO attachments (project_id, original_name, storage_key, thumbnail_key, preview_key, mime_type, size, width, height, checksum, created_at, updated_at)
+     SELECT p, name, ${concat("p", "'/'", "i", "'.jpg'")}, ${concat("p", "'/'", "i", "'.thumb.webp'")},
+       ${concat("p", "'/'", "i", "'.preview.jpg'")}, 'image/jpeg',
        1000000 + (i * 104729) % 9000000, 6000, 4000, '${"0".repeat(64)}',
        ${minutesAfterBase(db, "p * 5 + 1")}, ${minutesAfterBase(db, "p * 5 + 1")}
      FROM (SELECT i, (i - 1) * ${regular} / ${SCALE.photos} + 1 AS p,
@@ -341,9 +342,10 @@ export async function fillScaleDatabase(db: Knex): Promise<string[]> {
   );
   await step(
     `${SCALE.bigProjectPhotos} photos of project ${BIG_PROJECT}`,
-    `INSERT INTO attachments (project_id, original_name, storage_key, thumbnail_key, mime_type, size, width, height, checksum, created_at, updated_at)
+    `INSERT INTO attachments (project_id, original_name, storage_key, thumbnail_key, preview_key, mime_type, size, width, height, checksum, created_at, updated_at)
      SELECT ${BIG_PROJECT}, ${concat("'Marathon 2026 — dossard '", pad4(db, "i * 13"), "' (' ", "i", "').jpg'")},
-       ${concat(`'${BIG_PROJECT}/big'`, "i", "'.jpg'")}, ${concat(`'${BIG_PROJECT}/big'`, "i", "'.thumb.webp'")}, 'image/jpeg',
+       ${concat(`'${BIG_PROJECT}/big'`, "i", "'.jpg'")}, ${concat(`'${BIG_PROJECT}/big'`, "i", "'.thumb.webp'")},
+       ${concat(`'${BIG_PROJECT}/big'`, "i", "'.preview.jpg'")}, 'image/jpeg',
        2000000 + (i * 7919) % 6000000, 6000, 4000, '${"0".repeat(64)}',
        ${minutesAfterBase(db, `${BIG_PROJECT * 5} + i / 60`)}, ${minutesAfterBase(db, `${BIG_PROJECT * 5} + i / 60`)}
      FROM ${numbers(db, SCALE.bigProjectPhotos)}`,

@@ -33,6 +33,8 @@ import { recipientLinkRouter } from "./sending/recipient-link.router";
 import { sendingRouter } from "./sending/sending.router";
 import { unsubscribeRouter } from "./unsubscribe/unsubscribe.router";
 import { studioLogoRouter, studioRouter } from "./studio/studio.router";
+import { favouritesRouter } from "./favourites/favourites.router";
+import { studioFavouritesRouter } from "./favourites/studio-favourites.router";
 
 /** The whole HTTP application as a request listener; no listen() here, so tests drive it with supertest. */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -74,6 +76,7 @@ export function createApp(ctx: AppContext): AppHandler {
   api.use("/clients", clientsRouter(ctx));
   api.use("/contacts", contactsRouter(ctx));
   api.use("/projects", sendingRouter(ctx), activityRouter(ctx), remindersRouter(ctx));
+  api.use("/projects", studioFavouritesRouter(ctx));
   api.use("/projects", coverRouter(ctx), deliverySettingsRouter(ctx), publishRouter(ctx), projectsRouter(ctx));
   api.use("/attachments", attachmentsRouter(ctx));
   api.use("/dashboard", dashboardRouter(ctx));
@@ -82,7 +85,7 @@ export function createApp(ctx: AppContext): AppHandler {
   app.use("/api", api);
 
   app.use("/published", publishedRouter());
-  app.use("/d", studioLogoRouter(ctx), recipientLinkRouter(ctx), deliveryRouter(ctx));
+  app.use("/d", studioLogoRouter(ctx), recipientLinkRouter(ctx), favouritesRouter(ctx), deliveryRouter(ctx));
   app.use("/unsubscribe", unsubscribeRouter(ctx));
   serveWebApp(app);
   app.use(errorMiddleware(ctx.logger));

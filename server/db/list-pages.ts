@@ -4,6 +4,7 @@ import { readListTotals, type ListTotals } from "./list-totals";
 import { MARK_EVERY, pageMarks, type MarkedOrder } from "./page-marks";
 import { readRows } from "./prepared-reads";
 import { isPostgres } from "./transactions";
+import { versionedMemo } from "./versioned-memo";
 
 /** Where a list's rows come from, for `listPage`: trusted SQL written in its repository. */
 export interface ListSource {
@@ -36,11 +37,12 @@ const TOTAL = "list_total";
  */
 export async function listPage<Row>(
   db: Knex,
-  list: ListQuery,
+  requested: ListQuery,
   spec: ListSpec,
   source: ListSource,
 ): Promise<{ rows: Row[]; total: number }> {
   const pg = isPostgres(db);
+  const list = await sortedById(db, requested, spec, source);
   const where = filterSql(list, spec, pg);
   const counting = totalOf(db, list, spec, source, where);
   const order = orderSql(list.sort, pg);
@@ -66,6 +68,23 @@ export async function listPage<Row>(
   const [count] = await readRows<{ n: number | string }>(db, counting.sql!);
   return { rows: found, total: Number(count?.n ?? 0) };
 }
+
+/**
+ * The list sorted by its id alone where its sort column follows the id's order (ListSpec.followsId:
+ * its counter of rows out of order is 0): the same rows in the same order, whose page the primary
+ * key or the search index gives in order instead of every match's row being read to sort them.
+ */
+async function sortedById(db: Knex, list: ListQuery, spec: ListSpec, source: ListSource): Promise<ListQuery> {
+  const [first, second] = list.sort;
+  const counter = first && spec.followsId?.[first.column];
+  if (!counter || isPostgres(db) || list.sort.length !== 2) return list;
+  if (second.column !== source.idColumn || second.order !== first.order) return list;
+  const totals = await readListTotals(db);
+  return totals.get(counter)?.total === 0 ? { ...list, sort: [second] } : list;
+}
+
+/** Searches' counts (a few bytes each), kept until the table's rows or the searched column change. */
+const searchCounts = versionedMemo<number>(256);
 
 /** How a list's total is had: kept in this process (sqlite's list_totals), or a statement of one value `n`. */
 interface Counting {
@@ -97,9 +116,18 @@ function totalOf(db: Knex, list: ListQuery, spec: ListSpec, source: ListSource, 
   const phrase =
     list.search && spec.searchIndex && !isPostgres(db) ? searchPhrase(list.search.toLowerCase()) : undefined;
   if (phrase && list.filters.length === 0) {
-    // The trigram index alone counts a search's matches: no row of the table is read.
+    // The trigram index alone counts a search's matches (no row of the table is read), once per
+    // text until the table's rows or the searched names change: the next page's total is kept.
     const { table } = spec.searchIndex!;
-    return { sql: { text: `SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?`, values: [phrase] } };
+    const count = { text: `SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?`, values: [phrase] };
+    const kept = readListTotals(db).then((totals) => {
+      const versions = [source.table, versionName(source, spec.searchColumn!)].map((n) => totals.get(n)?.version);
+      return searchCounts(db, `${table}|${phrase}`, versions.join(":"), async () => {
+        const [row] = await readRows<{ n: number | string }>(db, count);
+        return Number(row.n);
+      });
+    });
+    return { kept };
   }
   return { sql: { text: `SELECT count(*) AS n FROM ${source.from} WHERE ${where.text}`, values: where.values } };
 }

@@ -2,6 +2,7 @@ import type { Knex } from "knex";
 import type { Sql } from "../http/list-query";
 import { readRows } from "./prepared-reads";
 import { isPostgres } from "./transactions";
+import { versionedMemo } from "./versioned-memo";
 
 /** Rows between two marks: the most a page's query walks past its mark. */
 export const MARK_EVERY = 256;
@@ -18,13 +19,7 @@ export interface MarkedOrder {
   order: "asc" | "desc";
 }
 
-interface MarkSet {
-  /** The list_totals versions the set was read under: any change of them makes it stale. */
-  versions: string;
-  marks: Promise<Mark[]>;
-}
-
-const stores = new WeakMap<object, Map<string, MarkSet>>();
+const keptMarks = versionedMemo<Mark[]>(MAX_SETS);
 
 /**
  * Every MARK_EVERY-th row of a sorted list, so a page deep in the list starts from the mark before
@@ -32,7 +27,7 @@ const stores = new WeakMap<object, Map<string, MarkSet>>();
  * MARK_EVERY rows instead of every row before it, as OFFSET would. One set per list (table,
  * filter, sort column and direction) and database, read once in one index walk and kept until a
  * version it depends on changes (rows added or removed, the column or the filter changed: see
- * migration add_list_order_versions); concurrent pages wait for the same read.
+ * migration add_list_order_versions).
  */
 export function pageMarks(
   db: Knex,
@@ -41,19 +36,7 @@ export function pageMarks(
   rows: { from: string; where?: Sql },
   order: MarkedOrder,
 ): Promise<Mark[]> {
-  let sets = stores.get(db);
-  if (!sets) stores.set(db, (sets = new Map()));
-  const found = sets.get(key);
-  if (found && found.versions === versions) {
-    sets.delete(key);
-    sets.set(key, found);
-    return found.marks;
-  }
-  const entry: MarkSet = { versions, marks: readMarks(db, rows, order) };
-  sets.set(key, entry);
-  entry.marks.catch(() => sets.get(key) === entry && sets.delete(key));
-  while (sets.size > MAX_SETS) sets.delete(sets.keys().next().value!);
-  return entry.marks;
+  return keptMarks(db, key, versions, () => readMarks(db, rows, order));
 }
 
 async function readMarks(

@@ -14,6 +14,8 @@ function layout(title: string, body: string, base?: string, brand?: PageBrand): 
     (base ? `<base href="${escapeHtml(base)}">` : "") +
     `<title>${escapeHtml(title)}</title>` +
     `<link rel="stylesheet" href="/d/assets/delivery.css"><script src="/d/assets/delivery.js" defer></script>` +
+    // Favourites: their own script and styles, after the page's.
+    `<link rel="stylesheet" href="/d/assets/favourites.css"><script src="/d/assets/favourites.js" defer></script>` +
     `</head><body${accentStyle(brand)}>${body}</body></html>`
   );
 }
@@ -52,7 +54,7 @@ function photoItem(photo: DeliveryPhoto, n: number, originals: boolean): string 
 }
 
 /** Width over height to three decimals, for the grid's rows; undefined while unknown. */
-function aspectRatio(photo: Pick<DeliveryPhoto, "width" | "height">): number | undefined {
+export function aspectRatio(photo: Pick<DeliveryPhoto, "width" | "height">): number | undefined {
   if (!photo.width || !photo.height) return undefined;
   return Math.round(Math.min(Math.max(photo.width / photo.height, 0.2), 5) * 1000) / 1000;
 }

@@ -118,6 +118,7 @@ export interface DeliverySettingsValues {
   passcodeHash?: string | null;
   allowDownloads?: boolean;
   offerWebSize?: boolean;
+  favouritesLimit?: number | null;
 }
 
 /** Changes only the settings given; false when the project does not exist. */
@@ -131,6 +132,7 @@ export async function updateDeliverySettings(
   if (values.passcodeHash !== undefined) row.delivery_passcode_hash = values.passcodeHash;
   if (values.allowDownloads !== undefined) row.delivery_allow_downloads = values.allowDownloads;
   if (values.offerWebSize !== undefined) row.delivery_offer_web_size = values.offerWebSize;
+  if (values.favouritesLimit !== undefined) row.favourites_limit = values.favouritesLimit;
   if (Object.keys(row).length === 0) return (await db("projects").where({ id: projectId }).first("id")) !== undefined;
   return (await db("projects").where({ id: projectId }).update(row)) > 0;
 }

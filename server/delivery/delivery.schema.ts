@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EXPIRY_NOT_IN_FUTURE, isInFuture } from "../../api/validation";
+import { FAVOURITES_LIMIT_MAX } from "../../api/favourites";
 
 /** PUT /api/projects/:id/delivery: a field left out stays as it is; null removes it. */
 export const deliverySettingsSchema = z.object({
@@ -17,6 +18,14 @@ export const deliverySettingsSchema = z.object({
     .optional(),
   allowDownloads: z.boolean({ error: "allowDownloads must be true or false" }).optional(),
   offerWebSize: z.boolean({ error: "offerWebSize must be true or false" }).optional(),
+  // Favourites: how many photos each visitor of the page may choose; null: no limit.
+  favouritesLimit: z
+    .number({ error: "The favourites limit must be a whole number" })
+    .int("The favourites limit must be a whole number")
+    .min(1, `The favourites limit must be 1 to ${FAVOURITES_LIMIT_MAX}`)
+    .max(FAVOURITES_LIMIT_MAX, `The favourites limit must be 1 to ${FAVOURITES_LIMIT_MAX}`)
+    .nullable()
+    .optional(),
 });
 
 /** GET /d/:token/photos?from=N: a part of the grid from the N-th photo (1-based). */

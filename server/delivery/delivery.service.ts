@@ -116,6 +116,7 @@ export interface DeliverySettingsInput {
   passcode?: string | null;
   allowDownloads?: boolean;
   offerWebSize?: boolean;
+  favouritesLimit?: number | null;
 }
 
 export async function updateSettings(
@@ -128,9 +129,9 @@ export async function updateSettings(
     input.expiresAt === undefined || input.expiresAt === null
       ? input.expiresAt
       : new Date(input.expiresAt).toISOString();
-  const { allowDownloads, offerWebSize } = input;
-  if (!(await updateDeliverySettings(ctx.db, projectId, { expiresAt, passcodeHash, allowDownloads, offerWebSize })))
-    throw new NotFoundError("Project not found");
+  const { allowDownloads, offerWebSize, favouritesLimit } = input;
+  const values = { expiresAt, passcodeHash, allowDownloads, offerWebSize, favouritesLimit };
+  if (!(await updateDeliverySettings(ctx.db, projectId, values))) throw new NotFoundError("Project not found");
   projectChanged(ctx, projectId);
   return projectOrNotFound(ctx, projectId);
 }

@@ -69,6 +69,7 @@ describe("the delivery page", () => {
       lastDownloadAt: null,
       allowDownloads: true,
       offerWebSize: false,
+      favouritesLimit: null,
     });
   });
 
@@ -105,7 +106,10 @@ describe("the delivery page", () => {
     ]) {
       expect(page, secret).not.toContain(secret);
     }
-    expect(page.match(/<script[^>]*>/g)).toEqual(['<script src="/d/assets/delivery.js" defer>']);
+    expect(page.match(/<script[^>]*>/g)).toEqual([
+      '<script src="/d/assets/delivery.js" defer>',
+      '<script src="/d/assets/favourites.js" defer>',
+    ]);
     expect(Buffer.byteLength(page)).toBeLessThan(50 * 1024);
     const js = await api().get("/d/assets/delivery.js");
     const css = await api().get("/d/assets/delivery.css");

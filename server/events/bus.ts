@@ -1,6 +1,15 @@
 import { EventEmitter } from "node:events";
 
-export type ResourceName = "clients" | "contacts" | "projects" | "attachments" | "users" | "dashboard" | "studio";
+export type ResourceName =
+  | "clients"
+  | "contacts"
+  | "projects"
+  | "attachments"
+  | "users"
+  | "dashboard"
+  | "studio"
+  // A project's favourites (ids: the project's): its visitors' lists changed.
+  | "favourites";
 
 /** The dashboard's totals (one record, id "stats") count clients, projects and attachments. */
 const COUNTED_ON_THE_DASHBOARD = new Set<ResourceName>(["clients", "projects", "attachments"]);

@@ -11,6 +11,7 @@ export const RESOURCE_NAMES = [
   "users",
   "dashboard",
   "studio",
+  "favourites",
 ] as const satisfies readonly ResourceName[];
 
 /** Web clients often hold a route parameter ("7") rather than a number. */

@@ -23,6 +23,11 @@ export interface ListSpec {
    * id column its rowids are; PostgreSQL's pg_trgm index serves the LIKE itself.
    */
   searchIndex?: { table: string; idColumn: string };
+  /**
+   * Sortable columns whose order is the id's own while a list_totals counter of rows out of order
+   * (column → counter's name) is 0, as projects' creation times (migration add_projects_created_order).
+   */
+  followsId?: Record<string, string>;
   /** Tie-breaking order applied after the requested one. */
   defaultSort: Array<{ column: string; order: "asc" | "desc" }>;
 }

@@ -31,6 +31,7 @@ export const projectListSpec: ListSpec = {
   },
   searchColumn: "p.name",
   searchIndex: { table: "projects_search", idColumn: "p.id" },
+  followsId: { "p.created_at": "projects.created_at_disorder" },
   defaultSort: [{ column: "p.id", order: "asc" }],
 };
 
@@ -69,6 +70,7 @@ const projectColumn = oncePerDialect((db: Db): string => {
         lastDownloadAt: json.iso("p.delivery_last_download_at"),
         allowDownloads: json.bool("p.delivery_allow_downloads"),
         offerWebSize: json.bool("p.delivery_offer_web_size"),
+        favouritesLimit: "p.favourites_limit",
       },
       // The chosen photo (a foreign key: null again once it is deleted), else the first in the ZIP's order.
       coverAttachmentId: `COALESCE(p.cover_attachment_id, (SELECT a.id FROM attachments a WHERE a.project_id = p.id

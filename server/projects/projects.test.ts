@@ -46,6 +46,7 @@ describe("creating a project", () => {
         lastDownloadAt: null,
         allowDownloads: true,
         offerWebSize: false,
+        favouritesLimit: null,
       },
       coverAttachmentId: null,
       attachmentCount: 0,

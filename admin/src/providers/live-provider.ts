@@ -3,7 +3,17 @@ import { eventsSocket } from "../lib/events-socket";
 
 // What the /events socket announces: every approved user's resources (the dashboard's totals and
 // the studio's settings among them), and `users`, which only the admin-only screens ever subscribe to.
-const LIVE_RESOURCES = new Set(["clients", "contacts", "projects", "attachments", "dashboard", "studio", "users"]);
+const LIVE_RESOURCES = new Set([
+  "clients",
+  "contacts",
+  "projects",
+  "attachments",
+  "dashboard",
+  "studio",
+  "users",
+  // A project's favourites (ids: the project's).
+  "favourites",
+]);
 
 const AUTH_ERRORS = new Set(["Authentication required", "Failed to authenticate"]);
 

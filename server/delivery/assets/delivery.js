@@ -136,6 +136,8 @@
     image.src = "v/" + current;
     position.textContent = current + " / " + total;
     downloads.point(current);
+    // For favourites.js: which photo the viewer shows now.
+    viewer.dispatchEvent(new CustomEvent("photoshown", { detail: current }));
     if (names[current] !== undefined) return label(current);
     image.alt = "";
     name.textContent = "";
@@ -154,9 +156,11 @@
     });
   }
 
-  // Tab and Shift+Tab go round the viewer's own controls.
+  // Tab and Shift+Tab go round the viewer's own controls (favourites.js adds some).
   function keepFocusInside(event) {
-    var controls = downloads.links.concat([close, prev, next]);
+    var controls = Array.prototype.filter.call(viewer.querySelectorAll("a[href], button, input"), function (c) {
+      return !c.closest("[hidden]") && c.offsetParent !== null;
+    });
     var at = controls.indexOf(document.activeElement);
     var to = at === -1 ? 0 : (at + (event.shiftKey ? -1 : 1) + controls.length) % controls.length;
     controls[to].focus();
@@ -180,8 +184,9 @@
     if (opener && opener.focus) opener.focus();
   }
 
-  grid.addEventListener("click", function (event) {
-    var link = event.target.closest("a");
+  // Any grid's photo links (favourites.js draws a grid of its own).
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest(".grid a");
     if (!link || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
     event.preventDefault();
     open(Number(link.getAttribute("href").slice(2)));
@@ -196,6 +201,8 @@
   document.addEventListener("keydown", function (event) {
     if (viewer.hidden) return;
     if (event.key === "Tab") return keepFocusInside(event);
+    // Typing in a field (a comment) moves its caret, not the photos.
+    if (event.target.tagName === "INPUT" && event.key !== "Escape") return;
     if (event.key === "Escape") shut();
     else if (event.key === "ArrowRight") show(current + 1);
     else if (event.key === "ArrowLeft") show(current - 1);

@@ -29,7 +29,7 @@ export function DeliveryCard({ project }: { project: Project }) {
         <DeliveryFigures delivery={project.delivery} />
         <Divider />
         <DeliverySettingsForm
-          key={`${project.delivery.expiresAt}|${project.delivery.hasPasscode}|${project.delivery.allowDownloads}|${project.delivery.offerWebSize}`}
+          key={`${project.delivery.expiresAt}|${project.delivery.hasPasscode}|${project.delivery.favouritesLimit}|${project.delivery.allowDownloads}|${project.delivery.offerWebSize}`}
           project={project}
           saving={actions.saving}
           onSave={actions.saveSettings}

@@ -11,7 +11,7 @@ const published = (expiresAt: string | null) =>
   ({
     id: 3,
     deliveryUrl: "/d/abc",
-    delivery: { expiresAt, hasPasscode: false, views: 0, downloads: 0, lastDownloadAt: null },
+    delivery: { expiresAt, hasPasscode: false, views: 0, downloads: 0, lastDownloadAt: null, favouritesLimit: null },
   }) as Project;
 
 describe("the delivery link's badge", () => {

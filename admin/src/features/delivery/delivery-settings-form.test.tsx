@@ -20,6 +20,7 @@ const project = (delivery: Partial<Project["delivery"]> = {}) =>
       lastDownloadAt: null,
       allowDownloads: true,
       offerWebSize: false,
+      favouritesLimit: null,
       ...delivery,
     },
   }) as Project;
@@ -42,6 +43,21 @@ describe("the delivery settings form", () => {
     await waitFor(() => expect((screen.getByLabelText("Passcode") as HTMLInputElement).value).toBe(""));
     await user.click(screen.getByRole("button", { name: "Save delivery settings" }));
     expect(onSave).toHaveBeenLastCalledWith({ expiresAt: null });
+  });
+
+  it("sends the favourites limit when it changes, and null when it is emptied", async () => {
+    const { onSave, user } = setup(project({ favouritesLimit: 20 }));
+    const limit = screen.getByLabelText("Favourites limit") as HTMLInputElement;
+    expect(limit.value).toBe("20");
+    await user.click(screen.getByRole("button", { name: "Save delivery settings" }));
+    expect(onSave).toHaveBeenLastCalledWith({ expiresAt: null });
+    await user.clear(limit);
+    await user.type(limit, "5");
+    await user.click(screen.getByRole("button", { name: "Save delivery settings" }));
+    expect(onSave).toHaveBeenLastCalledWith({ expiresAt: null, favouritesLimit: 5 });
+    await user.clear(limit);
+    await user.click(screen.getByRole("button", { name: "Save delivery settings" }));
+    expect(onSave).toHaveBeenLastCalledWith({ expiresAt: null, favouritesLimit: null });
   });
 
   it("refuses an expiry in the past before sending anything", async () => {

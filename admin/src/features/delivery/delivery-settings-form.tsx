@@ -4,6 +4,7 @@ import type { Project } from "../../../../api/types";
 import { expiryError, fromLocalInput, passcodeError, toLocalInput } from "./expiry-input";
 import type { DeliverySettingsChange } from "./use-delivery-actions";
 import { changedChoices, DownloadChoicesFields } from "./download-choices-fields";
+import { FavouritesLimitInput, favouritesLimitChange } from "../favourites";
 
 interface Props {
   project: Project;
@@ -19,6 +20,7 @@ export function DeliverySettingsForm({ project, saving, onSave }: Props) {
   const { delivery } = project;
   const [expiry, setExpiry] = useState(toLocalInput(delivery.expiresAt));
   const [passcode, setPasscode] = useState("");
+  const [favouritesLimit, setFavouritesLimit] = useState(delivery.favouritesLimit ?? undefined);
   const [error, setError] = useState<string | null>(null);
   const savedChoices = { allowDownloads: delivery.allowDownloads, offerWebSize: delivery.offerWebSize };
   const [choices, setChoices] = useState(savedChoices);
@@ -46,6 +48,7 @@ export function DeliverySettingsForm({ project, saving, onSave }: Props) {
           expiresAt: fromLocalInput(expiry),
           ...(passcode ? { passcode } : {}),
           ...changedChoices(savedChoices, choices),
+          ...favouritesLimitChange(delivery.favouritesLimit, favouritesLimit),
         });
       }}
     >
@@ -70,6 +73,7 @@ export function DeliverySettingsForm({ project, saving, onSave }: Props) {
           onChange={(event) => setPasscode(event.currentTarget.value)}
         />
         <DownloadChoicesFields value={choices} onChange={setChoices} />
+        <FavouritesLimitInput value={favouritesLimit} onChange={setFavouritesLimit} />
         {error && (
           <Text size="sm" color="red">
             {error}

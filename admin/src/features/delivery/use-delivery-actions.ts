@@ -6,6 +6,7 @@ export interface DeliverySettingsChange {
   passcode?: string | null;
   allowDownloads?: boolean;
   offerWebSize?: boolean;
+  favouritesLimit?: number | null;
 }
 
 /** PUT /projects/:id/delivery and POST /projects/:id/delivery/regenerate; the project is refetched after each. */

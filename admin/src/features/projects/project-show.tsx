@@ -6,6 +6,7 @@ import { Link, useParams } from "react-router";
 import { AttachmentsCard, usePhotoPages } from "../attachments";
 import { ProjectDetailsCard } from "./project-details-card";
 import { DeliveryCard } from "../delivery";
+import { FavouritesCard } from "../favourites";
 import { DeliveryActivityCard, SendToClientButton } from "../sending";
 import { useProjectFormModal } from "./project-form-modal";
 import { isPublished } from "./types";
@@ -94,6 +95,7 @@ function ProjectPage({ projectId }: { projectId: number | undefined }) {
             published={isPublished(project)}
             coverId={project.coverAttachmentId}
           />
+          <FavouritesCard project={project} />
         </Grid.Col>
       </Grid>
       {forms.modals}

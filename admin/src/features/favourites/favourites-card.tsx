@@ -1,0 +1,115 @@
+import { useState } from "react";
+import { Badge, Card, Center, Group, Loader, Stack, Text, Title, UnstyledButton } from "@mantine/core";
+import type { FavouriteVisitor } from "../../../../api/favourites";
+import type { Project } from "../../../../api/types";
+import { formatDateTime } from "../../lib/format";
+import { SelectionPanel } from "./selection-panel";
+import { useFavouriteVisitors } from "./use-favourites";
+
+function SentBadge({ visitor }: { visitor: FavouriteVisitor }) {
+  if (visitor.sent)
+    return (
+      <Badge color="green" variant="light">
+        Sent {formatDateTime(visitor.submittedAt)}
+      </Badge>
+    );
+  if (visitor.submittedAt)
+    return (
+      <Badge color="orange" variant="light">
+        Changed since sent
+      </Badge>
+    );
+  return (
+    <Badge color="gray" variant="light">
+      Not sent yet
+    </Badge>
+  );
+}
+
+function VisitorRow({
+  visitor,
+  chosen,
+  onChoose,
+}: {
+  visitor: FavouriteVisitor;
+  chosen: boolean;
+  onChoose: () => void;
+}) {
+  return (
+    <UnstyledButton
+      onClick={onChoose}
+      aria-pressed={chosen}
+      aria-label={`${visitor.name}, ${visitor.count} ${visitor.count === 1 ? "photo" : "photos"}`}
+      sx={(theme) => ({
+        display: "block",
+        width: "100%",
+        padding: theme.spacing.xs,
+        borderRadius: theme.radius.sm,
+        border: `1px solid ${chosen ? theme.colors.blue[6] : theme.colors.gray[3]}`,
+        backgroundColor: chosen ? theme.colors.blue[0] : undefined,
+      })}
+    >
+      <Group position="apart" spacing="xs">
+        <div style={{ minWidth: 0 }}>
+          <Text weight={600} sx={{ overflowWrap: "anywhere" }}>
+            {visitor.name}
+          </Text>
+          <Text size="sm" color="dimmed" sx={{ overflowWrap: "anywhere" }}>
+            {visitor.email}
+          </Text>
+        </div>
+        <Group spacing={6}>
+          <Badge variant="outline">
+            {visitor.count} {visitor.count === 1 ? "photo" : "photos"}
+          </Badge>
+          <SentBadge visitor={visitor} />
+        </Group>
+      </Group>
+      <Text size="xs" color="dimmed" mt={4}>
+        Last change {formatDateTime(visitor.changedAt)}
+      </Text>
+    </UnstyledButton>
+  );
+}
+
+/** The project's 'Favourites': each visitor of the delivery page, and the chosen one's picks; live. */
+export function FavouritesCard({ project }: { project: Project }) {
+  const [chosenId, setChosenId] = useState<number | undefined>(undefined);
+  const { visitors, loading, failed } = useFavouriteVisitors(project.id);
+  const limit = project.delivery.favouritesLimit;
+  // Until staff choose, the latest visitor's picks are shown.
+  const shownId = visitors.some((v) => v.id === chosenId) ? chosenId : visitors[0]?.id;
+
+  return (
+    <Card withBorder shadow="xs" radius="md" p="lg" mt="md" aria-label="Favourites">
+      <Title order={4}>Favourites</Title>
+      <Text size="sm" color="dimmed" mb="md">
+        {limit
+          ? `Each visitor of the delivery page can choose up to ${limit} photos.`
+          : "Visitors of the delivery page choose their favourites with a heart."}
+      </Text>
+      {loading ? (
+        <Center h={60}>
+          <Loader size="sm" />
+        </Center>
+      ) : failed ? (
+        <Text size="sm" color="red">
+          Could not load the favourites.
+        </Text>
+      ) : visitors.length === 0 ? (
+        <Text size="sm" color="dimmed">
+          No favourites yet. When your client marks favourites on the delivery page, they appear here.
+        </Text>
+      ) : (
+        <Stack spacing="md">
+          <Stack spacing="xs" aria-label="Visitors">
+            {visitors.map((v) => (
+              <VisitorRow key={v.id} visitor={v} chosen={v.id === shownId} onChoose={() => setChosenId(v.id)} />
+            ))}
+          </Stack>
+          {shownId !== undefined && <SelectionPanel key={shownId} projectId={project.id} visitorId={shownId} />}
+        </Stack>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,2 @@
+export { FavouritesCard } from "./favourites-card";
+export { FavouritesLimitInput, favouritesLimitChange } from "./favourites-limit-input";
