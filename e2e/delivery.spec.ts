@@ -248,6 +248,8 @@ describe("the client's delivery page", () => {
       await save();
       const { deliveryUrl } = await publishThroughApi(token, proofs.id);
 
+      const scriptErrors: string[] = [];
+      client.page.on("pageerror", (err) => scriptErrors.push(err.message));
       await client.page.goto(deliveryUrl!);
       await client.page.getByRole("link", { name: /^Download all \(ZIP, [\d.]+ (KB|MB)\)$/ }).waitFor();
       const webZip = client.page.getByRole("link", { name: /^Download web size \(ZIP, [\d.]+ (KB|MB)\)$/ });
@@ -278,6 +280,9 @@ describe("the client's delivery page", () => {
         .poll(() => viewer.locator("img").evaluate((img) => (img as HTMLImageElement).naturalWidth))
         .toBeGreaterThan(0);
       expect(await viewer.getByRole("link").count()).toBe(0);
+      // Favourites still work there: the viewer's heart stands where the downloads would.
+      await viewer.getByRole("button", { name: "Favourite" }).waitFor();
+      expect(scriptErrors).toEqual([]);
       await screenshot(client.page, "delivery-view-only-viewer");
       const refused = await client.page.request.get(`${deliveryUrl}/all.zip`);
       expect(refused.status()).toBe(404);
