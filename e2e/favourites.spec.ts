@@ -198,6 +198,17 @@ describe("favourites on the delivery page", () => {
       );
       await favGrid.getByText("this one for the album", { exact: false }).waitFor();
       expect(await page.locator(".grid:not(.fav-grid)").isHidden()).toBe(true);
+      // Opened from there, the viewer goes through the picks only, round to the first again.
+      await favGrid.locator("a").first().click();
+      const seen: string[] = [];
+      for (let i = 0; i <= LIMIT; i++) {
+        await expect.poll(() => viewer.locator(".viewer-position").textContent()).toBe(`${(i % LIMIT) + 1} / ${LIMIT}`);
+        seen.push((await viewer.locator(".viewer-name").textContent()) ?? "");
+        await page.keyboard.press("ArrowRight");
+      }
+      expect(seen).toEqual([...visitor.picks, visitor.picks[0]].map((n) => `IMG_000${n}.jpg`));
+      await page.keyboard.press("Escape");
+      await viewer.waitFor({ state: "hidden" });
       await bar.getByRole("button", { name: "Send my selection to Photodrop" }).click();
       await bar.getByRole("button", { name: "Selection sent" }).waitFor();
       await bar.getByText("Selection sent to Photodrop. You can still change it and send it again.").waitFor();

@@ -125,6 +125,9 @@
 
   var current = 0;
   var opener = null;
+  // The photos the arrows go through when the viewer was opened from another grid than the page's
+  // own (favourites.js's 'Favourites'): only those, in that grid's order; null for every photo.
+  var sequence = null;
 
   function label(n) {
     image.alt = names[n];
@@ -134,7 +137,7 @@
   function show(n) {
     current = ((((n - 1) % total) + total) % total) + 1;
     image.src = "v/" + current;
-    position.textContent = current + " / " + total;
+    position.textContent = sequence ? sequence.indexOf(current) + 1 + " / " + sequence.length : current + " / " + total;
     downloads.point(current);
     // For favourites.js: which photo the viewer shows now.
     viewer.dispatchEvent(new CustomEvent("photoshown", { detail: current }));
@@ -167,6 +170,12 @@
     event.preventDefault();
   }
 
+  function step(by) {
+    if (!sequence) return show(current + by);
+    var at = sequence.indexOf(current) + by;
+    show(sequence[(at + sequence.length) % sequence.length]);
+  }
+
   function open(n) {
     opener = document.activeElement;
     setBehindInert(true);
@@ -189,13 +198,20 @@
     var link = event.target.closest(".grid a");
     if (!link || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
     event.preventDefault();
+    var from = link.closest(".grid");
+    sequence =
+      from === grid
+        ? null
+        : Array.prototype.map.call(from.querySelectorAll("a[href]"), function (a) {
+            return Number(a.getAttribute("href").slice(2));
+          });
     open(Number(link.getAttribute("href").slice(2)));
   });
   prev.addEventListener("click", function () {
-    show(current - 1);
+    step(-1);
   });
   next.addEventListener("click", function () {
-    show(current + 1);
+    step(1);
   });
   close.addEventListener("click", shut);
   document.addEventListener("keydown", function (event) {
@@ -204,8 +220,8 @@
     // Typing in a field (a comment) moves its caret, not the photos.
     if (event.target.tagName === "INPUT" && event.key !== "Escape") return;
     if (event.key === "Escape") shut();
-    else if (event.key === "ArrowRight") show(current + 1);
-    else if (event.key === "ArrowLeft") show(current - 1);
+    else if (event.key === "ArrowRight") step(1);
+    else if (event.key === "ArrowLeft") step(-1);
     else return;
     event.preventDefault();
   });
@@ -238,6 +254,6 @@
     if (touchX === null) return;
     var dx = event.changedTouches[0].clientX - touchX;
     touchX = null;
-    if (Math.abs(dx) > 40) show(current + (dx < 0 ? 1 : -1));
+    if (Math.abs(dx) > 40) step(dx < 0 ? 1 : -1);
   });
 })();
