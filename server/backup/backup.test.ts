@@ -217,9 +217,14 @@ describe("backup and restore", () => {
     expect(occupied.output).toMatch(/already exists; restore only into a new, empty place/);
   }, 120_000);
 
-  it("carries published ZIPs with --with-zips; without, restored projects can be published again", async () => {
+  it("carries published ZIPs (and web-size ZIPs) with --with-zips; without, restored projects can be published again", async () => {
     const projectId = await insertProjectRow(t.ctx, { name: "Delivered" });
     expect((await upload(projectId, await nextImage())).status).toBe(201);
+    await request(t.app)
+      .put(`/api/projects/${projectId}/delivery`)
+      .set(user.auth)
+      .send({ offerWebSize: true })
+      .expect(200);
     expect((await request(t.app).post(`/api/projects/${projectId}/publish`).set(user.auth)).status).toBe(202);
     const published = await until(
       () => request(t.app).get(`/api/projects/${projectId}`).set(user.auth),
@@ -227,12 +232,15 @@ describe("backup and restore", () => {
     );
     const zipName = path.basename(published.body.publishedZipPath);
     const zip = fs.readFileSync(path.join(t.ctx.config.publishedDir, zipName));
+    const webZipName = zipName.replace(/\.zip$/, "-web.zip");
+    const webZip = fs.readFileSync(path.join(t.ctx.config.publishedDir, webZipName));
 
     const withZips = path.join(scratch, "with-zips");
     expect((await cli(["backup", withZips, "--with-zips"], livePlace())).code).toBe(0);
     const placeA = freshPlace("with-zips-restore");
     expect((await cli(["restore", withZips], placeA)).code).toBe(0);
     expect(Buffer.compare(fs.readFileSync(path.join(placeA.PUBLISHED_DIR, zipName)), zip)).toBe(0);
+    expect(Buffer.compare(fs.readFileSync(path.join(placeA.PUBLISHED_DIR, webZipName)), webZip)).toBe(0);
 
     const without = path.join(scratch, "without-zips");
     expect((await cli(["backup", without], livePlace())).code).toBe(0);

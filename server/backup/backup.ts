@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config";
-import { PUBLISHED_ZIP_NAME } from "../storage/paths";
+import { PUBLISHED_ZIP_NAME, webSizeZipName } from "../storage/paths";
 import { BackupError, diskFullMessage } from "./backup-error";
 import { isDiskFull } from "../storage/disk-full";
 import * as repo from "./backup.repository";
@@ -74,6 +74,7 @@ async function attemptBackup(
   let schemaVersion: string;
   try {
     listed = await repo.filesListedBy(copy, options.withZips ?? false);
+    if (options.withZips) listed.push(...webSizeZipsTaken(folder, listed));
     schemaVersion = await repo.schemaVersion(copy);
     // The backup's own database must not name a ZIP the backup leaves out.
     if (!options.withZips) await repo.forgetZips(copy, ZIP_LEFT_OUT);
@@ -110,6 +111,17 @@ async function attemptBackup(
 }
 
 /** Files under a data folder, relative to it; the receive area and dot-files (readiness probes) are not data. */
+/**
+ * The web-size ZIPs taken beside the listed ZIPs: the database names only a project's ZIP, and
+ * whether its web-size ZIP was built is the folder's to say.
+ */
+function webSizeZipsTaken(folder: string, listed: string[]): string[] {
+  return listed
+    .filter((relative) => relative.startsWith("published/"))
+    .map((relative) => `published/${webSizeZipName(path.basename(relative))}`)
+    .filter((relative) => fs.existsSync(path.join(folder, relative)));
+}
+
 function liveFiles(dir: string, prefix = ""): string[] {
   let entries: fs.Dirent[];
   try {
