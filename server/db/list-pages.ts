@@ -51,7 +51,7 @@ export async function listPage<Row>(
   const countValues = counting.sql?.values ?? [];
   let statement: Sql;
   if (list.range) {
-    const ids = await pageIds(db, list, source, where);
+    const ids = await pageIds(db, list, spec, source, where);
     statement = {
       text: `SELECT ${columns} FROM ${rowsFrom} WHERE ${source.idColumn} IN (SELECT id FROM (${ids.text}) page) ORDER BY ${order}`,
       values: [...countValues, ...ids.values],
@@ -81,6 +81,12 @@ async function sortedById(db: Knex, list: ListQuery, spec: ListSpec, source: Lis
   if (second.column !== source.idColumn || second.order !== first.order) return list;
   const totals = await readListTotals(db);
   return totals.get(counter)?.total === 0 ? { ...list, sort: [second] } : list;
+}
+
+/** The phrase of a list whose only condition is a search sqlite's trigram index answers alone. */
+function searchOnly(db: Knex, list: ListQuery, spec: ListSpec): string | undefined {
+  if (!list.search || !spec.searchIndex || isPostgres(db) || list.filters.length > 0) return undefined;
+  return searchPhrase(list.search.toLowerCase());
 }
 
 /** Searches' counts (a few bytes each), kept until the table's rows or the searched column change. */
@@ -113,9 +119,8 @@ function totalOf(db: Knex, list: ListQuery, spec: ListSpec, source: ListSource, 
     const { table, column } = counted.parent;
     return { sql: { text: `SELECT ${column} AS n FROM ${table} WHERE id = ?`, values: [counted.value] } };
   }
-  const phrase =
-    list.search && spec.searchIndex && !isPostgres(db) ? searchPhrase(list.search.toLowerCase()) : undefined;
-  if (phrase && list.filters.length === 0) {
+  const phrase = searchOnly(db, list, spec);
+  if (phrase) {
     // The trigram index alone counts a search's matches (no row of the table is read), once per
     // text until the table's rows or the searched names change: the next page's total is kept.
     const { table } = spec.searchIndex!;
@@ -155,7 +160,7 @@ function windowSql(limit: number, offset: number): Sql {
 }
 
 /** The statement choosing a page's ids, in the list's order. */
-async function pageIds(db: Knex, list: ListQuery, source: ListSource, where?: Sql): Promise<Sql> {
+async function pageIds(db: Knex, list: ListQuery, spec: ListSpec, source: ListSource, where?: Sql): Promise<Sql> {
   const { limit, offset } = list.range!;
   const pg = isPostgres(db);
   // The joins only when the sort needs one: PostgreSQL then walks an index for a deep page
@@ -174,6 +179,16 @@ async function pageIds(db: Knex, list: ListQuery, source: ListSource, where?: Sq
       values: [...all.flatMap((c) => c.values), ...window.values],
     };
   };
+  const phrase = searchOnly(db, list, spec);
+  if (phrase && list.sort.length === 1 && list.sort[0].column === source.idColumn) {
+    // In id order, the index gives the page itself: its rowids are the ids, in order.
+    const { table } = spec.searchIndex!;
+    const window = windowSql(limit, offset);
+    return {
+      text: `SELECT rowid AS id FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid ${list.sort[0].order}${window.text}`,
+      values: [phrase, ...window.values],
+    };
+  }
   if (limit < 0 || offset <= MARK_EVERY) return ids(offset);
   const totals = await readListTotals(db);
   const order = markedOrder(list, source, totals);
