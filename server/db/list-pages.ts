@@ -45,6 +45,8 @@ export async function listPage<Row>(
   const list = await sortedById(db, requested, spec, source);
   const where = filterSql(list, spec, pg);
   const counting = totalOf(db, list, spec, source, where);
+  // Awaited only after the page's rows: should those fail first, the count's failure is not left unhandled.
+  counting.kept?.catch(() => undefined);
   const order = orderSql(list.sort, pg);
   const rowsFrom = source.joined ?? source.from;
   const columns = counting.sql ? `${source.columns}, (${counting.sql.text}) AS ${TOTAL}` : source.columns;

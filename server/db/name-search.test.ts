@@ -158,6 +158,23 @@ describe("search by name through the index finds exactly what lower(name) LIKE f
     }
   });
 
+  it("refuses a NUL in a search or a text filter with a 400, and goes on answering", async () => {
+    for (const path of [
+      "/api/projects?q=ab%00",
+      "/api/clients?q=%00abc",
+      "/api/attachments?q=img%00",
+      "/api/attachments?originalName_like=a%00b",
+    ]) {
+      const res = await request(made.t.app).get(path).set(made.user.auth);
+      expect({ path, status: res.status, message: res.body.message }).toEqual({
+        path,
+        status: 400,
+        message: expect.stringMatching(/must not contain a NUL character/),
+      });
+    }
+    expect((await found("/api/projects?q=ecole")).total).toBeGreaterThan(0);
+  });
+
   it("keeps finding a project after it is renamed, and stops finding a deleted one", async () => {
     const id = await insertProjectRow(made.t.ctx, { name: "Before Rename" });
     await request(made.t.app).patch(`/api/projects/${id}`).set(made.user.auth).send({ name: "Après Renommage" });

@@ -66,8 +66,14 @@ function nonNegativeInt(name: string, value: string): number {
   return Number(value);
 }
 
+/** Text for a query: a NUL ends sqlite's search phrase early and PostgreSQL refuses it, so it is a 400 here. */
+function queryText(name: string, value: string): string {
+  if (value.includes("\u0000")) throw new ValidationError(`Query parameter ${name} must not contain a NUL character`);
+  return value;
+}
+
 function readValue(field: string, raw: string, type: "int" | "text" | "bool", operator: Operator) {
-  if (operator === "like" || type === "text") return raw;
+  if (operator === "like" || type === "text") return queryText(field, raw);
   if (type === "bool") {
     if (raw === "true" || raw === "1") return true;
     if (raw === "false" || raw === "0") return false;
@@ -112,7 +118,8 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
   for (const [key, raw] of Object.entries(query)) {
     if (["_start", "_end", "_sort", "_order"].includes(key)) continue;
     if (key === "q") {
-      search = single(key, raw)?.trim() || undefined;
+      const text = single(key, raw);
+      search = text === undefined ? undefined : queryText(key, text).trim() || undefined;
       continue;
     }
     const operator = OPERATORS.find((op) => key.endsWith(`_${op}`)) ?? "eq";
