@@ -123,6 +123,8 @@ export async function removeFavourite(
   at: string,
 ): Promise<{ count: number; changed: boolean }> {
   return db.transaction(async (trx) => {
+    // The visitor's row first, as putFavourite locks it: the other order deadlocks PostgreSQL when both run at once.
+    await lockedForUpdate(trx, trx("favourite_visitors").where({ id: visitorId })).first("id");
     const removed = await trx("favourites").where({ visitor_id: visitorId, attachment_id: attachmentId }).delete();
     if (removed > 0) await trx("favourite_visitors").where({ id: visitorId }).update({ changed_at: at });
     return { count: await countOf(trx, visitorId), changed: removed > 0 };

@@ -182,6 +182,17 @@ describe("a visitor of the delivery page", () => {
     await v.mark(1).expect(200);
   });
 
+  it("takes a comment and an unmark of the same photo at once without failing either", async () => {
+    const p = await publishDelivery(t, staff, { name: "At once", photoNames: ["1.jpg", "2.jpg"] });
+    const v = visitorOf(t, p.token, nextIp());
+    await v.join();
+    for (let round = 0; round < 10; round++) {
+      await v.mark(1).expect(200);
+      const answers = await Promise.all([v.mark(1, `Round ${round}`), v.unmark(1), v.mark(2, "Keep")]);
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+    }
+  });
+
   it("sends the list (again after a change) and says whether it is sent as it stands", async () => {
     const v = visitorOf(t, d.token, nextIp());
     await v.join();

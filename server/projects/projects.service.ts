@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError, ValidationError } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
 import { requireClient } from "../clients/clients.service";
 import { firstProjectAttachments } from "../attachments/attachments.service";
-import { publishedZipFile, removeQuietly, uploadPath } from "../storage/paths";
+import { publishedZipFile, removeQuietly, uploadPath, webSizeZipFile } from "../storage/paths";
 import type { CreateProjectInput, UpdateProjectInput } from "./projects.schema";
 import { PROJECT_IS_PUBLISHED, PROJECT_NOT_FOUND } from "./project-rules";
 import * as repo from "./projects.repository";
@@ -97,6 +97,6 @@ async function removeProjectFiles(
   const { config } = ctx;
   // Every attachment and thumbnail of the project lives in its own folder.
   const files = [uploadPath(config, String(id))];
-  if (removed.zipPath) files.push(publishedZipFile(config, removed.zipPath));
+  if (removed.zipPath) files.push(publishedZipFile(config, removed.zipPath), webSizeZipFile(config, removed.zipPath));
   await removeQuietly(...files);
 }

@@ -91,4 +91,11 @@ describe("the web-size ZIP", () => {
     expect((await api().delete(`/api/projects/${id}/publish`).set(made.user.auth)).status).toBe(200);
     expect(fs.existsSync(renamed)).toBe(false);
   });
+
+  it("goes with its project when the project is deleted", async () => {
+    const { id, webZip } = await publishWithWebSize(["one.jpg"], 64);
+    expect(fs.existsSync(webZip)).toBe(true);
+    expect((await api().delete(`/api/projects/${id}`).set(made.user.auth)).status).toBe(204);
+    expect(fs.existsSync(webZip)).toBe(false);
+  });
 });
