@@ -10,9 +10,11 @@ export interface VisitorRow {
   email: string;
   changedAt: string;
   submittedAt: string | null;
+  /** The SHA-256 of the key the visitor's cookie holds. */
+  keyHash: string;
 }
 
-const visitorColumns = ["id", "project_id", "name", "email", "changed_at", "submitted_at"];
+const visitorColumns = ["id", "project_id", "name", "email", "changed_at", "submitted_at", "key_hash"];
 
 function toVisitor(r: Record<string, unknown>): VisitorRow {
   return {
@@ -22,6 +24,7 @@ function toVisitor(r: Record<string, unknown>): VisitorRow {
     email: String(r.email),
     changedAt: toIso(r.changed_at)!,
     submittedAt: toIso(r.submitted_at),
+    keyHash: String(r.key_hash),
   };
 }
 

@@ -21,7 +21,9 @@ export function favouritesRouter(ctx: AppContext): Router {
   });
 
   router.get("/:token/favourites", async (req, res) => {
-    res.json(await visitorFavourites(ctx, req, req.params.token));
+    const { list, renew } = await visitorFavourites(ctx, req, req.params.token);
+    if (renew) setVisitorCookie(req, res, renew.link, renew.key);
+    res.json(list);
   });
 
   router.post("/:token/favourites/visitor", json, async (req, res) => {

@@ -11,7 +11,7 @@ import { mailerOf } from "../mail/mailer";
 import { staffToNotify } from "../notifications/notifications.repository";
 import type { FavouriteSelection, FavouriteVisitor, VisitorFavourites } from "../../api/favourites";
 import { spend } from "./favourite-limits";
-import { newVisitorKey, visitorKeyHash, visitorKeyHashes } from "./visitor-cookie";
+import { newVisitorKey, visitorKeyHash, visitorKeyHashes, visitorKeys } from "./visitor-cookie";
 import { selectionMail } from "./selection-mail";
 import {
   favouritesLimitOf,
@@ -63,11 +63,19 @@ async function openAsVisitor(ctx: AppContext, req: Request, token: string) {
   return { link: opened.link, visitor: opened.visitor };
 }
 
-/** The visitor's own list, named by the photos' positions on the page. */
-export async function visitorFavourites(ctx: AppContext, req: Request, token: string): Promise<VisitorFavourites> {
+/**
+ * The visitor's own list, named by the photos' positions on the page; and the key to set again in
+ * the visitor's cookie, so it lives as long as the link does now (its expiry may have moved).
+ */
+export async function visitorFavourites(
+  ctx: AppContext,
+  req: Request,
+  token: string,
+): Promise<{ list: VisitorFavourites; renew?: { link: DeliveryLink; key: string } }> {
   const { link, visitor } = await open(ctx, req, token);
   const limit = await favouritesLimitOf(ctx.db, link.projectId);
-  if (!visitor) return { limit, visitor: null, sent: false, favourites: [] };
+  if (!visitor) return { list: { limit, visitor: null, sent: false, favourites: [] } };
+  const key = visitorKeys(req).find((k) => visitorKeyHash(k) === visitor.keyHash);
   const [rows, photos] = await Promise.all([favouritesOf(ctx.db, visitor.id), deliveryCache(ctx).photos(link)]);
   const comments = new Map(rows.map((r) => [r.attachmentId, r.comment]));
   const favourites: VisitorFavourites["favourites"] = [];
@@ -76,7 +84,8 @@ export async function visitorFavourites(ctx: AppContext, req: Request, token: st
     const comment = comments.get(photo.id) ?? null;
     favourites.push({ n: i + 1, name: photo.originalName, ratio: aspectRatio(photo) ?? null, comment });
   });
-  return { limit, visitor: { name: visitor.name, email: visitor.email }, sent: isSent(visitor), favourites };
+  const list = { limit, visitor: { name: visitor.name, email: visitor.email }, sent: isSent(visitor), favourites };
+  return { list, renew: key ? { link, key } : undefined };
 }
 
 /**

@@ -63,6 +63,24 @@ describe("a visitor of the delivery page", () => {
     expect(await t.ctx.db("favourite_visitors").where({ email: "ana@lima.test" })).toHaveLength(1);
   });
 
+  it("renews the cookie when the list is read, so it lives as long as the link does now", async () => {
+    const p = await publishDelivery(t, staff, { name: "Moving expiry" });
+    const day = 24 * 3600 * 1000;
+    const first = new Date(Date.now() + 10 * day).toISOString();
+    await settings(p.id, { expiresAt: first }).expect(200);
+    const v = visitorOf(t, p.token, nextIp());
+    const expiresOf = (res: request.Response) => {
+      const [cookie] = (res.headers["set-cookie"] as unknown as string[] | undefined) ?? [];
+      return cookie && Date.parse(/Expires=([^;]+)/.exec(cookie)![1]);
+    };
+    expect(expiresOf(await v.join())).toBe(Math.floor(Date.parse(first) / 1000) * 1000);
+    const later = new Date(Date.now() + 40 * day).toISOString();
+    await settings(p.id, { expiresAt: later }).expect(200);
+    expect(expiresOf(await v.list().expect(200))).toBe(Math.floor(Date.parse(later) / 1000) * 1000);
+    // Nobody yet, no cookie.
+    expect(expiresOf(await visitorOf(t, p.token, nextIp()).list().expect(200))).toBeUndefined();
+  });
+
   it("marks the cookie Secure on an HTTPS request", async () => {
     const res = await request(t.app)
       .post(`/d/${d.token}/favourites/visitor`)

@@ -15,12 +15,11 @@ export const newVisitorKey = () => crypto.randomBytes(32).toString("base64url");
 /** What the database keeps of a key: its SHA-256, so a copy of the database opens no list. */
 export const visitorKeyHash = (key: string) => crypto.createHash("sha256").update(key).digest("hex");
 
-/** The hashes of the visitor keys the request carries (a browser sends one per matching path). */
-export function visitorKeyHashes(req: IncomingMessage): string[] {
-  return cookieValues(req, VISITOR_COOKIE)
-    .filter((key) => VISITOR_KEY.test(key))
-    .map(visitorKeyHash);
-}
+/** The visitor keys the request carries (a browser sends one per matching path). */
+export const visitorKeys = (req: IncomingMessage): string[] =>
+  cookieValues(req, VISITOR_COOKIE).filter((key) => VISITOR_KEY.test(key));
+
+export const visitorKeyHashes = (req: IncomingMessage): string[] => visitorKeys(req).map(visitorKeyHash);
 
 /**
  * Remembers the visitor for this link's page and routes only (`/d/<token>`): HttpOnly, SameSite=Lax,
