@@ -17,10 +17,12 @@ async function scrollToTheEnd(page: Page): Promise<number> {
   for (;;) {
     const drawn = await page.evaluate(() => {
       window.scrollTo(0, document.body.scrollHeight);
-      return document.querySelector(".grid")!.children.length;
+      return document.querySelector(".grid:not(.fav-grid)")!.children.length;
     });
     if (drawn >= PHOTOS) return drawn;
-    await page.waitForFunction((n) => document.querySelector(".grid")!.children.length > n, drawn, { timeout: 20_000 });
+    await page.waitForFunction((n) => document.querySelector(".grid:not(.fav-grid)")!.children.length > n, drawn, {
+      timeout: 20_000,
+    });
   }
 }
 
