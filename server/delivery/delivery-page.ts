@@ -1,7 +1,7 @@
 import type { DeliveryPhoto } from "./delivery.repository";
 import { accentStyle, askTheStudio, contactLine, studioLine, type PageBrand } from "./branding-html";
 import { escapeHtml } from "./escape-html";
-import { formatSize } from "./format-size";
+import { formatFileSize as formatSize } from "../../api/format-size";
 import { downloadsAttribute, zipLinks, type GalleryDownloads } from "./download-links-html";
 
 export { escapeHtml, formatSize };

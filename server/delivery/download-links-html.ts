@@ -1,4 +1,4 @@
-import { formatSize } from "./format-size";
+import { formatFileSize as formatSize } from "../../api/format-size";
 
 /** What the gallery offers to download: nothing on a view-only link. */
 export interface GalleryDownloads {

@@ -1,7 +1,8 @@
 /** Number, size and storage formatting shared by the dashboard, tables and upload rows. */
 
+export { formatFileSize } from "../../../api/format-size";
+
 const BYTES_PER_GB = 1024 ** 3;
-const SIZE_UNITS = ["B", "KB", "MB", "GB", "TB"];
 
 /** Dashboard counters: 1.2K from 1,000, 3.4M from 1,000,000, plain below. */
 export function formatCount(value: number): string {
@@ -32,18 +33,6 @@ export function bytesToGigabytes(bytes: number): number {
 /** Whole-number average, 0 when there is nothing to divide by. */
 export function roundedAverage(total: number, count: number): number {
   return count > 0 ? Math.round(total / count) : 0;
-}
-
-/** A file size in 1024-based units with one decimal: 512 B, 1.5 KB, 3.2 MB. */
-export function formatFileSize(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 1024) return `${Math.max(0, Math.round(bytes || 0))} B`;
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < SIZE_UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(1)} ${SIZE_UNITS[unit]}`;
 }
 
 /** Upload rows show megabytes with two decimals. */
