@@ -7,22 +7,13 @@ import { adminToken, create, putJson } from "./api";
 import { launchBrowser, screenshot, signInAsAdmin } from "./browser";
 import { removeThroughApi } from "./fixtures/cleanup";
 import { loadedThumbnails } from "./fixtures/gallery";
-import type { FilePayload } from "./fixtures/images";
+import { galleryPhoto, type FilePayload } from "./fixtures/images";
 import { uploadThroughApi } from "./fixtures/upload";
 import { publishThroughApi } from "./fixtures/publish";
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const PASSCODE = "garden-party-24";
-
-/** A photo-like JPEG: a soft two-colour gradient with a sun, so the screenshots read as a gallery. */
-async function photo(name: string, from: string, to: string, width = 1200, height = 800): Promise<FilePayload> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-    <defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
-    <rect width="100%" height="100%" fill="url(#g)"/><circle cx="${width * 0.7}" cy="${height * 0.35}" r="${height * 0.12}" fill="#fff6d5" opacity="0.85"/>
-    <path d="M0 ${height * 0.8} Q ${width * 0.3} ${height * 0.6} ${width * 0.6} ${height * 0.78} T ${width} ${height * 0.72} V ${height} H 0 Z" fill="#00000033"/></svg>`;
-  return { name, mimeType: "image/jpeg", buffer: await sharp(Buffer.from(svg)).jpeg({ quality: 82 }).toBuffer() };
-}
 
 const PHOTOS: Array<[string, string, string]> = [
   ["golden-hour-001.jpg", "#f6d365", "#fda085"],
@@ -63,7 +54,7 @@ describe("the client's delivery page", () => {
     });
     projectId = project.id;
     for (const [name, from, to] of PHOTOS) {
-      const file = await photo(name, from, to);
+      const file = await galleryPhoto(name, from, to);
       files.push(file);
       await uploadThroughApi(token, projectId, file);
     }
@@ -228,7 +219,7 @@ describe("the client's delivery page", () => {
     const client = await clientContext(browser, DESKTOP);
     try {
       for (const [name, from, to] of PHOTOS.slice(0, 2))
-        await uploadThroughApi(token, proofs.id, await photo(name, from, to));
+        await uploadThroughApi(token, proofs.id, await galleryPhoto(name, from, to));
       const staff = await studio.newPage();
       await signInAsAdmin(staff);
       await staff.goto(`/projects/${proofs.id}`);
@@ -296,8 +287,12 @@ describe("the client's delivery page", () => {
   it("shows the studio's name, accent and contact from the Studio screen, the chosen cover, and each photo's shape", async () => {
     const token = await adminToken();
     const shaped = await create<{ id: number }>(token, "projects", { name: "Shapes of the day" });
-    await uploadThroughApi(token, shaped.id, await photo("wide.jpg", "#f6d365", "#fda085", 1200, 600));
-    await uploadThroughApi(token, shaped.id, await photo("tall.jpg", "#a1c4fd", "#c2e9fb", 600, 900));
+    await uploadThroughApi(token, shaped.id, await galleryPhoto("wide.jpg", "#f6d365", "#fda085", { height: 600 }));
+    await uploadThroughApi(
+      token,
+      shaped.id,
+      await galleryPhoto("tall.jpg", "#a1c4fd", "#c2e9fb", { width: 600, height: 900 }),
+    );
     const { deliveryUrl } = await publishThroughApi(token, shaped.id);
 
     const studio = await browser.newContext({ baseURL: inject("baseUrl"), viewport: DESKTOP });

@@ -7,7 +7,7 @@ import { docsScreenshot, launchBrowser, screenshot, signInAsAdmin } from "./brow
 import { expectNoSeriousAxeViolations } from "./axe";
 import { removeThroughApi } from "./fixtures/cleanup";
 import { loadedThumbnails } from "./fixtures/gallery";
-import type { FilePayload } from "./fixtures/images";
+import { galleryPhoto, type FilePayload } from "./fixtures/images";
 import { uploadThroughApi } from "./fixtures/upload";
 import { publishThroughApi } from "./fixtures/publish";
 
@@ -19,15 +19,6 @@ import { publishThroughApi } from "./fixtures/publish";
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const LIMIT = 5;
-
-/** A photo-like JPEG: a soft gradient with a sun, so the screenshots read as a gallery. */
-async function photo(name: string, from: string, to: string, width = 1600, height = 1067): Promise<FilePayload> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-    <defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
-    <rect width="100%" height="100%" fill="url(#g)"/><circle cx="${width * 0.3}" cy="${height * 0.35}" r="${height * 0.12}" fill="#fff6d5" opacity="0.85"/>
-    <path d="M0 ${height * 0.8} Q ${width * 0.3} ${height * 0.6} ${width * 0.6} ${height * 0.78} T ${width} ${height * 0.72} V ${height} H 0 Z" fill="#00000033"/></svg>`;
-  return { name, mimeType: "image/jpeg", buffer: await sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer() };
-}
 
 const PHOTOS: Array<[string, string, string]> = [
   ["IMG_0001.jpg", "#f6d365", "#fda085"],
@@ -89,7 +80,7 @@ describe("favourites on the delivery page", () => {
     const project = await create<{ id: number }>(token, "projects", { name: "Lima Wedding — Favourites" });
     projectId = project.id;
     for (const [name, from, to] of PHOTOS) {
-      const file = await photo(name, from, to);
+      const file = await galleryPhoto(name, from, to, { width: 1600, height: 1067, sunX: 0.3, quality: 85 });
       files.push(file);
       await uploadThroughApi(token, projectId, file);
     }
