@@ -82,7 +82,8 @@ export async function favouritesOf(
 }
 
 export type PutOutcome =
-  { done: true; changed: boolean; count: number; comment: string | null } | { done: false; count: number };
+  | { done: true; changed: boolean; count: number; comment: string | null }
+  | { done: false; count: number; gone?: true };
 
 /**
  * Puts a photo on the visitor's list (or changes its comment: `undefined` leaves it), unless the
@@ -107,6 +108,9 @@ export async function putFavourite(
       return { done: true, changed: true, count, comment: f.comment };
     }
     if (f.limit !== null && count >= f.limit) return { done: false, count };
+    // Locked so its deletion waits for this insert: a photo another process deleted meanwhile is gone, not a 500.
+    const photo = await lockedForUpdate(trx, trx("attachments").where({ id: f.attachmentId })).first("id");
+    if (!photo) return { done: false, count, gone: true };
     await trx("favourites").insert({ ...mine, comment: f.comment ?? null, created_at: f.at });
     await trx("favourite_visitors").where({ id: f.visitorId }).update({ changed_at: f.at });
     return { done: true, changed: true, count: count + 1, comment: f.comment ?? null };

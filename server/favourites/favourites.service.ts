@@ -140,6 +140,7 @@ export async function favouriteAt(
     limit,
     at: nowIso(),
   });
+  if (!outcome.done && outcome.gone) throw new NotFoundError("Photo not found");
   if (!outcome.done) throw new ConflictError(limitMessage(limit ?? 0));
   if (outcome.changed) announce(ctx, link.projectId);
   return {

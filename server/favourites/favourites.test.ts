@@ -153,6 +153,19 @@ describe("a visitor of the delivery page", () => {
     for (const n of ["5", "0", "abc", "1e3", "-1"]) await v.mark(n).expect(404);
   });
 
+  it("answers 404 for a photo deleted meanwhile by another process, and stores nothing", async () => {
+    const other = await publishDelivery(t, staff, { name: "Gone Photo", photoNames: ["x.jpg", "y.jpg"] });
+    const v = visitorOf(t, other.token, nextIp());
+    await v.join();
+    await v.mark(1).expect(200); // this process now keeps the link's photos in memory
+    // Another process deleted the second photo; its notice has not reached this one yet.
+    const [, gone] = await t.ctx.db("attachments").where({ project_id: other.id }).orderBy("id");
+    await t.ctx.db("attachments").where({ id: gone.id }).delete();
+    expect((await v.mark(2).expect(404)).body.message).toBe("Photo not found");
+    expect(await t.ctx.db("favourites").where({ attachment_id: gone.id })).toEqual([]);
+    expect(positions(await v.list())).toEqual([1]);
+  });
+
   it("keeps each visitor's list their own: no one sees or changes another's", async () => {
     const ana = visitorOf(t, d.token, nextIp());
     const luis = visitorOf(t, d.token, nextIp());
