@@ -34,6 +34,7 @@ import { sendingRouter } from "./sending/sending.router";
 import { unsubscribeRouter } from "./unsubscribe/unsubscribe.router";
 import { studioLogoRouter, studioRouter } from "./studio/studio.router";
 import { favouritesRouter } from "./favourites/favourites.router";
+import { renditionQueue } from "./attachments/renditions.service";
 import { studioFavouritesRouter } from "./favourites/studio-favourites.router";
 
 /** The whole HTTP application as a request listener; no listen() here, so tests drive it with supertest. */
@@ -95,7 +96,10 @@ export function createApp(ctx: AppContext): AppHandler {
     baseHeaders: recordedSecurityHeaders(security, trust),
     clientAddress: (req) => proxyaddr(req, trust),
   });
+  const renditions = renditionQueue(ctx);
   return (req, res) => {
+    // Background renders (a backfill of previews) wait while anyone is being served.
+    res.once("close", renditions.requestStarted());
     if (!files(req, res)) app(req, res);
   };
 }

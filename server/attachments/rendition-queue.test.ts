@@ -8,7 +8,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * A queue whose renders each wait until the test finishes them (`finish`, or `finishAll` for
  * every render from then on), recording which began and how many ran at once.
  */
-function gatedQueue({ failing = [] as number[] } = {}) {
+function gatedQueue({ failing = [] as number[], maxFailures = undefined as number | undefined } = {}) {
   const started: number[] = [];
   const kinds: string[] = [];
   const gates = new Map<number, () => void>();
@@ -23,7 +23,7 @@ function gatedQueue({ failing = [] as number[] } = {}) {
     if (!openAll) await new Promise<void>((resolve) => gates.set(id, resolve));
     running -= 1;
     return failing.includes(id) ? null : `1/${id}.${rendition}`;
-  }, IDLE_MS);
+  }, IDLE_MS, maxFailures);
   queues.push(queue);
   const finish = async (id: number) => {
     await vi.waitFor(() => expect(gates.has(id)).toBe(true));
@@ -78,6 +78,33 @@ describe("the rendition queue", () => {
     finishAll();
     uploadEnded();
     await vi.waitFor(() => expect(started).toEqual([1, 2, 3]));
+  });
+
+  it("renders nothing in the background while any request is being served, and goes on at once after", async () => {
+    const { queue, started, finish, finishAll } = gatedQueue();
+    queue.add("thumbnail", [1, 2, 3]);
+    await vi.waitFor(() => expect(started).toEqual([1]));
+    const served = [queue.requestStarted(), queue.requestStarted()];
+    await finish(1);
+    await sleep(IDLE_MS * 3);
+    expect(started).toEqual([1]);
+    served[0]();
+    served[0](); // a second call changes nothing
+    await sleep(IDLE_MS * 3);
+    expect(started).toEqual([1]);
+    finishAll();
+    served[1]();
+    // No upload lately: the next render does not wait for another idle period.
+    await vi.waitFor(() => expect(started).toEqual([1, 2, 3]), { timeout: IDLE_MS * 0.75, interval: 2 });
+  });
+
+  it("keeps the failed renders it remembers bounded, forgetting the oldest first", async () => {
+    const { queue, started, finishAll } = gatedQueue({ failing: [1, 2, 3], maxFailures: 2 });
+    finishAll();
+    for (const id of [1, 2, 3]) expect(await queue.renderNow("preview", id)).toBeNull();
+    for (const id of [2, 3, 1]) await queue.renderNow("preview", id);
+    // 2 and 3 were remembered; 1 was forgotten and so tried once more.
+    expect(started).toEqual([1, 2, 3, 1]);
   });
 
   it("renders every waiting thumbnail before any waiting preview, whichever was added first", async () => {

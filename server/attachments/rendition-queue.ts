@@ -12,15 +12,30 @@ export type RenditionFeed = () => Promise<number[]>;
 /** How long no upload must have been under way before renditions are rendered in the background. */
 export const RENDITION_IDLE_MS = 1_000;
 
+/** Failed renders remembered (so a broken photo asked for again is not decoded again): a million would not fit. */
+export const MAX_REMEMBERED_FAILURES = 10_000;
+
+/** `fn` that does its work on the first call only. */
+function once(fn: () => void): () => void {
+  let called = false;
+  return () => {
+    if (called) return;
+    called = true;
+    fn();
+  };
+}
+
 const jobOf = (rendition: Rendition, attachmentId: number) => `${rendition}:${attachmentId}`;
 
 /**
- * The renditions (thumbnails, previews) still to render. Uploads come first: in the background one
- * rendition is rendered at a time, and only once no upload has been under way for `idleMs`, so a
- * batch of photos is on disk as fast as it arrives; every waiting thumbnail goes before any
- * waiting preview, as the grid needs them first. A rendition somebody asks for is rendered at once
- * (`renderNow`), joining a render of it already under way. One render that failed is not tried
- * again; one that rejected (the disk was full) is, when it is next asked for or after the next start.
+ * The renditions (thumbnails, previews) still to render. Uploads and requests come first: in the
+ * background one rendition is rendered at a time, only once no upload has been under way for
+ * `idleMs`, so a batch of photos is on disk as fast as it arrives, and only while no request is
+ * being served, so a backfill of a million previews never slows a gallery or a list; every waiting
+ * thumbnail goes before any waiting preview, as the grid needs them first. A rendition somebody
+ * asks for is rendered at once (`renderNow`), joining a render of it already under way. One render
+ * that failed is not tried again (of the last `maxFailures`); one that rejected (the disk was
+ * full) is, when it is next asked for or after the next start.
  */
 export class RenditionQueue {
   private readonly waiting = new Map<Rendition, Set<number>>(RENDITIONS.map((r) => [r, new Set<number>()]));
@@ -28,6 +43,9 @@ export class RenditionQueue {
   private readonly failed = new Set<string>();
   private readonly feeds = new Map<Rendition, RenditionFeed>();
   private uploads = 0;
+  /** When the last upload ended (the queue's creation, at first). */
+  private uploadsEndedAt = performance.now();
+  private requests = 0;
   private rendering = false;
   private idleTimer?: NodeJS.Timeout;
   private closed = false;
@@ -37,6 +55,7 @@ export class RenditionQueue {
   constructor(
     private readonly render: RenderRendition,
     private readonly idleMs = RENDITION_IDLE_MS,
+    private readonly maxFailures = MAX_REMEMBERED_FAILURES,
   ) {}
 
   /** Renditions to render in the background, in this order (after every waiting one of an earlier kind). */
@@ -62,13 +81,20 @@ export class RenditionQueue {
     this.uploads += 1;
     clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
+    return once(() => {
       this.uploads -= 1;
+      this.uploadsEndedAt = performance.now();
       this.scheduleIdleRender();
-    };
+    });
+  }
+
+  /** A request is being served: no background render starts until it has ended. Call what this returns then. */
+  requestStarted(): () => void {
+    this.requests += 1;
+    return once(() => {
+      this.requests -= 1;
+      if (this.requests === 0) this.scheduleIdleRender();
+    });
   }
 
   /** The rendition's storage key, rendered now if need be; null if it cannot be rendered. */
@@ -79,13 +105,19 @@ export class RenditionQueue {
     if (this.failed.has(job)) return Promise.resolve(null);
     this.waiting.get(rendition)!.delete(attachmentId);
     const rendered = this.render(rendition, attachmentId).then((key) => {
-      if (key === null) this.failed.add(job);
+      if (key === null) this.rememberFailure(job);
       return key;
     });
     this.running.set(job, rendered);
     const done = () => void this.running.delete(job);
     rendered.then(done, done);
     return rendered;
+  }
+
+  private rememberFailure(job: string): void {
+    this.failed.add(job);
+    // A Set iterates in insertion order: the first is the oldest.
+    if (this.failed.size > this.maxFailures) this.failed.delete(this.failed.values().next().value!);
   }
 
   /** Renditions of one kind waiting for idle time (of a feed, those of the batch it gave last). */
@@ -112,17 +144,22 @@ export class RenditionQueue {
     return undefined;
   }
 
+  private get busy(): boolean {
+    return this.closed || this.uploads > 0 || this.requests > 0 || this.rendering;
+  }
+
   private scheduleIdleRender(): void {
-    if (this.closed || this.uploads > 0 || this.rendering || this.idleTimer || !this.next()) return;
+    if (this.busy || this.idleTimer || !this.next()) return;
+    const wait = Math.max(0, this.uploadsEndedAt + this.idleMs - performance.now());
     this.idleTimer = setTimeout(() => {
       this.idleTimer = undefined;
       this.renderWhileIdle();
-    }, this.idleMs);
+    }, wait);
     this.idleTimer.unref();
   }
 
   private renderWhileIdle(): void {
-    if (this.closed || this.uploads > 0 || this.rendering) return;
+    if (this.busy) return;
     const next = this.next();
     if (!next) return;
     this.rendering = true;
