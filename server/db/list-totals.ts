@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import { sqliteWriteCount } from "./dialect";
+import { readRows } from "./prepared-reads";
 
 /** A row of list_totals: a count or sum, and the version of what it describes. */
 export interface ListTotal {
@@ -11,10 +12,11 @@ export type ListTotals = ReadonlyMap<string, ListTotal>;
 
 const kept = new WeakMap<object, { writeCount: number; totals: Promise<ListTotals> }>();
 
+const READ_ALL = { text: "SELECT name, total, version FROM list_totals", values: [] };
+
 async function readAll(db: Knex): Promise<ListTotals> {
-  const rows: Array<{ name: string; total: number | string; version: number | string }> = await db(
-    "list_totals",
-  ).select("name", "total", "version");
+  // Prepared once per connection: on PostgreSQL every deep list page reads these rows.
+  const rows = await readRows<{ name: string; total: number | string; version: number | string }>(db, READ_ALL);
   return new Map(rows.map((r) => [r.name, { total: Number(r.total), version: Number(r.version) }]));
 }
 
