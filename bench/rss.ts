@@ -18,6 +18,7 @@ import { loadConfig } from "../server/config";
 import { nowIso } from "../server/db/database";
 import { createLogger } from "../server/logger";
 import { ensureRandomJpegs } from "./photos";
+import { productionStart } from "./bench-process";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const filesDir = path.join(root, "bench/.data/rss/uploads");
@@ -31,14 +32,16 @@ interface Mode {
   env: Record<string, string>;
 }
 
+const npmStart = productionStart();
 const MODES: Mode[] = [
   { name: "before: tsx server/index.ts", args: ["--import", "tsx", "server/index.ts"], env: {} },
   { name: "compiled, no memory settings", args: ["dist/server/index.js"], env: {} },
   {
-    name: "after: compiled, as npm start runs it",
+    name: "compiled, a 2 MB young generation (npm start until 2026-11-26)",
     args: ["--max-semi-space-size=2", "dist/server/index.js"],
     env: { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072" },
   },
+  { name: `as npm start runs it (${npmStart.nodeArgs.join(" ")})`, args: npmStart.nodeArgs, env: npmStart.env },
 ];
 
 const memory = (pid: number, field: "VmRSS" | "VmHWM") =>
