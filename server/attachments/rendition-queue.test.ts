@@ -15,15 +15,19 @@ function gatedQueue({ failing = [] as number[], maxFailures = undefined as numbe
   let openAll = false;
   let running = 0;
   let mostAtOnce = 0;
-  const queue = new RenditionQueue(async (rendition, id) => {
-    started.push(id);
-    kinds.push(`${rendition} ${id}`);
-    running += 1;
-    mostAtOnce = Math.max(mostAtOnce, running);
-    if (!openAll) await new Promise<void>((resolve) => gates.set(id, resolve));
-    running -= 1;
-    return failing.includes(id) ? null : `1/${id}.${rendition}`;
-  }, IDLE_MS, maxFailures);
+  const queue = new RenditionQueue(
+    async (rendition, id) => {
+      started.push(id);
+      kinds.push(`${rendition} ${id}`);
+      running += 1;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      if (!openAll) await new Promise<void>((resolve) => gates.set(id, resolve));
+      running -= 1;
+      return failing.includes(id) ? null : `1/${id}.${rendition}`;
+    },
+    IDLE_MS,
+    maxFailures,
+  );
   queues.push(queue);
   const finish = async (id: number) => {
     await vi.waitFor(() => expect(gates.has(id)).toBe(true));

@@ -82,8 +82,7 @@ export async function favouritesOf(
 }
 
 export type PutOutcome =
-  | { done: true; changed: boolean; count: number; comment: string | null }
-  | { done: false; count: number; gone?: true };
+  { done: true; changed: boolean; count: number; comment: string | null } | { done: false; count: number; gone?: true };
 
 /**
  * Puts a photo on the visitor's list (or changes its comment: `undefined` leaves it), unless the
