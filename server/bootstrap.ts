@@ -9,7 +9,7 @@ import { createLogger, type Logger } from "./logger";
 import { createTokenService } from "./auth/tokens";
 import { renditionQueue } from "./attachments/renditions.service";
 import { recordingsSettled } from "./activity/activity.service";
-import { storageProblem } from "./storage/stores";
+import { openStores, storageProblem } from "./storage/stores";
 
 export class StartupError extends Error {}
 
@@ -31,6 +31,7 @@ export async function createContext(
   ensureWritableDir(config.publishedDir, "PUBLISHED_DIR");
   const problem = await storageProblem(config);
   if (problem) throw new StartupError(problem);
+  await openStores(config);
   const db = openDatabase(config.databaseUrl, { poolMax: config.databasePoolMax });
   try {
     await migrate(db);

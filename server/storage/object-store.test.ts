@@ -6,11 +6,13 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
+import { createContext, StartupError } from "../bootstrap";
+import { createLogger } from "../logger";
 import { startS3Server, type TestS3Server } from "../test/s3-server";
 import { DiskStore } from "./disk-store";
 import { readAll, StorageNotFoundError, type ObjectStore } from "./object-store";
 import { PART_SIZE } from "./s3-store";
-import { storageProblem, storesOf } from "./stores";
+import { openStores, storageProblem } from "./stores";
 
 let s3: TestS3Server;
 let dir: string;
@@ -30,14 +32,14 @@ const keysOf = async (store: ObjectStore, prefix = "") => {
 };
 
 /** The same behaviour asked of both stores: the folders and a bucket. */
-const kinds: Array<[string, () => ObjectStore]> = [
-  ["disk", () => new DiskStore(fs.mkdtempSync(path.join(dir, "root-")), path.join(dir, "tmp"))],
-  ["s3", () => storesOf(loadConfig(s3.env(`t-${crypto.randomBytes(6).toString("hex")}`))).uploads],
+const kinds: Array<[string, () => Promise<ObjectStore>]> = [
+  ["disk", async () => new DiskStore(fs.mkdtempSync(path.join(dir, "root-")), path.join(dir, "tmp"))],
+  ["s3", async () => (await openStores(loadConfig(s3.env(`t-${crypto.randomBytes(6).toString("hex")}`)))).uploads],
 ];
 
 describe.each(kinds)("%s object store", (_kind, makeStore) => {
   it("stores a stream and answers it whole, a byte range of it, and its size", async () => {
-    const store = makeStore();
+    const store = await makeStore();
     const bytes = crypto.randomBytes(300_000);
     await store.put("7/a.jpg", Readable.from([bytes]), { contentType: "image/jpeg" });
     expect((await readAll(await store.get("7/a.jpg"))).equals(bytes)).toBe(true);
@@ -48,13 +50,13 @@ describe.each(kinds)("%s object store", (_kind, makeStore) => {
   });
 
   it("answers no object for a key never stored: stat undefined, get StorageNotFoundError", async () => {
-    const store = makeStore();
+    const store = await makeStore();
     expect(await store.stat("1/none.jpg")).toBeUndefined();
     await expect(store.get("1/none.jpg")).rejects.toBeInstanceOf(StorageNotFoundError);
   });
 
   it("moves a local file in, lists by prefix, removes keys and a whole prefix", async () => {
-    const store = makeStore();
+    const store = await makeStore();
     for (const key of ["1/a.jpg", "1/b.jpg", "2/c.jpg"]) {
       const file = path.join(dir, `in-${crypto.randomBytes(4).toString("hex")}`);
       fs.writeFileSync(file, key);
@@ -70,7 +72,7 @@ describe.each(kinds)("%s object store", (_kind, makeStore) => {
   });
 
   it("builds an object of several parts that appears only once complete", async () => {
-    const store = makeStore();
+    const store = await makeStore();
     const writer = store.createWriter("big.zip");
     const part = crypto.randomBytes(1024 * 1024);
     const parts = Math.ceil((PART_SIZE * 1.5) / part.length);
@@ -92,7 +94,7 @@ describe.each(kinds)("%s object store", (_kind, makeStore) => {
   });
 
   it("leaves nothing of an aborted build or of a stream that failed mid-way", async () => {
-    const store = makeStore();
+    const store = await makeStore();
     const writer = store.createWriter("half.zip");
     writer.stream.write(crypto.randomBytes(100_000));
     await writer.abort();
@@ -107,7 +109,7 @@ describe.each(kinds)("%s object store", (_kind, makeStore) => {
   });
 
   it("refuses a key that would leave its folder or prefix", async () => {
-    const store = makeStore();
+    const store = await makeStore();
     await expect(store.put("../escape", Readable.from([Buffer.from("x")]))).rejects.toThrow(/escapes/);
   });
 });
@@ -127,6 +129,20 @@ describe("object storage at start", () => {
     const problem = await storageProblem(config);
     expect(problem).toBe("S3_ACCESS_KEY_ID/S3_SECRET_ACCESS_KEY were refused by the storage");
     expect(JSON.stringify(config)).not.toContain("wrong-secret-value");
+  });
+
+  it("stops the start with that message, before the database is opened", async () => {
+    const config = loadConfig({
+      ...s3.env("p"),
+      STORAGE_URL: "s3://no-such-bucket/p",
+      DATABASE_URL: path.join(dir, "never.sqlite3"),
+      UPLOADS_DIR: path.join(dir, "start-uploads"),
+      PUBLISHED_DIR: path.join(dir, "start-published"),
+    });
+    const failure = await createContext(config, createLogger("silent")).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(StartupError);
+    expect((failure as Error).message).toBe("The bucket no-such-bucket in STORAGE_URL does not exist");
+    expect(fs.existsSync(path.join(dir, "never.sqlite3"))).toBe(false);
   });
 
   it("accepts a bucket that exists with good credentials", async () => {
