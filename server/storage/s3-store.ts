@@ -71,7 +71,12 @@ export class S3Store implements ObjectStore {
   }
 
   async moveFileIn(key: string, file: string, options?: PutOptions): Promise<void> {
-    await this.put(key, fs.createReadStream(file), options);
+    const source = fs.createReadStream(file);
+    try {
+      await this.put(key, source, options);
+    } finally {
+      source.destroy();
+    }
     await fsp.rm(file, { force: true });
   }
 
