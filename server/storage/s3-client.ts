@@ -1,10 +1,26 @@
-import { HeadBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import type { StorageConfig } from "../config";
 
 type S3Storage = Extract<StorageConfig, { kind: "s3" }>;
 
-export function s3ClientFor(storage: S3Storage): S3Client {
-  return new S3Client({
+/** The AWS SDK's parts Photodrop uses. */
+export type S3Sdk = typeof import("@aws-sdk/client-s3") & Pick<typeof import("@aws-sdk/lib-storage"), "Upload">;
+
+let loading: Promise<S3Sdk> | undefined;
+/**
+ * The AWS SDK, loaded on first use by import() (which the production bundle keeps as one, unlike
+ * a static import it would hoist): a studio on disk never pays its start time and memory.
+ */
+export function loadS3Sdk(): Promise<S3Sdk> {
+  loading ??= Promise.all([import("@aws-sdk/client-s3"), import("@aws-sdk/lib-storage")]).then(([client, lib]) => ({
+    ...client,
+    Upload: lib.Upload,
+  }));
+  return loading;
+}
+
+export function s3ClientFor(sdk: S3Sdk, storage: S3Storage): S3Client {
+  return new sdk.S3Client({
     endpoint: storage.endpoint,
     region: storage.region,
     forcePathStyle: storage.forcePathStyle,
@@ -21,9 +37,10 @@ export function s3ClientFor(storage: S3Storage): S3Client {
 
 /** What stops a start: a bucket that does not exist or credentials refused, naming the setting. */
 export async function bucketProblem(storage: S3Storage): Promise<string | undefined> {
-  const client = s3ClientFor(storage);
+  const sdk = await loadS3Sdk();
+  const client = s3ClientFor(sdk, storage);
   try {
-    await client.send(new HeadBucketCommand({ Bucket: storage.bucket }));
+    await client.send(new sdk.HeadBucketCommand({ Bucket: storage.bucket }));
     return undefined;
   } catch (err) {
     const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };

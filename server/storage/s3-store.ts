@@ -1,14 +1,8 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import { PassThrough, type Readable } from "node:stream";
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  type S3Client,
-} from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
+import type { S3Client } from "@aws-sdk/client-s3";
+import type { S3Sdk } from "./s3-client";
 import type { ByteRange, ListedObject, ObjectStat, ObjectStore, ObjectWriter, PutOptions } from "./object-store";
 import { StorageNotFoundError } from "./object-store";
 
@@ -32,6 +26,7 @@ export class S3Store implements ObjectStore {
   readonly kind = "s3";
 
   constructor(
+    private readonly sdk: S3Sdk,
     private readonly client: S3Client,
     private readonly bucket: string,
     private readonly prefix: string,
@@ -47,8 +42,8 @@ export class S3Store implements ObjectStore {
     return undefined;
   }
 
-  private upload(key: string, body: Readable, options: PutOptions = {}): Upload {
-    return new Upload({
+  private upload(key: string, body: Readable, options: PutOptions = {}) {
+    return new this.sdk.Upload({
       client: this.client,
       params: { Bucket: this.bucket, Key: this.objectKey(key), Body: body, ContentType: options.contentType },
       partSize: PART_SIZE,
@@ -83,7 +78,7 @@ export class S3Store implements ObjectStore {
   async get(key: string, range?: ByteRange): Promise<Readable> {
     try {
       const answer = await this.client.send(
-        new GetObjectCommand({
+        new this.sdk.GetObjectCommand({
           Bucket: this.bucket,
           Key: this.objectKey(key),
           Range: range ? `bytes=${range.start}-${range.end}` : undefined,
@@ -97,7 +92,9 @@ export class S3Store implements ObjectStore {
 
   async stat(key: string): Promise<ObjectStat | undefined> {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+      const head = await this.client.send(
+        new this.sdk.HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }),
+      );
       return { size: head.ContentLength ?? 0, mtime: head.LastModified ?? new Date(0) };
     } catch (err) {
       if (notFound(err)) return undefined;
@@ -113,7 +110,7 @@ export class S3Store implements ObjectStore {
     for (let i = 0; i < objectKeys.length; i += DELETE_BATCH) {
       const batch = objectKeys.slice(i, i + DELETE_BATCH);
       const answer = await this.client.send(
-        new DeleteObjectsCommand({
+        new this.sdk.DeleteObjectsCommand({
           Bucket: this.bucket,
           Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
         }),
@@ -134,7 +131,11 @@ export class S3Store implements ObjectStore {
     let token: string | undefined;
     do {
       const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.objectKey(prefix), ContinuationToken: token }),
+        new this.sdk.ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: this.objectKey(prefix),
+          ContinuationToken: token,
+        }),
       );
       for (const o of page.Contents ?? [])
         if (o.Key)

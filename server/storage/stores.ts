@@ -2,6 +2,8 @@ import type { Config } from "../config";
 import { DiskStore } from "./disk-store";
 import type { ObjectStore } from "./object-store";
 import { uploadsTempRoot } from "./paths";
+import { bucketProblem, loadS3Sdk, s3ClientFor } from "./s3-client";
+import { S3Store } from "./s3-store";
 
 /** The two places files are kept: photos and their renditions, and the published ZIPs. */
 export interface Stores {
@@ -32,11 +34,11 @@ export function storesOf(config: Config): Stores {
 export async function openStores(config: Config): Promise<Stores> {
   const { storage } = config;
   if (storage.kind === "disk" || stores.has(config)) return storesOf(config);
-  const [{ S3Store }, { s3ClientFor }] = await Promise.all([import("./s3-store"), import("./s3-client")]);
-  const client = s3ClientFor(storage);
+  const sdk = await loadS3Sdk();
+  const client = s3ClientFor(sdk, storage);
   const opened = {
-    uploads: new S3Store(client, storage.bucket, `${storage.prefix}uploads/`),
-    published: new S3Store(client, storage.bucket, `${storage.prefix}published/`),
+    uploads: new S3Store(sdk, client, storage.bucket, `${storage.prefix}uploads/`),
+    published: new S3Store(sdk, client, storage.bucket, `${storage.prefix}published/`),
   };
   stores.set(config, opened);
   return opened;
@@ -48,6 +50,5 @@ export async function openStores(config: Config): Promise<Stores> {
  */
 export async function storageProblem(config: Config): Promise<string | undefined> {
   if (config.storage.kind === "disk") return undefined;
-  const { bucketProblem } = await import("./s3-client");
   return bucketProblem(config.storage);
 }
