@@ -9,6 +9,7 @@ import { createLogger, type Logger } from "./logger";
 import { createTokenService } from "./auth/tokens";
 import { renditionQueue } from "./attachments/renditions.service";
 import { recordingsSettled } from "./activity/activity.service";
+import { openStores, storageProblem } from "./storage/stores";
 
 export class StartupError extends Error {}
 
@@ -28,6 +29,9 @@ export async function createContext(
 ): Promise<AppContext> {
   ensureWritableDir(config.uploadsDir, "UPLOADS_DIR");
   ensureWritableDir(config.publishedDir, "PUBLISHED_DIR");
+  const problem = await storageProblem(config);
+  if (problem) throw new StartupError(problem);
+  await openStores(config);
   const db = openDatabase(config.databaseUrl, { poolMax: config.databasePoolMax });
   try {
     await migrate(db);

@@ -28,6 +28,42 @@ const optionalText = z
 
 const optionalUrl = optionalText.refine((v) => v === undefined || URL.canParse(v), "must be an absolute URL");
 
+/** `s3://bucket` or `s3://bucket/some/prefix`; a bucket name as S3 allows one. */
+const STORAGE_URL = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/;
+
+/** The S3 secret, kept out of every log line and JSON a config might end up in. */
+class S3Credentials {
+  constructor(
+    readonly accessKeyId: string,
+    readonly secretAccessKey: string,
+  ) {}
+  toJSON() {
+    return { accessKeyId: this.accessKeyId, secretAccessKey: "[hidden]" };
+  }
+}
+
+function storageOf(env: z.infer<typeof envSchema>) {
+  const match = env.STORAGE_URL ? STORAGE_URL.exec(env.STORAGE_URL) : null;
+  if (!match) return { kind: "disk" as const };
+  const prefix = (match[2] ?? "").replace(/^\/+|\/+$/g, "");
+  return {
+    kind: "s3" as const,
+    bucket: match[1],
+    /** Every key starts with this: empty, or a path ending in `/`. */
+    prefix: prefix ? `${prefix}/` : "",
+    endpoint: env.S3_ENDPOINT,
+    region: env.S3_REGION,
+    /** Unset: the AWS SDK's own chain (environment, profile, instance role). */
+    credentials:
+      env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+        ? new S3Credentials(env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY)
+        : undefined,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE,
+  };
+}
+
+export type StorageConfig = ReturnType<typeof storageOf>;
+
 const envSchema = z.object({
   PORT: int(3000, 0, 65535),
   HOST: optionalText.transform((v) => v ?? "127.0.0.1"),
@@ -35,6 +71,18 @@ const envSchema = z.object({
   DATABASE_POOL_MAX: int(10, 1, 1000),
   UPLOADS_DIR: optionalText.transform((v) => path.resolve(v ?? "./uploads")),
   PUBLISHED_DIR: optionalText.transform((v) => path.resolve(v ?? "./published")),
+  STORAGE_URL: optionalText.refine(
+    (v) => v === undefined || STORAGE_URL.test(v),
+    "must be s3://<bucket> or s3://<bucket>/<prefix> (unset: the folders UPLOADS_DIR and PUBLISHED_DIR)",
+  ),
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: optionalText.transform((v) => v ?? "us-east-1"),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: z
+    .string()
+    .optional()
+    .transform((v) => (v === "" ? undefined : v)),
+  S3_FORCE_PATH_STYLE: flag(false),
   MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1),
   // 200 MB: a 50-megapixel 8-bit photo (150 MB) and a 30-megapixel 8-bit RGBA PNG (120 MB) pass.
   MAX_DECODE_BYTES: int(200_000_000, 1_000_000),
@@ -104,6 +152,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     databasePoolMax: env.DATABASE_POOL_MAX,
     uploadsDir: env.UPLOADS_DIR,
     publishedDir: env.PUBLISHED_DIR,
+    /** Where files live: the folders above, or a bucket (then UPLOADS_DIR only holds uploads being received). */
+    storage: storageOf(env),
     maxUploadBytes: env.MAX_UPLOAD_BYTES,
     /** Memory an image may take to decode (width × height × channels × bytes per sample, see decodeBytes). */
     maxDecodeBytes: env.MAX_DECODE_BYTES,
@@ -181,6 +231,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const { minLength, maxLength } = config.passwordPolicy;
   if (maxLength !== null && maxLength < minLength) {
     throw new ConfigError("Invalid configuration:\n  PASSWORD_MAX_LENGTH: must not be below PASSWORD_MIN_LENGTH");
+  }
+  if (Boolean(env.S3_ACCESS_KEY_ID?.trim()) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError("Invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together");
   }
   if (Boolean(env.ADMIN_EMAIL?.trim()) !== Boolean(env.ADMIN_PASSWORD)) {
     throw new ConfigError("Invalid configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD must be set together");

@@ -2,9 +2,9 @@ import { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
 import { bearerToken, userForToken } from "../http/authenticate";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../http/errors";
-import { sendStoredFile } from "../http/send-file";
+import { sendStoredObject } from "../http/stored-object";
 import { parseId } from "../http/validate";
-import { uploadPath } from "../storage/paths";
+import { storesOf } from "../storage/stores";
 import { getAttachmentRecord, type AttachmentRecord } from "./attachments.service";
 import { LINK_KINDS, linkSigner, type LinkKind } from "./signed-links";
 import { renditionKeyOf } from "./renditions.service";
@@ -64,7 +64,9 @@ export function attachmentFilesRouter(ctx: AppContext): Router {
         ETag: file.etag,
         "Cache-Control": cacheSeconds > 0 ? `private, max-age=${cacheSeconds}` : "private, no-cache",
       });
-      await sendStoredFile(res, uploadPath(ctx.config, file.key), { notFound: "Attachment file not found" });
+      await sendStoredObject(req, res, storesOf(ctx.config).uploads, file.key, {
+        notFound: "Attachment file not found",
+      });
     });
   }
   return router;

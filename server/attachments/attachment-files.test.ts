@@ -1,6 +1,4 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import request from "supertest";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +6,7 @@ import { createTestApp, createUser, type TestApp, type TestUser } from "../test/
 import { linkSigner } from "./signed-links";
 import { makeNoisyJpeg, sentAs } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
+import { isStored } from "../test/stored-files";
 
 let t: TestApp;
 let user: TestUser;
@@ -209,7 +208,7 @@ describe("caching and ranges", () => {
 describe("no other way to the files", () => {
   it("does not serve UPLOADS_DIR by path", async () => {
     const [row] = await t.ctx.db("attachments").where({ id: attachment.id });
-    expect(fs.existsSync(path.join(t.ctx.config.uploadsDir, row.storage_key))).toBe(true);
+    expect(await isStored(t.ctx, row.storage_key)).toBe(true);
     for (const url of [
       `/uploads/${row.storage_key}`,
       `/${row.storage_key}`,

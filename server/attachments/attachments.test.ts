@@ -1,12 +1,11 @@
-import fs from "node:fs";
-import path from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ResourceChange } from "../events/bus";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { firstProjectAttachments } from "./attachments.service";
-import { makeImage, setPublishStatus, storedThumbnail } from "./test-fixtures";
+import { makeImage, setPublishStatus, thumbnailKey } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
+import { isStored } from "../test/stored-files";
 
 let t: TestApp;
 let user: TestUser;
@@ -32,10 +31,10 @@ async function uploadNamed(id: number, ...names: string[]) {
   return res.body as Array<{ id: number; originalName: string; size: number }>;
 }
 
-/** The attachment's photo and thumbnail on disk, the thumbnail rendered first if need be. */
+/** The attachment's photo and thumbnail keys, the thumbnail rendered first if need be. */
 const filesOf = async (id: number) => {
   const row = await t.ctx.db("attachments").where({ id }).first();
-  return [path.join(t.ctx.config.uploadsDir, row.storage_key), await storedThumbnail(t.ctx, id)];
+  return [row.storage_key as string, await thumbnailKey(t.ctx, id)];
 };
 
 describe("listing attachments", () => {
@@ -160,7 +159,7 @@ describe("deleting one attachment", () => {
     const res = await request(t.app).delete(`/api/attachments/${a.id}`).set(user.auth);
     expect(res.status).toBe(204);
     expect(await t.ctx.db("attachments").where({ id: a.id })).toEqual([]);
-    for (const f of files) expect(fs.existsSync(f)).toBe(false);
+    for (const f of files) expect(await isStored(t.ctx, f)).toBe(false);
     expect(changes).toEqual([
       { resource: "attachments", type: "deleted", ids: [a.id] },
       { resource: "projects", type: "updated", ids: [projectId] },
@@ -179,7 +178,7 @@ describe("deleting one attachment", () => {
     const res = await request(t.app).delete(`/api/attachments/${a.id}`).set(user.auth);
     expect(res.status).toBe(409);
     expect(await t.ctx.db("attachments").where({ id: a.id })).toHaveLength(1);
-    for (const f of await filesOf(a.id)) expect(fs.existsSync(f)).toBe(true);
+    for (const f of await filesOf(a.id)) expect(await isStored(t.ctx, f)).toBe(true);
   });
 });
 
@@ -196,7 +195,7 @@ describe("deleting several attachments", () => {
     const res = await bulkDelete({ ids: [a.id, b.id] });
     expect(res.status).toBe(204);
     expect((await t.ctx.db("attachments").where({ project_id: projectId })).map((r) => r.id)).toEqual([c.id]);
-    for (const f of files) expect(fs.existsSync(f)).toBe(false);
+    for (const f of files) expect(await isStored(t.ctx, f)).toBe(false);
     expect(changes).toContainEqual({ resource: "attachments", type: "deleted", ids: [a.id, b.id] });
   });
 
@@ -207,7 +206,7 @@ describe("deleting several attachments", () => {
     expect(res.body.message).toBe("Attachment not found");
     expect(res.body.errors).toEqual({ ids: "Unknown attachment ids: 99999" });
     expect(await t.ctx.db("attachments").where({ project_id: projectId })).toHaveLength(2);
-    for (const f of [...(await filesOf(a.id)), ...(await filesOf(b.id))]) expect(fs.existsSync(f)).toBe(true);
+    for (const f of [...(await filesOf(a.id)), ...(await filesOf(b.id))]) expect(await isStored(t.ctx, f)).toBe(true);
   });
 
   it("deletes nothing when one attachment is in a published project (409)", async () => {

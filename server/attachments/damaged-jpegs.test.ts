@@ -7,8 +7,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { endsWithWholeScan } from "../storage/jpeg-structure";
 import { appWithUser } from "../test/app-with-user";
 import { insertProjectRow } from "../test/rows";
-import { filesUnder, makeNoisyJpeg } from "./test-fixtures";
+import { makeNoisyJpeg } from "./test-fixtures";
 import { renditionQueue } from "./renditions.service";
+import { storedUploads } from "../test/stored-files";
 
 const made = appWithUser();
 let projectId: number;
@@ -79,7 +80,7 @@ describe("a JPEG ending in its end marker, accepted without a full decode", () =
   it.each(DAMAGES)("refuses or accepts one with %s exactly as a full decode would", async (_kind, make) => {
     const bytes = make();
     const expected = await fullDecodeAccepts(bytes);
-    const before = filesUnder(made.t.ctx.config.uploadsDir);
+    const before = await storedUploads(made.t.ctx);
     const res = await request(made.t.app)
       .post(`/api/attachments/projects/${projectId}/upload`)
       .set(made.user.auth)
@@ -88,7 +89,7 @@ describe("a JPEG ending in its end marker, accepted without a full decode", () =
       expect(res.status, JSON.stringify(res.body)).toBe(201);
     } else {
       expect(res.body).toEqual({ statusCode: 415, message: "Image is damaged or incomplete" });
-      expect(filesUnder(made.t.ctx.config.uploadsDir)).toEqual(before);
+      expect(await storedUploads(made.t.ctx)).toEqual(before);
     }
   });
 

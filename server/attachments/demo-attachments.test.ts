@@ -1,12 +1,11 @@
-import fs from "node:fs";
-import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/harness";
 import { seedDemoAttachments } from "./demo-attachments";
-import { filesUnder, sha256, storedThumbnail } from "./test-fixtures";
+import { sha256, storedThumbnail } from "./test-fixtures";
 import { renditionQueue } from "./renditions.service";
 import { insertProjectRow } from "../test/rows";
+import { readStored, storedUploads } from "../test/stored-files";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -26,7 +25,7 @@ describe("demo photos", () => {
       expect(rows.filter((r) => r.mime_type === "image/png")).toHaveLength(1);
       expect(rows.filter((r) => r.mime_type === "image/jpeg").length).toBeGreaterThanOrEqual(2);
       for (const row of rows) {
-        const file = fs.readFileSync(path.join(t.ctx.config.uploadsDir, row.storage_key));
+        const file = await readStored(t.ctx, row.storage_key);
         expect(sha256(file)).toBe(row.checksum);
         expect(file.length).toBe(Number(row.size));
         expect(row.size).toBeGreaterThan(100_000);
@@ -36,6 +35,6 @@ describe("demo photos", () => {
     }
     // Previews render in idle time, each through a temp file: once the renders under way have ended, none is left.
     await renditionQueue(t.ctx).close();
-    expect(filesUnder(t.ctx.config.uploadsDir).filter((f) => f.startsWith(".tmp"))).toEqual([]);
+    expect((await storedUploads(t.ctx)).filter((f) => f.startsWith(".tmp"))).toEqual([]);
   });
 });

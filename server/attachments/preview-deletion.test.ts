@@ -1,11 +1,10 @@
-import fs from "node:fs";
 import request from "supertest";
 import { beforeEach, describe, expect, it } from "vitest";
-import { uploadPath } from "../storage/paths";
 import { appWithUser } from "../test/app-with-user";
 import { insertProjectRow } from "../test/rows";
-import { filesUnder, makeNoisyJpeg } from "./test-fixtures";
+import { makeNoisyJpeg } from "./test-fixtures";
 import { renditionQueue } from "./renditions.service";
+import { isStored, storedUploads } from "../test/stored-files";
 
 const made = appWithUser();
 let projectId: number;
@@ -27,41 +26,41 @@ async function photosWithPreviews(): Promise<{ ids: number[]; previews: string[]
     const key = await renditionQueue(made.t.ctx).renderNow("preview", res.body.id);
     expect(key).not.toBeNull();
     ids.push(res.body.id);
-    previews.push(uploadPath(made.t.ctx.config, key!));
+    previews.push(key!);
   }
-  expect(previews.every((f) => fs.existsSync(f))).toBe(true);
+  for (const key of previews) expect(await isStored(made.t.ctx, key)).toBe(true);
   return { ids, previews };
 }
 
-const projectFiles = () => filesUnder(made.t.ctx.config.uploadsDir).filter((f) => f.startsWith(`${projectId}/`));
+const projectFiles = async () => (await storedUploads(made.t.ctx)).filter((f) => f.startsWith(`${projectId}/`));
 const remove = (url: string, body?: object) => request(made.t.app).delete(url).set(made.user.auth).send(body);
 
 describe("a photo's preview goes with it", () => {
   it("when the photo is deleted", async () => {
     const { ids, previews } = await photosWithPreviews();
     expect((await remove(`/api/attachments/${ids[0]}`)).status).toBe(204);
-    expect(fs.existsSync(previews[0])).toBe(false);
-    expect(fs.existsSync(previews[1])).toBe(true);
+    expect(await isStored(made.t.ctx, previews[0])).toBe(false);
+    expect(await isStored(made.t.ctx, previews[1])).toBe(true);
   });
 
   it("when photos are deleted by their ids", async () => {
     const { ids, previews } = await photosWithPreviews();
     expect((await remove("/api/attachments", { ids })).status).toBe(204);
-    expect(previews.some((f) => fs.existsSync(f))).toBe(false);
-    expect(projectFiles()).toEqual([]);
+    expect(await Promise.all(previews.map((key) => isStored(made.t.ctx, key)))).toEqual([false, false]);
+    expect(await projectFiles()).toEqual([]);
   });
 
   it("when every photo of the project is deleted at once", async () => {
     const { previews } = await photosWithPreviews();
     expect((await remove("/api/attachments", { projectId, count: 2 })).status).toBe(204);
-    expect(previews.some((f) => fs.existsSync(f))).toBe(false);
-    expect(projectFiles()).toEqual([]);
+    expect(await Promise.all(previews.map((key) => isStored(made.t.ctx, key)))).toEqual([false, false]);
+    expect(await projectFiles()).toEqual([]);
   });
 
   it("when the project is deleted", async () => {
     const { previews } = await photosWithPreviews();
     expect((await remove(`/api/projects/${projectId}`)).status).toBe(204);
-    expect(previews.some((f) => fs.existsSync(f))).toBe(false);
-    expect(projectFiles()).toEqual([]);
+    expect(await Promise.all(previews.map((key) => isStored(made.t.ctx, key)))).toEqual([false, false]);
+    expect(await projectFiles()).toEqual([]);
   });
 });

@@ -1,12 +1,11 @@
-import fs from "node:fs";
 import request from "supertest";
 import sharp from "sharp";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { uploadPath } from "../storage/paths";
 import { appWithUser } from "../test/app-with-user";
 import { insertProjectRow } from "../test/rows";
 import { makeNoisyJpeg } from "./test-fixtures";
 import { renditionQueue } from "./renditions.service";
+import { readStored } from "../test/stored-files";
 
 const MB = 1024 * 1024;
 const made = appWithUser({ MAX_UPLOAD_BYTES: String(20 * MB) }, { captureLog: true });
@@ -74,7 +73,7 @@ describe("previews", () => {
     await vi.waitFor(async () => expect(await previewKeyInDb(id)).not.toBeNull(), RENDERED);
     const key = (await previewKeyInDb(id))!;
     expect(key).toMatch(new RegExp(`^${projectId}/[0-9a-f]{32}\\.preview\\.jpg$`));
-    const preview = fs.readFileSync(uploadPath(made.t.ctx.config, key));
+    const preview = await readStored(made.t.ctx, key);
     const meta = await sharp(preview).metadata();
     expect([meta.format, meta.width, meta.height, meta.space]).toEqual(["jpeg", 1365, 2048, "srgb"]);
     expect(meta.icc?.length).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import type { AppContext } from "../context";
 import { InsufficientStorageError } from "../http/errors";
 import { isDiskFull } from "../storage/disk-full";
-import { removeQuietly, uploadPath } from "../storage/paths";
+import { storesOf } from "../storage/stores";
 import { RENDITIONS, renderStoredRendition, type Rendition } from "../storage/image-files";
 import * as repo from "./attachments.repository";
 import { RenditionQueue } from "./rendition-queue";
@@ -34,7 +34,7 @@ async function renderMissing(ctx: AppContext, rendition: Rendition, id: number):
     if (!record || keyOf(record)) return keyOf(record);
     const key = await renderStoredRendition(ctx.config, record, rendition);
     if (await repo.setRenditionKey(ctx.db, id, rendition, key)) return key;
-    await removeQuietly(uploadPath(ctx.config, key));
+    await storesOf(ctx.config).uploads.remove(key);
     return keyOf(await repo.findAttachment(ctx.db, id));
   } catch (err) {
     if (isDiskFull(err)) {

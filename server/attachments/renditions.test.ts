@@ -1,15 +1,14 @@
-import fs from "node:fs";
 import request from "supertest";
 import sharp from "sharp";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { closeContext, createContext } from "../bootstrap";
 import { runStartupTasks } from "../startup";
 import { RENDITIONS } from "../storage/image-files";
-import { uploadPath } from "../storage/paths";
 import { appWithUser } from "../test/app-with-user";
 import { insertProjectRow } from "../test/rows";
-import { filesUnder, makeNoisyJpeg } from "./test-fixtures";
+import { makeNoisyJpeg } from "./test-fixtures";
 import { renditionQueue } from "./renditions.service";
+import { isStored, readStored, removeStored, storedUploads } from "../test/stored-files";
 
 /**
  * Thumbnails after upload, and what thumbnails and previews do alike: made at start, gone with
@@ -37,18 +36,18 @@ async function uploadPhoto(): Promise<{ id: number; thumbnailUrl: string; previe
 
 const keyInDb = async (rendition: (typeof RENDITIONS)[number], id: number): Promise<string | null> =>
   (await made.t.ctx.db("attachments").where({ id }).first(COLUMNS[rendition]))?.[COLUMNS[rendition]] ?? null;
-const projectFiles = () => filesUnder(made.t.ctx.config.uploadsDir).filter((f) => f.startsWith(`${projectId}/`));
-const thumbnailFiles = () => projectFiles().filter((f) => f.endsWith(".thumb.webp"));
+const projectFiles = async () => (await storedUploads(made.t.ctx)).filter((f) => f.startsWith(`${projectId}/`));
+const thumbnailFiles = async () => (await projectFiles()).filter((f) => f.endsWith(".thumb.webp"));
 
 describe("thumbnails of photos proven whole without a decode", () => {
   it("answers the upload before rendering the thumbnail, then renders it once no upload is under way", async () => {
     const { id } = await uploadPhoto();
     expect(await keyInDb("thumbnail", id)).toBeNull();
-    expect(projectFiles()).toHaveLength(1);
+    expect(await projectFiles()).toHaveLength(1);
     await vi.waitFor(async () => expect(await keyInDb("thumbnail", id)).not.toBeNull(), RENDERED);
-    const thumb = await sharp(uploadPath(made.t.ctx.config, (await keyInDb("thumbnail", id))!)).metadata();
+    const thumb = await sharp(await readStored(made.t.ctx, (await keyInDb("thumbnail", id))!)).metadata();
     expect([thumb.format, thumb.width, thumb.height]).toEqual(["webp", 400, 300]);
-    expect(thumbnailFiles()).toHaveLength(1);
+    expect(await thumbnailFiles()).toHaveLength(1);
   });
 
   it("renders one asked for before then at once, and serves that same one afterwards", async () => {
@@ -60,7 +59,7 @@ describe("thumbnails of photos proven whole without a decode", () => {
     const again = await request(made.t.app).get(thumbnailUrl);
     expect(Buffer.compare(again.body as Buffer, first.body as Buffer)).toBe(0);
     expect(await keyInDb("thumbnail", id)).toBe(key);
-    expect(thumbnailFiles()).toHaveLength(1);
+    expect(await thumbnailFiles()).toHaveLength(1);
   });
 });
 
@@ -73,8 +72,8 @@ describe.each(RENDITIONS)("the %s of a stored photo", (rendition) => {
     expect((await request(made.t.app).delete(`/api/attachments/${id}`).set(made.user.auth)).status).toBe(204);
     expect(await renditionQueue(made.t.ctx).renderNow(rendition, id)).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(projectFiles()).toEqual([]);
-    expect(filesUnder(made.t.ctx.config.uploadsDir).filter((f) => f.startsWith(".tmp/"))).toEqual([]);
+    expect(await projectFiles()).toEqual([]);
+    expect((await storedUploads(made.t.ctx)).filter((f) => f.startsWith(".tmp/"))).toEqual([]);
   });
 
   it("answers 404 when the photo cannot be rendered, and logs why", async () => {
@@ -82,7 +81,7 @@ describe.each(RENDITIONS)("the %s of a stored photo", (rendition) => {
     try {
       const photo = await uploadPhoto();
       const row = await made.t.ctx.db("attachments").where({ id: photo.id }).first("storage_key");
-      fs.rmSync(uploadPath(made.t.ctx.config, row.storage_key));
+      await removeStored(made.t.ctx, row.storage_key);
       const res = await request(made.t.app).get(urlOf(photo));
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ statusCode: 404, message: NOT_FOUND[rendition] });
@@ -96,7 +95,7 @@ describe.each(RENDITIONS)("the %s of a stored photo", (rendition) => {
   it("is rendered at start for a photo stored without one (a stopped process, or one from before previews)", async () => {
     const photo = await uploadPhoto();
     expect((await request(made.t.app).get(urlOf(photo))).status).toBe(200);
-    fs.rmSync(uploadPath(made.t.ctx.config, (await keyInDb(rendition, photo.id))!));
+    await removeStored(made.t.ctx, (await keyInDb(rendition, photo.id))!);
     await made.t.ctx
       .db("attachments")
       .where({ id: photo.id })
@@ -106,7 +105,7 @@ describe.each(RENDITIONS)("the %s of a stored photo", (rendition) => {
     try {
       await runStartupTasks(next);
       await vi.waitFor(async () => expect(await keyInDb(rendition, photo.id)).not.toBeNull(), RENDERED);
-      expect(fs.existsSync(uploadPath(made.t.ctx.config, (await keyInDb(rendition, photo.id))!))).toBe(true);
+      expect(await isStored(made.t.ctx, (await keyInDb(rendition, photo.id))!)).toBe(true);
     } finally {
       await closeContext(next);
     }

@@ -5,6 +5,7 @@ import zlib from "node:zlib";
 import sharp from "sharp";
 import type { AppContext } from "../context";
 import { renditionQueue } from "./renditions.service";
+import { readStored } from "../test/stored-files";
 
 /** Small real images of each accepted type, made with sharp. */
 export async function makeImage(format: "jpeg" | "png" | "gif" | "webp", width = 64, height = 48): Promise<Buffer> {
@@ -35,11 +36,16 @@ export function filesUnder(dir: string): string[] {
     .sort();
 }
 
-/** Where an attachment's thumbnail is on disk, rendered first if it was stored without one yet. */
-export async function storedThumbnail(ctx: AppContext, attachmentId: number): Promise<string> {
+/** An attachment's thumbnail's key, rendered first if it was stored without one yet. */
+export async function thumbnailKey(ctx: AppContext, attachmentId: number): Promise<string> {
   const key = await renditionQueue(ctx).renderNow("thumbnail", attachmentId);
   if (!key) throw new Error(`attachment ${attachmentId} has no thumbnail`);
-  return path.join(ctx.config.uploadsDir, key);
+  return key;
+}
+
+/** An attachment's thumbnail's bytes, wherever it is stored, rendered first if need be. */
+export async function storedThumbnail(ctx: AppContext, attachmentId: number): Promise<Buffer> {
+  return readStored(ctx, await thumbnailKey(ctx, attachmentId));
 }
 
 export const sha256 = (data: Buffer) => crypto.createHash("sha256").update(data).digest("hex");

@@ -8,7 +8,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { removeStaleTempFiles, sweepStaleTempFiles } from "../storage/paths";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
-import { filesUnder, makeImage, makeNoisyJpeg } from "./test-fixtures";
+import { makeImage, makeNoisyJpeg } from "./test-fixtures";
+import { storedUploads } from "../test/stored-files";
 import { MAX_FILES_PER_REQUEST } from "./upload-receiver";
 import { renditionQueue } from "./renditions.service";
 
@@ -43,7 +44,7 @@ beforeEach(async () => {
   unhandled.length = 0;
 });
 
-const uploads = () => filesUnder(t.ctx.config.uploadsDir);
+const uploads = () => storedUploads(t.ctx);
 const rowsOf = (id: number) => t.ctx.db("attachments").where({ project_id: id });
 const tempRoot = () => path.join(t.ctx.config.uploadsDir, ".tmp");
 const openTempFiles = () =>
@@ -82,8 +83,8 @@ function manySmallParts(count: number): Buffer {
 /** No row in the project, and UPLOADS_DIR (temp folder included) as it was before the upload. */
 async function expectNothingLeft(before: string[]) {
   await vi.waitFor(
-    () => {
-      expect(uploads()).toEqual(before);
+    async () => {
+      expect(await uploads()).toEqual(before);
       if (fs.existsSync("/proc/self/fd")) expect(openTempFiles()).toEqual([]);
     },
     { timeout: 5000, interval: 50 },
@@ -93,12 +94,12 @@ async function expectNothingLeft(before: string[]) {
 
 describe("a client that goes away mid-upload", () => {
   it("leaves no row, no file and no open temp file when one upload stops mid-file", async () => {
-    const before = uploads();
+    const before = await uploads();
     const photo = await makeNoisyJpeg(400, 300);
     const head = Buffer.from(`--b0undary\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\n\r\n`);
     const socket = await startUpload("upload", "b0undary", Buffer.concat([head, photo.subarray(0, photo.length / 2)]));
     try {
-      await vi.waitFor(() => expect(uploads().some((f) => f.startsWith(".tmp/"))).toBe(true));
+      await vi.waitFor(async () => expect((await uploads()).some((f) => f.startsWith(".tmp/"))).toBe(true));
     } finally {
       socket.destroy();
     }
@@ -107,7 +108,7 @@ describe("a client that goes away mid-upload", () => {
 
   // A hundred aborted 200-part uploads: 10–12 s on a quiet machine, past the default 20 s at a load of 4.
   it("survives multi-file uploads cut off while their temp files are being opened, and keeps nothing", async () => {
-    const before = uploads();
+    const before = await uploads();
     const body = manySmallParts(MAX_FILES_PER_REQUEST);
     const receiving = () => fs.existsSync(tempRoot()) && fs.readdirSync(tempRoot()).length > 0;
     for (let attempt = 0; attempt < 100; attempt++) {
@@ -129,7 +130,7 @@ describe("a client that goes away mid-upload", () => {
   }, 60_000);
 
   it("keeps nothing when the client is gone before its upload is read", async () => {
-    const before = uploads();
+    const before = await uploads();
     // Holding the only database connection stops the request at its project check, before the upload is read.
     const trx = await t.ctx.db.transaction();
     try {
@@ -146,7 +147,7 @@ describe("a client that goes away mid-upload", () => {
   });
 
   it("keeps nothing when a multi-file upload stops in the middle of a later file", async () => {
-    const before = uploads();
+    const before = await uploads();
     const photo = await makeNoisyJpeg(300, 200);
     const part = (name: string, bytes: Buffer) =>
       Buffer.concat([
@@ -160,7 +161,7 @@ describe("a client that goes away mid-upload", () => {
       part("three.jpg", photo).subarray(0, 200 + photo.length / 2),
     ]);
     const socket = await startUpload("upload-multiple", "b0undary", body);
-    await vi.waitFor(() => expect(uploads().filter((f) => f.startsWith(".tmp/")).length).toBe(3));
+    await vi.waitFor(async () => expect((await uploads()).filter((f) => f.startsWith(".tmp/")).length).toBe(3));
     socket.destroy();
     await expectNothingLeft(before);
   });

@@ -4,15 +4,8 @@ import request from "supertest";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import {
-  filesUnder,
-  makeHugeBlankPng,
-  makeImage,
-  makeNoisyJpeg,
-  sentAs,
-  sha256,
-  storedThumbnail,
-} from "./test-fixtures";
+import { makeHugeBlankPng, makeImage, makeNoisyJpeg, sentAs, sha256, storedThumbnail } from "./test-fixtures";
+import { readStored, storedUploads } from "../test/stored-files";
 import { insertProjectRow } from "../test/rows";
 
 const LIMIT = 200_000;
@@ -33,12 +26,12 @@ const upload = (id = projectId) => request(t.app).post(`/api/attachments/project
 const uploadMany = (id = projectId) =>
   request(t.app).post(`/api/attachments/projects/${id}/upload-multiple`).set(user.auth);
 const rowsOf = (id: number) => t.ctx.db("attachments").where({ project_id: id });
-const uploads = () => filesUnder(t.ctx.config.uploadsDir);
+const uploads = () => storedUploads(t.ctx);
 
 /** A refused upload leaves no row and no file anywhere under UPLOADS_DIR, temp folder included. */
 async function expectNothingKept(before: string[], id = projectId) {
   expect(await rowsOf(id)).toEqual([]);
-  expect(uploads()).toEqual(before);
+  expect(await uploads()).toEqual(before);
 }
 
 describe("uploading one image", () => {
@@ -66,10 +59,10 @@ describe("uploading one image", () => {
       expect(res.body.viewUrl).toMatch(new RegExp(`^/api/attachments/${res.body.id}/view\\?exp=\\d+&sig=[\\w-]+$`));
       const [row] = await rowsOf(projectId);
       expect(row.storage_key).toMatch(new RegExp(`^${projectId}/[0-9a-f]{32}\\.${ext}$`));
-      expect(fs.readFileSync(path.join(t.ctx.config.uploadsDir, row.storage_key)).equals(bytes)).toBe(true);
+      expect((await readStored(t.ctx, row.storage_key)).equals(bytes)).toBe(true);
       const thumb = await sharp(await storedThumbnail(t.ctx, row.id)).metadata();
       expect(thumb.format).toBe("webp");
-      expect(uploads().filter((f) => f.startsWith(".tmp"))).toEqual([]);
+      expect((await uploads()).filter((f) => f.startsWith(".tmp"))).toEqual([]);
     },
   );
 
@@ -103,7 +96,7 @@ describe("uploading one image", () => {
     }
     const keys = (await rowsOf(projectId)).map((r) => r.storage_key as string);
     for (const key of keys) expect(key).toMatch(/^\d+\/[0-9a-f]{32}\.jpg$/);
-    expect(uploads().some((f) => /passwd|Fête|spaces/.test(f))).toBe(false);
+    expect((await uploads()).some((f) => /passwd|Fête|spaces/.test(f))).toBe(false);
     expect(fs.existsSync(path.join(t.dir, "etc"))).toBe(false);
   });
 
@@ -134,7 +127,7 @@ describe("refusing an upload", () => {
     ],
     ["a PDF", () => Buffer.from("%PDF-1.4\n1 0 obj\n<<>>\nendobj\n"), "doc.jpg"],
   ])("refuses %s with 415 and keeps nothing", async (_label, content, name) => {
-    const before = uploads();
+    const before = await uploads();
     const res = await upload().attach("file", content(), name);
     expect(res.status).toBe(415);
     expect(res.body).toEqual({ statusCode: 415, message: "Unsupported file type" });
@@ -164,7 +157,7 @@ describe("refusing an upload", () => {
     "refuses %s cut short (truncated) with 415 'Image is damaged or incomplete' and keeps nothing",
     async (_kind, make) => {
       const whole = await make();
-      const before = uploads();
+      const before = await uploads();
       const res = await upload().attach("file", whole.subarray(0, Math.floor(whole.length * 0.6)), "cut.jpg");
       expect(res.status).toBe(415);
       expect(res.body.message).toBe("Image is damaged or incomplete");
@@ -198,7 +191,7 @@ describe("refusing an upload", () => {
   it("refuses an image of more than 160 megapixels with 415 before decoding it, and keeps nothing", async () => {
     const huge = makeHugeBlankPng(16000, 16000);
     expect(huge.length).toBeLessThan(LIMIT);
-    const before = uploads();
+    const before = await uploads();
     const res = await upload().attach("file", huge, "huge.png");
     expect(res.status).toBe(415);
     expect(res.body).toEqual({ statusCode: 415, message: "Image has more than 160 megapixels" });
@@ -207,7 +200,7 @@ describe("refusing an upload", () => {
 
   it("refuses a file one byte over MAX_UPLOAD_BYTES with 413 and keeps nothing", async () => {
     const jpeg = await makeImage("jpeg");
-    const before = uploads();
+    const before = await uploads();
     const res = await upload().attach("file", Buffer.concat([jpeg, Buffer.alloc(LIMIT + 1 - jpeg.length)]), "big.jpg");
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ statusCode: 413, message: "File too large" });
@@ -215,7 +208,7 @@ describe("refusing an upload", () => {
   });
 
   it("refuses an empty file with 415 and keeps nothing", async () => {
-    const before = uploads();
+    const before = await uploads();
     const res = await upload().attach("file", Buffer.alloc(0), "empty.jpg");
     expect(res.status).toBe(415);
     expect(res.body).toEqual({ statusCode: 415, message: "Unsupported file type" });
@@ -223,7 +216,7 @@ describe("refusing an upload", () => {
   });
 
   it("answers 400 'No file uploaded' without the file field, and removes what came in another field", async () => {
-    const before = uploads();
+    const before = await uploads();
     const res = await upload().attach("photo", await makeImage("jpeg"), "a.jpg");
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("No file uploaded");
@@ -234,7 +227,7 @@ describe("refusing an upload", () => {
   });
 
   it("answers 400 for a malformed multipart body", async () => {
-    const before = uploads();
+    const before = await uploads();
     const res = await upload()
       .set("Content-Type", "multipart/form-data; boundary=xyz")
       .send("--xyz\r\nContent-Disposition: form-da");
@@ -243,19 +236,19 @@ describe("refusing an upload", () => {
   });
 
   it("answers 404 for an unknown project and 400 for an id that is not a number", async () => {
-    const before = uploads();
+    const before = await uploads();
     const res = await upload(999_999).attach("file", await makeImage("jpeg"), "a.jpg");
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ statusCode: 404, message: "Project not found" });
     expect((await upload("abc" as unknown as number).attach("file", await makeImage("jpeg"), "a.jpg")).status).toBe(
       400,
     );
-    expect(uploads()).toEqual(before);
+    expect(await uploads()).toEqual(before);
   });
 
   it.each(["published", "publishing"])("answers 409 for a %s project", async (status) => {
     const locked = await insertProjectRow(t.ctx, { publishStatus: status });
-    const before = uploads();
+    const before = await uploads();
     const res = await upload(locked).attach("file", await makeImage("jpeg"), "a.jpg");
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ statusCode: 409, message: "Project is published" });
@@ -295,13 +288,13 @@ describe("uploading several images", () => {
       ["two.png", false],
       ["three.webp", false],
     ]);
-    expect(uploads().filter((f) => f.startsWith(`${projectId}/`))).toHaveLength(5);
+    expect((await uploads()).filter((f) => f.startsWith(`${projectId}/`))).toHaveLength(5);
     await storedThumbnail(t.ctx, rows[0].id);
-    expect(uploads().filter((f) => f.startsWith(`${projectId}/`))).toHaveLength(6);
+    expect((await uploads()).filter((f) => f.startsWith(`${projectId}/`))).toHaveLength(6);
   });
 
   it("stores none when one file is not an image, and names the bad one", async () => {
-    const before = uploads();
+    const before = await uploads();
     const res = await uploadMany()
       .attach("files", await makeImage("jpeg"), "good.jpg")
       .attach("files", Buffer.from("hello"), "bad.jpg")
@@ -317,7 +310,7 @@ describe("uploading several images", () => {
 
   it("stores none when a later file is over the limit", async () => {
     const jpeg = await makeImage("jpeg");
-    const before = uploads();
+    const before = await uploads();
     const res = await uploadMany()
       .attach("files", jpeg, "good.jpg")
       .attach("files", Buffer.concat([jpeg, Buffer.alloc(LIMIT)]), "huge.jpg");
@@ -328,7 +321,7 @@ describe("uploading several images", () => {
 
   it("refuses more than 200 files in one request and stores none", async () => {
     const jpeg = await makeImage("jpeg", 8, 8);
-    const before = uploads();
+    const before = await uploads();
     const req = uploadMany();
     for (let i = 0; i < 201; i++) req.attach("files", jpeg, `p${i}.jpg`);
     const res = await req;
@@ -363,6 +356,6 @@ describe("the default 10 MiB limit", () => {
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ statusCode: 413, message: "File too large" });
     expect(await big.ctx.db("attachments")).toEqual([]);
-    expect(filesUnder(big.ctx.config.uploadsDir)).toEqual([]);
+    expect(await storedUploads(big.ctx)).toEqual([]);
   });
 });

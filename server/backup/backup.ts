@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config";
 import { PUBLISHED_ZIP_NAME, webSizeZipName } from "../storage/paths";
-import { BackupError, diskFullMessage } from "./backup-error";
+import { BackupError, diskFullMessage, refuseObjectStorage } from "./backup-error";
 import { isDiskFull } from "../storage/disk-full";
 import * as repo from "./backup.repository";
 import { databaseBackupFor } from "./database-backup";
@@ -35,6 +35,7 @@ export async function createBackup(
   folder: string,
   options: BackupOptions = {},
 ): Promise<BackupSummary> {
+  refuseObjectStorage(config);
   prepareEmptyFolder(folder);
   const database = databaseBackupFor(config.databaseUrl);
   for (let attempt = 1; ; attempt++) {

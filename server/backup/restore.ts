@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config";
 import { runtimeModules } from "../runtime-modules";
-import { BackupError, diskFullMessage } from "./backup-error";
+import { BackupError, diskFullMessage, refuseObjectStorage } from "./backup-error";
 import { isDiskFull } from "../storage/disk-full";
 import { databaseBackupFor } from "./database-backup";
 import { readManifest, verifyBackup } from "./manifest";
@@ -18,6 +18,7 @@ export interface RestoreSummary {
  * database and the files in. The next start runs any newer migrations.
  */
 export async function restoreBackup(config: Config, folder: string): Promise<RestoreSummary> {
+  refuseObjectStorage(config);
   const manifest = await readManifest(folder);
   const known = new Set(runtimeModules("migrations", /\.ts$/).map((m) => m.name));
   if (manifest.schemaVersion && !known.has(manifest.schemaVersion)) {

@@ -11,7 +11,10 @@ import { attachmentDisposition } from "../publish/download-name";
 import { KEY_FIELDS, renditionKeyOf } from "../attachments/renditions.service";
 import { jpegNameOf } from "../attachments/file-names";
 import { renditionSpec, type Rendition } from "../storage/image-files";
-import { PUBLISHED_ZIP_NAME, publishedZipFile, uploadPath, webSizeZipFile } from "../storage/paths";
+import { PUBLISHED_ZIP_NAME, publishedZipFile, webSizeZipFile } from "../storage/paths";
+import { readAll } from "../storage/object-store";
+import { storesOf } from "../storage/stores";
+import { objectBody } from "../http/stored-object";
 import {
   mayOpen,
   openLink,
@@ -123,12 +126,19 @@ export interface DeliveryFilesOptions {
  */
 export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
   const observe = responseObserver(ctx);
-  const thumbnails = new ThumbnailCache(ctx.config.deliveryThumbnailCacheBytes);
-  const handOver = sendfileTarget(ctx.config);
+  const uploads = storesOf(ctx.config).uploads;
+  // On disk, by file; in object storage, by key.
+  const thumbnails = new ThumbnailCache(
+    ctx.config.deliveryThumbnailCacheBytes,
+    uploads.kind === "disk" ? undefined : async (key) => readAll(await uploads.get(key)),
+  );
+  const handOver = uploads.kind === "disk" ? sendfileTarget(ctx.config) : undefined;
 
-  /** A stored file, read here or sent by the proxy. */
-  const fileBody = (file: string): Body =>
-    handOver ? { kind: "proxy", ...handOver(file) } : { kind: "file", path: file };
+  /** A stored file, read here or sent by the proxy, or an object streamed from object storage. */
+  const storedBody = async (key: string): Promise<Body> => {
+    const body = await objectBody(uploads, key, "Photo not found");
+    return handOver && body.kind === "file" ? { kind: "proxy", ...handOver(body.path) } : body;
+  };
 
   async function sendPhoto(req: IncomingMessage, res: ServerResponse, link: DeliveryLink, route: PhotoRoute) {
     if (route.kind === "photo" || route.kind === "download") requireDownload(link, "original");
@@ -157,15 +167,19 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
       validators: { etag: `"${photo.checksum}${spec ? `-${spec.tag}` : ""}"` },
       notFound: "Photo not found",
     };
-    if (!key)
-      return sendEntity(req, res, options.baseHeaders(req), entity, fileBody(uploadPath(ctx.config, photo.storageKey)));
-    const file = uploadPath(ctx.config, key);
+    if (!key) return sendEntity(req, res, options.baseHeaders(req), entity, await storedBody(photo.storageKey));
     let data: Buffer | undefined;
-    // Previews (hundreds of kB each) are read from disk; thumbnails from memory. Unreadable here:
-    // the answer from the file says why (404 when it is gone).
+    // Previews (hundreds of kB each) are read from storage; thumbnails from memory. Unreadable here:
+    // the answer from storage says why (404 when it is gone).
     if (!handOver && rendition === "thumbnail")
-      data = await Promise.resolve(thumbnails.read(file)).catch(() => undefined);
-    return sendEntity(req, res, options.baseHeaders(req), entity, data ? { kind: "buffer", data } : fileBody(file));
+      data = await Promise.resolve(thumbnails.read(uploads.localFile(key) ?? key)).catch(() => undefined);
+    return sendEntity(
+      req,
+      res,
+      options.baseHeaders(req),
+      entity,
+      data ? { kind: "buffer", data } : await storedBody(key),
+    );
   }
 
   /**

@@ -14,9 +14,12 @@ export class ThumbnailCache {
   private readonly reading = new Map<string, Promise<Buffer>>();
   private bytes = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(
+    private readonly maxBytes: number,
+    private readonly load: (file: string) => Promise<Buffer> = (file) => fs.readFile(file),
+  ) {}
 
-  /** The file's bytes, from memory or read (and kept) now; rejects as `fs.readFile` does. */
+  /** The file's bytes, from memory or read (and kept) now; rejects as `load` does. */
   read(file: string): Promise<Buffer> | Buffer {
     const kept = this.files.get(file);
     if (kept) {
@@ -26,7 +29,7 @@ export class ThumbnailCache {
     }
     let pending = this.reading.get(file);
     if (!pending) {
-      pending = fs.readFile(file).finally(() => this.reading.delete(file));
+      pending = this.load(file).finally(() => this.reading.delete(file));
       this.reading.set(file, pending);
       void pending.then(
         (data) => this.keep(file, data),

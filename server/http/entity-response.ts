@@ -1,4 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { Readable } from "node:stream";
 import { conditionalAnswer, requestedExtent, type Validators } from "./conditional-get";
 import { HttpError, NotFoundError } from "./errors";
 import { closeFile, openFile, streamFile } from "./file-stream";
@@ -11,9 +12,18 @@ export interface Entity {
   notFound?: string;
 }
 
-/** Where the bytes come from: memory, a file Photodrop reads, or a file the proxy in front sends. */
+/** Bytes [start, end] (inclusive) of a stored object, opened once the answer is decided. */
+export type OpenRange = (range: { start: number; end: number }) => Promise<Readable>;
+
+/**
+ * Where the bytes come from: memory, a file Photodrop reads, a file the proxy in front sends, or
+ * an object in object storage of a known size, streamed.
+ */
 export type Body =
-  { kind: "buffer"; data: Buffer } | { kind: "file"; path: string } | { kind: "proxy"; header: string; target: string };
+  | { kind: "buffer"; data: Buffer }
+  | { kind: "file"; path: string }
+  | { kind: "proxy"; header: string; target: string }
+  | { kind: "stream"; size: number; open: OpenRange };
 
 const withoutContent = (headers: OutgoingHttpHeaders) => {
   const rest = { ...headers };
@@ -56,6 +66,7 @@ export async function sendEntity(
     res.end(req.method === "HEAD" ? undefined : body.data.subarray(extent.start, extent.end + 1));
     return;
   }
+  if (body.kind === "stream") return sendStream(req, res, headers, entity, body);
   const file = await openFile(body.path).catch((err: NodeJS.ErrnoException) => {
     throw err.code === "ENOENT" || err.code === "ENOTDIR" ? new NotFoundError(entity.notFound) : err;
   });
@@ -73,6 +84,29 @@ export async function sendEntity(
     return;
   }
   streamFile(res, file, extent.start, extent.end);
+}
+
+async function sendStream(
+  req: IncomingMessage,
+  res: ServerResponse,
+  headers: OutgoingHttpHeaders,
+  entity: Entity,
+  body: { size: number; open: OpenRange },
+): Promise<void> {
+  const extent = extentOrThrow(req, body.size, entity);
+  const head = { ...headers, ...extentHeaders(extent, body.size) };
+  if (req.method === "HEAD" || body.size === 0) {
+    res.writeHead(extent.status, head);
+    res.end();
+    return;
+  }
+  // Opened before the head is written, so an object deleted meanwhile is still a 404.
+  const stream = await body.open(extent);
+  res.writeHead(extent.status, head);
+  // A failed read cuts the answer off (its length says it is short); a client gone stops the read.
+  stream.once("error", () => res.destroy());
+  res.once("close", () => stream.destroy());
+  stream.pipe(res);
 }
 
 function extentOrThrow(req: IncomingMessage, size: number, entity: Entity) {

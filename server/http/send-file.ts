@@ -2,7 +2,7 @@ import type { Response } from "express";
 import { HttpError, NotFoundError } from "./errors";
 
 /** Headers set for the file that must not stay on a JSON error answer. */
-const FILE_HEADERS = ["Content-Type", "Content-Disposition", "ETag", "Last-Modified"];
+export const FILE_HEADERS = ["Content-Type", "Content-Disposition", "ETag", "Last-Modified"];
 
 interface SendError extends Error {
   status?: number;

@@ -4,7 +4,8 @@ import { ConflictError, NotFoundError, ValidationError } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
 import { requireClient } from "../clients/clients.service";
 import { firstProjectAttachments } from "../attachments/attachments.service";
-import { publishedZipFile, removeQuietly, uploadPath, webSizeZipFile } from "../storage/paths";
+import { publishedZipFile, removeQuietly, webSizeZipFile } from "../storage/paths";
+import { storesOf } from "../storage/stores";
 import type { CreateProjectInput, UpdateProjectInput } from "./projects.schema";
 import { PROJECT_IS_PUBLISHED, PROJECT_NOT_FOUND } from "./project-rules";
 import * as repo from "./projects.repository";
@@ -95,8 +96,9 @@ async function removeProjectFiles(
   removed: { zipPath: string | null; attachments: Array<{ storage_key: string; thumbnail_key: string | null }> },
 ) {
   const { config } = ctx;
-  // Every attachment and thumbnail of the project lives in its own folder.
-  const files = [uploadPath(config, String(id))];
-  if (removed.zipPath) files.push(publishedZipFile(config, removed.zipPath), webSizeZipFile(config, removed.zipPath));
-  await removeQuietly(...files);
+  // Every attachment and rendition of the project lives under its own prefix.
+  const zips = removed.zipPath
+    ? [publishedZipFile(config, removed.zipPath), webSizeZipFile(config, removed.zipPath)]
+    : [];
+  await Promise.all([storesOf(config).uploads.removePrefix(`${id}/`), removeQuietly(...zips)]);
 }

@@ -30,8 +30,13 @@ function asJustClaimed(project: Project): Project {
   };
 }
 
+/** Until the ZIP is built from and into object storage (README, "Object storage"). */
+export const PUBLISH_NEEDS_FOLDERS = "Publishing is not available with object storage (STORAGE_URL) yet";
+
 /** Marks the project `publishing` and queues its build; answers the project as the claim left it. */
 export async function publishProject(ctx: AppContext, id: number): Promise<Project> {
+  // Refused before the claim: a build would only fail on every photo missing from UPLOADS_DIR.
+  if (ctx.config.storage.kind !== "disk") throw new ConflictError(PUBLISH_NEEDS_FOLDERS);
   const build = { projectId: id, buildId: newBuildId() };
   if (!(await claimForPublishing(ctx.db, id, build.buildId, leaseUntil(ctx)))) {
     const state = await findPublishState(ctx.db, id);

@@ -9,7 +9,9 @@ import type { Config } from "../config";
 import { HttpError, InsufficientStorageError, UnsupportedMediaTypeError } from "../http/errors";
 import { isDiskFull } from "./disk-full";
 import { endsWithWholeScan } from "./jpeg-structure";
-import { removeQuietly, uploadPath, uploadsTempRoot } from "./paths";
+import { withLocalCopy } from "./local-copy";
+import { removeQuietly, uploadsTempRoot } from "./paths";
+import { storesOf } from "./stores";
 import { Semaphore } from "./semaphore";
 import { IMAGE_SIGNATURE_BYTES, imageTypeOf, type ImageType } from "../../api/image-types";
 
@@ -259,15 +261,17 @@ export async function renderStoredRendition(
   rendition: Rendition,
 ): Promise<string> {
   const spec = renditionSpec(config, rendition);
-  const file = uploadPath(config, storageKey);
-  const bytes = decodeBytesWithinLimits(await readHeader(file), config.maxDecodeBytes, spec.size);
+  const store = storesOf(config).uploads;
   const name = `${crypto.randomBytes(16).toString("hex")}${spec.suffix}`;
   const temp = path.join(uploadsTempRoot(config), name);
   const key = `${path.posix.dirname(storageKey)}/${name}`;
   try {
-    await fsp.mkdir(uploadsTempRoot(config), { recursive: true });
-    await renderUnderBudget(file, mimeType, temp, spec, config.maxDecodeBytes, bytes);
-    await fsp.rename(temp, uploadPath(config, key));
+    await withLocalCopy(store, storageKey, uploadsTempRoot(config), async (file) => {
+      const bytes = decodeBytesWithinLimits(await readHeader(file), config.maxDecodeBytes, spec.size);
+      await fsp.mkdir(uploadsTempRoot(config), { recursive: true });
+      await renderUnderBudget(file, mimeType, temp, spec, config.maxDecodeBytes, bytes);
+    });
+    await store.moveFileIn(key, temp, { contentType: spec.mimeType });
   } finally {
     await removeQuietly(temp);
   }
@@ -309,19 +313,18 @@ async function endsWith(file: string, tail: Buffer): Promise<boolean> {
   }
 }
 
-/** Moves a prepared image and its thumbnail under UPLOADS_DIR/<projectId>/ with a generated name. */
+/** Stores a prepared image and its thumbnail under `<projectId>/` with a generated name; both or neither. */
 export async function placeImage(config: Config, projectId: number, image: PreparedImage): Promise<StoredImage> {
+  const store = storesOf(config).uploads;
   const name = crypto.randomBytes(16).toString("hex");
   const storageKey = `${projectId}/${name}.${image.extension}`;
   const thumbnailKey = `${projectId}/${name}${THUMBNAIL.suffix}`;
-  const target = uploadPath(config, storageKey);
-  const thumbnailTarget = uploadPath(config, thumbnailKey);
-  await fsp.mkdir(path.dirname(target), { recursive: true });
   try {
-    if (image.thumbnailFile) await fsp.rename(image.thumbnailFile, thumbnailTarget);
-    await fsp.rename(image.file, target);
+    if (image.thumbnailFile)
+      await store.moveFileIn(thumbnailKey, image.thumbnailFile, { contentType: THUMBNAIL.mimeType });
+    await store.moveFileIn(storageKey, image.file, { contentType: image.mimeType });
   } catch (err) {
-    await removeQuietly(target, thumbnailTarget);
+    await store.remove(storageKey, thumbnailKey);
     throw err;
   }
   const { file: _file, thumbnailFile: _thumbnail, extension: _extension, ...facts } = image;
@@ -337,6 +340,5 @@ export async function removeStoredImages(
   config: Config,
   images: Array<{ storageKey: string; thumbnailKey: string | null; previewKey?: string | null }>,
 ) {
-  const files = images.flatMap(filesOfImage);
-  await removeQuietly(...files.map((key) => uploadPath(config, key)));
+  await storesOf(config).uploads.remove(...images.flatMap(filesOfImage));
 }

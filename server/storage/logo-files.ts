@@ -5,7 +5,8 @@ import sharp from "sharp";
 import type { Config } from "../config";
 import { HttpError, UnsupportedMediaTypeError } from "../http/errors";
 import { decodeWithinBudget, IMAGE_DAMAGED } from "./image-files";
-import { removeQuietly, uploadPath, uploadsTempRoot } from "./paths";
+import { removeQuietly, uploadsTempRoot } from "./paths";
+import { storesOf } from "./stores";
 import { imageTypeOf } from "../../api/image-types";
 
 /** The logo's longest side once stored: sharp on a retina header, small on the page. */
@@ -37,9 +38,7 @@ export async function storeLogo(config: Config, bytes: Buffer): Promise<string> 
         .webp({ quality: 90 })
         .toFile(temp),
     );
-    const target = uploadPath(config, key);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
-    await fsp.rename(temp, target);
+    await storesOf(config).uploads.moveFileIn(key, temp, { contentType: "image/webp" });
     return key;
   } catch (err) {
     if (err instanceof HttpError) throw err; // too large to decode: its own reason
@@ -51,10 +50,8 @@ export async function storeLogo(config: Config, bytes: Buffer): Promise<string> 
 }
 
 export async function removeLogo(config: Config, key: string | null): Promise<void> {
-  if (key && LOGO_KEY.test(key)) await removeQuietly(uploadPath(config, key));
+  if (key && LOGO_KEY.test(key)) await storesOf(config).uploads.remove(key);
 }
 
-/** The file of a logo key the public route was asked for, or undefined for any other name. */
-export function logoFile(config: Config, key: string): string | undefined {
-  return LOGO_KEY.test(key) ? uploadPath(config, key) : undefined;
-}
+/** Whether a key the public route was asked for names a logo (the route serves no other name). */
+export const isLogoKey = (key: string) => LOGO_KEY.test(key);

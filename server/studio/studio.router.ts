@@ -2,11 +2,12 @@ import express, { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
 import { requireAdmin } from "../http/authenticate";
 import { NotFoundError, PayloadTooLargeError } from "../http/errors";
-import { sendStoredFile } from "../http/send-file";
+import { sendStoredObject } from "../http/stored-object";
+import { storesOf } from "../storage/stores";
 import { parseBody } from "../http/validate";
 import { MAX_LOGO_BYTES } from "../storage/logo-files";
 import { studioChangeSchema } from "./studio.schema";
-import { STUDIO_RECORD, changeStudio, deleteLogo, getStudio, logoFileOf, replaceLogo } from "./studio.service";
+import { STUDIO_RECORD, changeStudio, deleteLogo, getStudio, logoKeyOf, replaceLogo } from "./studio.service";
 
 /**
  * /api/studio (approved users): the studio's branding, one record (`settings`), which every
@@ -46,15 +47,15 @@ export function studioRouter(ctx: AppContext): Router {
 export function studioLogoRouter(ctx: AppContext): Router {
   const router = Router();
   router.get("/logo/:name", async (req, res) => {
-    const file = logoFileOf(ctx, req.params.name);
-    if (!file) throw new NotFoundError();
+    const key = logoKeyOf(req.params.name);
+    if (!key) throw new NotFoundError();
     res.set({
       "Content-Type": "image/webp",
       "Cache-Control": "public, max-age=31536000, immutable",
       "X-Content-Type-Options": "nosniff",
       "Content-Disposition": "inline",
     });
-    await sendStoredFile(res, file);
+    await sendStoredObject(req, res, storesOf(ctx.config).uploads, key);
   });
   return router;
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
 import type { EventBus } from "../events/bus";
-import { logoFile, removeLogo, storeLogo } from "../storage/logo-files";
+import { isLogoKey, removeLogo, storeLogo } from "../storage/logo-files";
 import { DEFAULT_ACCENT, textColourOn } from "../../api/studio";
 import type { StudioSettings } from "../../api/types";
 import type { StudioChange } from "./studio.schema";
@@ -115,5 +115,5 @@ export async function deleteLogo(ctx: AppContext): Promise<StudioSettings> {
   return getStudio(ctx);
 }
 
-/** The file behind a public logo URL's name, or undefined. */
-export const logoFileOf = (ctx: AppContext, name: string) => logoFile(ctx.config, `studio/${name}`);
+/** The stored key behind a public logo URL's name, or undefined for a name no logo has. */
+export const logoKeyOf = (name: string) => (isLogoKey(`studio/${name}`) ? `studio/${name}` : undefined);

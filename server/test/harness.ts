@@ -10,6 +10,7 @@ import { createLogger } from "../logger";
 import { nowIso } from "../db/database";
 import type { Role } from "../../api/types";
 import { createTestDatabase } from "./test-database";
+import { testStorageEnv } from "./test-storage";
 
 export interface TestApp {
   app: AppHandler;
@@ -23,7 +24,8 @@ export interface TestApp {
 /**
  * The real app over a fresh sqlite file and fresh data folders in a temp directory; under
  * `npm run test:pg` over a fresh PostgreSQL database instead, unless `sqliteOnly` (a test of
- * sqlite itself). `env` overrides any environment variable the contract lists.
+ * sqlite itself); under `npm run test:s3` with its files in object storage. `env` overrides any
+ * environment variable the contract lists.
  */
 export async function createTestApp(
   env: Record<string, string> = {},
@@ -37,6 +39,7 @@ export async function createTestApp(
     PUBLISHED_DIR: path.join(dir, "published"),
     SEED_DEMO: "0",
     LOG_LEVEL: "silent",
+    ...testStorageEnv(env),
     ...env,
   });
   const logLines: string[] = [];

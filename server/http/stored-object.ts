@@ -1,0 +1,58 @@
+import type { Request, Response } from "express";
+import type { ObjectStore } from "../storage/object-store";
+import { StorageNotFoundError } from "../storage/object-store";
+import { sendEntity, type Body } from "./entity-response";
+import { NotFoundError } from "./errors";
+import { FILE_HEADERS, sendStoredFile } from "./send-file";
+
+/**
+ * What answers a stored object: its file on this machine, or its bytes streamed from object
+ * storage by range. Rejects with a NotFoundError (`notFound` its message) when there is none.
+ */
+export async function objectBody(
+  store: ObjectStore,
+  key: string,
+  notFound?: string,
+): Promise<{ kind: "file"; path: string } | (Body & { kind: "stream"; mtime: Date })> {
+  const file = store.localFile(key);
+  if (file) return { kind: "file", path: file };
+  const stat = await store.stat(key);
+  if (!stat) throw new NotFoundError(notFound);
+  return {
+    kind: "stream",
+    size: stat.size,
+    mtime: stat.mtime,
+    open: (range) =>
+      store.get(key, range).catch((err: unknown) => {
+        throw err instanceof StorageNotFoundError ? new NotFoundError(notFound) : err;
+      }),
+  };
+}
+
+/**
+ * Sends a stored object from an Express route whose headers (type, ETag, disposition) are set:
+ * a file on disk through `send` as ever, an object in object storage streamed with the same
+ * Range, If-None-Match and Last-Modified answers. A failure becomes a JSON error without the
+ * object's headers.
+ */
+export async function sendStoredObject(
+  req: Request,
+  res: Response,
+  store: ObjectStore,
+  key: string,
+  options: { notFound?: string } = {},
+): Promise<void> {
+  const file = store.localFile(key);
+  if (file) return sendStoredFile(res, file, options);
+  try {
+    const body = await objectBody(store, key, options.notFound);
+    if (body.kind === "file") return await sendStoredFile(res, body.path, options);
+    const etag = res.get("ETag") ?? `W/"${body.size.toString(16)}-${body.mtime.getTime().toString(16)}"`;
+    await sendEntity(req, res, {}, { headers: {}, validators: { etag, lastModified: body.mtime.toUTCString() } }, body);
+  } catch (err) {
+    if (res.headersSent) throw err;
+    for (const header of FILE_HEADERS) res.removeHeader(header);
+    res.set("Cache-Control", "no-store");
+    throw err;
+  }
+}

@@ -1,0 +1,115 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { PassThrough, type Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ByteRange, ListedObject, ObjectStat, ObjectStore, ObjectWriter } from "./object-store";
+import { StorageNotFoundError } from "./object-store";
+import { removeQuietly } from "./paths";
+
+const missing = (err: unknown) => ["ENOENT", "ENOTDIR"].includes((err as NodeJS.ErrnoException).code ?? "");
+
+/**
+ * Objects as files under one folder, a key's `/` a sub-folder: exactly the layout UPLOADS_DIR and
+ * PUBLISHED_DIR always had. A file appears under its name only once whole (written under a
+ * temporary name, then renamed), in `tempDir` when given (inside the same file system, so the
+ * rename is atomic) or as `<name>.part` beside it.
+ */
+export class DiskStore implements ObjectStore {
+  readonly kind = "disk";
+
+  constructor(
+    private readonly root: string,
+    private readonly tempDir?: string,
+  ) {}
+
+  localFile(key: string): string {
+    const full = path.resolve(this.root, key);
+    if (!full.startsWith(this.root + path.sep)) throw new Error(`storage key escapes its folder: ${key}`);
+    return full;
+  }
+
+  private async tempFor(target: string): Promise<string> {
+    if (!this.tempDir) return `${target}.part`;
+    await fsp.mkdir(this.tempDir, { recursive: true });
+    return path.join(this.tempDir, `${crypto.randomBytes(12).toString("hex")}${path.extname(target)}`);
+  }
+
+  async put(key: string, body: Readable): Promise<void> {
+    const target = this.localFile(key);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    const temp = await this.tempFor(target);
+    try {
+      await pipeline(body, fs.createWriteStream(temp, { flags: "wx" }));
+      await fsp.rename(temp, target);
+    } finally {
+      await removeQuietly(temp);
+    }
+  }
+
+  async moveFileIn(key: string, file: string): Promise<void> {
+    const target = this.localFile(key);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.rename(file, target);
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable> {
+    const file = this.localFile(key);
+    const handle = await fsp.open(file, "r").catch((err: unknown) => {
+      throw missing(err) ? new StorageNotFoundError(key) : err;
+    });
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  async stat(key: string): Promise<ObjectStat | undefined> {
+    const stat = await fsp.stat(this.localFile(key)).catch((err: unknown) => {
+      if (missing(err)) return undefined;
+      throw err;
+    });
+    return stat?.isFile() ? { size: stat.size, mtime: stat.mtime } : undefined;
+  }
+
+  async remove(...keys: string[]): Promise<void> {
+    await removeQuietly(...keys.map((key) => this.localFile(key)));
+  }
+
+  async removePrefix(prefix: string): Promise<void> {
+    if (!prefix.endsWith("/")) throw new Error(`a prefix to remove names a folder: ${prefix}`);
+    await removeQuietly(this.localFile(prefix.slice(0, -1)));
+  }
+
+  async *list(prefix: string): AsyncIterable<ListedObject> {
+    const entries = await fsp.readdir(this.root, { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const key = path.relative(this.root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/");
+      if (!key.startsWith(prefix) || key.startsWith(".tmp/")) continue;
+      const stat = await this.stat(key);
+      if (stat) yield { key, ...stat };
+    }
+  }
+
+  createWriter(key: string): ObjectWriter {
+    const target = this.localFile(key);
+    const temp = `${target}.part`;
+    const stream = new PassThrough();
+    const written = fsp
+      .mkdir(path.dirname(target), { recursive: true })
+      .then(() => pipeline(stream, fs.createWriteStream(temp, { flags: "wx" })));
+    written.catch(() => undefined);
+    return {
+      stream,
+      complete: async () => {
+        stream.end();
+        await written;
+        await fsp.rename(temp, target);
+      },
+      abort: async () => {
+        stream.destroy();
+        await written.catch(() => undefined);
+        await removeQuietly(temp);
+      },
+    };
+  }
+}

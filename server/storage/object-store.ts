@@ -1,0 +1,78 @@
+import type { Readable, Writable } from "node:stream";
+
+/** What a store knows of one object without reading it. */
+export interface ObjectStat {
+  size: number;
+  mtime: Date;
+}
+
+/** One object found by `list`: its key relative to the store. */
+export interface ListedObject extends ObjectStat {
+  key: string;
+}
+
+/** Bytes [start, end] of an object, both inclusive. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * An object being built from parts (a multipart upload, or a `.part` file on disk): write its
+ * bytes to `stream`, then `complete()` makes it appear whole under its key, or `abort()` leaves
+ * nothing behind. Until `complete()` resolves, the key names no object.
+ */
+export interface ObjectWriter {
+  readonly stream: Writable;
+  complete(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+export interface PutOptions {
+  contentType?: string;
+}
+
+/**
+ * Where Photodrop's files live: a folder on this machine or a bucket (README, "Storage"). Keys
+ * are relative, `/`-separated names Photodrop generates (`<projectId>/<32 hex>.jpg`); a store
+ * never rewrites an object in place, so a key's bytes never change once it exists.
+ */
+export interface ObjectStore {
+  readonly kind: "disk" | "s3";
+  /** Stores a stream's bytes under `key`, whole or not at all. */
+  put(key: string, body: Readable, options?: PutOptions): Promise<void>;
+  /** Stores a local file under `key`, whole or not at all; the file is gone afterwards (moved on disk). */
+  moveFileIn(key: string, file: string, options?: PutOptions): Promise<void>;
+  /** The object's bytes, or a range of them; rejects with StorageNotFoundError when there is none. */
+  get(key: string, range?: ByteRange): Promise<Readable>;
+  /** Size and time of the object, undefined when there is none. */
+  stat(key: string): Promise<ObjectStat | undefined>;
+  /** Removes objects; one already gone is no error. */
+  remove(...keys: string[]): Promise<void>;
+  /** Removes every object whose key starts with `prefix` (a folder's name ending in `/`). */
+  removePrefix(prefix: string): Promise<void>;
+  /** Every object whose key starts with `prefix`, in no particular order. */
+  list(prefix: string): AsyncIterable<ListedObject>;
+  /** Starts building an object from parts under `key` (see ObjectWriter). */
+  createWriter(key: string, options?: PutOptions): ObjectWriter;
+  /**
+   * The file on this machine that holds `key`, for what only a local file allows (the proxy's
+   * X-Accel-Redirect, `send`'s sendfile, sharp reading in place); undefined in object storage.
+   */
+  localFile(key: string): string | undefined;
+}
+
+/** No object under the key (deleted, or never stored). */
+export class StorageNotFoundError extends Error {
+  readonly code = "ENOENT";
+  constructor(key: string) {
+    super(`no stored object ${key}`);
+  }
+}
+
+/** Reads a whole (small) object into memory. */
+export async function readAll(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}

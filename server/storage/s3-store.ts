@@ -1,0 +1,165 @@
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import { PassThrough, type Readable } from "node:stream";
+import type { S3Client } from "@aws-sdk/client-s3";
+import type { S3Sdk } from "./s3-client";
+import type { ByteRange, ListedObject, ObjectStat, ObjectStore, ObjectWriter, PutOptions } from "./object-store";
+import { StorageNotFoundError } from "./object-store";
+
+/** Parts of a multipart upload: S3's least is 5 MiB; 8 MiB, four in flight, holds 32 MiB per upload at most. */
+export const PART_SIZE = 8 * 1024 * 1024;
+const PARTS_IN_FLIGHT = 4;
+/** DeleteObjects takes at most this many keys a request. */
+const DELETE_BATCH = 1000;
+
+const notFound = (err: unknown) => {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === "NoSuchKey" || e.name === "NotFound" || e.$metadata?.httpStatusCode === 404;
+};
+
+/**
+ * Objects in a bucket under one prefix (`<STORAGE_URL's prefix>uploads/`, `…published/`), through
+ * the AWS SDK: a body of unknown length, or one larger than a part, goes up as a multipart upload
+ * (lib-storage's Upload), which is aborted when it fails, so no object and no parts are left.
+ */
+export class S3Store implements ObjectStore {
+  readonly kind = "s3";
+
+  constructor(
+    private readonly sdk: S3Sdk,
+    private readonly client: S3Client,
+    private readonly bucket: string,
+    private readonly prefix: string,
+  ) {}
+
+  private objectKey(key: string): string {
+    if (key.startsWith("/") || key.split("/").some((part) => part === ".." || part === "."))
+      throw new Error(`storage key escapes its prefix: ${key}`);
+    return `${this.prefix}${key}`;
+  }
+
+  localFile(): undefined {
+    return undefined;
+  }
+
+  private upload(key: string, body: Readable, options: PutOptions = {}) {
+    return new this.sdk.Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: this.objectKey(key), Body: body, ContentType: options.contentType },
+      partSize: PART_SIZE,
+      queueSize: PARTS_IN_FLIGHT,
+      leavePartsOnError: false,
+    });
+  }
+
+  async put(key: string, body: Readable, options?: PutOptions): Promise<void> {
+    const upload = this.upload(key, body, options);
+    // A source that fails mid-way must fail the upload, not leave it waiting for more bytes.
+    const failed = new Promise<never>((_resolve, reject) => body.once("error", reject));
+    failed.catch(() => undefined);
+    try {
+      await Promise.race([upload.done(), failed]);
+    } catch (err) {
+      await upload.abort().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async moveFileIn(key: string, file: string, options?: PutOptions): Promise<void> {
+    const source = fs.createReadStream(file);
+    try {
+      await this.put(key, source, options);
+    } finally {
+      source.destroy();
+    }
+    await fsp.rm(file, { force: true });
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable> {
+    try {
+      const answer = await this.client.send(
+        new this.sdk.GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.objectKey(key),
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
+      );
+      return answer.Body as Readable;
+    } catch (err) {
+      throw notFound(err) ? new StorageNotFoundError(key) : err;
+    }
+  }
+
+  async stat(key: string): Promise<ObjectStat | undefined> {
+    try {
+      const head = await this.client.send(
+        new this.sdk.HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }),
+      );
+      return { size: head.ContentLength ?? 0, mtime: head.LastModified ?? new Date(0) };
+    } catch (err) {
+      if (notFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async remove(...keys: string[]): Promise<void> {
+    await this.removeObjects(keys.map((key) => this.objectKey(key)));
+  }
+
+  private async removeObjects(objectKeys: string[]): Promise<void> {
+    for (let i = 0; i < objectKeys.length; i += DELETE_BATCH) {
+      const batch = objectKeys.slice(i, i + DELETE_BATCH);
+      const answer = await this.client.send(
+        new this.sdk.DeleteObjectsCommand({
+          Bucket: this.bucket,
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
+      const failures = (answer.Errors ?? []).filter((e) => e.Code !== "NoSuchKey");
+      if (failures.length > 0) throw new Error(`could not remove ${failures[0].Key}: ${failures[0].Code}`);
+    }
+  }
+
+  async removePrefix(prefix: string): Promise<void> {
+    if (!prefix.endsWith("/")) throw new Error(`a prefix to remove names a folder: ${prefix}`);
+    const keys: string[] = [];
+    for await (const object of this.list(prefix)) keys.push(this.objectKey(object.key));
+    await this.removeObjects(keys);
+  }
+
+  async *list(prefix: string): AsyncIterable<ListedObject> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new this.sdk.ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: this.objectKey(prefix),
+          ContinuationToken: token,
+        }),
+      );
+      for (const o of page.Contents ?? [])
+        if (o.Key)
+          yield { key: o.Key.slice(this.prefix.length), size: o.Size ?? 0, mtime: o.LastModified ?? new Date(0) };
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  createWriter(key: string, options?: PutOptions): ObjectWriter {
+    const stream = new PassThrough({ highWaterMark: PART_SIZE });
+    const upload = this.upload(key, stream, options);
+    const done = upload.done();
+    done.catch(() => undefined);
+    return {
+      stream,
+      complete: async () => {
+        stream.end();
+        await done;
+      },
+      abort: async () => {
+        await upload.abort().catch(() => undefined);
+        stream.destroy();
+        await done.catch(() => undefined);
+      },
+    };
+  }
+}

@@ -1,0 +1,9 @@
+import { startS3Server } from "./s3-server";
+import { S3_TEST_ENV } from "./test-storage";
+
+/** `npm run test:s3`: one S3 protocol server for the whole run; every test app gets a prefix of its own in its bucket. */
+export default async function setup() {
+  const server = await startS3Server();
+  process.env[S3_TEST_ENV] = JSON.stringify(server.env(""));
+  return () => server.stop();
+}

@@ -1,0 +1,43 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { AppContext } from "../context";
+import { readAll } from "../storage/object-store";
+import { storesOf } from "../storage/stores";
+
+/** Every file under a folder, relative to it with `/`, dot-folders included. */
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/"));
+}
+
+/**
+ * What the app keeps of uploads, wherever it keeps them: every file under UPLOADS_DIR (the
+ * receive folders in `.tmp/` included) and, in object storage, every object's key.
+ */
+export async function storedUploads(ctx: AppContext): Promise<string[]> {
+  const store = storesOf(ctx.config).uploads;
+  const keys = filesUnder(ctx.config.uploadsDir);
+  if (store.kind !== "disk") for await (const object of store.list("")) keys.push(object.key);
+  return keys.sort();
+}
+
+export async function isStored(ctx: AppContext, key: string): Promise<boolean> {
+  return (await storesOf(ctx.config).uploads.stat(key)) !== undefined;
+}
+
+export async function readStored(ctx: AppContext, key: string): Promise<Buffer> {
+  return readAll(await storesOf(ctx.config).uploads.get(key));
+}
+
+/** Stores bytes under a key as an upload would have (a test's own arrangement). */
+export async function writeStored(ctx: AppContext, key: string, bytes: Buffer | string): Promise<void> {
+  const { Readable } = await import("node:stream");
+  await storesOf(ctx.config).uploads.put(key, Readable.from([Buffer.from(bytes)]));
+}
+
+export async function removeStored(ctx: AppContext, key: string): Promise<void> {
+  await storesOf(ctx.config).uploads.remove(key);
+}
