@@ -1,6 +1,4 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import zlib from "node:zlib";
 import sharp from "sharp";
 import type { AppContext } from "../context";
@@ -24,16 +22,6 @@ export async function makeNoisyJpeg(width: number, height: number): Promise<Buff
 
 export async function setPublishStatus(ctx: AppContext, projectId: number, status: string) {
   await ctx.db("projects").where({ id: projectId }).update({ publish_status: status });
-}
-
-/** Every file under a folder, relative to it, dot-folders included. */
-export function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
-    .sort();
 }
 
 /** An attachment's thumbnail's key, rendered first if it was stored without one yet. */

@@ -11,7 +11,7 @@ import { loadConfig } from "../config";
 import { createBackup } from "./backup";
 import { restoreBackup } from "./restore";
 import { createLogger } from "../logger";
-import { filesUnder } from "../attachments/test-fixtures";
+import { filesUnder } from "../test/stored-files";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
 import { until } from "../test/wait";

@@ -1,16 +1,18 @@
 import fs from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
 import type { AppContext } from "../context";
 import { readAll } from "../storage/object-store";
 import { storesOf } from "../storage/stores";
 
-/** Every file under a folder, relative to it with `/`, dot-folders included. */
-function filesUnder(dir: string): string[] {
+/** Every file under a folder, relative to it with `/`, dot-folders included, sorted. */
+export function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/"));
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
+    .sort();
 }
 
 /**
@@ -34,7 +36,6 @@ export async function readStored(ctx: AppContext, key: string): Promise<Buffer> 
 
 /** Stores bytes under a key as an upload would have (a test's own arrangement). */
 export async function writeStored(ctx: AppContext, key: string, bytes: Buffer | string): Promise<void> {
-  const { Readable } = await import("node:stream");
   await storesOf(ctx.config).uploads.put(key, Readable.from([Buffer.from(bytes)]));
 }
 
