@@ -42,8 +42,6 @@ export async function sendStoredObject(
   key: string,
   options: { notFound?: string } = {},
 ): Promise<void> {
-  const file = store.localFile(key);
-  if (file) return sendStoredFile(res, file, options);
   try {
     const body = await objectBody(store, key, options.notFound);
     if (body.kind === "file") return await sendStoredFile(res, body.path, options);
