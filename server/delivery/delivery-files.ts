@@ -19,6 +19,7 @@ import {
   mayOpen,
   openLink,
   photoAt,
+  PHOTO_NOT_FOUND,
   requirePasscodeCookie,
   zipStatOf,
   type DeliveryLink,
@@ -136,7 +137,7 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
 
   /** A stored file, read here or sent by the proxy, or an object streamed from object storage. */
   const storedBody = async (key: string): Promise<Body> => {
-    const body = await objectBody(uploads, key, "Photo not found");
+    const body = await objectBody(uploads, key, PHOTO_NOT_FOUND);
     return handOver && body.kind === "file" ? { kind: "proxy", ...handOver(body.path) } : body;
   };
 
@@ -155,7 +156,7 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
           () => null,
         ))
       : null;
-    if (renditionOrWebSize && !key && !mayDownload(link, "original")) throw new NotFoundError("Photo not found");
+    if (renditionOrWebSize && !key && !mayDownload(link, "original")) throw new NotFoundError(PHOTO_NOT_FOUND);
     const spec = renditionOrWebSize && key ? renditionSpec(ctx.config, renditionOrWebSize) : undefined;
     const entity: Entity = {
       headers: {
@@ -165,7 +166,7 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
         "Cache-Control": REVALIDATE,
       },
       validators: { etag: `"${photo.checksum}${spec ? `-${spec.tag}` : ""}"` },
-      notFound: "Photo not found",
+      notFound: PHOTO_NOT_FOUND,
     };
     if (!key) return sendEntity(req, res, options.baseHeaders(req), entity, await storedBody(photo.storageKey));
     let data: Buffer | undefined;

@@ -99,10 +99,13 @@ export async function galleryOf(
 }
 
 /** The n-th photo (1-based, the ZIP's order): the page names photos by position, never by id. */
+/** The answer for a photo position a link does not have, or whose photo is gone. */
+export const PHOTO_NOT_FOUND = "Photo not found";
+
 export async function photoAt(ctx: AppContext, link: DeliveryLink, raw: string): Promise<DeliveryPhoto> {
   const index = /^[1-9]\d{0,5}$/.test(raw) ? Number(raw) - 1 : -1;
   const photo = index >= 0 ? (await deliveryCache(ctx).photos(link))[index] : undefined;
-  if (!photo) throw new NotFoundError("Photo not found");
+  if (!photo) throw new NotFoundError(PHOTO_NOT_FOUND);
   return photo;
 }
 

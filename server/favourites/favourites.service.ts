@@ -2,7 +2,13 @@ import type { Request } from "express";
 import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
 import { ConflictError, ForbiddenError, NotFoundError } from "../http/errors";
-import { openLink, photoAt, requirePasscodeCookie, type DeliveryLink } from "../delivery/delivery.service";
+import {
+  openLink,
+  photoAt,
+  PHOTO_NOT_FOUND,
+  requirePasscodeCookie,
+  type DeliveryLink,
+} from "../delivery/delivery.service";
 import { deliveryCache } from "../delivery/delivery-cache";
 import { aspectRatio } from "../delivery/delivery-page";
 import { inBackground } from "../activity/activity.service";
@@ -140,7 +146,7 @@ export async function favouriteAt(
     limit,
     at: nowIso(),
   });
-  if (!outcome.done && outcome.gone) throw new NotFoundError("Photo not found");
+  if (!outcome.done && outcome.gone) throw new NotFoundError(PHOTO_NOT_FOUND);
   if (!outcome.done) throw new ConflictError(limitMessage(limit ?? 0));
   if (outcome.changed) announce(ctx, link.projectId);
   return {
