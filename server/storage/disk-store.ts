@@ -80,7 +80,9 @@ export class DiskStore implements ObjectStore {
   }
 
   async *list(prefix: string): AsyncIterable<ListedObject> {
-    const entries = await fsp.readdir(this.root, { recursive: true, withFileTypes: true }).catch(() => []);
+    // Only the folder the prefix names is walked, not every project's.
+    const folder = prefix.includes("/") ? this.localFile(prefix.slice(0, prefix.lastIndexOf("/"))) : this.root;
+    const entries = await fsp.readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       if (!entry.isFile()) continue;
       const key = path.relative(this.root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/");
