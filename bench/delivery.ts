@@ -19,7 +19,7 @@ import { openDatabase } from "../server/db/database";
 import { freePort } from "../server/test/free-port";
 import { startNginx } from "../server/test/nginx";
 import { memoryOf, resetPeakMemory } from "../server/test/app-process";
-import { ACCEL_LOCATION } from "../server/http/sendfile-header";
+import { ACCEL_LOCATION, ACCEL_PUBLISHED_LOCATION } from "../server/http/sendfile-header";
 import { benchApi, benchSignIn } from "./bench-api";
 import { benchDatabase, benchServerEnv } from "./bench-database";
 import { until } from "../server/test/wait";
@@ -209,7 +209,7 @@ async function main() {
   }
 }
 
-/** nginx in front of Photodrop, as the README's site has it (without TLS), with the internal location. */
+/** nginx in front of Photodrop, as the README's site has it (without TLS), with the internal locations. */
 function proxySite(port: number, upstream: string, work: string): string {
   return `upstream photodrop { server ${upstream.replace("http://", "")}; keepalive 64; }
   server {
@@ -224,6 +224,7 @@ function proxySite(port: number, upstream: string, work: string): string {
       proxy_max_temp_file_size 0;
     }
     location ${ACCEL_LOCATION}/ { internal; alias ${path.join(work, "uploads")}/; }
+    location ${ACCEL_PUBLISHED_LOCATION}/ { internal; alias ${path.join(work, "published")}/; }
   }`;
 }
 

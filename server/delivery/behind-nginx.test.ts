@@ -13,6 +13,7 @@ import { TestSocket } from "../events/test-socket";
 import { cancelAllPublishes } from "../publish/publish.service";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { freePort } from "../test/free-port";
+import { until } from "../test/wait";
 import { startNginx, type RunningNginx } from "../test/nginx";
 import { uploadPath } from "../storage/paths";
 import { publishDelivery, type PublishedDelivery } from "./test-fixtures";
@@ -95,6 +96,7 @@ beforeAll(async () => {
     ["/etc/letsencrypt/live/photos.example.com/fullchain.pem", path.join(dir, "cert.pem")],
     ["/etc/letsencrypt/live/photos.example.com/privkey.pem", path.join(dir, "key.pem")],
     ["/var/lib/photodrop/uploads/", `${t.ctx.config.uploadsDir}/`],
+    ["/var/lib/photodrop/published/", `${t.ctx.config.publishedDir}/`],
   ]);
   nginx = await startNginx(dir, site, [httpPort, httpsPort]);
   base = `https://127.0.0.1:${httpsPort}`;
@@ -184,10 +186,44 @@ describe("behind the README's nginx site with SENDFILE_HEADER=X-Accel-Redirect",
     expect(zipPart.body.subarray(0, 2).toString()).toBe("PK");
   });
 
+  it("counts a ZIP download nginx sends once its bytes are handed over, whole or in ranges that cover it", async () => {
+    const counted = await publishDelivery(t, staff, { photoNames: ["a.jpg", "b.jpg"], side: 320 });
+    const downloads = async () =>
+      (await t.ctx.db("projects").where({ id: counted.id }).first("delivery_downloads")).delivery_downloads as number;
+    const zipBytes = fs.readFileSync(counted.zipFile);
+    const agent = { "User-Agent": "counting-test" };
+    const whole = await fetchVia(`${counted.page}/all.zip`, { headers: agent });
+    expect(whole.body.equals(zipBytes)).toBe(true);
+    await until(downloads, (n) => n === 1);
+
+    // Half, then the rest under the other link: one more download. A revalidation counts nothing.
+    const half = Math.floor(zipBytes.length / 2);
+    const first = await fetchVia(`${counted.page}/all.zip`, { headers: { ...agent, Range: `bytes=0-${half - 1}` } });
+    expect(first.status).toBe(206);
+    expect(await downloads()).toBe(1);
+    const rest = await fetchVia(counted.zipUrl, { headers: { ...agent, Range: `bytes=${half}-` } });
+    expect(Buffer.concat([first.body, rest.body]).equals(zipBytes)).toBe(true);
+    await until(downloads, (n) => n === 2);
+    const revalidated = await fetchVia(`${counted.page}/all.zip`, {
+      headers: { ...agent, "If-None-Match": whole.headers.etag! },
+    });
+    expect(revalidated.status).toBe(304);
+    const head = await fetchVia(`${counted.page}/all.zip`, { method: "HEAD", headers: agent });
+    expect(head.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await downloads()).toBe(2);
+  });
+
   it("keeps the internal location out of reach from outside", async () => {
     const key = (await t.ctx.db("attachments").where({ project_id: d.id }).first("storage_key")).storage_key;
     const photo = await storedFile("storage_key", 1);
-    for (const url of [`/_photodrop_files/uploads/${key}`, `/_photodrop_files/uploads/`]) {
+    const zip = path.basename(d.zipFile);
+    for (const url of [
+      `/_photodrop_files/uploads/${key}`,
+      `/_photodrop_files/uploads/`,
+      `/_photodrop_files/published/${zip}`,
+      `/_photodrop_files/published/`,
+    ]) {
       const res = await fetchVia(url);
       expect(res.status, url).toBe(404);
       expect(res.body.includes(photo.subarray(0, 64)), url).toBe(false);

@@ -26,7 +26,7 @@ import {
   type DeliveryPhoto,
 } from "./delivery.service";
 import { ThumbnailCache } from "./thumbnail-cache";
-import { countZipDownload } from "./zip-downloads";
+import { countZipDownload, countZipHandOver } from "./zip-downloads";
 import { notePhotoDownload } from "../activity/delivery-hooks";
 import { mayDownload, requireDownload, webSizeZipStatOf } from "./download-choices";
 
@@ -184,8 +184,8 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
   }
 
   /**
-   * A ZIP (the originals', or the previews' as `web.zip`), whose downloads count when this process
-   * hands out its bytes: never left to the proxy.
+   * A ZIP (the originals', or the previews' as `web.zip`), whose downloads count by the bytes
+   * this process hands out, or, with SENDFILE_HEADER, hands to the proxy to send.
    */
   async function sendZip(req: IncomingMessage, res: ServerResponse, link: DeliveryLink, webSize: boolean) {
     requireDownload(link, webSize ? "webSize" : "original");
@@ -203,11 +203,16 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
         lastModified: zip.mtime.toUTCString(),
       },
     };
-    countZipDownload(ctx, req, res, link, options.clientAddress(req), webSize ? "webSize" : "originals");
-    return sendEntity(req, res, options.baseHeaders(req), entity, {
-      kind: "file",
-      path: (webSize ? webSizeZipFile : publishedZipFile)(ctx.config, link.zipPath),
-    });
+    const file = (webSize ? webSizeZipFile : publishedZipFile)(ctx.config, link.zipPath);
+    const kind = webSize ? "webSize" : "originals";
+    const clientAddress = options.clientAddress(req);
+    if (!handOver) {
+      countZipDownload(ctx, req, res, link, clientAddress, kind);
+      return sendEntity(req, res, options.baseHeaders(req), entity, { kind: "file", path: file });
+    }
+    // What the proxy will send is only known once Photodrop has not answered 304 or 412 itself.
+    await sendEntity(req, res, options.baseHeaders(req), entity, { kind: "proxy", ...handOver(file) });
+    if (res.statusCode === 200) countZipHandOver(ctx, req, link, clientAddress, zip.size, kind);
   }
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {

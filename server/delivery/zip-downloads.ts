@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import parseRange from "range-parser";
 import type { AppContext } from "../context";
 import { countDownload, type DeliveryLink } from "./delivery.repository";
 import { onDeliveredBytes } from "./delivered-bytes";
@@ -13,6 +14,27 @@ function coverageOf(ctx: AppContext): TransferCoverage {
   return coverage;
 }
 
+type ZipKind = "originals" | "webSize";
+
+/** Records bytes [start, end) of the link's ZIP as delivered to this request's downloader; counts a download when that completes the file. */
+function recordDelivered(
+  ctx: AppContext,
+  req: IncomingMessage,
+  link: DeliveryLink,
+  clientAddress: string,
+  zip: ZipKind,
+): (start: number, end: number, size: number) => void {
+  const file = zip === "webSize" ? `${link.zipPath}|web` : link.zipPath;
+  const downloader = `${file}|${clientAddress}|${req.headers["user-agent"] ?? ""}`;
+  return (start, end, size) => {
+    if (!coverageOf(ctx).record(downloader, size, start, end)) return;
+    Promise.all([countDownload(ctx.db, link.projectId), noteZipDownload(ctx, req, link)]).then(
+      () => announceActivity(ctx, link.projectId),
+      (err: unknown) => ctx.logger.warn({ err, projectId: link.projectId }, "could not count a download"),
+    );
+  };
+}
+
 /**
  * Counts a download when the bytes of the link's ZIP this downloader (the link, its address and
  * User-Agent) has been handed, over however many responses under either link, make up the whole
@@ -25,15 +47,36 @@ export function countZipDownload(
   res: ServerResponse,
   link: DeliveryLink,
   clientAddress: string,
-  zip: "originals" | "webSize" = "originals",
+  zip: ZipKind = "originals",
 ): void {
-  const file = zip === "webSize" ? `${link.zipPath}|web` : link.zipPath;
-  const downloader = `${file}|${clientAddress}|${req.headers["user-agent"] ?? ""}`;
-  onDeliveredBytes(res, (start, end, size) => {
-    if (!coverageOf(ctx).record(downloader, size, start, end)) return;
-    Promise.all([countDownload(ctx.db, link.projectId), noteZipDownload(ctx, req, link)]).then(
-      () => announceActivity(ctx, link.projectId),
-      (err: unknown) => ctx.logger.warn({ err, projectId: link.projectId }, "could not count a download"),
-    );
-  });
+  onDeliveredBytes(res, recordDelivered(ctx, req, link, clientAddress, zip));
+}
+
+/**
+ * The same count when the proxy in front sends the ZIP (SENDFILE_HEADER): the bytes this request
+ * asks for count once they are handed to the proxy, since only the proxy sees them go out. A GET
+ * with a validator may be answered 304 by the proxy and counts nothing; of a Range request, the
+ * range counts, whatever an If-Range would make of it (so a count can come late, never early).
+ */
+export function countZipHandOver(
+  ctx: AppContext,
+  req: IncomingMessage,
+  link: DeliveryLink,
+  clientAddress: string,
+  size: number,
+  zip: ZipKind = "originals",
+): void {
+  const { headers } = req;
+  if (req.method !== "GET" || headers["if-none-match"] || headers["if-modified-since"]) return;
+  const extent = requestedRange(headers.range, size);
+  if (extent) recordDelivered(ctx, req, link, clientAddress, zip)(extent.start, extent.end, size);
+}
+
+/** [start, end) of a `size`-byte file that a Range header asks for (the whole without one); undefined for several ranges or none satisfiable. */
+function requestedRange(range: string | undefined, size: number): { start: number; end: number } | undefined {
+  if (!range || !/^ *bytes=/.test(range)) return { start: 0, end: size };
+  const ranges = parseRange(size, range, { combine: true });
+  if (ranges === -2) return { start: 0, end: size };
+  if (ranges === -1 || ranges.length !== 1) return undefined;
+  return { start: ranges[0].start, end: ranges[0].end + 1 };
 }
