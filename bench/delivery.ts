@@ -26,7 +26,7 @@ import { until } from "../server/test/wait";
 import { startBenchProcess, startProductionServer, type ProductionServer } from "./bench-process";
 import { ensurePhotos } from "./photos";
 import { runWrk, type WrkResult } from "./wrk";
-import { loadAverageLine } from "./machine";
+import { loadAverageLine, untilIdle } from "./machine";
 
 const PHOTOS = 24;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -149,6 +149,7 @@ async function main() {
     server = await startProductionServer(env, path.join(work, "photodrop.log"));
     const { projectId, token } = await publish(server.url, files);
     const site = await linkSite(work, database.url, projectId, token);
+    await untilIdle(server.pid);
     const [port, plainPort] = [await freePort(), await freePort()];
     const nginx = await startNginx(
       path.join(work, "nginx"),

@@ -1,4 +1,5 @@
 import os from "node:os";
+import { cpuSecondsOf } from "./wrk";
 
 /** The line each bench ends with: figures are only comparable on a machine as quiet as this says. */
 export const loadAverageLine = (when = "at the end") =>
@@ -6,3 +7,12 @@ export const loadAverageLine = (when = "at the end") =>
     .loadavg()
     .map((l) => l.toFixed(1))
     .join(" ")} on ${os.cpus().length} cores`;
+
+/** Waits until a process has finished its queued work: a fifth of a second with at most 5% of a core. */
+export async function untilIdle(pid: number): Promise<void> {
+  for (;;) {
+    const before = cpuSecondsOf(pid);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (cpuSecondsOf(pid) - before <= 0.01) return;
+  }
+}

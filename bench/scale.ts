@@ -20,7 +20,7 @@ import { createLogger } from "../server/logger";
 import { benchDatabase, benchOnPg, benchServerEnv } from "./bench-database";
 import { benchSignIn } from "./bench-api";
 import { productionStart, startAsNpmStart, startBenchProcess } from "./bench-process";
-import { loadAverageLine } from "./machine";
+import { loadAverageLine, untilIdle } from "./machine";
 import { cpuSecondsOf } from "./wrk";
 import { memoryOf } from "../server/test/app-process";
 import { BIG_PROJECT, FAMILIES, SCALE, fillScaleDatabase } from "./scale-data";
@@ -144,15 +144,6 @@ interface WrkResult {
   bytes: number;
   /** CPU seconds wrk itself used. */
   wrkCpu: number;
-}
-
-/** Waits until the server has finished what the last run left queued (a fifth of a second with at most 5% of a core). */
-async function untilIdle(pid: number) {
-  for (;;) {
-    const before = cpuSecondsOf(pid);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    if (cpuSecondsOf(pid) - before <= 0.01) return;
-  }
 }
 
 /** wrk with the rotating script; its own CPU time from the shell's `times` (children's user and system). */
