@@ -9,6 +9,7 @@ export default defineConfig({
   test: {
     include: [
       "server/storage/object-store.test.ts",
+      "server/storage/migrate*.test.ts",
       "server/attachments/**/*.test.ts",
       "server/delivery/stored-photos.test.ts",
     ],
