@@ -1,9 +1,10 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { Transform, type Readable } from "node:stream";
+import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { ListedObject, ObjectStat, ObjectStore } from "./object-store";
+import { checksumOf, sha256Of } from "./object-checksum";
+import type { ListedObject, ObjectStore } from "./object-store";
 import { StorageNotFoundError } from "./object-store";
 
 /** What happened to one object: copied and verified, already in the destination, or neither. */
@@ -62,21 +63,6 @@ export async function listObjects(store: ObjectStore): Promise<ListedObject[]> {
   const objects: ListedObject[] = [];
   for await (const object of store.list("")) if (!isPartial(object.key)) objects.push(object);
   return objects.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-}
-
-async function sha256Of(body: Readable): Promise<{ sha256: string; size: number }> {
-  const hash = crypto.createHash("sha256");
-  let size = 0;
-  for await (const chunk of body) {
-    hash.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  return { sha256: hash.digest("hex"), size };
-}
-
-/** The object's SHA-256: the one recorded with it, or its bytes read and hashed. */
-async function checksumOf(store: ObjectStore, key: string, stat: ObjectStat): Promise<string> {
-  return stat.sha256 ?? (await sha256Of(await store.get(key))).sha256;
 }
 
 /**
