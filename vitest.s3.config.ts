@@ -2,13 +2,15 @@ import { defineConfig } from "vitest/config";
 
 // The suites whose files go through server/storage, with STORAGE_URL set: an S3 protocol server
 // (s3rver) started by the global setup, each test app under a prefix of its own in one bucket.
-// Publishing, the ZIP routes and backup do not use the store yet (README, "Object storage"), so the
+// Publishing and the ZIP routes do not use the store yet (README, "Object storage"), so the
 // suites that publish wait for them; project-deletion.test.ts arranges 10,000 photos, past what
 // s3rver stores in a test's time (deleting a project's objects is in stored-photos.test.ts).
 export default defineConfig({
   test: {
     include: [
       "server/storage/object-store.test.ts",
+      "server/storage/migrate*.test.ts",
+      "server/backup/object-backup.test.ts",
       "server/attachments/**/*.test.ts",
       "server/delivery/stored-photos.test.ts",
     ],

@@ -6,7 +6,7 @@ import { restoreBackup } from "./restore";
 const USAGE = `Usage:
   npm run backup -- <folder> [--with-zips]   back up the running Photodrop into a new or empty folder
   npm run restore -- <folder>                 restore a backup into an empty database and data folders
-DATABASE_URL, UPLOADS_DIR and PUBLISHED_DIR say where Photodrop's data is, as for the server.`;
+DATABASE_URL, UPLOADS_DIR and PUBLISHED_DIR (or STORAGE_URL) say where Photodrop's data is, as for the server.`;
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
@@ -23,11 +23,17 @@ async function main(argv: string[]): Promise<number> {
   if (command === "backup") {
     const summary = await createBackup(config, folders[0], { withZips: flags.includes("--with-zips") });
     console.log(
-      `Backed up the database and ${summary.files} files (${mib(summary.bytes)}, ${summary.method}) into ${folders[0]}`,
+      summary.method === "listed"
+        ? `Backed up the database and a manifest of ${summary.files} objects (${mib(summary.bytes)}, left in the bucket) into ${folders[0]}`
+        : `Backed up the database and ${summary.files} files (${mib(summary.bytes)}, ${summary.method}) into ${folders[0]}`,
     );
   } else {
     const summary = await restoreBackup(config, folders[0]);
-    console.log(`Restored the database and ${summary.files} files (${mib(summary.bytes)}) from ${folders[0]}`);
+    console.log(
+      config.storage.kind === "disk"
+        ? `Restored the database and ${summary.files} files (${mib(summary.bytes)}) from ${folders[0]}`
+        : `Restored the database from ${folders[0]}; its ${summary.files} objects (${mib(summary.bytes)}) are in the bucket with their checksums`,
+    );
   }
   return 0;
 }

@@ -8,8 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app";
 import { closeContext, createContext } from "../bootstrap";
 import { loadConfig } from "../config";
-import { createBackup } from "./backup";
-import { restoreBackup } from "./restore";
 import { createLogger } from "../logger";
 import { filesUnder } from "../test/stored-files";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
@@ -258,19 +256,4 @@ describe("backup and restore", () => {
       await server.close();
     }
   }, 120_000);
-});
-
-describe("with object storage (STORAGE_URL)", () => {
-  it("refuses to back up or restore, saying why, and writes nothing", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-backup-s3-"));
-    try {
-      const config = loadConfig({ STORAGE_URL: "s3://studio-photos/p", DATABASE_URL: path.join(dir, "db.sqlite3") });
-      const target = path.join(dir, "backup");
-      await expect(createBackup(config, target)).rejects.toThrow(/do not support object storage \(STORAGE_URL\) yet/);
-      await expect(restoreBackup(config, target)).rejects.toThrow(/do not support object storage/);
-      expect(fs.readdirSync(dir)).toEqual([]);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
 });

@@ -2,10 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config";
 import { PUBLISHED_ZIP_NAME, webSizeZipName } from "../storage/paths";
-import { BackupError, diskFullMessage, refuseObjectStorage } from "./backup-error";
+import { BackupError, diskFullMessage } from "./backup-error";
+import { emptyFolder, prepareEmptyFolder, ZIP_LEFT_OUT } from "./backup-folder";
 import { isDiskFull } from "../storage/disk-full";
 import * as repo from "./backup.repository";
 import { databaseBackupFor } from "./database-backup";
+import { createObjectBackup } from "./object-backup";
 import { describeFile, writeManifest, type Manifest } from "./manifest";
 
 export interface BackupOptions {
@@ -16,12 +18,11 @@ export interface BackupOptions {
 export interface BackupSummary {
   files: number;
   bytes: number;
-  /** How the files were taken: hard links (same file system) or copies. */
-  method: "hard links" | "copies" | "none";
+  /** How the files were taken: hard links (same file system) or copies; in object storage only listed (their objects stay). */
+  method: "hard links" | "copies" | "none" | "listed";
 }
 
 const ATTEMPTS = 3;
-const ZIP_LEFT_OUT = "The ZIP was not included in the backup; publish again to rebuild it";
 
 /**
  * Writes a backup of a running Photodrop into an empty or new folder: the database as one
@@ -35,7 +36,8 @@ export async function createBackup(
   folder: string,
   options: BackupOptions = {},
 ): Promise<BackupSummary> {
-  refuseObjectStorage(config);
+  if (config.storage.kind !== "disk")
+    return { ...(await createObjectBackup(config, folder, options.withZips ?? false)), method: "listed" };
   prepareEmptyFolder(folder);
   const database = databaseBackupFor(config.databaseUrl);
   for (let attempt = 1; ; attempt++) {
@@ -173,17 +175,4 @@ class FileTaker {
     if (this.copies > 0) return "copies";
     return this.links > 0 ? "hard links" : "none";
   }
-}
-
-function prepareEmptyFolder(folder: string) {
-  if (fs.existsSync(folder)) {
-    if (!fs.statSync(folder).isDirectory()) throw new BackupError(`${folder} is not a folder`);
-    if (fs.readdirSync(folder).length > 0)
-      throw new BackupError(`${folder} is not empty; back up into a new or empty folder`);
-  }
-  fs.mkdirSync(folder, { recursive: true });
-}
-
-function emptyFolder(folder: string) {
-  for (const name of fs.readdirSync(folder)) fs.rmSync(path.join(folder, name), { recursive: true, force: true });
 }

@@ -25,6 +25,8 @@ const manifestSchema = z.object({
   /** The newest migration the database had: a restore refuses a schema this code does not know. */
   schemaVersion: z.string(),
   withZips: z.boolean(),
+  /** Set when the files are objects left in this bucket (STORAGE_URL), not copies in the backup folder. */
+  objectStorage: z.object({ url: z.string() }).optional(),
   database: entry.extend({ kind: z.literal("sqlite"), path: z.literal("database.sqlite3") }),
   files: z.array(entry.extend({ path: storedPath })),
 });
@@ -75,8 +77,13 @@ export async function readManifest(folder: string): Promise<Manifest> {
 
 /** Every file of the manifest, database included, is there with its size and SHA-256; lists each one that is not. */
 export async function verifyBackup(folder: string, manifest: Manifest): Promise<void> {
+  refuseDamaged(await fileProblems(folder, [manifest.database, ...manifest.files]));
+}
+
+/** What is wrong with the backup folder's files: each one missing, of another size, or other bytes. */
+export async function fileProblems(folder: string, items: ManifestEntry[]): Promise<string[]> {
   const problems: string[] = [];
-  for (const item of [manifest.database, ...manifest.files]) {
+  for (const item of items) {
     const file = path.join(folder, item.path);
     try {
       const stat = await fs.promises.stat(file);
@@ -88,9 +95,13 @@ export async function verifyBackup(folder: string, manifest: Manifest): Promise<
       problems.push(`${item.path}: missing`);
     }
   }
-  if (problems.length > 0) {
-    const shown = problems.slice(0, 20).map((p) => `  ${p}`);
-    if (problems.length > 20) shown.push(`  … and ${problems.length - 20} more`);
-    throw new BackupError(`The backup is damaged; nothing was restored:\n${shown.join("\n")}`);
-  }
+  return problems;
+}
+
+/** Stops a restore before it writes anything, naming up to 20 problems. */
+export function refuseDamaged(problems: string[], heading = "The backup is damaged; nothing was restored"): void {
+  if (problems.length === 0) return;
+  const shown = problems.slice(0, 20).map((p) => `  ${p}`);
+  if (problems.length > 20) shown.push(`  … and ${problems.length - 20} more`);
+  throw new BackupError(`${heading}:\n${shown.join("\n")}`);
 }

@@ -2,10 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config";
 import { runtimeModules } from "../runtime-modules";
-import { BackupError, diskFullMessage, refuseObjectStorage } from "./backup-error";
+import { BackupError, diskFullMessage } from "./backup-error";
 import { isDiskFull } from "../storage/disk-full";
-import { databaseBackupFor } from "./database-backup";
-import { readManifest, verifyBackup } from "./manifest";
+import { openStores } from "../storage/stores";
+import { databaseBackupFor, type DatabaseBackup } from "./database-backup";
+import { fileProblems, readManifest, refuseDamaged, verifyBackup, type Manifest } from "./manifest";
+import { objectProblems } from "./object-backup";
 
 export interface RestoreSummary {
   files: number;
@@ -18,7 +20,6 @@ export interface RestoreSummary {
  * database and the files in. The next start runs any newer migrations.
  */
 export async function restoreBackup(config: Config, folder: string): Promise<RestoreSummary> {
-  refuseObjectStorage(config);
   const manifest = await readManifest(folder);
   const known = new Set(runtimeModules("migrations", /\.ts$/).map((m) => m.name));
   if (manifest.schemaVersion && !known.has(manifest.schemaVersion)) {
@@ -26,8 +27,10 @@ export async function restoreBackup(config: Config, folder: string): Promise<Res
       `The backup comes from a newer Photodrop (schema ${manifest.schemaVersion}); update Photodrop first`,
     );
   }
+  refuseOtherStorage(config, manifest);
   const database = databaseBackupFor(config.databaseUrl);
   database.assertTargetEmpty();
+  if (manifest.objectStorage) return restoreObjectBackup(config, folder, manifest, database);
   const targets = { uploads: config.uploadsDir, published: config.publishedDir };
   for (const [name, dir] of Object.entries(targets))
     assertFolderEmpty(dir, name === "uploads" ? "UPLOADS_DIR" : "PUBLISHED_DIR");
@@ -66,4 +69,37 @@ function restorable(dir: string): string[] {
 
 function assertFolderEmpty(dir: string, name: string) {
   if (restorable(dir).length > 0) throw new BackupError(`${name} ${dir} is not empty; restore only into empty folders`);
+}
+
+/** A backup of files restores with the folders, one of objects with a bucket: never one into the other. */
+function refuseOtherStorage(config: Config, manifest: Manifest) {
+  const inBucket = config.storage.kind !== "disk";
+  if (manifest.objectStorage && !inBucket)
+    throw new BackupError(
+      `The backup's photos are objects in ${manifest.objectStorage.url}: set STORAGE_URL and the S3_* settings to restore it`,
+    );
+  if (!manifest.objectStorage && inBucket)
+    throw new BackupError(
+      "The backup holds its photos as files: restore it with STORAGE_URL unset, then copy them with npm run storage:migrate -- --to s3",
+    );
+}
+
+/**
+ * In object storage the backup's objects must still be in the bucket, each with the manifest's
+ * size and SHA-256, before the database is put in place; nothing else is written.
+ */
+async function restoreObjectBackup(
+  config: Config,
+  folder: string,
+  manifest: Manifest,
+  database: DatabaseBackup,
+): Promise<RestoreSummary> {
+  refuseDamaged(await fileProblems(folder, [manifest.database]));
+  const store = (await openStores(config)).uploads;
+  refuseDamaged(
+    await objectProblems(store, manifest.files),
+    "Objects the backup lists are not in the bucket as they were (bring them back from the bucket's versions or replica); nothing was restored",
+  );
+  await database.restore(path.join(folder, manifest.database.path));
+  return { files: manifest.files.length, bytes: manifest.files.reduce((sum, f) => sum + f.size, 0) };
 }

@@ -49,6 +49,16 @@ describe.each(kinds)("%s object store", (_kind, makeStore) => {
     expect((await store.stat("7/a.jpg"))?.size).toBe(bytes.length);
   });
 
+  it("keeps a SHA-256 given with put where it can (S3 metadata), in a single PUT and a multipart upload", async () => {
+    const store = await makeStore();
+    const small = "a".repeat(64);
+    const big = "b".repeat(64);
+    await store.put("7/small.jpg", Readable.from([Buffer.from("x")]), { sha256: small });
+    await store.put("7/big.jpg", Readable.from([crypto.randomBytes(PART_SIZE + 1)]), { sha256: big });
+    const expected = store.kind === "s3" ? [small, big] : [undefined, undefined];
+    expect([(await store.stat("7/small.jpg"))?.sha256, (await store.stat("7/big.jpg"))?.sha256]).toEqual(expected);
+  });
+
   it("answers no object for a key never stored: stat undefined, get StorageNotFoundError", async () => {
     const store = await makeStore();
     expect(await store.stat("1/none.jpg")).toBeUndefined();

@@ -4,6 +4,8 @@ import type { Readable, Writable } from "node:stream";
 export interface ObjectStat {
   size: number;
   mtime: Date;
+  /** The SHA-256 (hex) recorded with the object when it was stored with one (PutOptions.sha256); the disk keeps none. */
+  sha256?: string;
 }
 
 /** One object found by `list`: its key relative to the store. */
@@ -30,6 +32,8 @@ export interface ObjectWriter {
 
 export interface PutOptions {
   contentType?: string;
+  /** The bytes' SHA-256 (hex), recorded with the object where the store can (S3 user metadata). */
+  sha256?: string;
 }
 
 /**

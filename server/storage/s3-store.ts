@@ -45,7 +45,13 @@ export class S3Store implements ObjectStore {
   private upload(key: string, body: Readable, options: PutOptions = {}) {
     return new this.sdk.Upload({
       client: this.client,
-      params: { Bucket: this.bucket, Key: this.objectKey(key), Body: body, ContentType: options.contentType },
+      params: {
+        Bucket: this.bucket,
+        Key: this.objectKey(key),
+        Body: body,
+        ContentType: options.contentType,
+        Metadata: options.sha256 ? { sha256: options.sha256 } : undefined,
+      },
       partSize: PART_SIZE,
       queueSize: PARTS_IN_FLIGHT,
       leavePartsOnError: false,
@@ -95,7 +101,11 @@ export class S3Store implements ObjectStore {
       const head = await this.client.send(
         new this.sdk.HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }),
       );
-      return { size: head.ContentLength ?? 0, mtime: head.LastModified ?? new Date(0) };
+      return {
+        size: head.ContentLength ?? 0,
+        mtime: head.LastModified ?? new Date(0),
+        sha256: head.Metadata?.sha256,
+      };
     } catch (err) {
       if (notFound(err)) return undefined;
       throw err;
