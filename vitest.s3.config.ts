@@ -10,6 +10,7 @@ export default defineConfig({
     include: [
       "server/storage/object-store.test.ts",
       "server/storage/migrate*.test.ts",
+      "server/storage/presigned-downloads.test.ts",
       "server/backup/object-backup.test.ts",
       "server/attachments/**/*.test.ts",
       "server/delivery/stored-photos.test.ts",

@@ -59,6 +59,8 @@ function storageOf(env: z.infer<typeof envSchema>) {
         ? new S3Credentials(env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY)
         : undefined,
     forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    /** Seconds a presigned download link lives; 0: downloads are streamed through Photodrop. */
+    presignedDownloadSeconds: env.S3_PRESIGNED_DOWNLOADS ? env.S3_PRESIGNED_SECONDS : 0,
   };
 }
 
@@ -83,6 +85,8 @@ const envSchema = z.object({
     .optional()
     .transform((v) => (v === "" ? undefined : v)),
   S3_FORCE_PATH_STYLE: flag(false),
+  S3_PRESIGNED_DOWNLOADS: flag(false),
+  S3_PRESIGNED_SECONDS: int(300, 10, 3600),
   MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1),
   // 200 MB: a 50-megapixel 8-bit photo (150 MB) and a 30-megapixel 8-bit RGBA PNG (120 MB) pass.
   MAX_DECODE_BYTES: int(200_000_000, 1_000_000),

@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
 import { bearerToken, userForToken } from "../http/authenticate";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../http/errors";
-import { sendStoredObject } from "../http/stored-object";
+import { redirectToStorage, sendStoredObject } from "../http/stored-object";
 import { parseId } from "../http/validate";
 import { storesOf } from "../storage/stores";
 import { getAttachmentRecord, type AttachmentRecord } from "./attachments.service";
@@ -31,6 +31,7 @@ async function authorize(ctx: AppContext, req: Request, kind: LinkKind): Promise
 }
 
 const NOT_FOUND = { thumbnail: "Thumbnail not found", preview: "Preview not found" };
+const FILE_NOT_FOUND = "Attachment file not found";
 
 async function fileOf(ctx: AppContext, record: AttachmentRecord, kind: LinkKind) {
   if (kind === "thumbnail" || kind === "preview") {
@@ -52,21 +53,26 @@ function setDisposition(res: Response, kind: LinkKind, originalName: string) {
 /** /api/attachments/:id/view|download|thumbnail|preview: a signed link or a bearer token (mounted before authenticate). */
 export function attachmentFilesRouter(ctx: AppContext): Router {
   const router = Router();
+  const uploads = storesOf(ctx.config).uploads;
   for (const kind of LINK_KINDS) {
     router.get(`/:id/${kind}`, async (req, res) => {
       const { cacheSeconds } = await authorize(ctx, req, kind);
       const record = await getAttachmentRecord(ctx, parseId(req.params.id));
       const file = await fileOf(ctx, record, kind);
       setDisposition(res, kind, record.originalName);
+      const answer = { contentType: file.type, contentDisposition: res.get("Content-Disposition")! };
+      if (
+        kind === "download" &&
+        (await redirectToStorage(res, uploads, file.key, answer, { notFound: FILE_NOT_FOUND }))
+      )
+        return;
       res.set({
         "Content-Type": file.type,
         "X-Content-Type-Options": "nosniff",
         ETag: file.etag,
         "Cache-Control": cacheSeconds > 0 ? `private, max-age=${cacheSeconds}` : "private, no-cache",
       });
-      await sendStoredObject(req, res, storesOf(ctx.config).uploads, file.key, {
-        notFound: "Attachment file not found",
-      });
+      await sendStoredObject(req, res, uploads, file.key, { notFound: FILE_NOT_FOUND });
     });
   }
   return router;

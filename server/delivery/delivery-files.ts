@@ -14,7 +14,7 @@ import { renditionSpec, type Rendition } from "../storage/image-files";
 import { PUBLISHED_ZIP_NAME, publishedZipFile, webSizeZipFile } from "../storage/paths";
 import { readAll } from "../storage/object-store";
 import { storesOf } from "../storage/stores";
-import { objectBody } from "../http/stored-object";
+import { objectBody, redirectToStorage } from "../http/stored-object";
 import {
   mayOpen,
   openLink,
@@ -158,16 +158,22 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
       : null;
     if (renditionOrWebSize && !key && !mayDownload(link, "original")) throw new NotFoundError(PHOTO_NOT_FOUND);
     const spec = renditionOrWebSize && key ? renditionSpec(ctx.config, renditionOrWebSize) : undefined;
+    const disposition = dispositionOf(photo, dispositionFor(route.kind, spec?.tag));
     const entity: Entity = {
       headers: {
         "Content-Type": spec?.mimeType ?? photo.mimeType,
-        "Content-Disposition": dispositionOf(photo, dispositionFor(route.kind, spec?.tag)),
+        "Content-Disposition": disposition,
         "X-Content-Type-Options": "nosniff",
         "Cache-Control": REVALIDATE,
       },
       validators: { etag: `"${photo.checksum}${spec ? `-${spec.tag}` : ""}"` },
       notFound: PHOTO_NOT_FOUND,
     };
+    if (route.kind === "download" || route.kind === "webDownload") {
+      const answer = { contentType: String(entity.headers["Content-Type"]), contentDisposition: disposition };
+      const redirect = { notFound: PHOTO_NOT_FOUND, headers: options.baseHeaders(req) };
+      if (await redirectToStorage(res, uploads, key ?? photo.storageKey, answer, redirect)) return;
+    }
     if (!key) return sendEntity(req, res, options.baseHeaders(req), entity, await storedBody(photo.storageKey));
     let data: Buffer | undefined;
     // Previews (hundreds of kB each) are read from storage; thumbnails from memory. Unreadable here:

@@ -1,5 +1,6 @@
+import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { Request, Response } from "express";
-import type { ObjectStore } from "../storage/object-store";
+import type { DownloadAnswer, ObjectStore } from "../storage/object-store";
 import { StorageNotFoundError } from "../storage/object-store";
 import { sendEntity, type Body } from "./entity-response";
 import { NotFoundError } from "./errors";
@@ -53,4 +54,27 @@ export async function sendStoredObject(
     res.set("Cache-Control", "no-store");
     throw err;
   }
+}
+
+/**
+ * With S3_PRESIGNED_DOWNLOADS, answers a download (after its access checks) with a redirect to a
+ * short-lived link at the storage, which then sends the bytes with `answer`'s headers; false when
+ * the file goes through Photodrop. A missing object is a 404 here, not the storage's error page.
+ */
+export async function redirectToStorage(
+  res: ServerResponse,
+  store: ObjectStore,
+  key: string,
+  answer: DownloadAnswer,
+  options: { notFound?: string; headers?: Readonly<OutgoingHttpHeaders> } = {},
+): Promise<boolean> {
+  const url = await store.presignedDownload(key, answer).catch((err: unknown) => {
+    throw err instanceof StorageNotFoundError ? new NotFoundError(options.notFound) : err;
+  });
+  if (!url) return false;
+  for (const header of FILE_HEADERS) res.removeHeader(header);
+  // The link is the client's for its short life only: nothing may keep the redirect.
+  res.writeHead(302, { ...options.headers, Location: url, "Cache-Control": "no-store", "Content-Length": 0 });
+  res.end();
+  return true;
 }

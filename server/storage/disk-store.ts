@@ -30,6 +30,11 @@ export class DiskStore implements ObjectStore {
     return full;
   }
 
+  /** Files on this machine always go through Photodrop (or the proxy in front). */
+  presignedDownload(): Promise<undefined> {
+    return Promise.resolve(undefined);
+  }
+
   private async tempFor(target: string): Promise<string> {
     if (!this.tempDir) return `${target}.part`;
     await fsp.mkdir(this.tempDir, { recursive: true });

@@ -30,6 +30,12 @@ export interface ObjectWriter {
   abort(): Promise<void>;
 }
 
+/** The headers a presigned download is answered with. */
+export interface DownloadAnswer {
+  contentType: string;
+  contentDisposition: string;
+}
+
 export interface PutOptions {
   contentType?: string;
   /** The bytes' SHA-256 (hex), recorded with the object where the store can (S3 user metadata). */
@@ -59,6 +65,12 @@ export interface ObjectStore {
   list(prefix: string): AsyncIterable<ListedObject>;
   /** Starts building an object from parts under `key` (see ObjectWriter). */
   createWriter(key: string, options?: PutOptions): ObjectWriter;
+  /**
+   * A short-lived URL from which a client fetches the object from the storage itself, answered
+   * with these headers (S3_PRESIGNED_DOWNLOADS); undefined where files go through Photodrop.
+   * Rejects with StorageNotFoundError when there is no such object.
+   */
+  presignedDownload(key: string, answer: DownloadAnswer): Promise<string | undefined>;
   /**
    * The file on this machine that holds `key`, for what only a local file allows (the proxy's
    * X-Accel-Redirect, `send`'s sendfile, sharp reading in place); undefined in object storage.

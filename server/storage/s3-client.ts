@@ -4,7 +4,9 @@ import type { StorageConfig } from "../config";
 type S3Storage = Extract<StorageConfig, { kind: "s3" }>;
 
 /** The AWS SDK's parts Photodrop uses. */
-export type S3Sdk = typeof import("@aws-sdk/client-s3") & Pick<typeof import("@aws-sdk/lib-storage"), "Upload">;
+export type S3Sdk = typeof import("@aws-sdk/client-s3") &
+  Pick<typeof import("@aws-sdk/lib-storage"), "Upload"> &
+  Pick<typeof import("@aws-sdk/s3-request-presigner"), "getSignedUrl">;
 
 let loading: Promise<S3Sdk> | undefined;
 /**
@@ -12,10 +14,11 @@ let loading: Promise<S3Sdk> | undefined;
  * a static import it would hoist): a studio on disk never pays its start time and memory.
  */
 export function loadS3Sdk(): Promise<S3Sdk> {
-  loading ??= Promise.all([import("@aws-sdk/client-s3"), import("@aws-sdk/lib-storage")]).then(([client, lib]) => ({
-    ...client,
-    Upload: lib.Upload,
-  }));
+  loading ??= Promise.all([
+    import("@aws-sdk/client-s3"),
+    import("@aws-sdk/lib-storage"),
+    import("@aws-sdk/s3-request-presigner"),
+  ]).then(([client, lib, presigner]) => ({ ...client, Upload: lib.Upload, getSignedUrl: presigner.getSignedUrl }));
   return loading;
 }
 

@@ -3,7 +3,15 @@ import fsp from "node:fs/promises";
 import { PassThrough, type Readable } from "node:stream";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { S3Sdk } from "./s3-client";
-import type { ByteRange, ListedObject, ObjectStat, ObjectStore, ObjectWriter, PutOptions } from "./object-store";
+import type {
+  ByteRange,
+  DownloadAnswer,
+  ListedObject,
+  ObjectStat,
+  ObjectStore,
+  ObjectWriter,
+  PutOptions,
+} from "./object-store";
 import { StorageNotFoundError } from "./object-store";
 
 /** Parts of a multipart upload: S3's least is 5 MiB; 8 MiB, four in flight, holds 32 MiB per upload at most. */
@@ -30,6 +38,8 @@ export class S3Store implements ObjectStore {
     private readonly client: S3Client,
     private readonly bucket: string,
     private readonly prefix: string,
+    /** Seconds a presigned download lives; 0: none are made. */
+    private readonly presignSeconds = 0,
   ) {}
 
   private objectKey(key: string): string {
@@ -94,6 +104,19 @@ export class S3Store implements ObjectStore {
     } catch (err) {
       throw notFound(err) ? new StorageNotFoundError(key) : err;
     }
+  }
+
+  async presignedDownload(key: string, answer: DownloadAnswer): Promise<string | undefined> {
+    if (this.presignSeconds <= 0) return undefined;
+    // A link to nothing would send the client the storage's own error page instead of our 404.
+    if (!(await this.stat(key))) throw new StorageNotFoundError(key);
+    const command = new this.sdk.GetObjectCommand({
+      Bucket: this.bucket,
+      Key: this.objectKey(key),
+      ResponseContentType: answer.contentType,
+      ResponseContentDisposition: answer.contentDisposition,
+    });
+    return this.sdk.getSignedUrl(this.client, command, { expiresIn: this.presignSeconds });
   }
 
   async stat(key: string): Promise<ObjectStat | undefined> {

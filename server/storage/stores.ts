@@ -37,8 +37,14 @@ export async function openStores(config: Config): Promise<Stores> {
   const sdk = await loadS3Sdk();
   const client = s3ClientFor(sdk, storage);
   const opened = {
-    uploads: new S3Store(sdk, client, storage.bucket, `${storage.prefix}uploads/`),
-    published: new S3Store(sdk, client, storage.bucket, `${storage.prefix}published/`),
+    uploads: new S3Store(sdk, client, storage.bucket, `${storage.prefix}uploads/`, storage.presignedDownloadSeconds),
+    published: new S3Store(
+      sdk,
+      client,
+      storage.bucket,
+      `${storage.prefix}published/`,
+      storage.presignedDownloadSeconds,
+    ),
   };
   stores.set(config, opened);
   return opened;
