@@ -3,10 +3,10 @@ import path from "node:path";
 import type { Config } from "../config";
 import { PUBLISHED_ZIP_NAME, webSizeZipName } from "../storage/paths";
 import { BackupError, diskFullMessage } from "./backup-error";
-import { emptyFolder, prepareEmptyFolder, ZIP_LEFT_OUT } from "./backup-folder";
+import { emptyFolder, prepareEmptyFolder } from "./backup-folder";
 import { isDiskFull } from "../storage/disk-full";
-import * as repo from "./backup.repository";
 import { databaseBackupFor } from "./database-backup";
+import { snapshotDatabase } from "./database-snapshot";
 import { createObjectBackup } from "./object-backup";
 import { describeFile, writeManifest, type Manifest } from "./manifest";
 
@@ -70,20 +70,8 @@ async function attemptBackup(
     }
   }
 
-  const databaseFile = path.join(folder, database.fileName);
-  await database.snapshot(databaseFile);
-  const copy = database.openCopy(databaseFile);
-  let listed: string[];
-  let schemaVersion: string;
-  try {
-    listed = await repo.filesListedBy(copy, options.withZips ?? false);
-    if (options.withZips) listed.push(...webSizeZipsTaken(folder, listed));
-    schemaVersion = await repo.schemaVersion(copy);
-    // The backup's own database must not name a ZIP the backup leaves out.
-    if (!options.withZips) await repo.forgetZips(copy, ZIP_LEFT_OUT);
-  } finally {
-    await copy.destroy();
-  }
+  const { listed, schemaVersion } = await snapshotDatabase(folder, database, options.withZips ?? false);
+  if (options.withZips) listed.push(...webSizeZipsTaken(folder, listed));
 
   const wanted = new Set(listed);
   for (const relative of listed) {

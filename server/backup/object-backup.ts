@@ -1,13 +1,12 @@
-import path from "node:path";
 import type { Config } from "../config";
 import { isDiskFull } from "../storage/disk-full";
 import { checksumOf } from "../storage/object-checksum";
 import type { ObjectStore } from "../storage/object-store";
 import { openStores } from "../storage/stores";
 import { BackupError, diskFullMessage } from "./backup-error";
-import { emptyFolder, prepareEmptyFolder, ZIP_LEFT_OUT } from "./backup-folder";
-import * as repo from "./backup.repository";
+import { emptyFolder, prepareEmptyFolder } from "./backup-folder";
 import { databaseBackupFor } from "./database-backup";
+import { snapshotDatabase } from "./database-snapshot";
 import { describeFile, writeManifest, type Manifest, type ManifestEntry } from "./manifest";
 
 const ATTEMPTS = 3;
@@ -52,18 +51,7 @@ export async function createObjectBackup(
 
 async function attemptBackup(config: Config, folder: string, store: ObjectStore) {
   const database = databaseBackupFor(config.databaseUrl);
-  const databaseFile = path.join(folder, database.fileName);
-  await database.snapshot(databaseFile);
-  const copy = database.openCopy(databaseFile);
-  let listed: string[];
-  let schemaVersion: string;
-  try {
-    listed = await repo.filesListedBy(copy, false);
-    schemaVersion = await repo.schemaVersion(copy);
-    await repo.forgetZips(copy, ZIP_LEFT_OUT);
-  } finally {
-    await copy.destroy();
-  }
+  const { listed, schemaVersion } = await snapshotDatabase(folder, database, false);
 
   const files = await describeObjects(store, listed.sort());
   const manifest: Manifest = {

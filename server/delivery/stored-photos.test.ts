@@ -4,10 +4,9 @@ import request from "supertest";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { insertProjectRow } from "../test/rows";
+import { insertProjectRow, markPublishedRow } from "../test/rows";
 import { isStored, storedUploads } from "../test/stored-files";
 import { inObjectStorage } from "../test/test-storage";
-import { newPublishedZipName } from "../storage/paths";
 import { PART_SIZE } from "../storage/s3-store";
 import { binary, cookiesOf } from "./test-fixtures";
 
@@ -46,16 +45,7 @@ beforeAll(async () => {
   expect(big.length).toBeGreaterThan(PART_SIZE);
   projectId = await insertProjectRow(t.ctx);
   ids = [(await upload(projectId, big, "big.png")).id, (await upload(projectId, small, "small.png")).id];
-  const zipName = newPublishedZipName();
-  token = zipName.replace(/\.zip$/, "");
-  await t.ctx
-    .db("projects")
-    .where({ id: projectId })
-    .update({
-      publish_status: "published",
-      published_zip_path: `published/${zipName}`,
-      published_at: new Date().toISOString(),
-    });
+  token = await markPublishedRow(t.ctx, projectId);
 }, 60_000);
 afterAll(() => t?.close());
 

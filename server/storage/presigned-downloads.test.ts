@@ -3,10 +3,9 @@ import sharp from "sharp";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { insertProjectRow } from "../test/rows";
+import { insertProjectRow, markPublishedRow } from "../test/rows";
 import { startS3Server, type TestS3Server } from "../test/s3-server";
 import { binary, cookiesOf } from "../delivery/test-fixtures";
-import { newPublishedZipName } from "./paths";
 import { storesOf } from "./stores";
 
 // S3_PRESIGNED_DOWNLOADS=1 against a real S3 protocol server (s3rver; it reads a presigned
@@ -50,16 +49,7 @@ beforeAll(async () => {
     .attach("file", photo, "Café été.jpg");
   expect(uploaded.status).toBe(201);
   attachmentId = uploaded.body.id as number;
-  const zipName = newPublishedZipName();
-  token = zipName.replace(/\.zip$/, "");
-  await t.ctx
-    .db("projects")
-    .where({ id: projectId })
-    .update({
-      publish_status: "published",
-      published_zip_path: `published/${zipName}`,
-      published_at: new Date().toISOString(),
-    });
+  token = await markPublishedRow(t.ctx, projectId);
 }, 60_000);
 afterAll(async () => {
   await t?.close();

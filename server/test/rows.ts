@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
+import { newPublishedZipName } from "../storage/paths";
 
 /**
  * Test arrangement written straight to the tables, for states the API cannot reach on its own.
@@ -43,6 +44,19 @@ export async function insertProjectRow(
     ["id"],
   );
   return row.id;
+}
+
+/**
+ * Marks a project published without building its ZIP (the photo routes of its delivery page need
+ * none); answers the delivery token, which is the ZIP's name.
+ */
+export async function markPublishedRow(ctx: AppContext, projectId: number): Promise<string> {
+  const zipName = newPublishedZipName();
+  await ctx
+    .db("projects")
+    .where({ id: projectId })
+    .update({ publish_status: "published", published_zip_path: `published/${zipName}`, published_at: nowIso() });
+  return zipName.replace(/\.zip$/, "");
 }
 
 /** An attachment row only; the file on disk, if any, is the caller's to write. */
