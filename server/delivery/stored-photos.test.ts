@@ -5,6 +5,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertProjectRow, markPublishedRow } from "../test/rows";
+import { storesOf } from "../storage/stores";
 import { isStored, storedUploads } from "../test/stored-files";
 import { inObjectStorage } from "../test/test-storage";
 import { PART_SIZE } from "../storage/s3-store";
@@ -119,6 +120,13 @@ describe("photos in storage, through the delivery page", () => {
 });
 
 describe("where the photos are", () => {
+  it("records each uploaded photo's SHA-256 with its object in the bucket (a backup reads it there)", async () => {
+    const row = await t.ctx.db("attachments").where({ id: ids[1] }).first("storage_key", "checksum");
+    const stat = await storesOf(t.ctx.config).uploads.stat(row.storage_key);
+    expect(stat?.sha256).toBe(inObjectStorage() ? row.checksum : undefined);
+    expect(row.checksum).toBe(crypto.createHash("sha256").update(small).digest("hex"));
+  });
+
   it("keeps none of them under UPLOADS_DIR in object storage, only in the bucket", async () => {
     const local = fs.readdirSync(t.ctx.config.uploadsDir).filter((name) => name !== ".tmp");
     expect(local).toEqual(inObjectStorage() ? [] : [String(projectId)]);

@@ -322,7 +322,8 @@ export async function placeImage(config: Config, projectId: number, image: Prepa
   try {
     if (image.thumbnailFile)
       await store.moveFileIn(thumbnailKey, image.thumbnailFile, { contentType: THUMBNAIL.mimeType });
-    await store.moveFileIn(storageKey, image.file, { contentType: image.mimeType });
+    // Its SHA-256 goes with it, so a backup or a migration needs not read it back to learn it.
+    await store.moveFileIn(storageKey, image.file, { contentType: image.mimeType, sha256: image.checksum });
   } catch (err) {
     await store.remove(storageKey, thumbnailKey);
     throw err;
