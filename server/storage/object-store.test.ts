@@ -4,11 +4,13 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
 import { createContext, StartupError } from "../bootstrap";
 import { createLogger } from "../logger";
 import { startS3Server, type TestS3Server } from "../test/s3-server";
+import { until } from "../test/wait";
 import { DiskStore } from "./disk-store";
 import { readAll, StorageNotFoundError, type ObjectStore } from "./object-store";
 import { PART_SIZE } from "./s3-store";
@@ -37,7 +39,7 @@ const kinds: Array<[string, () => Promise<ObjectStore>]> = [
   ["s3", async () => (await openStores(loadConfig(s3.env(`t-${crypto.randomBytes(6).toString("hex")}`)))).uploads],
 ];
 
-describe.each(kinds)("%s object store", (_kind, makeStore) => {
+describe.each(kinds)("%s object store", (kind, makeStore) => {
   it("stores a stream and answers it whole, a byte range of it, and its size", async () => {
     const store = await makeStore();
     const bytes = crypto.randomBytes(300_000);
@@ -95,7 +97,9 @@ describe.each(kinds)("%s object store", (_kind, makeStore) => {
       writer.stream,
     );
     expect(await store.stat("big.zip")).toBeUndefined();
+    if (kind === "s3") expect(s3.uploadsInProgress()).toHaveLength(1);
     await writer.complete();
+    expect(s3.uploadsInProgress()).toEqual([]);
     expect((await store.stat("big.zip"))?.size).toBe(parts * part.length);
     const tail = await readAll(
       await store.get("big.zip", { start: parts * part.length - 10, end: parts * part.length - 1 }),
@@ -103,11 +107,19 @@ describe.each(kinds)("%s object store", (_kind, makeStore) => {
     expect(tail.equals(part.subarray(part.length - 10))).toBe(true);
   });
 
-  it("leaves nothing of an aborted build or of a stream that failed mid-way", async () => {
+  it("leaves nothing of an aborted build or of a stream that failed mid-way, not even parts", async () => {
     const store = await makeStore();
     const writer = store.createWriter("half.zip");
-    writer.stream.write(crypto.randomBytes(100_000));
+    // Past one part, so that a multipart upload has begun and holds parts when it is aborted.
+    for (let sent = 0; sent < PART_SIZE + 1024 * 1024; sent += 1024 * 1024)
+      if (!writer.stream.write(crypto.randomBytes(1024 * 1024))) await once(writer.stream, "drain");
+    if (kind === "s3")
+      await until(
+        () => s3.uploadsInProgress(),
+        (keys) => keys.length === 1,
+      );
     await writer.abort();
+    expect(s3.uploadsInProgress()).toEqual([]);
     const failing = new Readable({
       read() {
         this.push(crypto.randomBytes(64 * 1024));

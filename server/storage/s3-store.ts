@@ -68,15 +68,34 @@ export class S3Store implements ObjectStore {
     });
   }
 
+  /**
+   * Ends a multipart upload so that nothing of it is left once this resolves. lib-storage's own
+   * abort() settles `done` at once and sends AbortMultipartUpload later, in the background (or
+   * never, if the process ends first); so it is sent here too, after the upload has stopped. The
+   * second of the two is a harmless NoSuchUpload.
+   */
+  private async abortUpload(key: string, upload: ReturnType<S3Store["upload"]>, done: Promise<unknown>) {
+    await upload.abort().catch(() => undefined);
+    await done.catch(() => undefined);
+    if (!upload.uploadId) return;
+    const command = new this.sdk.AbortMultipartUploadCommand({
+      Bucket: this.bucket,
+      Key: this.objectKey(key),
+      UploadId: upload.uploadId,
+    });
+    await this.client.send(command).catch(() => undefined);
+  }
+
   async put(key: string, body: Readable, options?: PutOptions): Promise<void> {
     const upload = this.upload(key, body, options);
+    const done = upload.done();
     // A source that fails mid-way must fail the upload, not leave it waiting for more bytes.
     const failed = new Promise<never>((_resolve, reject) => body.once("error", reject));
     failed.catch(() => undefined);
     try {
-      await Promise.race([upload.done(), failed]);
+      await Promise.race([done, failed]);
     } catch (err) {
-      await upload.abort().catch(() => undefined);
+      await this.abortUpload(key, upload, done);
       throw err;
     }
   }
@@ -189,9 +208,8 @@ export class S3Store implements ObjectStore {
         await done;
       },
       abort: async () => {
-        await upload.abort().catch(() => undefined);
         stream.destroy();
-        await done.catch(() => undefined);
+        await this.abortUpload(key, upload, done);
       },
     };
   }

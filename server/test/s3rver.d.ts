@@ -11,5 +11,7 @@ declare module "s3rver" {
     constructor(options: S3rverOptions);
     run(): Promise<{ address: string; port: number }>;
     close(): Promise<void>;
+    /** Koa's middleware list (s3rver is a Koa application). */
+    middleware: unknown[];
   }
 }
