@@ -13,6 +13,7 @@ import type {
   PutOptions,
 } from "./object-store";
 import { StorageNotFoundError } from "./object-store";
+import { abortUploadsBefore, copyObject } from "./s3-multipart";
 
 /** Parts of a multipart upload: S3's least is 5 MiB; 8 MiB, four in flight, holds 32 MiB per upload at most. */
 export const PART_SIZE = 8 * 1024 * 1024;
@@ -175,6 +176,21 @@ export class S3Store implements ObjectStore {
           yield { key: o.Key.slice(this.prefix.length), size: o.Size ?? 0, mtime: o.LastModified ?? new Date(0) };
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    const stat = await this.stat(from);
+    if (!stat) throw new StorageNotFoundError(from);
+    const bucket = { sdk: this.sdk, client: this.client, bucket: this.bucket };
+    await copyObject(bucket, this.objectKey(from), this.objectKey(to), stat.size);
+    await this.remove(from);
+  }
+
+  abortUnfinishedWriters(prefix: string, startedBefore: Date, keep: (key: string) => boolean): Promise<number> {
+    const bucket = { sdk: this.sdk, client: this.client, bucket: this.bucket };
+    return abortUploadsBefore(bucket, this.objectKey(prefix), startedBefore, (key) =>
+      keep(key.slice(this.prefix.length)),
+    );
   }
 
   createWriter(key: string, options?: PutOptions): ObjectWriter {
