@@ -11,7 +11,10 @@ import { startS3Server, type TestS3Server } from "../test/s3-server";
 import { readAll } from "../storage/object-store";
 import { PART_SIZE } from "../storage/s3-store";
 import { storesOf } from "../storage/stores";
+import { writePublished } from "../test/stored-files";
 import { sweepAbandonedUploads } from "./upload-sweep";
+import { recoverInterruptedPublishes } from "./recovery";
+import { reapAbandonedBuilds } from "./publish-lease";
 import { projectRow, readZip, recordPublishEvents, unzipTest } from "./test-fixtures";
 
 let s3: TestS3Server;
@@ -184,6 +187,45 @@ describe("publishing with object storage", () => {
     expect(failed.data.error).toBe("Attachment file is missing: photo-3.jpg");
     expect((await projectRow(t.ctx, other)).publish_status).toBe("failed");
     expect(await publishedKeys()).toEqual([]);
+  });
+
+  it("at start, fails interrupted builds and removes the ZIPs in the bucket no project names, keeping the published ones", async () => {
+    const [kept, stray, interrupted] = ["K", "S", "I"].map((letter) => `${letter.repeat(22)}.zip`);
+    await insertProjectRow(t.ctx, { name: "Kept", publishStatus: "published", publishedZipPath: `published/${kept}` });
+    const building = await insertProjectRow(t.ctx, { name: "Interrupted" });
+    await t.ctx
+      .db("projects")
+      .where({ id: building })
+      .update({ publish_status: "publishing", publish_file: interrupted });
+    for (const key of [kept, stray, stray.replace(".zip", "-web.zip"), interrupted])
+      await writePublished(t.ctx, key, "PK");
+
+    await recoverInterruptedPublishes(t.ctx);
+
+    expect(await publishedKeys()).toEqual([kept]);
+    expect((await projectRow(t.ctx, building)).publish_status).toBe("failed");
+    await published().remove(kept);
+  });
+
+  it("removes the ZIPs of a build whose lease ran out from the bucket", async () => {
+    const zip = `${"L".repeat(22)}.zip`;
+    const id = await insertProjectRow(t.ctx, { name: "Abandoned" });
+    await t.ctx
+      .db("projects")
+      .where({ id })
+      .update({
+        publish_status: "publishing",
+        publish_build_id: "their-build",
+        publish_lease_expires_at: new Date(Date.now() - 60_000).toISOString(),
+        publish_file: zip,
+      });
+    await writePublished(t.ctx, zip, "PK");
+    await writePublished(t.ctx, zip.replace(".zip", "-web.zip"), "PK");
+
+    expect((await reapAbandonedBuilds(t.ctx)).map((b) => b.id)).toEqual([id]);
+
+    expect(await publishedKeys()).toEqual([]);
+    expect((await projectRow(t.ctx, id)).publish_status).toBe("failed");
   });
 
   it("survives a storage that cannot list multipart uploads when sweeping them (s3rver answers NotImplemented)", async () => {
