@@ -228,6 +228,32 @@ describe("publishing with object storage", () => {
     expect((await projectRow(t.ctx, id)).publish_status).toBe("failed");
   });
 
+  it("streams the ZIP from the bucket with SENDFILE_HEADER set: only files on disk go to the proxy", async () => {
+    const proxied = await createTestApp({ ...s3.env("proxied/"), SENDFILE_HEADER: "X-Accel-Redirect" });
+    try {
+      const user = await createUser(proxied.ctx);
+      const other = await insertProjectRow(proxied.ctx, { name: "Proxied" });
+      const upload = await request(proxied.app)
+        .post(`/api/attachments/projects/${other}/upload`)
+        .set(user.auth)
+        .attach("file", photos[0], "one.jpg");
+      expect(upload.status).toBe(201);
+      const events = recordPublishEvents(proxied.ctx, other);
+      expect((await request(proxied.app).post(`/api/projects/${other}/publish`).set(user.auth)).status).toBe(202);
+      await events.next("publish_completed");
+      events.stop();
+      const key = path.basename((await projectRow(proxied.ctx, other)).published_zip_path);
+      const res = await request(proxied.app).get(`/published/${key}`).buffer(true).parse(binary);
+      expect(res.status).toBe(200);
+      expect(res.headers["x-accel-redirect"]).toBeUndefined();
+      expect((res.body as Buffer).equals(await readAll(await storesOf(proxied.ctx.config).published.get(key)))).toBe(
+        true,
+      );
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it("survives a storage that cannot list multipart uploads when sweeping them (s3rver answers NotImplemented)", async () => {
     const result = await sweepAbandonedUploads(t.ctx);
     expect(result.aborted).toBe(0);
