@@ -124,7 +124,8 @@ export interface DeliveryFilesOptions {
  * cost more than a thumbnail from memory. Every answer follows the same rules as the page (404,
  * 410 past the expiry, 401 without the passcode's cookie); the link and its photos come from the
  * delivery cache, thumbnails from a bounded memory cache, other files from disk in 1 MiB reads or,
- * with SENDFILE_HEADER, from the proxy in front. Answers false for any other request.
+ * with SENDFILE_HEADER, from the proxy in front, or streamed from object storage. Answers false
+ * for any other request.
  */
 export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
   const observe = responseObserver(ctx);

@@ -89,10 +89,11 @@ async function syncDirectory(dir: string): Promise<void> {
 export const newBuildId = () => crypto.randomBytes(16).toString("base64url");
 
 /**
- * Builds the project's ZIP under a temporary name, renames it, then records it. On failure the
- * project becomes `failed` with a reason; on cancel (signal) it only cleans up, since whoever
- * cancelled sets the status. A build that is no longer the project's current one (its claim
- * was undone or replaced) records nothing and leaves no file. Never throws.
+ * Builds the project's ZIP under a temporary name and renames it (in object storage: a multipart
+ * upload, completed once whole), then records it. On failure the project becomes `failed` with a
+ * reason; on cancel (signal) it only cleans up, since whoever cancelled sets the status. A build
+ * that is no longer the project's current one (its claim was undone or replaced) records nothing
+ * and leaves no file. Never throws.
  */
 export async function runPublishBuild(ctx: AppContext, build: PublishBuild, signal: AbortSignal): Promise<void> {
   const { projectId, buildId } = build;
