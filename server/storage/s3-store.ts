@@ -205,8 +205,9 @@ export class S3Store implements ObjectStore {
         await done;
       },
       abort: async () => {
-        await upload.abort().catch(() => undefined);
-        stream.destroy();
+        // Failing the body, rather than upload.abort() (which settles `done` at once), has the SDK
+        // send AbortMultipartUpload before `done` settles: nothing is left once this resolves.
+        stream.destroy(new Error("the object was aborted"));
         await done.catch(() => undefined);
       },
     };
