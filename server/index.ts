@@ -6,6 +6,7 @@ import { runStartupTasks } from "./startup";
 import { attachEventsServer } from "./events/events-server";
 import { cancelAllPublishes } from "./publish/publish.service";
 import { superviseBuilds } from "./publish/publish-lease";
+import { superviseAbandonedUploads } from "./publish/upload-sweep";
 import { sweepStaleTempFiles } from "./storage/paths";
 import { startupBanner } from "./startup-banner";
 import { superviseDeliveryMail } from "./reminders/delivery-schedule";
@@ -16,6 +17,7 @@ async function main() {
   const report = await runStartupTasks(ctx);
   const stopSweeping = sweepStaleTempFiles(ctx.config, ctx.logger);
   const stopSupervising = superviseBuilds(ctx);
+  const stopSweepingUploads = superviseAbandonedUploads(ctx);
   const stopDeliveryMail = superviseDeliveryMail(ctx);
   const app = createApp(ctx);
   const server = http.createServer(app);
@@ -45,6 +47,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     stopSweeping();
     stopSupervising();
+    stopSweepingUploads();
     stopDeliveryMail();
     await events.close();
     server.closeIdleConnections();

@@ -122,7 +122,7 @@ describe("backup and restore with object storage", () => {
 
   it("refuses --with-zips, and a backup of objects restored without STORAGE_URL", async () => {
     await expect(createBackup(t.ctx.config, path.join(scratch, "zips"), { withZips: true })).rejects.toThrow(
-      /--with-zips: the published ZIPs are not kept in object storage yet/,
+      /--with-zips: a backup in object storage does not carry the published ZIPs/,
     );
     const folder = path.join(scratch, "for-disk");
     await createBackup(t.ctx.config, folder);

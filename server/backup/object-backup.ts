@@ -34,7 +34,7 @@ export async function createObjectBackup(
 ): Promise<{ files: number; bytes: number }> {
   if (withZips)
     throw new BackupError(
-      "--with-zips: the published ZIPs are not kept in object storage yet; back up without it (projects come back ready to publish again)",
+      "--with-zips: a backup in object storage does not carry the published ZIPs; back up without it (projects come back ready to publish again)",
     );
   prepareEmptyFolder(folder);
   const store = (await openStores(config)).uploads;

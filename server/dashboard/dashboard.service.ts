@@ -1,8 +1,8 @@
-import fsp from "node:fs/promises";
 import type { DashboardStats } from "../../api/types";
 import type { AppContext } from "../context";
 import { diskSpace } from "../storage/disk-space";
-import { publishedZipFile } from "../storage/paths";
+import { publishedZipKey } from "../storage/published-zips";
+import { storesOf } from "../storage/stores";
 import * as repo from "./dashboard.repository";
 
 const GB = 1024 ** 3;
@@ -35,7 +35,9 @@ export async function dashboardStats(ctx: AppContext): Promise<DashboardStats> {
  */
 export async function fillPublishedZipSizes(ctx: AppContext): Promise<void> {
   for (const { id, zipPath } of await repo.publishedWithoutZipSize(ctx.db)) {
-    const stat = await fsp.stat(publishedZipFile(ctx.config, zipPath)).catch(() => undefined);
+    const stat = await storesOf(ctx.config)
+      .published.stat(publishedZipKey(zipPath))
+      .catch(() => undefined);
     await repo.recordZipSize(ctx.db, id, zipPath, stat?.size ?? 0);
   }
 }

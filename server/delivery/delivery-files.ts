@@ -11,7 +11,8 @@ import { attachmentDisposition } from "../publish/download-name";
 import { KEY_FIELDS, renditionKeyOf } from "../attachments/renditions.service";
 import { jpegNameOf } from "../attachments/file-names";
 import { renditionSpec, type Rendition } from "../storage/image-files";
-import { PUBLISHED_ZIP_NAME, publishedZipFile, webSizeZipFile } from "../storage/paths";
+import { PUBLISHED_ZIP_NAME } from "../storage/paths";
+import { publishedZipKey, webSizeZipKey } from "../storage/published-zips";
 import { readAll } from "../storage/object-store";
 import { storesOf } from "../storage/stores";
 import { objectBody, redirectToStorage } from "../http/stored-object";
@@ -123,11 +124,12 @@ export interface DeliveryFilesOptions {
  * cost more than a thumbnail from memory. Every answer follows the same rules as the page (404,
  * 410 past the expiry, 401 without the passcode's cookie); the link and its photos come from the
  * delivery cache, thumbnails from a bounded memory cache, other files from disk in 1 MiB reads or,
- * with SENDFILE_HEADER, from the proxy in front. Answers false for any other request.
+ * with SENDFILE_HEADER, from the proxy in front, or streamed from object storage. Answers false
+ * for any other request.
  */
 export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
   const observe = responseObserver(ctx);
-  const uploads = storesOf(ctx.config).uploads;
+  const { uploads, published } = storesOf(ctx.config);
   // On disk, by file; in object storage, by key.
   const thumbnails = new ThumbnailCache(
     ctx.config.deliveryThumbnailCacheBytes,
@@ -191,7 +193,8 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
 
   /**
    * A ZIP (the originals', or the previews' as `web.zip`), whose downloads count by the bytes
-   * this process hands out, or, with SENDFILE_HEADER, hands to the proxy to send.
+   * this process hands out, or, with SENDFILE_HEADER, hands to the proxy to send. In object
+   * storage it is streamed from there, even with S3_PRESIGNED_DOWNLOADS: counting needs the bytes.
    */
   async function sendZip(req: IncomingMessage, res: ServerResponse, link: DeliveryLink, webSize: boolean) {
     requireDownload(link, webSize ? "webSize" : "original");
@@ -209,15 +212,15 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
         lastModified: zip.mtime.toUTCString(),
       },
     };
-    const file = (webSize ? webSizeZipFile : publishedZipFile)(ctx.config, link.zipPath);
+    const body = await objectBody(published, (webSize ? webSizeZipKey : publishedZipKey)(link.zipPath));
     const kind = webSize ? "webSize" : "originals";
     const clientAddress = options.clientAddress(req);
-    if (!handOver) {
+    if (!handOver || body.kind !== "file") {
       countZipDownload(ctx, req, res, link, clientAddress, kind);
-      return sendEntity(req, res, options.baseHeaders(req), entity, { kind: "file", path: file });
+      return sendEntity(req, res, options.baseHeaders(req), entity, body);
     }
     // What the proxy will send is only known once Photodrop has not answered 304 or 412 itself.
-    await sendEntity(req, res, options.baseHeaders(req), entity, { kind: "proxy", ...handOver(file) });
+    await sendEntity(req, res, options.baseHeaders(req), entity, { kind: "proxy", ...handOver(body.path) });
     if (res.statusCode === 200) countZipHandOver(ctx, req, link, clientAddress, zip.size, kind);
   }
 

@@ -1,9 +1,8 @@
-import fs from "node:fs";
 import request from "supertest";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { appWithUser } from "../test/app-with-user";
-import { uploadPath } from "../storage/paths";
+import { readStored, removeStored, writeStored } from "../test/stored-files";
 import { GRID_SIZES } from "./delivery-page";
 import { binary, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
@@ -36,7 +35,7 @@ describe("the delivery's previews", () => {
     expect(res.headers["content-disposition"]).toBe("inline; filename=b.png.jpg");
     expect(res.headers["cache-control"]).toBe("private, no-cache");
     expect(row.preview_key).toMatch(/\.preview\.jpg$/);
-    expect((res.body as Buffer).equals(fs.readFileSync(uploadPath(made.t.ctx.config, row.preview_key)))).toBe(true);
+    expect((res.body as Buffer).equals(await readStored(made.t.ctx, row.preview_key))).toBe(true);
     const meta = await sharp(res.body as Buffer).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(["jpeg", 320, 320]);
     const again = await get(`${d.page}/v/2`, { "If-None-Match": res.headers.etag });
@@ -52,10 +51,10 @@ describe("the delivery's previews", () => {
 
   it("shows a photo whose preview cannot be rendered itself", async () => {
     const row = await rowAt(3);
-    const file = uploadPath(made.t.ctx.config, row.storage_key);
     // Cut short, as a file damaged on disk after its upload would be.
-    const damaged = fs.readFileSync(file).subarray(0, 400);
-    fs.writeFileSync(file, damaged);
+    const damaged = (await readStored(made.t.ctx, row.storage_key)).subarray(0, 400);
+    await removeStored(made.t.ctx, row.storage_key);
+    await writeStored(made.t.ctx, row.storage_key, damaged);
     const res = await get(`${d.page}/v/3`);
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("image/jpeg");

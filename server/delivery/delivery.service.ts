@@ -1,10 +1,12 @@
-import fs from "node:fs/promises";
 import type { IncomingMessage } from "node:http";
 import type { AppContext } from "../context";
 import { ConflictError, HttpError, NotFoundError, UnauthorizedError } from "../http/errors";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import { findProject } from "../projects/projects.repository";
-import { newPublishedZipName, publishedZipFile, webSizeZipFile } from "../storage/paths";
+import { newPublishedZipName } from "../storage/paths";
+import { publishedZipKey, webSizeZipKey } from "../storage/published-zips";
+import { storesOf } from "../storage/stores";
+import type { ObjectStore } from "../storage/object-store";
 import type { Project } from "../../api/types";
 import {
   countView,
@@ -75,7 +77,9 @@ export type { DeliveryLink, DeliveryPhoto };
 export async function zipStatOf(ctx: AppContext, link: DeliveryLink): Promise<ZipStat | undefined> {
   const kept = zipStats.get(link);
   if (kept) return kept;
-  const stat = await fs.stat(publishedZipFile(ctx.config, link.zipPath)).catch(() => undefined);
+  const stat = await storesOf(ctx.config)
+    .published.stat(publishedZipKey(link.zipPath))
+    .catch(() => undefined);
   if (!stat) return undefined;
   const zip = { size: stat.size, mtime: stat.mtime };
   zipStats.set(link, zip);
@@ -140,19 +144,21 @@ export async function updateSettings(
 }
 
 /**
- * A new token: the ZIP is renamed (same bytes, no rebuild) in the same step as the row, so the old
- * page, photos and ZIP answer 404 from the moment the change commits.
+ * A new token: the ZIP is renamed (same bytes, no rebuild; in object storage copied, then the old
+ * one removed) in the same step as the row, so the old page, photos and ZIP answer 404 from the
+ * moment the change commits.
  */
 export async function regenerateLink(ctx: AppContext, projectId: number): Promise<Project> {
   const newZipPath = `published/${newPublishedZipName()}`;
+  const published = storesOf(ctx.config).published;
   const moved: Array<{ from: string; to: string }> = [];
   try {
     const old = await swapZipPath(ctx.db, projectId, newZipPath, async (oldZipPath) => {
-      const from = publishedZipFile(ctx.config, oldZipPath);
-      const to = publishedZipFile(ctx.config, newZipPath);
-      await fs.rename(from, to);
+      const from = publishedZipKey(oldZipPath);
+      const to = publishedZipKey(newZipPath);
+      await published.rename(from, to);
       moved.push({ from, to });
-      await renameWebSizeZip(ctx, oldZipPath, newZipPath, moved);
+      await renameWebSizeZip(published, oldZipPath, newZipPath, moved);
     });
     if (!old) {
       await projectOrNotFound(ctx, projectId);
@@ -161,7 +167,9 @@ export async function regenerateLink(ctx: AppContext, projectId: number): Promis
   } catch (err) {
     // The row kept its old name (the transaction rolled back): the files go back under it.
     for (const { from, to } of moved)
-      await fs.rename(to, from).catch((e: unknown) => ctx.logger.error({ err: e }, "could not restore a renamed ZIP"));
+      await published
+        .rename(to, from)
+        .catch((e: unknown) => ctx.logger.error({ err: e }, "could not restore a renamed ZIP"));
     throw err;
   }
   projectChanged(ctx, projectId);
@@ -170,15 +178,15 @@ export async function regenerateLink(ctx: AppContext, projectId: number): Promis
 
 /** The web-size ZIP, when the project has one, follows its ZIP to the new name. */
 async function renameWebSizeZip(
-  ctx: AppContext,
+  published: ObjectStore,
   oldZipPath: string,
   newZipPath: string,
   moved: Array<{ from: string; to: string }>,
 ): Promise<void> {
-  const from = webSizeZipFile(ctx.config, oldZipPath);
-  const to = webSizeZipFile(ctx.config, newZipPath);
+  const from = webSizeZipKey(oldZipPath);
+  const to = webSizeZipKey(newZipPath);
   try {
-    await fs.rename(from, to);
+    await published.rename(from, to);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
     throw err;

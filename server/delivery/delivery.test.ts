@@ -2,11 +2,12 @@ import fs from "node:fs";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import path from "node:path";
+import { isStoredZip, readPublished, writePublished } from "../test/stored-files";
+import { inObjectStorage } from "../test/test-storage";
 import { insertAttachmentRow, insertClientRow, insertProjectRow } from "../test/rows";
 import { cancelAllPublishes } from "../publish/publish.service";
 import type { ResourceChange } from "../events/bus";
-import { binary, cookiesOf, locate, publishDelivery, readFile, type PublishedDelivery } from "./test-fixtures";
+import { binary, cookiesOf, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
 let t: TestApp;
 let staff: TestUser;
@@ -83,7 +84,7 @@ describe("the delivery page", () => {
     expect(page).not.toContain("<b>Smith");
     expect(page).not.toContain("<img src=x");
     expect(page).toContain("3 photos");
-    const zipSize = fs.statSync(d.zipFile).size;
+    const zipSize = (await readPublished(t.ctx, d.zipKey)).length;
     expect(page).toContain(`Download all (ZIP, ${(zipSize / 1024).toFixed(1)} KB)`);
     expect(page.match(/<img src="t\/\d+"/g)).toEqual(['<img src="t/1"', '<img src="t/2"', '<img src="t/3"']);
     expect(page.match(/loading="lazy"/g)).toHaveLength(3);
@@ -186,8 +187,7 @@ describe("the delivery page", () => {
       publishStatus: "published",
       publishedZipPath: `published/${token}.zip`,
     });
-    fs.mkdirSync(t.ctx.config.publishedDir, { recursive: true });
-    fs.writeFileSync(path.join(t.ctx.config.publishedDir, `${token}.zip`), "PK");
+    await writePublished(t.ctx, `${token}.zip`, "PK");
     for (let i = 1; i <= 250; i++)
       await insertAttachmentRow(t.ctx, id, {
         originalName: `DSC_${String(i).padStart(5, "0")}-edited.jpg`,
@@ -332,7 +332,7 @@ describe("passcode", () => {
     expect(html(await get(d.page, cookie))).toContain("Private wedding");
     for (const url of fileUrls(d)) expect((await get(url, cookie)).status, url).toBe(200);
     const zip = await get(d.zipUrl, cookie);
-    expect((zip.body as Buffer).equals(readFile(d.zipFile))).toBe(true);
+    expect((zip.body as Buffer).equals(await readPublished(t.ctx, d.zipKey))).toBe(true);
   });
 
   it("marks the cookie Secure on an HTTPS request", async () => {
@@ -391,17 +391,18 @@ describe("passcode", () => {
 describe("regenerate", () => {
   it("renames the ZIP (same bytes), and the old page, photos and ZIP answer 404 at once while the new ones work", async () => {
     const old = await publishDelivery(t, staff);
-    const bytes = readFile(old.zipFile);
-    const inode = fs.statSync(old.zipFile).ino;
+    const bytes = await readPublished(t.ctx, old.zipKey);
+    // On disk a rename keeps the file; object storage copies it.
+    const inode = inObjectStorage() ? undefined : fs.statSync(old.zipFile).ino;
     const res = await api().post(`/api/projects/${old.id}/delivery/regenerate`).set(staff.auth);
     expect(res.status).toBe(200);
     const now = await locate(t, old.id);
     expect(now.token).not.toBe(old.token);
     expect(res.body.deliveryUrl).toBe(now.page);
     expect(res.body.downloadUrl).toBe(now.zipUrl);
-    expect(fs.existsSync(old.zipFile)).toBe(false);
-    expect(readFile(now.zipFile).equals(bytes)).toBe(true);
-    expect(fs.statSync(now.zipFile).ino).toBe(inode);
+    expect(await isStoredZip(t.ctx, old.zipKey)).toBe(false);
+    expect((await readPublished(t.ctx, now.zipKey)).equals(bytes)).toBe(true);
+    if (inode !== undefined) expect(fs.statSync(now.zipFile).ino).toBe(inode);
     for (const url of [old.page, ...fileUrls(old)]) expect((await api().get(url)).status, url).toBe(404);
     expect((await get(now.page)).status).toBe(200);
     for (const url of fileUrls(now)) expect((await get(url)).status, url).toBe(200);

@@ -1,11 +1,11 @@
-import fs from "node:fs";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
 import { until } from "../test/wait";
 import { cancelAllPublishes } from "../publish/publish.service";
-import { uploadPath, webSizeZipFile } from "../storage/paths";
+import { webSizeZipKey } from "../storage/published-zips";
+import { publishedZipCopy, readPublished, readStored } from "../test/stored-files";
 import { addPhoto, readZip, recordPublishEvents } from "../publish/test-fixtures";
 import { binary, cookiesOf, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
@@ -33,10 +33,10 @@ const previewAt = async (id: number, n: number) => {
     .where({ project_id: id })
     .orderBy([{ column: "created_at" }, { column: "id" }])
     .select("preview_key");
-  return fs.readFileSync(uploadPath(t.ctx.config, rows[n - 1].preview_key));
+  return readStored(t.ctx, rows[n - 1].preview_key);
 };
 
-/** A delivery offering web size from its publish, so it has the web-size ZIP. */
+/** A delivery offering web size from its publish, so it has the web-size ZIP (`webZip` its key). */
 async function webSizeDelivery(name = "Garden party"): Promise<PublishedDelivery & { webZip: string }> {
   const id = await insertProjectRow(t.ctx, { name });
   expect((await settings(id, { offerWebSize: true })).status).toBe(200);
@@ -47,7 +47,7 @@ async function webSizeDelivery(name = "Garden party"): Promise<PublishedDelivery
   await events.next("publish_completed", 60_000);
   events.stop();
   const d = await locate(t, id, photos);
-  return { ...d, webZip: webSizeZipFile(t.ctx.config, d.zipFile) };
+  return { ...d, webZip: webSizeZipKey(d.zipKey) };
 }
 
 /** Every URL that hands out an original or a ZIP, the web size's included. */
@@ -98,9 +98,9 @@ describe("web size", () => {
 
   it("offers both ZIPs on the page with their sizes, and the viewer both downloads", async () => {
     const page = (await api().get(d.page)).text;
-    const kb = (file: string) => `${(fs.statSync(file).size / 1024).toFixed(1)} KB`;
-    expect(page).toContain(`href="all.zip" download>Download all (ZIP, ${kb(d.zipFile)})</a>`);
-    expect(page).toContain(`href="web.zip" download>Download web size (ZIP, ${kb(d.webZip)})</a>`);
+    const kb = async (key: string) => `${((await readPublished(t.ctx, key)).length / 1024).toFixed(1)} KB`;
+    expect(page).toContain(`href="all.zip" download>Download all (ZIP, ${await kb(d.zipKey)})</a>`);
+    expect(page).toContain(`href="web.zip" download>Download web size (ZIP, ${await kb(d.webZip)})</a>`);
     expect(page).toContain('data-downloads="original web"');
     const script = (await api().get("/d/assets/delivery.js")).text;
     expect(script).toContain('"Download web size"');
@@ -114,8 +114,8 @@ describe("web size", () => {
     expect(res.headers["content-disposition"]).toBe('attachment; filename="Garden party (web size).zip"');
     expect(res.headers["accept-ranges"]).toBe("bytes");
     const body = res.body as Buffer;
-    expect(body.equals(fs.readFileSync(d.webZip))).toBe(true);
-    const entries = await readZip(d.webZip);
+    expect(body.equals(await readPublished(t.ctx, d.webZip))).toBe(true);
+    const entries = await readZip(await publishedZipCopy(t.ctx, d.webZip));
     expect(entries.map((e) => e.name)).toEqual(["one.jpg", "two.jpg", "three.jpg"]);
     for (const [i, entry] of entries.entries()) expect(entry.content.equals(await previewAt(d.id, i + 1))).toBe(true);
 
@@ -127,7 +127,7 @@ describe("web size", () => {
   });
 
   it("counts a whole web-size ZIP as a download, once however many ranges it took, and a part alone not at all", async () => {
-    const size = fs.statSync(d.webZip).size;
+    const size = (await readPublished(t.ctx, d.webZip)).length;
     const before = await downloads(d.id);
     await get(`${d.page}/web.zip`, { Range: "bytes=0-99", "User-Agent": "part-only" });
     await get(`${d.page}/web.zip`, { Range: "bytes=0-999", "User-Agent": "resumer" });

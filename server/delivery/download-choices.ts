@@ -1,7 +1,7 @@
-import fs from "node:fs/promises";
 import type { AppContext } from "../context";
 import { NotFoundError } from "../http/errors";
-import { webSizeZipFile } from "../storage/paths";
+import { webSizeZipKey } from "../storage/published-zips";
+import { storesOf } from "../storage/stores";
 import type { DeliveryLink } from "./delivery.repository";
 import type { ZipStat } from "./delivery.service";
 import type { GalleryDownloads } from "./download-links-html";
@@ -29,7 +29,9 @@ const webZipStats = new WeakMap<DeliveryLink, ZipStat | null>();
 export async function webSizeZipStatOf(ctx: AppContext, link: DeliveryLink): Promise<ZipStat | undefined> {
   const kept = webZipStats.get(link);
   if (kept !== undefined) return kept ?? undefined;
-  const stat = await fs.stat(webSizeZipFile(ctx.config, link.zipPath)).catch(() => undefined);
+  const stat = await storesOf(ctx.config)
+    .published.stat(webSizeZipKey(link.zipPath))
+    .catch(() => undefined);
   const zip = stat ? { size: stat.size, mtime: stat.mtime } : null;
   webZipStats.set(link, zip);
   return zip ?? undefined;

@@ -1,14 +1,13 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import request from "supertest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertAttachmentRow, insertProjectRow } from "../test/rows";
 import { until } from "../test/wait";
-import { uploadPath } from "../storage/paths";
+import { storesOf } from "../storage/stores";
+import { writeStored } from "../test/stored-files";
 import { cancelAllPublishes } from "../publish/publish.service";
 import { recordPublishEvents } from "../publish/test-fixtures";
 import { locate, type PublishedDelivery } from "./test-fixtures";
@@ -41,9 +40,7 @@ async function bigDelivery(): Promise<PublishedDelivery & { size: number }> {
   const id = await insertProjectRow(t.ctx, { name: "Big" });
   for (let i = 0; i < 3; i++) {
     const storageKey = `${id}/${crypto.randomBytes(12).toString("base64url")}.jpg`;
-    const file = uploadPath(t.ctx.config, storageKey);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, crypto.randomBytes(PART));
+    await writeStored(t.ctx, storageKey, crypto.randomBytes(PART));
     await insertAttachmentRow(t.ctx, id, { originalName: `part-${i}.jpg`, storageKey, size: PART });
   }
   const events = recordPublishEvents(t.ctx, id);
@@ -51,7 +48,7 @@ async function bigDelivery(): Promise<PublishedDelivery & { size: number }> {
   await events.next("publish_completed", 60_000);
   events.stop();
   const d = await locate(t, id);
-  return { ...d, size: fs.statSync(d.zipFile).size };
+  return { ...d, size: (await storesOf(t.ctx.config).published.stat(d.zipKey))!.size };
 }
 
 interface Fetched {

@@ -12,7 +12,9 @@ export interface PublishedDelivery {
   token: string;
   page: string;
   zipUrl: string;
+  /** The ZIP's file on disk (`npm test`); its key in the published store is `zipKey`. */
   zipFile: string;
+  zipKey: string;
   photos: Buffer[];
 }
 
@@ -50,6 +52,7 @@ export async function locate(t: TestApp, id: number, photos: Buffer[] = []): Pro
     page: `/d/${token}`,
     zipUrl: `/published/${base}`,
     zipFile: path.join(t.ctx.config.publishedDir, base),
+    zipKey: base,
     photos,
   };
 }

@@ -1,11 +1,11 @@
-import fsp from "node:fs/promises";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { AppContext } from "../context";
 import { publishQueue } from "../publish/publish-job";
 import { renditionQueue } from "../attachments/renditions.service";
 import { findPublishState } from "../publish/publish.repository";
 import { diskSpace } from "../storage/disk-space";
-import { publishedZipFile } from "../storage/paths";
+import { publishedZipKey } from "../storage/published-zips";
+import { storesOf } from "../storage/stores";
 
 /** Every Photodrop metric of one running app, in a registry of its own (tests run several apps in one process). */
 export class AppMetrics {
@@ -154,7 +154,7 @@ export class AppMetrics {
 async function publishedZipSize(ctx: AppContext, projectId: number): Promise<number> {
   const state = await findPublishState(ctx.db, projectId);
   if (!state?.publishedZipPath) return 0;
-  return (await fsp.stat(publishedZipFile(ctx.config, state.publishedZipPath))).size;
+  return (await storesOf(ctx.config).published.stat(publishedZipKey(state.publishedZipPath)))?.size ?? 0;
 }
 
 const all = new WeakMap<AppContext, AppMetrics>();

@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError, ValidationError } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
 import { requireClient } from "../clients/clients.service";
 import { firstProjectAttachments } from "../attachments/attachments.service";
-import { publishedZipFile, removeQuietly, webSizeZipFile } from "../storage/paths";
+import { removePublishedZips } from "../storage/published-zips";
 import { storesOf } from "../storage/stores";
 import type { CreateProjectInput, UpdateProjectInput } from "./projects.schema";
 import { PROJECT_IS_PUBLISHED, PROJECT_NOT_FOUND } from "./project-rules";
@@ -97,8 +97,8 @@ async function removeProjectFiles(
 ) {
   const { config } = ctx;
   // Every attachment and rendition of the project lives under its own prefix.
-  const zips = removed.zipPath
-    ? [publishedZipFile(config, removed.zipPath), webSizeZipFile(config, removed.zipPath)]
-    : [];
-  await Promise.all([storesOf(config).uploads.removePrefix(`${id}/`), removeQuietly(...zips)]);
+  await Promise.all([
+    storesOf(config).uploads.removePrefix(`${id}/`),
+    removed.zipPath ? removePublishedZips(config, removed.zipPath) : undefined,
+  ]);
 }

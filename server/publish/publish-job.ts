@@ -3,8 +3,10 @@ import fsp from "node:fs/promises";
 import type { AppContext } from "../context";
 import type { PublishEventType } from "../events/bus";
 import { InsufficientStorageError } from "../http/errors";
-import { newPublishedZipName, publishedZipFile, removeQuietly, uploadPath, webSizeZipFile } from "../storage/paths";
+import { newPublishedZipName, publishedZipFile, webSizeZipFile } from "../storage/paths";
 import { isDiskFull } from "../storage/disk-full";
+import { removePublishedZips, webSizeZipKey } from "../storage/published-zips";
+import { storesOf } from "../storage/stores";
 import { zipEntryNames } from "./entry-names";
 import { attachmentsForBuild, markFailed, markPublished, offersWebSize } from "./publish.repository";
 import { PublishQueue, type PublishBuild } from "./publish-queue";
@@ -53,6 +55,8 @@ class ProgressThrottle {
   };
 }
 
+const ZIP_TYPE = { contentType: "application/zip" };
+
 /** A failure whose message is fit to show as it is. */
 class PublishFailure extends Error {}
 
@@ -85,10 +89,11 @@ async function syncDirectory(dir: string): Promise<void> {
 export const newBuildId = () => crypto.randomBytes(16).toString("base64url");
 
 /**
- * Builds the project's ZIP under a temporary name, renames it, then records it. On failure the
- * project becomes `failed` with a reason; on cancel (signal) it only cleans up, since whoever
- * cancelled sets the status. A build that is no longer the project's current one (its claim
- * was undone or replaced) records nothing and leaves no file. Never throws.
+ * Builds the project's ZIP under a temporary name and renames it (in object storage: a multipart
+ * upload, completed once whole), then records it. On failure the project becomes `failed` with a
+ * reason; on cancel (signal) it only cleans up, since whoever cancelled sets the status. A build
+ * that is no longer the project's current one (its claim was undone or replaced) records nothing
+ * and leaves no file. Never throws.
  */
 export async function runPublishBuild(ctx: AppContext, build: PublishBuild, signal: AbortSignal): Promise<void> {
   const { projectId, buildId } = build;
@@ -96,6 +101,7 @@ export async function runPublishBuild(ctx: AppContext, build: PublishBuild, sign
     ctx.events.publishEvent({ projectId, type, data });
   const queue = publishQueue(ctx);
   const zipName = newPublishedZipName();
+  const { uploads, published } = storesOf(ctx.config);
   const zipFile = publishedZipFile(ctx.config, zipName);
   const partFile = `${zipFile}.part`;
   const webZipFile = webSizeZipFile(ctx.config, zipName);
@@ -111,7 +117,8 @@ export async function runPublishBuild(ctx: AppContext, build: PublishBuild, sign
     if (attachments.length === 0) throw new PublishFailure("Project has no attachments");
     const names = zipEntryNames(attachments);
     sources = attachments.map((a, i) => ({
-      file: uploadPath(ctx.config, a.storageKey),
+      // A path on disk, a key in object storage (read from there by writeZip).
+      file: uploads.localFile(a.storageKey) ?? a.storageKey,
       name: names[i],
       size: a.size,
       date: new Date(a.createdAt),
@@ -129,15 +136,25 @@ export async function runPublishBuild(ctx: AppContext, build: PublishBuild, sign
       webSources = web.sources;
       progress.resize(total + web.work);
     }
-    await writeZip(sources, partFile, { signal, onBytes: progress.add });
-    if (withWebSize) await writeZip(webSources, webPartFile, { signal, onBytes: progress.add });
-    await fsp.rename(partFile, zipFile);
-    if (withWebSize) await fsp.rename(webPartFile, webZipFile);
-    await syncDirectory(ctx.config.publishedDir);
+    let size: number;
+    if (published.kind === "disk") {
+      await writeZip(sources, partFile, { signal, onBytes: progress.add });
+      if (withWebSize) await writeZip(webSources, webPartFile, { signal, onBytes: progress.add });
+      await fsp.rename(partFile, zipFile);
+      if (withWebSize) await fsp.rename(webPartFile, webZipFile);
+      await syncDirectory(ctx.config.publishedDir);
+      size = (await fsp.stat(zipFile)).size;
+    } else {
+      // Each ZIP is a multipart upload, completed only once whole and aborted on any failure.
+      const options = { signal, onBytes: progress.add, readFrom: uploads };
+      await writeZip(sources, published.createWriter(zipName, ZIP_TYPE), options);
+      if (withWebSize) await writeZip(webSources, published.createWriter(webSizeZipKey(zipName), ZIP_TYPE), options);
+      size = (await published.stat(zipName))?.size ?? 0;
+    }
     signal.throwIfAborted();
-    const zip = { path: `published/${zipName}`, size: (await fsp.stat(zipFile)).size };
+    const zip = { path: `published/${zipName}`, size };
     if (!(await markPublished(ctx.db, projectId, buildId, zip))) {
-      await removeQuietly(zipFile, webZipFile);
+      await removePublishedZips(ctx.config, zipName);
       return;
     }
     ctx.logger.info(
@@ -146,7 +163,7 @@ export async function runPublishBuild(ctx: AppContext, build: PublishBuild, sign
     );
   } catch (err) {
     const message = describeFailure(err, [...sources, ...webSources], partFile, webPartFile);
-    await handleFailure(ctx, build, signal, err, message, [partFile, zipFile, webPartFile, webZipFile]);
+    await handleFailure(ctx, build, signal, err, message, zipName);
     return;
   }
   emit("publish_completed", { progress: 100 });
@@ -159,10 +176,10 @@ async function handleFailure(
   signal: AbortSignal,
   err: unknown,
   message: string,
-  leftovers: string[],
+  zipName: string,
 ): Promise<void> {
   try {
-    await removeQuietly(...leftovers);
+    await removePublishedZips(ctx.config, zipName);
     if (signal.aborted) return;
     ctx.logger.warn({ err, projectId }, "publishing failed");
     if (await markFailed(ctx.db, projectId, buildId, message)) {

@@ -1,5 +1,5 @@
 import type { AppContext } from "../context";
-import { publishedZipFile, removeQuietly, webSizeZipFile } from "../storage/paths";
+import { removePublishedZips } from "../storage/published-zips";
 import { failExpiredBuilds, renewLease, type AbandonedBuild } from "./publish.repository";
 import { publishQueue } from "./publish-job";
 
@@ -30,11 +30,8 @@ export async function renewLeases(ctx: AppContext): Promise<void> {
 export async function reapAbandonedBuilds(ctx: AppContext, message = ABANDONED_MESSAGE): Promise<AbandonedBuild[]> {
   const abandoned = await failExpiredBuilds(ctx.db, message);
   for (const { id, publishFile } of abandoned) {
-    if (publishFile) {
-      const zip = publishedZipFile(ctx.config, publishFile);
-      const web = webSizeZipFile(ctx.config, publishFile);
-      await removeQuietly(zip, `${zip}.part`, web, `${web}.part`);
-    }
+    // In object storage, its unfinished multipart upload is aborted by the sweep (upload-sweep.ts).
+    if (publishFile) await removePublishedZips(ctx.config, publishFile);
     ctx.events.publishEvent({ projectId: id, type: "publish_failed", data: { error: message } });
     ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [id] });
   }

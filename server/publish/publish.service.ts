@@ -1,6 +1,6 @@
 import type { AppContext } from "../context";
 import { ConflictError, NotFoundError, ValidationError } from "../http/errors";
-import { publishedZipFile, removeQuietly, webSizeZipFile } from "../storage/paths";
+import { removePublishedZips } from "../storage/published-zips";
 import type { Project } from "../../api/types";
 import { downloadUrlFor, findProject } from "../projects/projects.repository";
 import { claimForPublishing, findPublishState, resetToDraft } from "./publish.repository";
@@ -30,13 +30,8 @@ function asJustClaimed(project: Project): Project {
   };
 }
 
-/** Until the ZIP is built from and into object storage (README, "Object storage"). */
-export const PUBLISH_NEEDS_FOLDERS = "Publishing is not available with object storage (STORAGE_URL) yet";
-
 /** Marks the project `publishing` and queues its build; answers the project as the claim left it. */
 export async function publishProject(ctx: AppContext, id: number): Promise<Project> {
-  // Refused before the claim: a build would only fail on every photo missing from UPLOADS_DIR.
-  if (ctx.config.storage.kind !== "disk") throw new ConflictError(PUBLISH_NEEDS_FOLDERS);
   const build = { projectId: id, buildId: newBuildId() };
   if (!(await claimForPublishing(ctx.db, id, build.buildId, leaseUntil(ctx)))) {
     const state = await findPublishState(ctx.db, id);
@@ -68,11 +63,7 @@ export async function unpublishProject(ctx: AppContext, id: number): Promise<Pro
   if (!reset) throw new NotFoundError("Project not found");
   if (reset.changed) {
     if (reset.buildId) await publishQueue(ctx).cancelBuild(reset.buildId);
-    if (reset.previousZipPath)
-      await removeQuietly(
-        publishedZipFile(ctx.config, reset.previousZipPath),
-        webSizeZipFile(ctx.config, reset.previousZipPath),
-      );
+    if (reset.previousZipPath) await removePublishedZips(ctx.config, reset.previousZipPath);
     projectsChanged(ctx, id);
   }
   return projectOrNotFound(ctx, id);

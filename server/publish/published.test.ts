@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import path from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +6,7 @@ import { attachmentDisposition, zipFileName } from "./download-name";
 import { cancelAllPublishes } from "./publish.service";
 import { addPhoto, projectRow, recordPublishEvents } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
+import { publishedKeys, readPublished, removePublished, writePublished } from "../test/stored-files";
 
 let t: TestApp;
 let staff: TestUser;
@@ -20,7 +20,7 @@ const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => 
   res.on("end", () => cb(null, Buffer.concat(chunks)));
 };
 
-async function publishedProject(name: string): Promise<{ id: number; url: string; file: string }> {
+async function publishedProject(name: string): Promise<{ id: number; url: string; key: string }> {
   const id = await insertProjectRow(t.ctx, { name });
   await addPhoto(t.ctx, id, "one.jpg", 120);
   await addPhoto(t.ctx, id, "two.jpg", 120);
@@ -29,7 +29,7 @@ async function publishedProject(name: string): Promise<{ id: number; url: string
   await events.next("publish_completed");
   const row = await projectRow(t.ctx, id);
   const base = path.basename(row.published_zip_path);
-  return { id, url: `/published/${base}`, file: path.join(t.ctx.config.publishedDir, base) };
+  return { id, url: `/published/${base}`, key: base };
 }
 
 beforeAll(async () => {
@@ -37,7 +37,7 @@ beforeAll(async () => {
   staff = await createUser(t.ctx);
   const project = await publishedProject("Summer: Shoot/2026");
   url = project.url;
-  zip = fs.readFileSync(project.file);
+  zip = await readPublished(t.ctx, project.key);
 });
 afterAll(async () => {
   await cancelAllPublishes(t.ctx);
@@ -112,7 +112,7 @@ describe("GET /published/<name>.zip", () => {
 
   it("does not serve a ZIP file that no published project records", async () => {
     const stray = "B".repeat(22) + ".zip";
-    fs.writeFileSync(path.join(t.ctx.config.publishedDir, stray), zip);
+    await writePublished(t.ctx, stray, zip);
     const res = await request(t.app).get(`/published/${stray}`);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ statusCode: 404, message: "Not found" });
@@ -125,12 +125,12 @@ describe("GET /published/<name>.zip", () => {
     const res = await request(t.app).get(project.url);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ statusCode: 404, message: "Not found" });
-    expect(fs.existsSync(project.file)).toBe(false);
+    expect(await publishedKeys(t.ctx)).not.toContain(project.key);
   });
 
   it("answers 404 when the recorded file is gone from disk", async () => {
     const project = await publishedProject("Lost file");
-    fs.rmSync(project.file);
+    await removePublished(t.ctx, project.key);
     const res = await request(t.app).get(project.url);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ statusCode: 404, message: "Not found" });

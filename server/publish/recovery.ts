@@ -1,7 +1,7 @@
-import fsp from "node:fs/promises";
 import type { AppContext } from "../context";
 import { isPostgres } from "../db/transactions";
-import { PUBLISHED_ZIP_NAME, publishedZipFile, removeQuietly, webSizeZipName } from "../storage/paths";
+import { PUBLISHED_ZIP_NAME, webSizeZipName } from "../storage/paths";
+import { storesOf } from "../storage/stores";
 import { failInterruptedPublishes, referencedZipNames } from "./publish.repository";
 import { reapAbandonedBuilds } from "./publish-lease";
 
@@ -24,10 +24,11 @@ export async function recoverInterruptedPublishes(ctx: AppContext): Promise<void
     ? (await reapAbandonedBuilds(ctx, INTERRUPTED_MESSAGE)).map((b) => b.id)
     : await failInterruptedPublishes(ctx.db, INTERRUPTED_MESSAGE);
   const referenced = new Set((await referencedZipNames(ctx.db)).flatMap((name) => [name, webSizeZipName(name)]));
-  const strays = (await fsp.readdir(ctx.config.publishedDir)).filter(
-    (name) => isPublisherFile(name) && !referenced.has(name.replace(/\.part$/, "")),
-  );
-  await removeQuietly(...strays.map((name) => publishedZipFile(ctx.config, name)));
+  const published = storesOf(ctx.config).published;
+  const strays: string[] = [];
+  for await (const { key } of published.list(""))
+    if (isPublisherFile(key) && !referenced.has(key.replace(/\.part$/, ""))) strays.push(key);
+  await published.remove(...strays);
   if (interrupted.length > 0 || strays.length > 0) {
     ctx.logger.warn({ projects: interrupted, removedFiles: strays.length }, "recovered from interrupted publishing");
   }

@@ -11,30 +11,32 @@ import type { AppContext } from "../context";
 import { uploadPath } from "../storage/paths";
 import type { PublishEvent } from "../events/bus";
 import { insertAttachmentRow, insertProjectRow } from "../test/rows";
+import { writeStored } from "../test/stored-files";
 export { until } from "../test/wait";
 
-/** A real JPEG of noise (so it does not shrink to nothing) stored the way uploads are. */
+/**
+ * A real JPEG of noise (so it does not shrink to nothing) stored the way uploads are, in the
+ * uploads store (a file under UPLOADS_DIR, or an object under `npm run test:s3`).
+ */
 export async function addPhoto(
   ctx: AppContext,
   projectId: number,
   originalName: string,
   side = 64,
-): Promise<{ file: string; bytes: Buffer }> {
+): Promise<{ file: string; key: string; bytes: Buffer }> {
   const pixels = crypto.randomBytes(side * side * 3);
   const bytes = await sharp(pixels, { raw: { width: side, height: side, channels: 3 } })
     .jpeg({ quality: 90 })
     .toBuffer();
   const storageKey = `${projectId}/${crypto.randomBytes(12).toString("base64url")}.jpg`;
-  const file = uploadPath(ctx.config, storageKey);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, bytes);
+  await writeStored(ctx, storageKey, bytes);
   await insertAttachmentRow(ctx, projectId, {
     originalName,
     storageKey,
     size: bytes.length,
     checksum: crypto.createHash("sha256").update(bytes).digest("hex"),
   });
-  return { file, bytes };
+  return { file: uploadPath(ctx.config, storageKey), key: storageKey, bytes };
 }
 
 /**

@@ -1,11 +1,12 @@
-import fs from "node:fs";
+import path from "node:path";
 import request from "supertest";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { appWithUser } from "../test/app-with-user";
 import { insertProjectRow } from "../test/rows";
-import { uploadPath, webSizeZipFile } from "../storage/paths";
-import { addPhoto, projectRow, publishedFiles, readZip, recordPublishEvents, unzipTest } from "./test-fixtures";
+import { webSizeZipKey } from "../storage/published-zips";
+import { isStoredZip, publishedKeys, publishedZipCopy, readPublished, readStored } from "../test/stored-files";
+import { addPhoto, projectRow, readZip, recordPublishEvents, unzipTest } from "./test-fixtures";
 
 const made = appWithUser();
 const api = () => request(made.t.app);
@@ -23,7 +24,7 @@ async function publishWithWebSize(names: string[], side = 300) {
   await events.next("publish_completed", 60_000);
   events.stop();
   const row = await projectRow(ctx, id);
-  return { id, row, events: events.events, webZip: webSizeZipFile(ctx.config, row.published_zip_path) };
+  return { id, row, events: events.events, webZip: webSizeZipKey(row.published_zip_path) };
 }
 
 const previewsOf = async (id: number) =>
@@ -38,24 +39,22 @@ describe("the web-size ZIP", () => {
     const { ctx } = made.t;
     const { id, row, webZip, events } = await publishWithWebSize(["b.png", "b.jpg", "Sunset.JPEG", "c"]);
     expect(row.publish_status).toBe("published");
-    expect(webZip).toBe(
-      ctx.config.publishedDir + "/" + row.published_zip_path.slice("published/".length, -4) + "-web.zip",
-    );
-    expect(publishedFiles(ctx)).toContain(webZip.slice(ctx.config.publishedDir.length + 1));
+    expect(webZip).toBe(row.published_zip_path.slice("published/".length, -4) + "-web.zip");
+    expect(await publishedKeys(ctx)).toContain(webZip);
 
     const previews = await previewsOf(id);
     // Each photo had no preview; publishing made them, and the ZIP holds exactly those files.
     for (const p of previews) expect(p.preview_key).toMatch(/\.preview\.jpg$/);
-    const entries = await readZip(webZip);
+    const webZipFile = await publishedZipCopy(ctx, webZip);
+    const entries = await readZip(webZipFile);
     expect(entries.map((e) => e.name)).toEqual(["b.jpg", "b (1).jpg", "Sunset.JPEG", "c.jpg"]);
-    entries.forEach((entry, i) =>
-      expect(entry.content.equals(fs.readFileSync(uploadPath(ctx.config, previews[i].preview_key)))).toBe(true),
-    );
+    for (const [i, entry] of entries.entries())
+      expect(entry.content.equals(await readStored(ctx, previews[i].preview_key))).toBe(true);
     expect((await sharp(entries[0].content).metadata()).format).toBe("jpeg");
-    expect(await unzipTest(webZip)).toMatch(/No errors detected/);
+    expect(await unzipTest(webZipFile)).toMatch(/No errors detected/);
 
     // The originals' ZIP is as it always was.
-    const originals = await readZip(ctx.config.publishedDir + "/" + row.published_zip_path.slice("published/".length));
+    const originals = await readZip(await publishedZipCopy(ctx, path.basename(row.published_zip_path)));
     expect(originals.map((e) => e.name)).toEqual(["b.png", "b.jpg", "Sunset.JPEG", "c"]);
 
     const progress = events.filter((e) => e.type === "publish_progress").map((e) => e.data.progress!);
@@ -74,28 +73,28 @@ describe("the web-size ZIP", () => {
     await events.next("publish_completed");
     events.stop();
     const row = await projectRow(ctx, id);
-    expect(fs.existsSync(webSizeZipFile(ctx.config, row.published_zip_path))).toBe(false);
+    expect(await isStoredZip(ctx, webSizeZipKey(row.published_zip_path))).toBe(false);
     expect((await previewsOf(id))[0].preview_key).toBeNull();
   });
 
   it("follows its ZIP when the link is regenerated, and goes with it when the project is unpublished", async () => {
     const { ctx } = made.t;
     const { id, webZip } = await publishWithWebSize(["one.jpg"], 64);
-    const bytes = fs.readFileSync(webZip);
+    const bytes = await readPublished(ctx, webZip);
     expect((await api().post(`/api/projects/${id}/delivery/regenerate`).set(made.user.auth)).status).toBe(200);
-    const renamed = webSizeZipFile(ctx.config, (await projectRow(ctx, id)).published_zip_path);
+    const renamed = webSizeZipKey((await projectRow(ctx, id)).published_zip_path);
     expect(renamed).not.toBe(webZip);
-    expect(fs.existsSync(webZip)).toBe(false);
-    expect(fs.readFileSync(renamed).equals(bytes)).toBe(true);
+    expect(await isStoredZip(ctx, webZip)).toBe(false);
+    expect((await readPublished(ctx, renamed)).equals(bytes)).toBe(true);
 
     expect((await api().delete(`/api/projects/${id}/publish`).set(made.user.auth)).status).toBe(200);
-    expect(fs.existsSync(renamed)).toBe(false);
+    expect(await isStoredZip(ctx, renamed)).toBe(false);
   });
 
   it("goes with its project when the project is deleted", async () => {
     const { id, webZip } = await publishWithWebSize(["one.jpg"], 64);
-    expect(fs.existsSync(webZip)).toBe(true);
+    expect(await isStoredZip(made.t.ctx, webZip)).toBe(true);
     expect((await api().delete(`/api/projects/${id}`).set(made.user.auth)).status).toBe(204);
-    expect(fs.existsSync(webZip)).toBe(false);
+    expect(await isStoredZip(made.t.ctx, webZip)).toBe(false);
   });
 });

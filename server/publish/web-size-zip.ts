@@ -1,8 +1,7 @@
-import fsp from "node:fs/promises";
 import type { AppContext } from "../context";
 import { renditionKeyOf } from "../attachments/renditions.service";
 import { jpegNameOf } from "../attachments/file-names";
-import { uploadPath } from "../storage/paths";
+import { storesOf } from "../storage/stores";
 import { zipEntryNames } from "./entry-names";
 import type { PublishableAttachment } from "./publish.repository";
 import type { ZipSource } from "./zip-writer";
@@ -42,22 +41,25 @@ export async function webSizeSources(
   options: { signal: AbortSignal; onWork: (work: number) => void },
 ): Promise<WebSizeSources> {
   const keys = await renderMissingPreviews(ctx, attachments, options);
+  const uploads = storesOf(ctx.config).uploads;
+  // A path on disk, a key in object storage (read from there by writeZip).
+  const sourceOf = (key: string) => uploads.localFile(key) ?? key;
   const files = await Promise.all(
     attachments.map(async (a) => {
       const key = a.previewKey ?? keys.get(a.id) ?? null;
-      const stat = key ? await fsp.stat(uploadPath(ctx.config, key)).catch(() => undefined) : undefined;
+      const stat = key ? await uploads.stat(key).catch(() => undefined) : undefined;
       if (!key || !stat) {
         if (key || keys.has(a.id))
           ctx.logger.warn({ attachmentId: a.id }, "no preview for the web-size ZIP; the photo goes in as itself");
         return {
-          file: uploadPath(ctx.config, a.storageKey),
+          file: sourceOf(a.storageKey),
           size: a.size,
           originalName: a.originalName,
           mimeType: a.mimeType,
         };
       }
       return {
-        file: uploadPath(ctx.config, key),
+        file: sourceOf(key),
         size: stat.size,
         originalName: jpegNameOf(a.originalName),
         mimeType: "image/jpeg",

@@ -4,8 +4,10 @@ import zlib from "node:zlib";
 import * as archiverModule from "archiver";
 import type { Archiver, ZipEntryData } from "archiver";
 import { BufferPool, PooledFileReader, PooledFileWriter, PushedLengths } from "./pooled-io";
+import type { ObjectStore, ObjectWriter } from "../storage/object-store";
+import { StoredObjectReader } from "./stored-source";
 
-/** One file to store in the archive. */
+/** One file to store in the archive: a path, or a key of `WriteZipOptions.readFrom`. */
 export interface ZipSource {
   file: string;
   name: string;
@@ -17,6 +19,8 @@ export interface WriteZipOptions {
   signal: AbortSignal;
   /** Called with the number of bytes just read from a source file. */
   onBytes?: (bytes: number) => void;
+  /** The store the sources' keys name, when they are not files on this machine (object storage). */
+  readFrom?: ObjectStore;
   /** Archive size from which ZIP64 end records are always written (tests lower it). */
   zip64Threshold?: number;
 }
@@ -46,17 +50,22 @@ function estimatedArchiveSize(sources: ZipSource[]): number {
 }
 
 /**
- * Writes a store-mode ZIP of the sources to `outFile` (which must not exist), reading one file
- * at a time, and fsyncs it. On any failure or abort the partial file is removed and the error
- * (or the signal's reason) is thrown.
+ * Writes a store-mode ZIP of the sources to `out`, reading one file at a time: a file (which must
+ * not exist), fsynced, or an object being built (completed once whole). On any failure or abort
+ * the partial file is removed, or the object aborted, and the error (or the signal's reason) is thrown.
  */
-export async function writeZip(sources: ZipSource[], outFile: string, options: WriteZipOptions): Promise<void> {
-  const { signal, onBytes } = options;
+export async function writeZip(
+  sources: ZipSource[],
+  out: string | ObjectWriter,
+  options: WriteZipOptions,
+): Promise<void> {
+  const { signal, onBytes, readFrom } = options;
   signal.throwIfAborted();
   const pool = new BufferPool(READ_BUFFER);
   const pushed = new PushedLengths();
   // The writer fsyncs before it closes, so "closed" means "on disk".
-  const output = new PooledFileWriter(outFile, pool, pushed);
+  const file = typeof out === "string" ? new PooledFileWriter(out, pool, pushed) : undefined;
+  const output: Writable = file ?? (out as ObjectWriter).stream;
   const forceZip64 = estimatedArchiveSize(sources) >= (options.zip64Threshold ?? ZIP32_LIMIT - 64 * 1024 * 1024);
   const archive = new ZipArchive({ store: true, forceZip64 });
   useNativeCrc(archive);
@@ -74,7 +83,9 @@ export async function writeZip(sources: ZipSource[], outFile: string, options: W
   output.on("error", fail);
 
   const open = (entry: ZipSource) => {
-    const stream = new PooledFileReader(entry.file, pool, pushed, entry.size, onBytes);
+    const stream = readFrom
+      ? new StoredObjectReader(readFrom, entry.file, onBytes)
+      : new PooledFileReader(entry.file, pool, pushed, entry.size, onBytes);
     // A read error does not travel through archiver's internal pipe; it would hang, not fail.
     stream.on("error", fail);
     stream.read(0);
@@ -82,7 +93,8 @@ export async function writeZip(sources: ZipSource[], outFile: string, options: W
   };
 
   try {
-    archive.pipe(output);
+    // The object is completed here, once archiver has handed over its last byte.
+    archive.pipe(output, { end: Boolean(file) });
     sources.slice(0, FILES_AHEAD).forEach(open);
     for (const [index, entry] of sources.entries()) {
       signal.throwIfAborted();
@@ -93,16 +105,23 @@ export async function writeZip(sources: ZipSource[], outFile: string, options: W
       archive.append(stream, { name: entry.name, date: entry.date, store: true } as ZipEntryData);
       await Promise.race([appended, failed]);
     }
-    const closed = new Promise<void>((resolve) => output.once("close", () => resolve()));
+    const closed = new Promise<void>((resolve) =>
+      file ? file.once("close", () => resolve()) : archive.once("end", () => resolve()),
+    );
     void archive.finalize().catch(fail);
     await Promise.race([closed, failed]);
+    if (!file) await Promise.race([(out as ObjectWriter).complete(), failed]);
     signal.throwIfAborted();
   } catch (err) {
     archive.abort();
     archive.unpipe(output);
     for (const stream of opened) stream.destroy();
-    await closeQuietly(output);
-    if (output.created) await fsp.rm(outFile, { force: true });
+    if (!file) {
+      await (out as ObjectWriter).abort();
+      throw err;
+    }
+    await closeQuietly(file);
+    if (file.created) await fsp.rm(out as string, { force: true });
     throw err;
   } finally {
     signal.removeEventListener("abort", onAbort);

@@ -97,6 +97,14 @@ export class DiskStore implements ObjectStore {
     }
   }
 
+  async rename(from: string, to: string): Promise<void> {
+    await fsp.rename(this.localFile(from), this.localFile(to));
+  }
+
+  abortUnfinishedWriters(): Promise<number> {
+    return Promise.resolve(0);
+  }
+
   createWriter(key: string): ObjectWriter {
     const target = this.localFile(key);
     const temp = `${target}.part`;

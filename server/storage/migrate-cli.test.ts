@@ -53,7 +53,12 @@ function folderWith(files: Record<string, Buffer>): string {
 describe("npm run storage:migrate", () => {
   it("dry-runs, copies to the bucket with progress and a summary, then back to an empty folder, exiting 0", async () => {
     const files = { "1/a.jpg": crypto.randomBytes(50_000), "1/a.thumb.webp": crypto.randomBytes(3_000) };
-    const env = { ...s3.env(`cli-${crypto.randomBytes(4).toString("hex")}`), UPLOADS_DIR: folderWith(files) };
+    const zip = { [`${"Z".repeat(22)}.zip`]: crypto.randomBytes(20_000) };
+    const env = {
+      ...s3.env(`cli-${crypto.randomBytes(4).toString("hex")}`),
+      UPLOADS_DIR: folderWith(files),
+      PUBLISHED_DIR: folderWith({ ...zip, [`${"P".repeat(22)}.zip.part`]: Buffer.from("partial") }),
+    };
 
     const dry = await migrate(["--to", "s3", "--dry-run"], env);
     expect(dry.code).toBe(0);
@@ -65,15 +70,22 @@ describe("npm run storage:migrate", () => {
     // Not a terminal: plain progress lines, the last with every file.
     expect(run.stderr).toMatch(/^2\/2 files, 0\.1\/0\.1 MiB, [\d.]+ MiB\/s$/m);
     expect(run.stdout).toMatch(/Copied 2 of 2 files \(0\.1 MiB\) from .* to s3:\/\/photodrop-test\/cli-\w+\/uploads\//);
+    // The published ZIPs under their own names, unfinished `.part` files left out.
+    expect(run.stdout).toMatch(
+      /Copied 1 of 1 files \(0\.0 MiB\) from .* to s3:\/\/photodrop-test\/cli-\w+\/published\//,
+    );
 
     const again = await migrate(["--to", "s3"], env);
     expect(again.stdout).toContain("Copied 0 of 2 files (0.0 MiB)");
     expect(again.stdout).toContain("2 already there");
 
     const back = fs.mkdtempSync(path.join(dir, "back-"));
-    const restored = await migrate(["--to", "disk"], { ...env, UPLOADS_DIR: back });
+    const publishedBack = fs.mkdtempSync(path.join(dir, "published-back-"));
+    const restored = await migrate(["--to", "disk"], { ...env, UPLOADS_DIR: back, PUBLISHED_DIR: publishedBack });
     expect(restored.code).toBe(0);
     expect(filesUnder(back)).toEqual(Object.keys(files).sort());
+    expect(filesUnder(publishedBack)).toEqual(Object.keys(zip));
+    expect(fs.readFileSync(path.join(publishedBack, Object.keys(zip)[0])).equals(Object.values(zip)[0])).toBe(true);
     for (const [key, bytes] of Object.entries(files))
       expect(fs.readFileSync(path.join(back, key)).equals(bytes)).toBe(true);
   });
@@ -82,12 +94,13 @@ describe("npm run storage:migrate", () => {
     const env = {
       ...s3.env(`cli-${crypto.randomBytes(4).toString("hex")}`),
       UPLOADS_DIR: folderWith({ "1/a.jpg": Buffer.from("one"), "2/b.jpg": Buffer.from("two") }),
+      PUBLISHED_DIR: folderWith({}),
     };
     expect((await migrate(["--to", "s3"], env)).code).toBe(0);
     // A file where the folder `1` should be: that object cannot be written back.
     const back = folderWith({ "1": Buffer.from("in the way") });
 
-    const run = await migrate(["--to", "disk"], { ...env, UPLOADS_DIR: back });
+    const run = await migrate(["--to", "disk"], { ...env, UPLOADS_DIR: back, PUBLISHED_DIR: folderWith({}) });
 
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^failed 1\/a\.jpg: /m);

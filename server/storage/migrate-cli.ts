@@ -2,14 +2,15 @@ import fs from "node:fs";
 import { ConfigError, loadConfig } from "../config";
 import { DiskStore } from "./disk-store";
 import { migrateObjects, type MigrationSummary } from "./migrate";
+import type { ObjectStore } from "./object-store";
 import { mib, progressReporter } from "./migrate-progress";
 import { uploadsTempRoot } from "./paths";
 import { openStores, storageProblem } from "./stores";
 
 const USAGE = `Usage:
-  npm run storage:migrate -- --to s3 [--dry-run] [--concurrency N]   copy UPLOADS_DIR's files into STORAGE_URL
-  npm run storage:migrate -- --to disk [--dry-run] [--concurrency N] copy STORAGE_URL's objects into UPLOADS_DIR
-STORAGE_URL (s3://bucket/prefix), the S3_* settings and UPLOADS_DIR are read as for the server.
+  npm run storage:migrate -- --to s3 [--dry-run] [--concurrency N]   copy UPLOADS_DIR's and PUBLISHED_DIR's files into STORAGE_URL
+  npm run storage:migrate -- --to disk [--dry-run] [--concurrency N] copy STORAGE_URL's objects into UPLOADS_DIR and PUBLISHED_DIR
+STORAGE_URL (s3://bucket/prefix), the S3_* settings, UPLOADS_DIR and PUBLISHED_DIR are read as for the server.
 Nothing is removed from either side; a second run copies only what is missing or differs.`;
 
 /** A problem the person running the command can fix; its message says how. */
@@ -67,12 +68,28 @@ async function main(argv: string[]): Promise<number> {
   const problem = await storageProblem(config);
   if (problem) throw new MigrateError(problem);
 
-  const disk = new DiskStore(config.uploadsDir, uploadsTempRoot(config));
-  const bucket = (await openStores(config)).uploads;
-  const [source, target] = args.to === "s3" ? [disk, bucket] : [bucket, disk];
-  const bucketName = `s3://${storage.bucket}/${storage.prefix}uploads/`;
-  const [from, to] = args.to === "s3" ? [config.uploadsDir, bucketName] : [bucketName, config.uploadsDir];
+  const bucket = await openStores(config);
+  const uploads = await copyAll(args, new DiskStore(config.uploadsDir, uploadsTempRoot(config)), bucket.uploads, [
+    config.uploadsDir,
+    `s3://${storage.bucket}/${storage.prefix}uploads/`,
+  ]);
+  // The published ZIPs keep their names (the delivery links' tokens) in the bucket.
+  const published = await copyAll(args, new DiskStore(config.publishedDir), bucket.published, [
+    config.publishedDir,
+    `s3://${storage.bucket}/${storage.prefix}published/`,
+  ]);
+  return uploads.counts.failed + published.counts.failed > 0 ? 1 : 0;
+}
 
+/** Copies one folder's files into the bucket, or back, with its progress and summary line. */
+async function copyAll(
+  args: Args,
+  disk: DiskStore,
+  bucket: ObjectStore,
+  [folder, bucketName]: [string, string],
+): Promise<MigrationSummary> {
+  const [source, target] = args.to === "s3" ? [disk, bucket] : [bucket, disk];
+  const [from, to] = args.to === "s3" ? [folder, bucketName] : [bucketName, folder];
   const progress = progressReporter(process.stderr);
   const summary = await migrateObjects(source, target, {
     dryRun: args.dryRun,
@@ -86,7 +103,7 @@ async function main(argv: string[]): Promise<number> {
   });
   progress.finish(summary);
   console.log(summaryLine(summary, args.dryRun, from, to));
-  return summary.counts.failed > 0 ? 1 : 0;
+  return summary;
 }
 
 main(process.argv.slice(2)).then(

@@ -66,6 +66,17 @@ export interface ObjectStore {
   /** Starts building an object from parts under `key` (see ObjectWriter). */
   createWriter(key: string, options?: PutOptions): ObjectWriter;
   /**
+   * Gives an object another key (a rename on disk; in object storage a copy, then the old one
+   * removed). Rejects with StorageNotFoundError (code ENOENT) when there is none.
+   */
+  rename(from: string, to: string): Promise<void>;
+  /**
+   * Aborts the unfinished multipart uploads under `prefix` started before `startedBefore` (left by
+   * a process that died while writing), sparing the keys `keep` answers true for; answers how many
+   * went. The disk has none: its `.part` files are swept by whoever writes them.
+   */
+  abortUnfinishedWriters(prefix: string, startedBefore: Date, keep: (key: string) => boolean): Promise<number>;
+  /**
    * A short-lived URL from which a client fetches the object from the storage itself, answered
    * with these headers (S3_PRESIGNED_DOWNLOADS); undefined where files go through Photodrop.
    * Rejects with StorageNotFoundError when there is no such object.

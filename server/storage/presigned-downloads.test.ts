@@ -6,6 +6,7 @@ import { createTestApp, createUser, type TestApp, type TestUser } from "../test/
 import { insertProjectRow, markPublishedRow } from "../test/rows";
 import { startS3Server, type TestS3Server } from "../test/s3-server";
 import { binary, cookiesOf } from "../delivery/test-fixtures";
+import { projectRow, recordPublishEvents } from "../publish/test-fixtures";
 import { storesOf } from "./stores";
 
 // S3_PRESIGNED_DOWNLOADS=1 against a real S3 protocol server (s3rver; it reads a presigned
@@ -149,5 +150,28 @@ describe("with S3_PRESIGNED_DOWNLOADS=1", () => {
       await request(t.app).post(`/d/${token}/unlock`).type("form").send({ passcode: "open sesame" }),
     );
     expect((await get(`/d/${token}/p/1/download`, { Cookie: cookie })).status).toBe(302);
+  });
+
+  it("streams the ZIP itself instead of redirecting: counting its download needs the bytes", async () => {
+    const id = await insertProjectRow(t.ctx, { name: "Zipped" });
+    const upload = await request(t.app)
+      .post(`/api/attachments/projects/${id}/upload`)
+      .set(staff.auth)
+      .attach("file", photo, "one.jpg");
+    expect(upload.status).toBe(201);
+    const events = recordPublishEvents(t.ctx, id);
+    expect((await request(t.app).post(`/api/projects/${id}/publish`).set(staff.auth)).status).toBe(202);
+    await events.next("publish_completed");
+    events.stop();
+    const zipName = (await projectRow(t.ctx, id)).published_zip_path.replace(/^published\//, "");
+
+    const res = await get(`/d/${zipName.replace(/\.zip$/, "")}/all.zip`);
+
+    expect(res.status).toBe(200);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.headers["content-type"]).toBe("application/zip");
+    expect(Number(res.headers["content-length"])).toBe((await storesOf(t.ctx.config).published.stat(zipName))?.size);
+    expect((res.body as Buffer).subarray(0, 2).toString("latin1")).toBe("PK");
+    await expect.poll(async () => (await projectRow(t.ctx, id)).delivery_downloads).toBe(1);
   });
 });

@@ -13,6 +13,7 @@ import type {
   PutOptions,
 } from "./object-store";
 import { StorageNotFoundError } from "./object-store";
+import { abortUploadsBefore, copyObject } from "./s3-multipart";
 
 /** Parts of a multipart upload: S3's least is 5 MiB; 8 MiB, four in flight, holds 32 MiB per upload at most. */
 export const PART_SIZE = 8 * 1024 * 1024;
@@ -196,6 +197,21 @@ export class S3Store implements ObjectStore {
     } while (token);
   }
 
+  async rename(from: string, to: string): Promise<void> {
+    const stat = await this.stat(from);
+    if (!stat) throw new StorageNotFoundError(from);
+    const bucket = { sdk: this.sdk, client: this.client, bucket: this.bucket };
+    await copyObject(bucket, this.objectKey(from), this.objectKey(to), stat.size);
+    await this.remove(from);
+  }
+
+  abortUnfinishedWriters(prefix: string, startedBefore: Date, keep: (key: string) => boolean): Promise<number> {
+    const bucket = { sdk: this.sdk, client: this.client, bucket: this.bucket };
+    return abortUploadsBefore(bucket, this.objectKey(prefix), startedBefore, (key) =>
+      keep(key.slice(this.prefix.length)),
+    );
+  }
+
   createWriter(key: string, options?: PutOptions): ObjectWriter {
     const stream = new PassThrough({ highWaterMark: PART_SIZE });
     const upload = this.upload(key, stream, options);
@@ -208,8 +224,10 @@ export class S3Store implements ObjectStore {
         await done;
       },
       abort: async () => {
-        stream.destroy();
-        await this.abortUpload(key, upload, done);
+        // Failing the body, rather than upload.abort() (which settles `done` at once), has the SDK
+        // send AbortMultipartUpload before `done` settles: nothing is left once this resolves.
+        stream.destroy(new Error("the object was aborted"));
+        await done.catch(() => undefined);
       },
     };
   }

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { AppContext } from "../context";
@@ -41,4 +42,37 @@ export async function writeStored(ctx: AppContext, key: string, bytes: Buffer | 
 
 export async function removeStored(ctx: AppContext, key: string): Promise<void> {
   await storesOf(ctx.config).uploads.remove(key);
+}
+
+/** The published ZIPs' keys (their names), wherever they are kept; on disk, `.part` files too. */
+export async function publishedKeys(ctx: AppContext): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const object of storesOf(ctx.config).published.list("")) keys.push(object.key);
+  return keys.sort();
+}
+
+export async function isStoredZip(ctx: AppContext, key: string): Promise<boolean> {
+  return (await storesOf(ctx.config).published.stat(key)) !== undefined;
+}
+
+export async function readPublished(ctx: AppContext, key: string): Promise<Buffer> {
+  return readAll(await storesOf(ctx.config).published.get(key));
+}
+
+/** Stores bytes in the published store, as a build would have (a test's own arrangement). */
+export async function writePublished(ctx: AppContext, key: string, bytes: Buffer | string): Promise<void> {
+  await storesOf(ctx.config).published.put(key, Readable.from([Buffer.from(bytes)]));
+}
+
+export async function removePublished(ctx: AppContext, key: string): Promise<void> {
+  await storesOf(ctx.config).published.remove(key);
+}
+
+/** A published ZIP's bytes in a file of their own (a scratch copy in object storage), for yauzl and unzip -t. */
+export async function publishedZipCopy(ctx: AppContext, key: string): Promise<string> {
+  const local = storesOf(ctx.config).published.localFile(key);
+  if (local) return local;
+  const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-zip-")), key);
+  fs.writeFileSync(copy, await readPublished(ctx, key));
+  return copy;
 }

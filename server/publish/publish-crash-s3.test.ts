@@ -1,0 +1,108 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bearer, RELAXED_LIMITS, type SessionBody } from "../auth/auth-test-helpers";
+import { dataFolders, startAppProcess, type AppProcess } from "../test/app-process";
+import { createTestApp, type TestApp } from "../test/harness";
+import { insertAttachmentRow } from "../test/rows";
+import { startS3Server, type TestS3Server } from "../test/s3-server";
+import { publishedKeys, writeStored } from "../test/stored-files";
+import { until } from "../test/wait";
+import { projectRow } from "./test-fixtures";
+
+/** Photos of 8 MiB each: a build of ten of them takes long enough to be killed in the middle. */
+const PHOTO = 8 * 1024 * 1024;
+
+/**
+ * A real process publishing into object storage (s3rver, in this test process) is killed
+ * (SIGKILL) in the middle of its multipart upload; the bucket holds no ZIP, whole or partial, and
+ * the next start fails the project and carries on. s3rver keeps the upload's parts where a
+ * real bucket would too, but cannot list or abort them: the sweep that aborts them is not
+ * tested here (README, "Object storage").
+ */
+let s3: TestS3Server;
+let dir: string;
+let env: Record<string, string>;
+let app: AppProcess | undefined;
+/** In-process access to the same database and bucket, to arrange the photos and read the rows. */
+let local: TestApp;
+
+beforeAll(async () => {
+  s3 = await startS3Server();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-s3-crash-"));
+  env = {
+    ...RELAXED_LIMITS,
+    ...s3.env("crash/"),
+    ...dataFolders(dir),
+    DATABASE_URL: path.join(dir, "db.sqlite3"),
+  };
+  local = await createTestApp(env);
+  app = await startAppProcess(env);
+}, 120_000);
+
+afterAll(async () => {
+  await app?.stop();
+  await local?.close();
+  await s3?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a process killed while it publishes into object storage", () => {
+  it("leaves no ZIP in the bucket, and the next start fails the project, which publishes again", async () => {
+    const admin = (
+      await request(app!.url).post("/api/auth/signup").send({ email: "boss@studio.test", password: "secret123" })
+    ).body as SessionBody;
+    const auth = bearer(admin.accessToken);
+    const project = await request(app!.url).post("/api/projects").set(auth).send({ name: "Big Wedding" });
+    expect(project.status).toBe(201);
+    const id = project.body.id as number;
+    for (let i = 1; i <= 10; i++) {
+      const storageKey = `${id}/${crypto.randomBytes(12).toString("base64url")}.jpg`;
+      await writeStored(local.ctx, storageKey, crypto.randomBytes(PHOTO));
+      await insertAttachmentRow(local.ctx, id, { originalName: `photo-${i}.jpg`, storageKey, size: PHOTO });
+    }
+
+    expect((await request(app!.url).post(`/api/projects/${id}/publish`).set(auth)).status).toBe(202);
+    await until(
+      () => projectRow(local.ctx, id),
+      (row) => row.publish_file !== null,
+    );
+    app!.kill("SIGKILL");
+    await until(
+      async () =>
+        await fetch(`${app!.url}/readyz`).then(
+          () => true,
+          () => false,
+        ),
+      (up) => !up,
+    );
+
+    // Killed mid-way: the build had not finished, and nothing under the ZIP's name exists.
+    const killed = await projectRow(local.ctx, id);
+    expect(killed.publish_status).toBe("publishing");
+    expect(await publishedKeys(local.ctx)).toEqual([]);
+
+    app = await startAppProcess(env);
+    const row = await projectRow(local.ctx, id);
+    expect(row.publish_status).toBe("failed");
+    expect(row.publish_error).toMatch(/^Interrupted/);
+    const started = app;
+    await until(
+      () => started.log(),
+      (log) => /cannot sweep unfinished multipart uploads/.test(log),
+    );
+    expect(await publishedKeys(local.ctx)).toEqual([]);
+
+    expect((await request(app.url).post(`/api/projects/${id}/publish`).set(auth)).status).toBe(202);
+    const published = await until(
+      () => projectRow(local.ctx, id),
+      (r) => r.publish_status !== "publishing",
+      60_000,
+    );
+    expect(published.publish_status).toBe("published");
+    expect(await publishedKeys(local.ctx)).toEqual([path.basename(published.published_zip_path)]);
+  }, 120_000);
+});
