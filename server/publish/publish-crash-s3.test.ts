@@ -18,10 +18,10 @@ const PHOTO = 8 * 1024 * 1024;
 
 /**
  * A real process publishing into object storage (s3rver, in this test process) is killed
- * (SIGKILL) in the middle of its multipart upload; the bucket holds no ZIP, whole or partial, and
- * the next start fails the project and carries on. s3rver keeps the upload's parts where a
- * real bucket would too, but cannot list or abort them: the sweep that aborts them is not
- * tested here (README, "Object storage").
+ * (SIGKILL) in the middle of its multipart upload; the bucket holds no ZIP, whole or partial, only
+ * the unfinished upload's parts, as a real bucket would; the next start fails the project and its
+ * sweep aborts that upload (the test server lists and aborts multipart uploads, README "Object
+ * storage").
  */
 let s3: TestS3Server;
 let dir: string;
@@ -38,6 +38,8 @@ beforeAll(async () => {
     ...s3.env("crash/"),
     ...dataFolders(dir),
     DATABASE_URL: path.join(dir, "db.sqlite3"),
+    // The sweep aborts a ZIP's upload once it is twice the lease old: 6 s.
+    PUBLISH_LEASE_SECONDS: "3",
   };
   local = await createTestApp(env);
   app = await startAppProcess(env);
@@ -66,9 +68,10 @@ describe("a process killed while it publishes into object storage", () => {
     }
 
     expect((await request(app!.url).post(`/api/projects/${id}/publish`).set(auth)).status).toBe(202);
+    // Killed once its multipart upload has begun (with its first 8 MiB part).
     await until(
-      () => projectRow(local.ctx, id),
-      (row) => row.publish_file !== null,
+      () => s3.uploadsInProgress(),
+      (keys) => keys.length === 1,
     );
     app!.kill("SIGKILL");
     await until(
@@ -80,20 +83,23 @@ describe("a process killed while it publishes into object storage", () => {
       (up) => !up,
     );
 
-    // Killed mid-way: the build had not finished, and nothing under the ZIP's name exists.
+    // Killed mid-way: the build had not finished, nothing under the ZIP's name exists, and the
+    // bucket keeps the parts of its unfinished upload.
     const killed = await projectRow(local.ctx, id);
     expect(killed.publish_status).toBe("publishing");
     expect(await publishedKeys(local.ctx)).toEqual([]);
+    expect(s3.uploadsInProgress()).toEqual([`crash/published/${killed.publish_file}`]);
 
+    await new Promise((resolve) => setTimeout(resolve, 6_500));
     app = await startAppProcess(env);
     const row = await projectRow(local.ctx, id);
     expect(row.publish_status).toBe("failed");
     expect(row.publish_error).toMatch(/^Interrupted/);
-    const started = app;
     await until(
-      () => started.log(),
-      (log) => /cannot sweep unfinished multipart uploads/.test(log),
+      () => s3.uploadsInProgress(),
+      (keys) => keys.length === 0,
     );
+    expect(app.log()).toMatch(/aborted unfinished multipart uploads left by a stopped process/);
     expect(await publishedKeys(local.ctx)).toEqual([]);
 
     expect((await request(app.url).post(`/api/projects/${id}/publish`).set(auth)).status).toBe(202);

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -10,11 +11,12 @@ import { binary } from "../delivery/test-fixtures";
 import { dataFolders, startAppProcess, type AppProcess } from "../test/app-process";
 import { startS3Server, type TestS3Server } from "../test/s3-server";
 import { createTestDatabase, type TestDatabase } from "../test/test-database";
+import { until } from "../test/wait";
 
 /**
  * Two real Photodrop processes as two machines would run them: one PostgreSQL database, one
  * bucket, and each its own working folder, shared with nobody. A photo uploaded through one is
- * viewed, downloaded and deleted through the other.
+ * viewed, downloaded, published, its ZIP downloaded and deleted through the other.
  */
 let s3: TestS3Server;
 let database: TestDatabase;
@@ -59,7 +61,7 @@ function filesOn(dir: string): string[] {
 }
 
 describe("two machines, one database and one bucket, no shared folder", () => {
-  it("views, downloads and deletes through B a photo uploaded through A", async () => {
+  it("views, downloads, publishes and deletes through B a photo uploaded through A, whose ZIP A serves", async () => {
     const auth = bearer(admin.accessToken);
     const project = await request(a.url).post("/api/projects").set(auth).send({ name: "Across machines" });
     expect(project.status).toBe(201);
@@ -85,9 +87,32 @@ describe("two machines, one database and one bucket, no shared folder", () => {
     expect(thumbnail.status).toBe(200);
     expect(thumbnail.headers["content-type"]).toBe("image/webp");
 
-    // Neither machine keeps a photo in its own folder: both read the bucket.
+    // Published through B, its ZIP downloaded through A: built from the bucket, served from it.
+    expect((await request(b.url).post(`/api/projects/${project.body.id}/publish`).set(auth)).status).toBe(202);
+    const state = await until(
+      async () => (await request(a.url).get(`/api/projects/${project.body.id}`).set(auth)).body,
+      (body: { publishStatus: string; deliveryUrl: string }) => body.publishStatus !== "publishing",
+      60_000,
+    );
+    expect(state.publishStatus).toBe("published");
+    const zip = await request(a.url)
+      .get(`${new URL(state.deliveryUrl, a.url).pathname}/all.zip`)
+      .buffer(true)
+      .parse(binary);
+    expect(zip.status).toBe(200);
+    const zipFile = path.join(folders[0], "across.zip");
+    fs.writeFileSync(zipFile, zip.body as Buffer);
+    expect(execFileSync("unzip", ["-t", zipFile], { encoding: "utf8" })).toMatch(/No errors detected/);
+    expect(execFileSync("unzip", ["-p", zipFile, "across.jpg"], { maxBuffer: 64 * 1024 * 1024 }).equals(photo)).toBe(
+      true,
+    );
+
+    // Neither machine keeps a photo or a ZIP in its own folder: both use the bucket.
     for (const dir of folders.slice(1)) expect(filesOn(dir), dir).toEqual([]);
 
+    expect((await request(b.url).delete(`/api/projects/${project.body.id}/publish`).set(auth)).status).toBeLessThan(
+      300,
+    );
     expect((await request(b.url).delete(`/api/attachments/${id}`).set(auth)).status).toBe(204);
     expect((await request(a.url).get(`/api/attachments/${id}/view`).set(auth)).status).toBe(404);
   });
