@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 // project-deletion.test.ts and delivery-parts.test.ts arrange 10,000 photos, past what s3rver
 // stores in a test's time (deleting a project's objects is in stored-photos.test.ts). Left on
 // disk: the suites that hold a build back with a named pipe (publish-queue, publish-lease,
-// publish-race), arrange `.part` files (recovery), or test what only files allow (delivery-files:
+// publish-race, publish-held-build), arrange `.part` files (recovery), or test what only files allow (delivery-files:
 // sendfile, the proxy's hand-over); publish-storage.test.ts starts its own s3rver in `npm test`.
 export default defineConfig({
   test: {

@@ -1,0 +1,74 @@
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
+import { insertProjectRow } from "../test/rows";
+import { publishedKeys } from "../test/stored-files";
+import { cancelAllPublishes } from "./publish.service";
+import { addSlowAttachment, projectRow, recordPublishEvents, until } from "./test-fixtures";
+
+// Builds held back by a named pipe in UPLOADS_DIR, so they are caught while they run: on the
+// folders only (object storage has no pipe; publish-storage.test.ts cancels a build there).
+let t: TestApp;
+let staff: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  staff = await createUser(t.ctx);
+});
+afterAll(async () => {
+  await cancelAllPublishes(t.ctx);
+  await t.close();
+});
+
+const publish = (id: number) => request(t.app).post(`/api/projects/${id}/publish`).set(staff.auth);
+const unpublish = (id: number) => request(t.app).delete(`/api/projects/${id}/publish`).set(staff.auth);
+
+describe("a build still running", () => {
+  it("refuses a project that is still publishing with 409", async () => {
+    const id = await insertProjectRow(t.ctx);
+    const pipe = await addSlowAttachment(t.ctx, id, "slow.jpg", 1000);
+    expect((await publish(id)).status).toBe(202);
+    try {
+      const res = await publish(id);
+      expect(res.status).toBe(409);
+      expect(res.body.message).toBe("Project is already published");
+    } finally {
+      const events = recordPublishEvents(t.ctx, id);
+      await pipe.finish();
+      await events.next("publish_completed");
+    }
+  });
+
+  it("cancels a running build: no partial file, the project is a draft, and the build never completes", async () => {
+    const id = await insertProjectRow(t.ctx);
+    const pipe = await addSlowAttachment(t.ctx, id, "big.jpg", 8 * 1024 * 1024);
+    const events = recordPublishEvents(t.ctx, id);
+    const before = await publishedKeys(t.ctx);
+    try {
+      expect((await publish(id)).status).toBe(202);
+      await pipe.feed(2 * 1024 * 1024);
+      await until(
+        async () => (await publishedKeys(t.ctx)).filter((f) => f.endsWith(".part")),
+        (parts) => parts.length === 1,
+      );
+
+      const res = await unpublish(id);
+
+      expect(res.status).toBe(200);
+      expect(res.body.publishStatus).toBe("draft");
+      expect(await publishedKeys(t.ctx)).toEqual(before);
+      expect(await projectRow(t.ctx, id)).toMatchObject({
+        publish_status: "draft",
+        published_zip_path: null,
+        publish_error: null,
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      const types = events.events.map((e) => e.type);
+      expect(types[0]).toBe("publish_started");
+      expect(types).not.toContain("publish_completed");
+      expect(types).not.toContain("publish_failed");
+    } finally {
+      pipe.release();
+    }
+  });
+});
