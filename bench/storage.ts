@@ -17,6 +17,7 @@ import { until } from "../server/test/wait";
 import { benchApi, benchSignIn } from "./bench-api";
 import { benchDatabase, benchServerEnv } from "./bench-database";
 import { startBenchProcess, startProductionServer } from "./bench-process";
+import { inParallel } from "./in-parallel";
 import { loadAverageLine } from "./machine";
 import { ensurePhotos } from "./photos";
 import { cpuSecondsOf } from "./wrk";
@@ -33,17 +34,6 @@ interface Figures {
   publish?: number;
   publishNote?: string;
   serverCpu?: number;
-}
-
-/** Runs `task` on every item, PARALLEL at a time; answers the seconds taken. */
-async function inParallel<T>(items: T[], task: (item: T) => Promise<void>): Promise<number> {
-  let next = 0;
-  const started = performance.now();
-  const worker = async () => {
-    while (next < items.length) await task(items[next++]);
-  };
-  await Promise.all(Array.from({ length: PARALLEL }, worker));
-  return (performance.now() - started) / 1000;
 }
 
 async function drain(res: Response, what: string): Promise<void> {
@@ -73,7 +63,7 @@ async function throughPhotodrop(files: string[], storageEnv: Record<string, stri
     );
     const cpuBefore = cpuSecondsOf(server.pid);
     const ids: number[] = [];
-    const upload = await inParallel(files, async (file) => {
+    const upload = await inParallel(files, PARALLEL, async (file) => {
       const form = new FormData();
       form.append("file", await fs.openAsBlob(file, { type: "image/jpeg" }), path.basename(file));
       const res = await fetch(`${server.url}/api/attachments/projects/${project.id}/upload`, {
@@ -84,7 +74,7 @@ async function throughPhotodrop(files: string[], storageEnv: Record<string, stri
       if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
       ids.push(((await res.json()) as { id: number }).id);
     });
-    const download = await inParallel(ids, async (id) =>
+    const download = await inParallel(ids, PARALLEL, async (id) =>
       drain(await fetch(`${server.url}/api/attachments/${id}/download`, { headers: auth }), "download"),
     );
     const serverCpu = cpuSecondsOf(server.pid) - cpuBefore;
@@ -116,7 +106,7 @@ async function s3Alone(files: string[], endpoint: string, bucket: string): Promi
   });
   const key = (file: string) => `alone/${path.basename(file)}`;
   try {
-    const upload = await inParallel(files, async (file) => {
+    const upload = await inParallel(files, PARALLEL, async (file) => {
       await client.send(
         new PutObjectCommand({
           Bucket: bucket,
@@ -126,7 +116,7 @@ async function s3Alone(files: string[], endpoint: string, bucket: string): Promi
         }),
       );
     });
-    const download = await inParallel(files, async (file) => {
+    const download = await inParallel(files, PARALLEL, async (file) => {
       const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key(file) }));
       for await (const chunk of answer.Body as NodeJS.ReadableStream) void chunk;
     });

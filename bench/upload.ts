@@ -19,6 +19,7 @@ import { cpuSecondsOf } from "./wrk";
 import { memoryOf as processMemory } from "../server/test/app-process";
 import { productionStart, startBenchProcess, startProductionServer } from "./bench-process";
 import { ensurePhotos, photosIn } from "./photos";
+import { inParallel } from "./in-parallel";
 import { loadAverageLine } from "./machine";
 
 const FILES = 200;
@@ -51,21 +52,10 @@ async function startListening(args: string[], env: Record<string, string>) {
   return { ...server, base: await server.ready };
 }
 
-/** Runs `task` on every item, PARALLEL at a time, in order; answers the seconds taken. */
-async function inParallel<T>(items: T[], task: (item: T) => Promise<void>): Promise<number> {
-  let next = 0;
-  const started = performance.now();
-  const worker = async () => {
-    while (next < items.length) await task(items[next++]);
-  };
-  await Promise.all(Array.from({ length: PARALLEL }, worker));
-  return (performance.now() - started) / 1000;
-}
-
 /** Sends every file, each in its own request; calls `each` after every answer. Answers the seconds taken. */
 function uploadAll(files: string[], url: string, headers: Record<string, string>, each: (done: number) => void) {
   let done = 0;
-  return inParallel(files, async (file) => {
+  return inParallel(files, PARALLEL, async (file) => {
     const form = new FormData();
     // A file-backed Blob: fetch streams it from disk, so the client never holds all photos.
     form.append("file", await fs.openAsBlob(file, { type: "image/jpeg" }), path.basename(file));
@@ -78,7 +68,7 @@ function uploadAll(files: string[], url: string, headers: Record<string, string>
 
 /** GETs every URL; answers the seconds taken. */
 function fetchAll(urls: string[]) {
-  return inParallel(urls, async (url) => {
+  return inParallel(urls, PARALLEL, async (url) => {
     const res = await fetch(url);
     if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`);
     await res.arrayBuffer();
