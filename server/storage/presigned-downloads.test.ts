@@ -140,7 +140,7 @@ describe("with S3_PRESIGNED_DOWNLOADS=1", () => {
           await t.ctx.db("delivery_activity").where({ project_id: projectId, type: "photo_download" }).count({ n: "*" })
         )[0].n,
       );
-    await expect.poll(downloads).toBe(2);
+    await expect.poll(downloads, { timeout: 10_000 }).toBe(2);
 
     await request(t.app).put(`/api/projects/${projectId}/delivery`).set(staff.auth).send({ passcode: "open sesame" });
     const locked = await get(`/d/${token}/p/1/download`);
@@ -172,6 +172,6 @@ describe("with S3_PRESIGNED_DOWNLOADS=1", () => {
     expect(res.headers["content-type"]).toBe("application/zip");
     expect(Number(res.headers["content-length"])).toBe((await storesOf(t.ctx.config).published.stat(zipName))?.size);
     expect((res.body as Buffer).subarray(0, 2).toString("latin1")).toBe("PK");
-    await expect.poll(async () => (await projectRow(t.ctx, id)).delivery_downloads).toBe(1);
+    await expect.poll(async () => (await projectRow(t.ctx, id)).delivery_downloads, { timeout: 10_000 }).toBe(1);
   });
 });
