@@ -13,7 +13,7 @@ import { jpegNameOf } from "../attachments/file-names";
 import { renditionSpec, type Rendition } from "../storage/image-files";
 import { PUBLISHED_ZIP_NAME } from "../storage/paths";
 import { publishedZipKey, webSizeZipKey } from "../storage/published-zips";
-import { readAll } from "../storage/object-store";
+import { readAll, type ObjectStat, type ObjectStore } from "../storage/object-store";
 import { storesOf } from "../storage/stores";
 import { objectBody, redirectToStorage } from "../http/stored-object";
 import {
@@ -138,10 +138,11 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
   const handOver = uploads.kind === "disk" ? sendfileTarget(ctx.config) : undefined;
 
   /** A stored file, read here or sent by the proxy, or an object streamed from object storage. */
-  const storedBody = async (key: string): Promise<Body> => {
-    const body = await objectBody(uploads, key, PHOTO_NOT_FOUND);
+  const storedBody = async (store: ObjectStore, key: string, notFound?: string, known?: ObjectStat): Promise<Body> => {
+    const body = await objectBody(store, key, notFound, known);
     return handOver && body.kind === "file" ? { kind: "proxy", ...handOver(body.path) } : body;
   };
+  const photoBody = (key: string) => storedBody(uploads, key, PHOTO_NOT_FOUND);
 
   async function sendPhoto(req: IncomingMessage, res: ServerResponse, link: DeliveryLink, route: PhotoRoute) {
     if (route.kind === "photo" || route.kind === "download") requireDownload(link, "original");
@@ -176,7 +177,7 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
       const redirect = { notFound: PHOTO_NOT_FOUND, headers: options.baseHeaders(req) };
       if (await redirectToStorage(res, uploads, key ?? photo.storageKey, answer, redirect)) return;
     }
-    if (!key) return sendEntity(req, res, options.baseHeaders(req), entity, await storedBody(photo.storageKey));
+    if (!key) return sendEntity(req, res, options.baseHeaders(req), entity, await photoBody(photo.storageKey));
     let data: Buffer | undefined;
     // Previews (hundreds of kB each) are read from storage; thumbnails from memory. Unreadable here:
     // the answer from storage says why (404 when it is gone).
@@ -187,7 +188,7 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
       res,
       options.baseHeaders(req),
       entity,
-      data ? { kind: "buffer", data } : await storedBody(key),
+      data ? { kind: "buffer", data } : await photoBody(key),
     );
   }
 
@@ -212,16 +213,14 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
         lastModified: zip.mtime.toUTCString(),
       },
     };
-    const body = await objectBody(published, (webSize ? webSizeZipKey : publishedZipKey)(link.zipPath));
+    const body = await storedBody(published, (webSize ? webSizeZipKey : publishedZipKey)(link.zipPath), undefined, zip);
     const kind = webSize ? "webSize" : "originals";
     const clientAddress = options.clientAddress(req);
-    if (!handOver || body.kind !== "file") {
-      countZipDownload(ctx, req, res, link, clientAddress, kind);
-      return sendEntity(req, res, options.baseHeaders(req), entity, body);
-    }
-    // What the proxy will send is only known once Photodrop has not answered 304 or 412 itself.
-    await sendEntity(req, res, options.baseHeaders(req), entity, { kind: "proxy", ...handOver(body.path) });
-    if (res.statusCode === 200) countZipHandOver(ctx, req, link, clientAddress, zip.size, kind);
+    if (body.kind !== "proxy") countZipDownload(ctx, req, res, link, clientAddress, kind);
+    await sendEntity(req, res, options.baseHeaders(req), entity, body);
+    // What the proxy sends is only known once Photodrop has not answered 304 or 412 itself.
+    if (body.kind === "proxy" && res.statusCode === 200)
+      countZipHandOver(ctx, req, link, clientAddress, zip.size, kind);
   }
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {

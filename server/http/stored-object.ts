@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { Request, Response } from "express";
-import type { DownloadAnswer, ObjectStore } from "../storage/object-store";
+import type { DownloadAnswer, ObjectStat, ObjectStore } from "../storage/object-store";
 import { StorageNotFoundError } from "../storage/object-store";
 import { sendEntity, type Body } from "./entity-response";
 import { NotFoundError } from "./errors";
@@ -9,15 +9,17 @@ import { FILE_HEADERS, sendStoredFile } from "./send-file";
 /**
  * What answers a stored object: its file on this machine, or its bytes streamed from object
  * storage by range. Rejects with a NotFoundError (`notFound` its message) when there is none.
+ * `known`, the object's size and time when the caller has them, saves asking the storage.
  */
 export async function objectBody(
   store: ObjectStore,
   key: string,
   notFound?: string,
+  known?: ObjectStat,
 ): Promise<{ kind: "file"; path: string } | (Body & { kind: "stream"; mtime: Date })> {
   const file = store.localFile(key);
   if (file) return { kind: "file", path: file };
-  const stat = await store.stat(key);
+  const stat = known ?? (await store.stat(key));
   if (!stat) throw new NotFoundError(notFound);
   return {
     kind: "stream",
