@@ -6,7 +6,8 @@ import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../server/test/free-port";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** The project's folder, which every bench runs from. */
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 export interface BenchProcess<T> {
   child: ChildProcess;

@@ -10,7 +10,6 @@
  * SENDFILE_HEADER=X-Accel-Redirect (BENCH_ONLY=thumbnails, photos or ZIP runs one row). Prints MB/s, req/s, shares of nginx, errors, p99, the CPU each
  * process used (to show what the limit was) and the server's peak RSS while serving.
  */
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -20,7 +19,7 @@ import { freePort } from "../server/test/free-port";
 import { startNginx } from "../server/test/nginx";
 import { memoryOf, resetPeakMemory } from "../server/test/app-process";
 import { ACCEL_LOCATION, ACCEL_PUBLISHED_LOCATION } from "../server/http/sendfile-header";
-import { benchApi, benchSignIn } from "./bench-api";
+import { BENCH_ADMIN, benchApi, benchSignIn } from "./bench-api";
 import { benchDatabase, benchServerEnv } from "./bench-database";
 import { until } from "../server/test/wait";
 import { startBenchProcess, startProductionServer, type ProductionServer } from "./bench-process";
@@ -31,7 +30,6 @@ import { loadAverageLine, untilIdle } from "./machine";
 const PHOTOS = 24;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const ADMIN = { email: "bench@photodrop.local", password: crypto.randomBytes(12).toString("base64url") };
 
 interface Row {
   label: string;
@@ -74,7 +72,7 @@ const ROWS = ALL_ROWS.filter((row) => row.label.includes(process.env.BENCH_ONLY 
 
 /** Signs in, uploads the photos to a new project, publishes it and asks for every thumbnail once. */
 async function publish(base: string, files: string[]): Promise<{ projectId: number; token: string }> {
-  const accessToken = await benchSignIn(base, ADMIN);
+  const accessToken = await benchSignIn(base, BENCH_ADMIN);
   const auth = { Authorization: `Bearer ${accessToken}` };
   const json = { ...auth, "Content-Type": "application/json" };
   const project = await benchApi<{ id: number }>(
@@ -140,8 +138,8 @@ async function main() {
   const database = await benchDatabase(work);
   const env = {
     ...benchServerEnv(work, database.url),
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
+    ADMIN_EMAIL: BENCH_ADMIN.email,
+    ADMIN_PASSWORD: BENCH_ADMIN.password,
   };
   const stops: Array<() => Promise<void>> = [];
   let server: ProductionServer | undefined;

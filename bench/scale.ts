@@ -9,7 +9,6 @@
  * data and the server's peak RSS.
  */
 import { execFileSync } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,7 +17,7 @@ import { closeContext, createContext } from "../server/bootstrap";
 import { loadConfig } from "../server/config";
 import { createLogger } from "../server/logger";
 import { benchDatabase, benchOnPg, benchServerEnv } from "./bench-database";
-import { benchSignIn } from "./bench-api";
+import { BENCH_ADMIN, benchSignIn } from "./bench-api";
 import { productionStart, startAsNpmStart, startBenchProcess } from "./bench-process";
 import { loadAverageLine, untilIdle } from "./machine";
 import { cpuSecondsOf } from "./wrk";
@@ -32,7 +31,6 @@ const START_TIMES = 3;
 const THREADS = 2;
 const PAGE = 25;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const ADMIN = { email: "bench@photodrop.local", password: crypto.randomBytes(12).toString("base64url") };
 
 interface Route {
   label: string;
@@ -193,8 +191,8 @@ async function main() {
         ...env,
         PORT: "0",
         HOST: "127.0.0.1",
-        ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password,
+        ADMIN_EMAIL: BENCH_ADMIN.email,
+        ADMIN_PASSWORD: BENCH_ADMIN.password,
       });
     // Started three times (the first right after the fill, the database still writing it out); the last one is measured.
     const startTimes: number[] = [];
@@ -216,7 +214,7 @@ async function main() {
     );
     const bareBase = await bare.ready;
     try {
-      const auth = `Bearer ${await benchSignIn(base, ADMIN)}`;
+      const auth = `Bearer ${await benchSignIn(base, BENCH_ADMIN)}`;
       console.log(
         `server started in ${startTimes.map((t) => t.toFixed(2)).join(", ")} s (spawn to listening, as npm start runs it), RSS ${memoryMb(pid, "VmRSS").toFixed(0)} MB`,
       );

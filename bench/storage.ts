@@ -10,13 +10,12 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { S3_TEST_CREDENTIALS } from "../server/test/s3-server";
 import { until } from "../server/test/wait";
-import { benchApi, benchSignIn } from "./bench-api";
+import { BENCH_ADMIN, benchApi, benchSignIn } from "./bench-api";
 import { benchDatabase, benchServerEnv } from "./bench-database";
-import { startBenchProcess, startProductionServer } from "./bench-process";
+import { root, startBenchProcess, startProductionServer } from "./bench-process";
 import { inParallel } from "./in-parallel";
 import { loadAverageLine } from "./machine";
 import { ensurePhotos } from "./photos";
@@ -25,8 +24,6 @@ import { cpuSecondsOf } from "./wrk";
 const FILES = Number(process.env.BENCH_FILES ?? 40);
 const PARALLEL = 4;
 const MB = 1e6;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const ADMIN = { email: "bench@photodrop.local", password: crypto.randomBytes(12).toString("base64url") };
 
 interface Figures {
   upload: number;
@@ -48,12 +45,12 @@ async function throughPhotodrop(files: string[], storageEnv: Record<string, stri
   const env = {
     ...benchServerEnv(work, database.url),
     ...storageEnv,
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
+    ADMIN_EMAIL: BENCH_ADMIN.email,
+    ADMIN_PASSWORD: BENCH_ADMIN.password,
   };
   const server = await startProductionServer(env, path.join(work, "photodrop.log"));
   try {
-    const auth = { Authorization: `Bearer ${await benchSignIn(server.url, ADMIN)}` };
+    const auth = { Authorization: `Bearer ${await benchSignIn(server.url, BENCH_ADMIN)}` };
     const json = { ...auth, "Content-Type": "application/json" };
     const project = await benchApi<{ id: number }>(
       server.url,

@@ -8,12 +8,11 @@
  * With BENCH_PHOTOS_DIR=<folder>, every JPEG in that folder is sent instead (your own camera's photos).
  */
 import { spawnSync } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { benchApi, benchSignIn } from "./bench-api";
+import { BENCH_ADMIN, benchApi, benchSignIn } from "./bench-api";
 import { benchDatabase, benchServerEnv } from "./bench-database";
 import { cpuSecondsOf } from "./wrk";
 import { memoryOf as processMemory } from "../server/test/app-process";
@@ -81,14 +80,13 @@ async function main() {
     : await ensurePhotos(photoDir, FILES, 3, 8);
   const totalBytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-bench-upload-"));
-  const admin = { email: "bench@photodrop.local", password: crypto.randomBytes(12).toString("base64url") };
   const database = await benchDatabase(work);
   console.log(`database: ${database.label}`);
-  const server = await startServer(work, database.url, admin);
+  const server = await startServer(work, database.url, BENCH_ADMIN);
   const { child, url: base } = server;
   try {
     const pid = child.pid!;
-    const auth = { Authorization: `Bearer ${await benchSignIn(base, admin)}` };
+    const auth = { Authorization: `Bearer ${await benchSignIn(base, BENCH_ADMIN)}` };
     const project = await benchApi<{ id: number }>(
       base,
       "/api/projects",
