@@ -12,7 +12,7 @@ import { readAll } from "../storage/object-store";
 import { PART_SIZE } from "../storage/s3-store";
 import { storesOf } from "../storage/stores";
 import { loadS3Sdk, s3ClientFor } from "../storage/s3-client";
-import { writePublished } from "../test/stored-files";
+import { publishedKeys, writePublished } from "../test/stored-files";
 import { sweepAbandonedUploads } from "./upload-sweep";
 import { recoverInterruptedPublishes } from "./recovery";
 import { reapAbandonedBuilds } from "./publish-lease";
@@ -39,11 +39,6 @@ afterAll(async () => {
 });
 
 const published = () => storesOf(t.ctx.config).published;
-const publishedKeys = async () => {
-  const keys: string[] = [];
-  for await (const object of published().list("")) keys.push(object.key);
-  return keys.sort();
-};
 
 /** The AWS SDK on the test app's bucket, to arrange what a process that died would have left there. */
 async function bucketClient() {
@@ -89,7 +84,7 @@ describe("publishing with object storage", () => {
     const row = await projectRow(t.ctx, id);
     expect(row.publish_status).toBe("published");
     expect(row.published_zip_path).toMatch(/^published\/[A-Za-z0-9_-]{22}\.zip$/);
-    expect(await publishedKeys()).toEqual([zipKey]);
+    expect(await publishedKeys(t.ctx)).toEqual([zipKey]);
     expect((await published().stat(zipKey))?.size).toBe(zip.length);
     expect(zip.length).toBeGreaterThan(PART_SIZE);
     expect(fs.readdirSync(t.ctx.config.publishedDir)).toEqual([]);
@@ -149,7 +144,7 @@ describe("publishing with object storage", () => {
     const row = await projectRow(t.ctx, id);
     const newKey = path.basename(row.published_zip_path);
     expect(newKey).not.toBe(zipKey);
-    expect(await publishedKeys()).toEqual([newKey]);
+    expect(await publishedKeys(t.ctx)).toEqual([newKey]);
     expect((await request(t.app).get(`/d/${token}/all.zip`)).status).toBe(404);
     const moved = await request(t.app).get(`/published/${newKey}`).buffer(true).parse(binary);
     expect((moved.body as Buffer).equals(zip)).toBe(true);
@@ -159,7 +154,7 @@ describe("publishing with object storage", () => {
 
   it("removes the ZIP from the bucket on unpublish", async () => {
     expect((await request(t.app).delete(`/api/projects/${id}/publish`).set(staff.auth)).status).toBe(200);
-    expect(await publishedKeys()).toEqual([]);
+    expect(await publishedKeys(t.ctx)).toEqual([]);
     expect((await request(t.app).get(`/d/${token}/all.zip`)).status).toBe(404);
   });
 
@@ -181,7 +176,7 @@ describe("publishing with object storage", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(events.events.map((e) => e.type)).not.toContain("publish_completed");
     expect((await projectRow(t.ctx, other)).publish_status).toBe("draft");
-    expect(await publishedKeys()).toEqual([]);
+    expect(await publishedKeys(t.ctx)).toEqual([]);
     events.stop();
   });
 
@@ -195,7 +190,7 @@ describe("publishing with object storage", () => {
     events.stop();
     expect(failed.data.error).toBe("Attachment file is missing: photo-3.jpg");
     expect((await projectRow(t.ctx, other)).publish_status).toBe("failed");
-    expect(await publishedKeys()).toEqual([]);
+    expect(await publishedKeys(t.ctx)).toEqual([]);
   });
 
   it("at start, fails interrupted builds and removes the ZIPs in the bucket no project names, keeping the published ones", async () => {
@@ -211,7 +206,7 @@ describe("publishing with object storage", () => {
 
     await recoverInterruptedPublishes(t.ctx);
 
-    expect(await publishedKeys()).toEqual([kept]);
+    expect(await publishedKeys(t.ctx)).toEqual([kept]);
     expect((await projectRow(t.ctx, building)).publish_status).toBe("failed");
     await published().remove(kept);
   });
@@ -233,7 +228,7 @@ describe("publishing with object storage", () => {
 
     expect((await reapAbandonedBuilds(t.ctx)).map((b) => b.id)).toEqual([id]);
 
-    expect(await publishedKeys()).toEqual([]);
+    expect(await publishedKeys(t.ctx)).toEqual([]);
     expect((await projectRow(t.ctx, id)).publish_status).toBe("failed");
   });
 

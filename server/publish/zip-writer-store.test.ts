@@ -9,6 +9,7 @@ import { DiskStore } from "../storage/disk-store";
 import { readAll, type ObjectStore } from "../storage/object-store";
 import { openStores } from "../storage/stores";
 import { startS3Server, type TestS3Server } from "../test/s3-server";
+import { keysIn } from "../test/stored-files";
 import { crc32, readZip, unzipTest } from "./test-fixtures";
 import { writeZip } from "./zip-writer";
 
@@ -39,12 +40,6 @@ async function stored(store: ObjectStore, name: string, size: number) {
   return { file: key, name, size, date: new Date("2026-05-01T10:00:00Z"), bytes };
 }
 
-const keysOf = async (store: ObjectStore) => {
-  const keys: string[] = [];
-  for await (const object of store.list("")) keys.push(object.key);
-  return keys;
-};
-
 describe.each(["disk", "s3"])("writeZip from and into the %s store", (kind) => {
   it("stores every source byte for byte, counting the bytes read, and completes the object once whole", async () => {
     const { sources: from, output } = stores[kind];
@@ -70,7 +65,7 @@ describe.each(["disk", "s3"])("writeZip from and into the %s store", (kind) => {
     const { sources: from, output } = stores[kind];
     const present = await stored(from, "a.jpg", 9 * 1024 * 1024);
     const sources = [present, { ...present, file: "1/gone.jpg", name: "gone.jpg" }];
-    const before = await keysOf(output);
+    const before = await keysIn(output);
 
     const failure = writeZip(sources, output.createWriter("failed.zip"), {
       signal: new AbortController().signal,
@@ -78,14 +73,14 @@ describe.each(["disk", "s3"])("writeZip from and into the %s store", (kind) => {
     });
 
     await expect(failure).rejects.toMatchObject({ code: "ENOENT", path: "1/gone.jpg" });
-    expect(await keysOf(output)).toEqual(before);
+    expect(await keysIn(output)).toEqual(before);
   });
 
   it("aborts the object when the signal is aborted mid-way, past its first part", async () => {
     const { sources: from, output } = stores[kind];
     const sources = [await stored(from, "a.jpg", 9 * 1024 * 1024), await stored(from, "b.jpg", 9 * 1024 * 1024)];
     const controller = new AbortController();
-    const before = await keysOf(output);
+    const before = await keysIn(output);
     let read = 0;
 
     const cancelled = writeZip(sources, output.createWriter("cancelled.zip"), {
@@ -98,6 +93,6 @@ describe.each(["disk", "s3"])("writeZip from and into the %s store", (kind) => {
     });
 
     await expect(cancelled).rejects.toThrow("cancelled");
-    expect(await keysOf(output)).toEqual(before);
+    expect(await keysIn(output)).toEqual(before);
   });
 });

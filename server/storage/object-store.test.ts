@@ -10,6 +10,7 @@ import { loadConfig } from "../config";
 import { createContext, StartupError } from "../bootstrap";
 import { createLogger } from "../logger";
 import { startS3Server, type TestS3Server } from "../test/s3-server";
+import { keysIn } from "../test/stored-files";
 import { until } from "../test/wait";
 import { DiskStore } from "./disk-store";
 import { readAll, StorageNotFoundError, type ObjectStore } from "./object-store";
@@ -26,12 +27,6 @@ afterAll(async () => {
   await s3?.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-const keysOf = async (store: ObjectStore, prefix = "") => {
-  const keys: string[] = [];
-  for await (const o of store.list(prefix)) keys.push(o.key);
-  return keys.sort();
-};
 
 /** The bucket's multipart uploads in progress of objects named `name` (every store here has a prefix of its own). */
 const inProgress = (name: string) => s3.uploadsInProgress().filter((key) => key.endsWith(`/${name}`));
@@ -78,12 +73,12 @@ describe.each(kinds)("%s object store", (kind, makeStore) => {
       await store.moveFileIn(key, file);
       expect(fs.existsSync(file)).toBe(false);
     }
-    expect(await keysOf(store)).toEqual(["1/a.jpg", "1/b.jpg", "2/c.jpg"]);
-    expect(await keysOf(store, "1/")).toEqual(["1/a.jpg", "1/b.jpg"]);
+    expect(await keysIn(store)).toEqual(["1/a.jpg", "1/b.jpg", "2/c.jpg"]);
+    expect(await keysIn(store, "1/")).toEqual(["1/a.jpg", "1/b.jpg"]);
     await store.remove("1/a.jpg", "1/gone.jpg");
-    expect(await keysOf(store)).toEqual(["1/b.jpg", "2/c.jpg"]);
+    expect(await keysIn(store)).toEqual(["1/b.jpg", "2/c.jpg"]);
     await store.removePrefix("2/");
-    expect(await keysOf(store)).toEqual(["1/b.jpg"]);
+    expect(await keysIn(store)).toEqual(["1/b.jpg"]);
   });
 
   it("builds an object of several parts that appears only once complete", async () => {
@@ -134,7 +129,7 @@ describe.each(kinds)("%s object store", (kind, makeStore) => {
       },
     });
     await expect(store.put("3/broken.jpg", failing)).rejects.toThrow("source failed");
-    expect(await keysOf(store)).toEqual([]);
+    expect(await keysIn(store)).toEqual([]);
   });
 
   it("refuses a key that would leave its folder or prefix", async () => {

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { AppContext } from "../context";
-import { readAll } from "../storage/object-store";
+import { readAll, type ObjectStore } from "../storage/object-store";
 import { storesOf } from "../storage/stores";
 
 /** Every file under a folder, relative to it with `/`, dot-folders included, sorted. */
@@ -16,6 +16,13 @@ export function filesUnder(dir: string): string[] {
     .sort();
 }
 
+/** Every key of a store under `prefix`, sorted. */
+export async function keysIn(store: ObjectStore, prefix = ""): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const object of store.list(prefix)) keys.push(object.key);
+  return keys.sort();
+}
+
 /**
  * What the app keeps of uploads, wherever it keeps them: every file under UPLOADS_DIR (the
  * receive folders in `.tmp/` included) and, in object storage, every object's key.
@@ -23,8 +30,7 @@ export function filesUnder(dir: string): string[] {
 export async function storedUploads(ctx: AppContext): Promise<string[]> {
   const store = storesOf(ctx.config).uploads;
   const keys = filesUnder(ctx.config.uploadsDir);
-  if (store.kind !== "disk") for await (const object of store.list("")) keys.push(object.key);
-  return keys.sort();
+  return store.kind === "disk" ? keys : [...keys, ...(await keysIn(store))].sort();
 }
 
 export async function isStored(ctx: AppContext, key: string): Promise<boolean> {
@@ -45,10 +51,8 @@ export async function removeStored(ctx: AppContext, key: string): Promise<void> 
 }
 
 /** The published ZIPs' keys (their names), wherever they are kept; on disk, `.part` files too. */
-export async function publishedKeys(ctx: AppContext): Promise<string[]> {
-  const keys: string[] = [];
-  for await (const object of storesOf(ctx.config).published.list("")) keys.push(object.key);
-  return keys.sort();
+export function publishedKeys(ctx: AppContext): Promise<string[]> {
+  return keysIn(storesOf(ctx.config).published);
 }
 
 export async function isStoredZip(ctx: AppContext, key: string): Promise<boolean> {
