@@ -2,6 +2,8 @@ import type { Db } from "../db/database";
 import { nowIso } from "../db/database";
 import { isPostgres } from "../db/transactions";
 import type { PublishStatus } from "../../api/types";
+import { webSizeZipName } from "../storage/paths";
+import { publishedZipKey } from "../storage/published-zips";
 
 export interface PublishState {
   id: number;
@@ -205,12 +207,16 @@ export async function failInterruptedPublishes(db: Db, error: string): Promise<n
   });
 }
 
-/** ZIP names the database still refers to: published ones, and those builds with a lease are writing. */
-export async function referencedZipNames(db: Db): Promise<string[]> {
+/**
+ * The keys of every ZIP some project names, published or being built, with their web-size ZIPs:
+ * what recovery and the sweep of unfinished uploads must leave alone.
+ */
+export async function referencedZipKeys(db: Db): Promise<Set<string>> {
   const published = (await db("projects").whereNotNull("published_zip_path").pluck("published_zip_path")) as string[];
   const building = (await db("projects")
     .where({ publish_status: "publishing" })
     .whereNotNull("publish_file")
     .pluck("publish_file")) as string[];
-  return [...published.map((p) => p.replace(/^published\//, "")), ...building];
+  const names = [...published.map(publishedZipKey), ...building];
+  return new Set(names.flatMap((name) => [name, webSizeZipName(name)]));
 }

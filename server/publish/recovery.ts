@@ -1,8 +1,8 @@
 import type { AppContext } from "../context";
 import { isPostgres } from "../db/transactions";
-import { PUBLISHED_ZIP_NAME, webSizeZipName } from "../storage/paths";
+import { PUBLISHED_ZIP_NAME } from "../storage/paths";
 import { storesOf } from "../storage/stores";
-import { failInterruptedPublishes, referencedZipNames } from "./publish.repository";
+import { failInterruptedPublishes, referencedZipKeys } from "./publish.repository";
 import { reapAbandonedBuilds } from "./publish-lease";
 
 export const INTERRUPTED_MESSAGE = "Interrupted by a restart";
@@ -23,7 +23,7 @@ export async function recoverInterruptedPublishes(ctx: AppContext): Promise<void
   const interrupted = isPostgres(ctx.db)
     ? (await reapAbandonedBuilds(ctx, INTERRUPTED_MESSAGE)).map((b) => b.id)
     : await failInterruptedPublishes(ctx.db, INTERRUPTED_MESSAGE);
-  const referenced = new Set((await referencedZipNames(ctx.db)).flatMap((name) => [name, webSizeZipName(name)]));
+  const referenced = await referencedZipKeys(ctx.db);
   const published = storesOf(ctx.config).published;
   const strays: string[] = [];
   for await (const { key } of published.list(""))

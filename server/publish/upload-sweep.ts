@@ -1,7 +1,6 @@
 import type { AppContext } from "../context";
-import { webSizeZipName } from "../storage/paths";
 import { storesOf } from "../storage/stores";
-import { referencedZipNames } from "./publish.repository";
+import { referencedZipKeys } from "./publish.repository";
 
 /** How often the bucket is asked for unfinished uploads; their parts only cost storage meanwhile. */
 const SWEEP_EVERY_MS = 10 * 60_000;
@@ -25,7 +24,7 @@ export async function sweepAbandonedUploads(ctx: AppContext, now = Date.now()): 
   const { uploads, published } = storesOf(ctx.config);
   if (published.kind === "disk") return { aborted: 0 };
   try {
-    const referenced = new Set((await referencedZipNames(ctx.db)).flatMap((name) => [name, webSizeZipName(name)]));
+    const referenced = await referencedZipKeys(ctx.db);
     const zipsBefore = new Date(now - ctx.config.publishLeaseSeconds * 2000);
     const zips = await published.abortUnfinishedWriters("", zipsBefore, (key) => referenced.has(key));
     const photos = await uploads.abortUnfinishedWriters("", new Date(now - UPLOAD_ABANDONED_MS), () => false);
