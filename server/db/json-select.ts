@@ -31,12 +31,19 @@ function pairs(shape: JsonShape, object: (shape: JsonShape) => string): string {
     .join(", ");
 }
 
+const D = "[0-9]";
+/** `2026-11-27T00:15:37.000Z`, as Date.prototype.toISOString writes it. */
+const ISO_PATTERN = `${D}${D}${D}${D}-${D}${D}-${D}${D}T${D}${D}:${D}${D}:${D}${D}.${D}${D}${D}Z`;
+
 const sqliteJson: Omit<JsonSql, "column"> = {
   object: (shape) => `json_object(${pairs(shape, sqliteJson.object)})`,
   // json() keeps the nested object JSON rather than a string once it has passed through CASE.
   objectWhen: (condition, shape) => `json(CASE WHEN ${condition} THEN ${sqliteJson.object(shape)} END)`,
-  // strftime also normalises any other date text sqlite reads, as new Date(...).toISOString() did.
-  iso: (expression) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${expression})`,
+  // What the server writes (toISOString) is already that text and is kept as it is: strftime on
+  // every date took about 90 µs of a page of 25 projects. It still normalises any other date text,
+  // as new Date(...).toISOString() did.
+  iso: (expression) =>
+    `CASE WHEN ${expression} GLOB '${ISO_PATTERN}' THEN ${expression} ELSE strftime('%Y-%m-%dT%H:%M:%fZ', ${expression}) END`,
   bool: (condition) => `json(CASE WHEN ${condition} THEN 'true' ELSE 'false' END)`,
 };
 
@@ -53,11 +60,6 @@ export function jsonSql(db: Knex): JsonSql {
   // PostgreSQL's driver would parse a json column: as text it is passed on untouched.
   const asText = isPostgres(db) ? "::text" : "";
   return { ...dialect, column: (shape, alias) => `${dialect.object(shape)}${asText} AS ${alias}` };
-}
-
-/** Rows of one JSON text column joined into a JSON array, without parsing them. */
-export function jsonArray(rows: Array<Record<string, unknown>>, alias: string): string {
-  return `[${rows.map((row) => row[alias]).join(",")}]`;
 }
 
 /** An SQL text that depends only on the dialect, built once per dialect (a JSON column is over a kilobyte). */
