@@ -1,8 +1,8 @@
 import type { Db } from "../db/database";
 import type { Client } from "../../api/types";
 import type { ListQuery, ListSpec } from "../http/list-query";
-import { listPage } from "../db/list-pages";
-import { jsonArray, jsonSql, oncePerDialect } from "../db/json-select";
+import { listPageBody } from "../db/list-pages";
+import { jsonSql, oncePerDialect } from "../db/json-select";
 import { readRows } from "../db/prepared-reads";
 
 export const clientListSpec: ListSpec = {
@@ -38,14 +38,19 @@ const clientColumn = oncePerDialect((db: Db): string => {
 });
 
 /** A page of the list as its JSON body, and the total. */
-export async function listClients(db: Db, list: ListQuery): Promise<{ body: string; total: number }> {
-  const { rows, total } = await listPage<{ client: string }>(db, list, clientListSpec, {
-    table: "clients",
-    from: "clients c",
-    columns: clientColumn(db),
-    idColumn: "c.id",
-  });
-  return { body: jsonArray(rows, "client"), total };
+export function listClients(db: Db, list: ListQuery): Promise<{ body: Buffer | string; total: number }> {
+  return listPageBody(
+    db,
+    list,
+    clientListSpec,
+    {
+      table: "clients",
+      from: "clients c",
+      columns: clientColumn(db),
+      idColumn: "c.id",
+    },
+    "client",
+  );
 }
 
 export async function findClient(db: Db, id: number): Promise<Client | undefined> {

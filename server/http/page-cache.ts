@@ -6,16 +6,16 @@ export interface SentPage {
   total: number;
 }
 
-/** A page as a list function makes it: its JSON text. */
+/** A page as a list function makes it: its JSON text, or its bytes as the database gave them. */
 export interface ListedPage {
-  body: string;
+  body: string | Buffer;
   total: number;
 }
 
 /** The page's bytes, made once: kept off the JavaScript heap and sent as they are. */
 export async function encoded(page: Promise<ListedPage>): Promise<SentPage> {
   const { body, total } = await page;
-  return { body: Buffer.from(body), total };
+  return { body: typeof body === "string" ? Buffer.from(body) : body, total };
 }
 
 /**

@@ -2,8 +2,8 @@ import type { Db } from "../db/database";
 import { isPostgres, lockedForUpdate } from "../db/transactions";
 import type { Project, PublishStatus } from "../../api/types";
 import type { ListQuery, ListSpec } from "../http/list-query";
-import { listPage } from "../db/list-pages";
-import { jsonArray, jsonSql, oncePerDialect } from "../db/json-select";
+import { listPageBody } from "../db/list-pages";
+import { jsonSql, oncePerDialect } from "../db/json-select";
 import { readRows } from "../db/prepared-reads";
 
 export interface ProjectValues {
@@ -92,16 +92,21 @@ export function downloadUrlFor(status: PublishStatus, zipPath: string | null): s
 }
 
 /** A page of the list as its JSON body, and the total. */
-export async function listProjects(db: Db, list: ListQuery): Promise<{ body: string; total: number }> {
-  const { rows, total } = await listPage<{ project: string }>(db, list, projectListSpec, {
-    table: "projects",
-    from: "projects p",
-    joined: FROM_PROJECTS,
-    columns: projectColumn(db),
-    idColumn: "p.id",
-    countedBy: { "p.client_id": { table: "clients", column: "project_count" } },
-  });
-  return { body: jsonArray(rows, "project"), total };
+export function listProjects(db: Db, list: ListQuery): Promise<{ body: Buffer | string; total: number }> {
+  return listPageBody(
+    db,
+    list,
+    projectListSpec,
+    {
+      table: "projects",
+      from: "projects p",
+      joined: FROM_PROJECTS,
+      columns: projectColumn(db),
+      idColumn: "p.id",
+      countedBy: { "p.client_id": { table: "clients", column: "project_count" } },
+    },
+    "project",
+  );
 }
 
 async function projectsWhere(db: Db, where: string, value: number): Promise<Project[]> {
