@@ -74,8 +74,12 @@ describe("signed links", () => {
   });
 
   it("refuses a tampered signature, id or kind with 403", async () => {
-    const tampered = attachment.viewUrl.replace(/sig=(.)/, (_m, c: string) => `sig=${c === "A" ? "B" : "A"}`);
+    const tampered = attachment.viewUrl.replace(/sig=b(.)/, (_m, c: string) => `sig=b${c === "A" ? "B" : "A"}`);
     expect((await request(t.app).get(tampered)).status).toBe(403);
+    expect((await request(t.app).get(attachment.viewUrl.replace("sig=b", "sig=c"))).status).toBe(403);
+    expect(
+      (await request(t.app).get(attachment.viewUrl.replace(`/${attachment.id}/`, `/0${attachment.id}/`))).status,
+    ).toBe(403);
     expect((await request(t.app).get(`${attachment.viewUrl}x`)).status).toBe(403);
     const otherKind = attachment.viewUrl.replace("/view?", "/download?");
     expect((await request(t.app).get(otherKind)).status).toBe(403);
@@ -85,6 +89,21 @@ describe("signed links", () => {
     expect(res.body).toEqual({ statusCode: 403, message: "Invalid link signature" });
     const otherId = attachment.viewUrl.replace(`/${attachment.id}/`, `/${attachment.id + 1}/`);
     expect((await request(t.app).get(otherId)).status).toBe(403);
+  });
+
+  it("accepts a link signed with one HMAC-SHA-512 per attachment (the format before), until it expires", async () => {
+    const secret = await t.ctx.db("app_secrets").where({ name: "attachment_link_key" }).first("value");
+    const key = Buffer.from(secret.value, "base64url");
+    const signedBefore = (kind: string, exp: number) => {
+      const mac = crypto.createHmac("sha512", key).update(`${attachment.id}\n${exp}`).digest();
+      const segment = mac.subarray(16, 32).toString("base64url");
+      return `/api/attachments/${attachment.id}/${kind}?exp=${exp}&sig=${segment}`;
+    };
+    const exp = Math.floor(Date.now() / 1000) + 1800;
+    const download = await binary(request(t.app).get(signedBefore("download", exp)));
+    expect([download.status, (download.body as Buffer).equals(photo)]).toEqual([200, true]);
+    expect((await request(t.app).get(signedBefore("download", exp).replace("/download?", "/view?"))).status).toBe(403);
+    expect((await request(t.app).get(signedBefore("download", exp - 3600))).status).toBe(403);
   });
 
   it("accepts a link signed before links shared one signature per attachment, until it expires", async () => {

@@ -14,7 +14,7 @@ import { removeQuietly } from "../storage/paths";
 import { assertProjectEditable, isLocked, PROJECT_IS_PUBLISHED } from "../projects/project-rules";
 import * as repo from "./attachments.repository";
 import { safeFileName } from "./file-names";
-import { linkSigner, type LinkSigner } from "./signed-links";
+import { linkSigner, type LinkKind } from "./signed-links";
 import { appMetrics } from "../ops/metrics";
 import { renditionQueue } from "./renditions.service";
 
@@ -28,15 +28,15 @@ export interface IncomingFile {
   checksum?: string;
 }
 
-function present(record: repo.AttachmentRecord, links: LinkSigner): Attachment {
+function present(record: repo.AttachmentRecord, urls: Record<LinkKind, string>): Attachment {
   const { storageKey: _storageKey, thumbnailKey: _thumbnailKey, previewKey: _previewKey, ...fields } = record;
-  const { view, download, thumbnail, preview } = links.urls(record.id);
+  const { view, download, thumbnail, preview } = urls;
   return { ...fields, viewUrl: view, downloadUrl: download, thumbnailUrl: thumbnail, previewUrl: preview };
 }
 
 async function presentAll(ctx: AppContext, records: repo.AttachmentRecord[]) {
-  const links = await linkSigner(ctx.db);
-  return records.map((r) => present(r, links));
+  const urls = (await linkSigner(ctx.db)).urlsOf(records.map((r) => r.id));
+  return records.map((r, i) => present(r, urls[i]));
 }
 
 /** What the list endpoint may filter and sort by (the router parses the query with it). */
@@ -53,8 +53,9 @@ export async function getAttachmentRecord(ctx: AppContext, id: number): Promise<
 /** A page of the list as its JSON body: each row's text from the database with its four signed links added. */
 export async function listAttachments(ctx: AppContext, list: ListQuery) {
   const [{ rows, total }, links] = await Promise.all([repo.listAttachments(ctx.reads, list), linkSigner(ctx.db)]);
-  const withLinks = rows.map(({ id, json }) => {
-    const { view, download, thumbnail, preview } = links.urls(id);
+  const urls = links.urlsOf(rows.map((row) => row.id));
+  const withLinks = rows.map(({ json }, i) => {
+    const { view, download, thumbnail, preview } = urls[i];
     return `${json.slice(0, -1)},"viewUrl":"${view}","downloadUrl":"${download}","thumbnailUrl":"${thumbnail}","previewUrl":"${preview}"}`;
   });
   return { body: `[${withLinks.join(",")}]`, total };
@@ -74,7 +75,7 @@ export async function firstProjectAttachments(ctx: AppContext, projectId: number
 export async function getAttachment(ctx: AppContext, id: number) {
   const record = await repo.findAttachment(ctx.db, id);
   if (!record) throw new NotFoundError(ATTACHMENT_NOT_FOUND);
-  return present(record, await linkSigner(ctx.db));
+  return present(record, (await linkSigner(ctx.db)).urls(record.id));
 }
 
 async function removeThumbnailFiles(prepared: PreparedImage[]) {

@@ -13,8 +13,10 @@ const SECRET_NAME = "attachment_link_key";
 export interface LinkSigner {
   /** Relative URL such as `/api/attachments/7/view?exp=…&sig=…`. */
   url(id: number, kind: LinkKind, nowSeconds?: number): string;
-  /** The four links of one attachment, from one signature computation. */
+  /** The four links of one attachment. */
   urls(id: number, nowSeconds?: number): Record<LinkKind, string>;
+  /** The four links of each attachment, from one cipher call. */
+  urlsOf(ids: number[], nowSeconds?: number): Array<Record<LinkKind, string>>;
   check(
     rawId: string,
     kind: LinkKind,
@@ -57,47 +59,86 @@ const seconds = () => Math.floor(Date.now() / 1000);
 const expiryOf = (now: number) =>
   String(Math.ceil((now + LINK_LIFETIME_SECONDS) / EXPIRY_WINDOW_SECONDS) * EXPIRY_WINDOW_SECONDS);
 
-/** Base64url characters of a signature: 16 bytes, one segment of an HMAC-SHA-512 per kind (four fit its 64). */
-const SIGNATURE_LENGTH = 22;
+/** The signature of a link: "b" and the 22 base64url characters of one AES block. */
+const BLOCK_SIGNATURE = /^b[A-Za-z0-9_-]{22}$/;
+/** The format before: 16 bytes of an HMAC-SHA-512, one segment per kind. */
+const SEGMENT_LENGTH = 22;
+const BLOCK = 16;
+/** An id as links carry it: no leading zero, below 2^53. */
+const CANONICAL_ID = /^[1-9][0-9]{0,14}$/;
+
+/** The link key's AES-128 key, derived from it so that no key serves two algorithms. */
+const blockKeys = new WeakMap<Buffer, crypto.KeyObject>();
+function blockKeyOf(key: Buffer): crypto.KeyObject {
+  let blockKey = blockKeys.get(key);
+  if (!blockKey) {
+    const derived = crypto.hkdfSync("sha256", key, Buffer.alloc(0), "photodrop attachment link blocks", 16);
+    blockKeys.set(key, (blockKey = crypto.createSecretKey(Buffer.from(derived))));
+  }
+  return blockKey;
+}
 
 /**
- * A link's signature is 128 bits of HMAC-SHA-512(key, `id\nexp`): the first 16 bytes for view,
- * the next for download, the next for thumbnail, the last for preview. One MAC gives an
- * attachment's four links (a list page signs 25 attachments, not 100 links), and each kind's bits are still its own: a view
- * link cannot be turned into a download link. Links signed before (HMAC-SHA-256 over
- * `id\nkind\nexp`, 43 characters) are still accepted until they expire.
+ * A link's signature is AES-128 of one block holding what it grants: a tag, the kind, the id and
+ * the expiry, each at a fixed place (so no two grants share a block). AES is a pseudorandom
+ * permutation, and on messages of exactly one block that makes it a MAC as strong as its 128
+ * bits. Every link of a list page is one cipher call (ECB: each block stands alone, which is
+ * what is wanted here), where an HMAC per attachment took 11 µs, a quarter of the page's work.
+ * Links signed before are still accepted until they expire: 16 bytes of HMAC-SHA-512(key,
+ * `id\nexp`), a segment per kind (22 characters), and before that HMAC-SHA-256 over
+ * `id\nkind\nexp` (43).
  */
 export async function linkSigner(db: Db): Promise<LinkSigner> {
   const key = await secretFor(db);
-  const segments = (id: string, exp: string) => crypto.createHmac("sha512", key).update(`${id}\n${exp}`).digest();
-  const segmentOf = (mac: Buffer, kind: LinkKind) =>
-    mac.subarray(LINK_KINDS.indexOf(kind) * 16, LINK_KINDS.indexOf(kind) * 16 + 16).toString("base64url");
+  const blockKey = blockKeyOf(key);
+  const blocksOf = (grants: Array<{ id: number; kind: LinkKind; exp: number }>): Buffer => {
+    const plain = Buffer.alloc(grants.length * BLOCK);
+    grants.forEach(({ id, kind, exp }, n) => {
+      const at = n * BLOCK;
+      plain.write("L", at, "latin1");
+      plain.writeUInt8(LINK_KINDS.indexOf(kind), at + 1);
+      plain.writeUInt32BE(Math.floor(id / 2 ** 32), at + 2);
+      plain.writeUInt32BE(id >>> 0, at + 6);
+      plain.writeUIntBE(exp, at + 10, 6);
+    });
+    const cipher = crypto.createCipheriv("aes-128-ecb", blockKey, null).setAutoPadding(false);
+    return Buffer.concat([cipher.update(plain), cipher.final()]);
+  };
+  const signatureAt = (blocks: Buffer, n: number) =>
+    `b${blocks.subarray(n * BLOCK, n * BLOCK + BLOCK).toString("base64url")}`;
+  const segmentOf = (id: string, kind: LinkKind, exp: string) => {
+    const mac = crypto.createHmac("sha512", key).update(`${id}\n${exp}`).digest();
+    return mac.subarray(LINK_KINDS.indexOf(kind) * 16, LINK_KINDS.indexOf(kind) * 16 + 16).toString("base64url");
+  };
   const beforeSegments = (id: string, kind: LinkKind, exp: string) =>
     crypto.createHmac("sha256", key).update(`${id}\n${kind}\n${exp}`).digest().toString("base64url");
-  const link = (id: number, kind: LinkKind, exp: string, mac: Buffer) =>
-    `/api/attachments/${id}/${kind}?exp=${exp}&sig=${segmentOf(mac, kind)}`;
+  const expected = (rawId: string, kind: LinkKind, exp: string, sig: string): string | undefined => {
+    if (BLOCK_SIGNATURE.test(sig))
+      return CANONICAL_ID.test(rawId)
+        ? signatureAt(blocksOf([{ id: Number(rawId), kind, exp: Number(exp) }]), 0)
+        : undefined;
+    return sig.length === SEGMENT_LENGTH ? segmentOf(rawId, kind, exp) : beforeSegments(rawId, kind, exp);
+  };
+  const urlsOf = (ids: number[], now = seconds()): Array<Record<LinkKind, string>> => {
+    const exp = expiryOf(now);
+    const blocks = blocksOf(ids.flatMap((id) => LINK_KINDS.map((kind) => ({ id, kind, exp: Number(exp) }))));
+    return ids.map((id, i) => {
+      const link = (kind: LinkKind) =>
+        `/api/attachments/${id}/${kind}?exp=${exp}&sig=${signatureAt(blocks, i * LINK_KINDS.length + LINK_KINDS.indexOf(kind))}`;
+      return { view: link("view"), download: link("download"), thumbnail: link("thumbnail"), preview: link("preview") };
+    });
+  };
 
   return {
-    url(id, kind, now = seconds()) {
-      const exp = expiryOf(now);
-      return link(id, kind, exp, segments(String(id), exp));
-    },
-    urls(id, now = seconds()) {
-      const exp = expiryOf(now);
-      const mac = segments(String(id), exp);
-      return {
-        view: link(id, "view", exp, mac),
-        download: link(id, "download", exp, mac),
-        thumbnail: link(id, "thumbnail", exp, mac),
-        preview: link(id, "preview", exp, mac),
-      };
-    },
+    url: (id, kind, now) => urlsOf([id], now)[0][kind],
+    urls: (id, now) => urlsOf([id], now)[0],
+    urlsOf,
     check(rawId, kind, exp, sig, now = seconds()) {
       if (typeof exp !== "string" || typeof sig !== "string" || !/^\d{1,12}$/.test(exp)) return "invalid";
-      const expected =
-        sig.length === SIGNATURE_LENGTH ? segmentOf(segments(rawId, exp), kind) : beforeSegments(rawId, kind, exp);
+      const wanted = expected(rawId, kind, exp, sig);
       const given = Buffer.from(sig);
-      if (given.length !== expected.length || !crypto.timingSafeEqual(given, Buffer.from(expected))) return "invalid";
+      if (!wanted || given.length !== wanted.length || !crypto.timingSafeEqual(given, Buffer.from(wanted)))
+        return "invalid";
       return Number(exp) > now ? "valid" : "expired";
     },
   };

@@ -209,5 +209,6 @@ export async function favouriteSelection(
   const visitor = await findListedVisitor(ctx.reads, projectId, visitorId);
   if (!visitor) throw new NotFoundError("Selection not found");
   const [picks, links] = await Promise.all([picksOf(ctx.reads, visitorId), linkSigner(ctx.db)]);
-  return { ...visitor, picks: picks.map((p) => ({ ...p, thumbnailUrl: links.url(p.attachmentId, "thumbnail") })) };
+  const urls = links.urlsOf(picks.map((p) => p.attachmentId));
+  return { ...visitor, picks: picks.map((p, i) => ({ ...p, thumbnailUrl: urls[i].thumbnail })) };
 }
