@@ -76,9 +76,9 @@ export function createApp(ctx: AppContext): AppHandler {
   api.use("/users", requireAdmin, usersRouter(ctx));
   api.use("/clients", clientsRouter(ctx));
   api.use("/contacts", contactsRouter(ctx));
-  api.use("/projects", sendingRouter(ctx), activityRouter(ctx), remindersRouter(ctx));
-  api.use("/projects", studioFavouritesRouter(ctx));
-  api.use("/projects", coverRouter(ctx), deliverySettingsRouter(ctx), publishRouter(ctx), projectsRouter(ctx));
+  // The list and records first: the others only answer /projects/:id/<something>.
+  api.use("/projects", projectsRouter(ctx), sendingRouter(ctx), activityRouter(ctx), remindersRouter(ctx));
+  api.use("/projects", studioFavouritesRouter(ctx), coverRouter(ctx), deliverySettingsRouter(ctx), publishRouter(ctx));
   api.use("/attachments", attachmentsRouter(ctx));
   api.use("/dashboard", dashboardRouter(ctx));
   api.use("/studio", studioRouter(ctx));
