@@ -2,7 +2,7 @@ import fs from "node:fs";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { isStoredZip, readPublished, writePublished } from "../test/stored-files";
+import { isStored, readStored, writeStored } from "../test/stored-files";
 import { inObjectStorage } from "../test/test-storage";
 import { insertAttachmentRow, insertClientRow, insertProjectRow } from "../test/rows";
 import { cancelAllPublishes } from "../publish/publish.service";
@@ -84,7 +84,7 @@ describe("the delivery page", () => {
     expect(page).not.toContain("<b>Smith");
     expect(page).not.toContain("<img src=x");
     expect(page).toContain("3 photos");
-    const zipSize = (await readPublished(t.ctx, d.zipKey)).length;
+    const zipSize = (await readStored(t.ctx, d.zipKey, "published")).length;
     expect(page).toContain(`Download all (ZIP, ${(zipSize / 1024).toFixed(1)} KB)`);
     expect(page.match(/<img src="t\/\d+"/g)).toEqual(['<img src="t/1"', '<img src="t/2"', '<img src="t/3"']);
     expect(page.match(/loading="lazy"/g)).toHaveLength(3);
@@ -187,7 +187,7 @@ describe("the delivery page", () => {
       publishStatus: "published",
       publishedZipPath: `published/${token}.zip`,
     });
-    await writePublished(t.ctx, `${token}.zip`, "PK");
+    await writeStored(t.ctx, `${token}.zip`, "PK", "published");
     for (let i = 1; i <= 250; i++)
       await insertAttachmentRow(t.ctx, id, {
         originalName: `DSC_${String(i).padStart(5, "0")}-edited.jpg`,
@@ -332,7 +332,7 @@ describe("passcode", () => {
     expect(html(await get(d.page, cookie))).toContain("Private wedding");
     for (const url of fileUrls(d)) expect((await get(url, cookie)).status, url).toBe(200);
     const zip = await get(d.zipUrl, cookie);
-    expect((zip.body as Buffer).equals(await readPublished(t.ctx, d.zipKey))).toBe(true);
+    expect((zip.body as Buffer).equals(await readStored(t.ctx, d.zipKey, "published"))).toBe(true);
   });
 
   it("marks the cookie Secure on an HTTPS request", async () => {
@@ -391,7 +391,7 @@ describe("passcode", () => {
 describe("regenerate", () => {
   it("renames the ZIP (same bytes), and the old page, photos and ZIP answer 404 at once while the new ones work", async () => {
     const old = await publishDelivery(t, staff);
-    const bytes = await readPublished(t.ctx, old.zipKey);
+    const bytes = await readStored(t.ctx, old.zipKey, "published");
     // On disk a rename keeps the file; object storage copies it.
     const inode = inObjectStorage() ? undefined : fs.statSync(old.zipFile).ino;
     const res = await api().post(`/api/projects/${old.id}/delivery/regenerate`).set(staff.auth);
@@ -400,8 +400,8 @@ describe("regenerate", () => {
     expect(now.token).not.toBe(old.token);
     expect(res.body.deliveryUrl).toBe(now.page);
     expect(res.body.downloadUrl).toBe(now.zipUrl);
-    expect(await isStoredZip(t.ctx, old.zipKey)).toBe(false);
-    expect((await readPublished(t.ctx, now.zipKey)).equals(bytes)).toBe(true);
+    expect(await isStored(t.ctx, old.zipKey, "published")).toBe(false);
+    expect((await readStored(t.ctx, now.zipKey, "published")).equals(bytes)).toBe(true);
     if (inode !== undefined) expect(fs.statSync(now.zipFile).ino).toBe(inode);
     for (const url of [old.page, ...fileUrls(old)]) expect((await api().get(url)).status, url).toBe(404);
     expect((await get(now.page)).status).toBe(200);

@@ -5,7 +5,7 @@ import { insertProjectRow } from "../test/rows";
 import { until } from "../test/wait";
 import { cancelAllPublishes } from "../publish/publish.service";
 import { webSizeZipKey } from "../storage/published-zips";
-import { publishedZipCopy, readPublished, readStored } from "../test/stored-files";
+import { publishedZipCopy, readStored } from "../test/stored-files";
 import { addPhoto, readZip, recordPublishEvents } from "../publish/test-fixtures";
 import { binary, cookiesOf, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
@@ -98,7 +98,7 @@ describe("web size", () => {
 
   it("offers both ZIPs on the page with their sizes, and the viewer both downloads", async () => {
     const page = (await api().get(d.page)).text;
-    const kb = async (key: string) => `${((await readPublished(t.ctx, key)).length / 1024).toFixed(1)} KB`;
+    const kb = async (key: string) => `${((await readStored(t.ctx, key, "published")).length / 1024).toFixed(1)} KB`;
     expect(page).toContain(`href="all.zip" download>Download all (ZIP, ${await kb(d.zipKey)})</a>`);
     expect(page).toContain(`href="web.zip" download>Download web size (ZIP, ${await kb(d.webZip)})</a>`);
     expect(page).toContain('data-downloads="original web"');
@@ -114,7 +114,7 @@ describe("web size", () => {
     expect(res.headers["content-disposition"]).toBe('attachment; filename="Garden party (web size).zip"');
     expect(res.headers["accept-ranges"]).toBe("bytes");
     const body = res.body as Buffer;
-    expect(body.equals(await readPublished(t.ctx, d.webZip))).toBe(true);
+    expect(body.equals(await readStored(t.ctx, d.webZip, "published"))).toBe(true);
     const entries = await readZip(await publishedZipCopy(t.ctx, d.webZip));
     expect(entries.map((e) => e.name)).toEqual(["one.jpg", "two.jpg", "three.jpg"]);
     for (const [i, entry] of entries.entries()) expect(entry.content.equals(await previewAt(d.id, i + 1))).toBe(true);
@@ -127,7 +127,7 @@ describe("web size", () => {
   });
 
   it("counts a whole web-size ZIP as a download, once however many ranges it took, and a part alone not at all", async () => {
-    const size = (await readPublished(t.ctx, d.webZip)).length;
+    const size = (await readStored(t.ctx, d.webZip, "published")).length;
     const before = await downloads(d.id);
     await get(`${d.page}/web.zip`, { Range: "bytes=0-99", "User-Agent": "part-only" });
     await get(`${d.page}/web.zip`, { Range: "bytes=0-999", "User-Agent": "resumer" });

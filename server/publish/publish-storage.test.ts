@@ -12,7 +12,7 @@ import { readAll } from "../storage/object-store";
 import { PART_SIZE } from "../storage/s3-store";
 import { storesOf } from "../storage/stores";
 import { loadS3Sdk, s3ClientFor } from "../storage/s3-client";
-import { publishedKeys, writePublished } from "../test/stored-files";
+import { publishedKeys, writeStored } from "../test/stored-files";
 import { sweepAbandonedUploads } from "./upload-sweep";
 import { recoverInterruptedPublishes } from "./recovery";
 import { reapAbandonedBuilds } from "./publish-lease";
@@ -202,7 +202,7 @@ describe("publishing with object storage", () => {
       .where({ id: building })
       .update({ publish_status: "publishing", publish_file: interrupted });
     for (const key of [kept, stray, stray.replace(".zip", "-web.zip"), interrupted])
-      await writePublished(t.ctx, key, "PK");
+      await writeStored(t.ctx, key, "PK", "published");
 
     await recoverInterruptedPublishes(t.ctx);
 
@@ -223,8 +223,8 @@ describe("publishing with object storage", () => {
         publish_lease_expires_at: new Date(Date.now() - 60_000).toISOString(),
         publish_file: zip,
       });
-    await writePublished(t.ctx, zip, "PK");
-    await writePublished(t.ctx, zip.replace(".zip", "-web.zip"), "PK");
+    await writeStored(t.ctx, zip, "PK", "published");
+    await writeStored(t.ctx, zip.replace(".zip", "-web.zip"), "PK", "published");
 
     expect((await reapAbandonedBuilds(t.ctx)).map((b) => b.id)).toEqual([id]);
 

@@ -6,7 +6,7 @@ import { attachmentDisposition, zipFileName } from "./download-name";
 import { cancelAllPublishes } from "./publish.service";
 import { addPhoto, projectRow, recordPublishEvents } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
-import { publishedKeys, readPublished, removePublished, writePublished } from "../test/stored-files";
+import { publishedKeys, readStored, removeStored, writeStored } from "../test/stored-files";
 
 let t: TestApp;
 let staff: TestUser;
@@ -37,7 +37,7 @@ beforeAll(async () => {
   staff = await createUser(t.ctx);
   const project = await publishedProject("Summer: Shoot/2026");
   url = project.url;
-  zip = await readPublished(t.ctx, project.key);
+  zip = await readStored(t.ctx, project.key, "published");
 });
 afterAll(async () => {
   await cancelAllPublishes(t.ctx);
@@ -112,7 +112,7 @@ describe("GET /published/<name>.zip", () => {
 
   it("does not serve a ZIP file that no published project records", async () => {
     const stray = "B".repeat(22) + ".zip";
-    await writePublished(t.ctx, stray, zip);
+    await writeStored(t.ctx, stray, zip, "published");
     const res = await request(t.app).get(`/published/${stray}`);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ statusCode: 404, message: "Not found" });
@@ -130,7 +130,7 @@ describe("GET /published/<name>.zip", () => {
 
   it("answers 404 when the recorded file is gone from disk", async () => {
     const project = await publishedProject("Lost file");
-    await removePublished(t.ctx, project.key);
+    await removeStored(t.ctx, project.key, "published");
     const res = await request(t.app).get(project.url);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ statusCode: 404, message: "Not found" });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { appWithUser } from "../test/app-with-user";
 import { insertProjectRow } from "../test/rows";
 import { webSizeZipKey } from "../storage/published-zips";
-import { isStoredZip, publishedKeys, publishedZipCopy, readPublished, readStored } from "../test/stored-files";
+import { isStored, publishedKeys, publishedZipCopy, readStored } from "../test/stored-files";
 import { addPhoto, projectRow, readZip, recordPublishEvents, unzipTest } from "./test-fixtures";
 
 const made = appWithUser();
@@ -73,28 +73,28 @@ describe("the web-size ZIP", () => {
     await events.next("publish_completed");
     events.stop();
     const row = await projectRow(ctx, id);
-    expect(await isStoredZip(ctx, webSizeZipKey(row.published_zip_path))).toBe(false);
+    expect(await isStored(ctx, webSizeZipKey(row.published_zip_path), "published")).toBe(false);
     expect((await previewsOf(id))[0].preview_key).toBeNull();
   });
 
   it("follows its ZIP when the link is regenerated, and goes with it when the project is unpublished", async () => {
     const { ctx } = made.t;
     const { id, webZip } = await publishWithWebSize(["one.jpg"], 64);
-    const bytes = await readPublished(ctx, webZip);
+    const bytes = await readStored(ctx, webZip, "published");
     expect((await api().post(`/api/projects/${id}/delivery/regenerate`).set(made.user.auth)).status).toBe(200);
     const renamed = webSizeZipKey((await projectRow(ctx, id)).published_zip_path);
     expect(renamed).not.toBe(webZip);
-    expect(await isStoredZip(ctx, webZip)).toBe(false);
-    expect((await readPublished(ctx, renamed)).equals(bytes)).toBe(true);
+    expect(await isStored(ctx, webZip, "published")).toBe(false);
+    expect((await readStored(ctx, renamed, "published")).equals(bytes)).toBe(true);
 
     expect((await api().delete(`/api/projects/${id}/publish`).set(made.user.auth)).status).toBe(200);
-    expect(await isStoredZip(ctx, renamed)).toBe(false);
+    expect(await isStored(ctx, renamed, "published")).toBe(false);
   });
 
   it("goes with its project when the project is deleted", async () => {
     const { id, webZip } = await publishWithWebSize(["one.jpg"], 64);
-    expect(await isStoredZip(made.t.ctx, webZip)).toBe(true);
+    expect(await isStored(made.t.ctx, webZip, "published")).toBe(true);
     expect((await api().delete(`/api/projects/${id}`).set(made.user.auth)).status).toBe(204);
-    expect(await isStoredZip(made.t.ctx, webZip)).toBe(false);
+    expect(await isStored(made.t.ctx, webZip, "published")).toBe(false);
   });
 });

@@ -33,21 +33,29 @@ export async function storedUploads(ctx: AppContext): Promise<string[]> {
   return store.kind === "disk" ? keys : [...keys, ...(await keysIn(store))].sort();
 }
 
-export async function isStored(ctx: AppContext, key: string): Promise<boolean> {
-  return (await storesOf(ctx.config).uploads.stat(key)) !== undefined;
+/** The store a test looks in: the photos' (uploads, the default) or the published ZIPs'. */
+type StoreName = "uploads" | "published";
+
+export async function isStored(ctx: AppContext, key: string, store: StoreName = "uploads"): Promise<boolean> {
+  return (await storesOf(ctx.config)[store].stat(key)) !== undefined;
 }
 
-export async function readStored(ctx: AppContext, key: string): Promise<Buffer> {
-  return readAll(await storesOf(ctx.config).uploads.get(key));
+export async function readStored(ctx: AppContext, key: string, store: StoreName = "uploads"): Promise<Buffer> {
+  return readAll(await storesOf(ctx.config)[store].get(key));
 }
 
-/** Stores bytes under a key as an upload would have (a test's own arrangement). */
-export async function writeStored(ctx: AppContext, key: string, bytes: Buffer | string): Promise<void> {
-  await storesOf(ctx.config).uploads.put(key, Readable.from([Buffer.from(bytes)]));
+/** Stores bytes under a key as an upload or a build would have (a test's own arrangement). */
+export async function writeStored(
+  ctx: AppContext,
+  key: string,
+  bytes: Buffer | string,
+  store: StoreName = "uploads",
+): Promise<void> {
+  await storesOf(ctx.config)[store].put(key, Readable.from([Buffer.from(bytes)]));
 }
 
-export async function removeStored(ctx: AppContext, key: string): Promise<void> {
-  await storesOf(ctx.config).uploads.remove(key);
+export async function removeStored(ctx: AppContext, key: string, store: StoreName = "uploads"): Promise<void> {
+  await storesOf(ctx.config)[store].remove(key);
 }
 
 /** The published ZIPs' keys (their names), wherever they are kept; on disk, `.part` files too. */
@@ -55,28 +63,11 @@ export function publishedKeys(ctx: AppContext): Promise<string[]> {
   return keysIn(storesOf(ctx.config).published);
 }
 
-export async function isStoredZip(ctx: AppContext, key: string): Promise<boolean> {
-  return (await storesOf(ctx.config).published.stat(key)) !== undefined;
-}
-
-export async function readPublished(ctx: AppContext, key: string): Promise<Buffer> {
-  return readAll(await storesOf(ctx.config).published.get(key));
-}
-
-/** Stores bytes in the published store, as a build would have (a test's own arrangement). */
-export async function writePublished(ctx: AppContext, key: string, bytes: Buffer | string): Promise<void> {
-  await storesOf(ctx.config).published.put(key, Readable.from([Buffer.from(bytes)]));
-}
-
-export async function removePublished(ctx: AppContext, key: string): Promise<void> {
-  await storesOf(ctx.config).published.remove(key);
-}
-
 /** A published ZIP's bytes in a file of their own (a scratch copy in object storage), for yauzl and unzip -t. */
 export async function publishedZipCopy(ctx: AppContext, key: string): Promise<string> {
   const local = storesOf(ctx.config).published.localFile(key);
   if (local) return local;
   const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-zip-")), key);
-  fs.writeFileSync(copy, await readPublished(ctx, key));
+  fs.writeFileSync(copy, await readStored(ctx, key, "published"));
   return copy;
 }
