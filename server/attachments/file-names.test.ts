@@ -2,7 +2,6 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
-import { cancelAllPublishes } from "../publish/publish.service";
 import { projectRow, readZip, recordPublishEvents } from "../publish/test-fixtures";
 import { makeImage } from "./test-fixtures";
 import path from "node:path";
@@ -16,7 +15,6 @@ beforeAll(async () => {
   user = await createUser(t.ctx);
 });
 afterAll(async () => {
-  await cancelAllPublishes(t.ctx);
   await t.close();
 });
 

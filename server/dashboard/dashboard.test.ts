@@ -7,7 +7,6 @@ import { createTestApp, createUser, type TestApp, type TestUser } from "../test/
 import { makeImage } from "../attachments/test-fixtures";
 import { insertProjectRow } from "../test/rows";
 import { addPhoto, projectRow, recordPublishEvents } from "../publish/test-fixtures";
-import { cancelAllPublishes } from "../publish/publish.service";
 
 const gb = 1024 ** 3;
 
@@ -19,7 +18,6 @@ beforeAll(async () => {
   user = await createUser(t.ctx);
 });
 afterAll(async () => {
-  await cancelAllPublishes(t.ctx);
   await t.close();
 });
 

@@ -3,7 +3,6 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RELAXED_LIMITS, signUp } from "../auth/auth-test-helpers";
 import { makeImage } from "../attachments/test-fixtures";
-import { cancelAllPublishes } from "../publish/publish.service";
 import { projectRow, readZip, until } from "../publish/test-fixtures";
 import { createTestApp, createUser, type TestApp } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
@@ -25,8 +24,6 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await cancelAllPublishes(a.ctx);
-  await cancelAllPublishes(b.ctx);
   await b.close();
   await a.close();
 });

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeNoisyJpeg } from "../attachments/test-fixtures";
 import { attachEventsServer } from "../events/events-server";
 import { TestSocket } from "../events/test-socket";
-import { cancelAllPublishes } from "../publish/publish.service";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { freePort } from "../test/free-port";
 import { until } from "../test/wait";
@@ -109,7 +108,6 @@ afterAll(async () => {
   await hub?.close();
   app?.closeAllConnections();
   await new Promise((resolve) => app?.close(resolve));
-  await cancelAllPublishes(t.ctx);
   await t.close();
 });
 

@@ -1,7 +1,6 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { cancelAllPublishes } from "../publish/publish.service";
 import { makeImage } from "../attachments/test-fixtures";
 import { publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
@@ -14,7 +13,6 @@ beforeAll(async () => {
   d = await publishDelivery(t, admin, { name: "Lima Wedding" });
 });
 afterAll(async () => {
-  await cancelAllPublishes(t.ctx);
   await t.close();
 });
 

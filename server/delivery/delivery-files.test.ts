@@ -162,7 +162,6 @@ describe("ThumbnailCache bound", () => {
       fs.rmSync((await storedFiles(none, d))[0].thumbnail!);
       expect((await get(none.app, `${d.page}/t/1`)).status).toBe(404);
     } finally {
-      await cancelAllPublishes(none.ctx);
       await none.close();
     }
   });
@@ -205,7 +204,6 @@ describe("with SENDFILE_HEADER", () => {
           named(files[0].photo),
         );
       } finally {
-        await cancelAllPublishes(proxied.ctx);
         await proxied.close();
       }
     });

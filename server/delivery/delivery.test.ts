@@ -5,7 +5,6 @@ import { createTestApp, createUser, type TestApp, type TestUser } from "../test/
 import { isStored, readStored, writeStored } from "../test/stored-files";
 import { inObjectStorage } from "../test/test-storage";
 import { insertAttachmentRow, insertClientRow, insertProjectRow } from "../test/rows";
-import { cancelAllPublishes } from "../publish/publish.service";
 import type { ResourceChange } from "../events/bus";
 import { binary, cookiesOf, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
@@ -17,7 +16,6 @@ beforeAll(async () => {
   staff = await createUser(t.ctx, { email: "staff.member@studio.test" });
 });
 afterAll(async () => {
-  await cancelAllPublishes(t.ctx);
   await t.close();
 });
 
@@ -349,7 +347,6 @@ describe("passcode", () => {
       expect(res.status).toBe(303);
       for (const cookie of res.headers["set-cookie"] as unknown as string[]) expect(cookie).toMatch(/; Secure/);
     } finally {
-      await cancelAllPublishes(secure.ctx);
       await secure.close();
     }
   });

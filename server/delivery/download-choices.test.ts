@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
 import { until } from "../test/wait";
-import { cancelAllPublishes } from "../publish/publish.service";
 import { webSizeZipKey } from "../storage/published-zips";
 import { publishedZipCopy, readStored } from "../test/stored-files";
 import { addPhoto, readZip, recordPublishEvents } from "../publish/test-fixtures";
@@ -17,7 +16,6 @@ beforeAll(async () => {
   staff = await createUser(t.ctx);
 });
 afterAll(async () => {
-  await cancelAllPublishes(t.ctx);
   await t.close();
 });
 

@@ -8,7 +8,6 @@ import { insertAttachmentRow, insertProjectRow } from "../test/rows";
 import { until } from "../test/wait";
 import { storesOf } from "../storage/stores";
 import { writeStored } from "../test/stored-files";
-import { cancelAllPublishes } from "../publish/publish.service";
 import { recordPublishEvents } from "../publish/test-fixtures";
 import { locate, type PublishedDelivery } from "./test-fixtures";
 
@@ -32,7 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-  await cancelAllPublishes(t.ctx);
   await t.close();
 });
 

@@ -7,7 +7,6 @@ import request from "supertest";
 import WebSocket from "ws";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTokenService } from "../auth/tokens";
-import { cancelAllPublishes } from "../publish/publish.service";
 import { addPhoto, addSlowAttachment } from "../publish/test-fixtures";
 import { insertProjectRow } from "../test/rows";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
@@ -53,7 +52,6 @@ afterEach(() => {
 afterAll(async () => {
   await hub.close();
   await new Promise((resolve) => server.close(resolve));
-  await cancelAllPublishes(t.ctx);
   await t.close();
 });
 

@@ -2,7 +2,6 @@ import crypto from "node:crypto";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { cancelAllPublishes } from "../publish/publish.service";
 import { cookiesOf, locate, publishDelivery, type PublishedDelivery } from "../delivery/test-fixtures";
 import { positions, visitorOf } from "./test-fixtures";
 import { FAVOURITE_LIMITS } from "./favourite-limits";
@@ -20,7 +19,6 @@ beforeAll(async () => {
   d = await publishDelivery(t, staff, { name: "Lima Wedding", photoNames: ["a.jpg", "b.jpg", "c.jpg", "d.jpg"] });
 });
 afterAll(async () => {
-  await cancelAllPublishes(t.ctx);
   await t.close();
 });
 

@@ -5,7 +5,6 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attachEventsServer } from "../events/events-server";
 import { TestSocket } from "../events/test-socket";
-import { cancelAllPublishes } from "../publish/publish.service";
 import { makeImage } from "../attachments/test-fixtures";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
@@ -20,7 +19,6 @@ beforeAll(async () => {
   user = await createUser(t.ctx);
 });
 afterAll(async () => {
-  await cancelAllPublishes(t.ctx);
   await t.close();
 });
 

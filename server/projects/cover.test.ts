@@ -1,14 +1,12 @@
 import request from "supertest";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { appWithUser } from "../test/app-with-user";
 import { insertAttachmentRow, insertProjectRow } from "../test/rows";
-import { cancelAllPublishes } from "../publish/publish.service";
 import type { ResourceChange } from "../events/bus";
 import { publishDelivery } from "../delivery/test-fixtures";
 
 const made = appWithUser();
 // Registered after the app's own hooks, so it runs before the app closes.
-afterAll(() => cancelAllPublishes(made.t.ctx));
 
 const api = () => request(made.t.app);
 const project = async (id: number) => (await api().get(`/api/projects/${id}`).set(made.user.auth)).body;

@@ -1,54 +1,43 @@
 import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
+import { describe, expect, it } from "vitest";
+import { appWithUser } from "../test/app-with-user";
 import { insertProjectRow } from "../test/rows";
 import { publishedKeys } from "../test/stored-files";
-import { cancelAllPublishes } from "./publish.service";
 import { addSlowAttachment, projectRow, recordPublishEvents, until } from "./test-fixtures";
 
 // Builds held back by a named pipe in UPLOADS_DIR, so they are caught while they run: on the
 // folders only (object storage has no pipe; publish-storage.test.ts cancels a build there).
-let t: TestApp;
-let staff: TestUser;
+const made = appWithUser();
 
-beforeAll(async () => {
-  t = await createTestApp();
-  staff = await createUser(t.ctx);
-});
-afterAll(async () => {
-  await cancelAllPublishes(t.ctx);
-  await t.close();
-});
-
-const publish = (id: number) => request(t.app).post(`/api/projects/${id}/publish`).set(staff.auth);
-const unpublish = (id: number) => request(t.app).delete(`/api/projects/${id}/publish`).set(staff.auth);
+const publish = (id: number) => request(made.t.app).post(`/api/projects/${id}/publish`).set(made.user.auth);
+const unpublish = (id: number) => request(made.t.app).delete(`/api/projects/${id}/publish`).set(made.user.auth);
 
 describe("a build still running", () => {
   it("refuses a project that is still publishing with 409", async () => {
-    const id = await insertProjectRow(t.ctx);
-    const pipe = await addSlowAttachment(t.ctx, id, "slow.jpg", 1000);
+    const id = await insertProjectRow(made.t.ctx);
+    const pipe = await addSlowAttachment(made.t.ctx, id, "slow.jpg", 1000);
     expect((await publish(id)).status).toBe(202);
     try {
       const res = await publish(id);
       expect(res.status).toBe(409);
       expect(res.body.message).toBe("Project is already published");
     } finally {
-      const events = recordPublishEvents(t.ctx, id);
+      const events = recordPublishEvents(made.t.ctx, id);
       await pipe.finish();
       await events.next("publish_completed");
     }
   });
 
   it("cancels a running build: no partial file, the project is a draft, and the build never completes", async () => {
-    const id = await insertProjectRow(t.ctx);
-    const pipe = await addSlowAttachment(t.ctx, id, "big.jpg", 8 * 1024 * 1024);
-    const events = recordPublishEvents(t.ctx, id);
-    const before = await publishedKeys(t.ctx);
+    const id = await insertProjectRow(made.t.ctx);
+    const pipe = await addSlowAttachment(made.t.ctx, id, "big.jpg", 8 * 1024 * 1024);
+    const events = recordPublishEvents(made.t.ctx, id);
+    const before = await publishedKeys(made.t.ctx);
     try {
       expect((await publish(id)).status).toBe(202);
       await pipe.feed(2 * 1024 * 1024);
       await until(
-        async () => (await publishedKeys(t.ctx)).filter((f) => f.endsWith(".part")),
+        async () => (await publishedKeys(made.t.ctx)).filter((f) => f.endsWith(".part")),
         (parts) => parts.length === 1,
       );
 
@@ -56,8 +45,8 @@ describe("a build still running", () => {
 
       expect(res.status).toBe(200);
       expect(res.body.publishStatus).toBe("draft");
-      expect(await publishedKeys(t.ctx)).toEqual(before);
-      expect(await projectRow(t.ctx, id)).toMatchObject({
+      expect(await publishedKeys(made.t.ctx)).toEqual(before);
+      expect(await projectRow(made.t.ctx, id)).toMatchObject({
         publish_status: "draft",
         published_zip_path: null,
         publish_error: null,

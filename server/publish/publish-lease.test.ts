@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
 import { publishQueue } from "./publish-job";
 import { ABANDONED_MESSAGE, reapAbandonedBuilds, renewLeases } from "./publish-lease";
-import { cancelAllPublishes, publishProject } from "./publish.service";
+import { publishProject } from "./publish.service";
 import {
   addSlowAttachment,
   buildOfAnotherProcess,
@@ -21,7 +21,6 @@ beforeEach(async () => {
   t = await createTestApp({ PUBLISH_LEASE_SECONDS: "30" });
 });
 afterEach(async () => {
-  await cancelAllPublishes(t.ctx);
   await t.close();
 });
 

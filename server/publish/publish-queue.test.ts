@@ -1,7 +1,6 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createTestApp, createUser } from "../test/harness";
-import { cancelAllPublishes } from "./publish.service";
 import { PublishQueue } from "./publish-queue";
 import { addPhoto, addSlowAttachment, projectRow, recordPublishEvents, until } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
@@ -37,7 +36,6 @@ describe("the build queue", () => {
       ]);
     } finally {
       pipe.release();
-      await cancelAllPublishes(q.ctx);
       await q.close();
     }
   });
@@ -65,7 +63,6 @@ describe("the build queue", () => {
       expect((await projectRow(q.ctx, second)).publish_status).toBe("draft");
     } finally {
       pipe.release();
-      await cancelAllPublishes(q.ctx);
       await q.close();
     }
   });

@@ -5,7 +5,7 @@ import { insertProjectRow } from "../test/rows";
 import { publishQueue } from "./publish-job";
 import { claimForPublishing, markFailed, markPublished } from "./publish.repository";
 import { leaseUntil } from "./publish-lease";
-import { cancelAllPublishes, publishProject, unpublishProject } from "./publish.service";
+import { publishProject, unpublishProject } from "./publish.service";
 import {
   addPhoto,
   addSlowAttachment,
@@ -52,7 +52,6 @@ describe("publish and unpublish of one project at nearly the same moment", () =>
       expect(events.events.map((e) => e.type)).not.toContain("publish_failed");
     } finally {
       await pipe.finishIfRead();
-      await cancelAllPublishes(t.ctx);
       await t.close();
     }
   });
@@ -91,7 +90,6 @@ describe("publish and unpublish of one project at nearly the same moment", () =>
       expect(queue.has(id)).toBe(false);
     } finally {
       await pipe.finishIfRead();
-      await cancelAllPublishes(t.ctx);
       await t.close();
     }
   });

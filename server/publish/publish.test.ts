@@ -2,7 +2,6 @@ import path from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { cancelAllPublishes } from "./publish.service";
 import { addPhoto, crc32, projectRow, readZip, recordPublishEvents, unzipTest } from "./test-fixtures";
 import { insertClientRow, insertProjectRow } from "../test/rows";
 import { publishedKeys, publishedZipCopy, removeStored, writeStored } from "../test/stored-files";
@@ -15,7 +14,6 @@ beforeAll(async () => {
   staff = await createUser(t.ctx);
 });
 afterAll(async () => {
-  await cancelAllPublishes(t.ctx);
   await t.close();
 });
 

@@ -3,7 +3,6 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { attachmentDisposition, zipFileName } from "./download-name";
-import { cancelAllPublishes } from "./publish.service";
 import { addPhoto, projectRow, recordPublishEvents } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
 import { publishedKeys, readStored, removeStored, writeStored } from "../test/stored-files";
@@ -40,7 +39,6 @@ beforeAll(async () => {
   zip = await readStored(t.ctx, project.key, "published");
 });
 afterAll(async () => {
-  await cancelAllPublishes(t.ctx);
   await t.close();
 });
 

@@ -5,6 +5,7 @@ import crypto from "node:crypto";
 import { loadConfig, type Config } from "../config";
 import { closeContext, createContext } from "../bootstrap";
 import { createApp, type AppHandler } from "../app";
+import { cancelAllPublishes } from "../publish/publish.service";
 import type { AppContext } from "../context";
 import { createLogger } from "../logger";
 import { nowIso } from "../db/database";
@@ -54,6 +55,8 @@ export async function createTestApp(
     dir,
     logLines,
     async close() {
+      // As the server does when it stops: no build writes on into a closed database or a removed folder.
+      await cancelAllPublishes(ctx);
       await closeContext(ctx);
       await database.drop();
       fs.rmSync(dir, { recursive: true, force: true });
