@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, RELAXED_LIMITS, type SessionBody } from "../auth/auth-test-helpers";
+import { bearer, RELAXED_LIMITS, signUp } from "../auth/auth-test-helpers";
 import { dataFolders, startAppProcess, type AppProcess } from "../test/app-process";
 import { createTestApp, type TestApp } from "../test/harness";
 import { insertAttachmentRow } from "../test/rows";
@@ -54,9 +54,7 @@ afterAll(async () => {
 
 describe("a process killed while it publishes into object storage", () => {
   it("leaves no ZIP in the bucket, and the next start fails the project, which publishes again", async () => {
-    const admin = (
-      await request(app!.url).post("/api/auth/signup").send({ email: "boss@studio.test", password: "secret123" })
-    ).body as SessionBody;
+    const admin = await signUp(app!.url, "boss@studio.test");
     const auth = bearer(admin.accessToken);
     const project = await request(app!.url).post("/api/projects").set(auth).send({ name: "Big Wedding" });
     expect(project.status).toBe(201);

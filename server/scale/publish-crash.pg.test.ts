@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, RELAXED_LIMITS, type SessionBody } from "../auth/auth-test-helpers";
+import { bearer, RELAXED_LIMITS, signUp } from "../auth/auth-test-helpers";
 import { addSlowAttachment, projectRow } from "../publish/test-fixtures";
 import { dataFolders, startAppProcess, type AppProcess } from "../test/app-process";
 import { createTestApp, type TestApp } from "../test/harness";
@@ -46,9 +46,7 @@ afterAll(async () => {
 
 describe("a process killed in the middle of a build", () => {
   it("is noticed by the other, which fails the project within the lease plus 10 s and leaves no .part", async () => {
-    const admin = (
-      await request(a.url).post("/api/auth/signup").send({ email: "boss@studio.test", password: "secret123" })
-    ).body as SessionBody;
+    const admin = await signUp(a.url, "boss@studio.test");
     const project = await request(a.url)
       .post("/api/projects")
       .set(bearer(admin.accessToken))

@@ -4,7 +4,7 @@ import path from "node:path";
 import request from "supertest";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, type SessionBody } from "../auth/auth-test-helpers";
+import { bearer, signUp, type SessionBody } from "../auth/auth-test-helpers";
 import { makeInterlacedZeroPng } from "../attachments/test-fixtures";
 import { dataFolders, memoryOf, resetPeakMemory, startAppProcess, type AppProcess } from "../test/app-process";
 
@@ -44,9 +44,7 @@ let admin: SessionBody;
 let projectId: number;
 
 beforeAll(async () => {
-  admin = (
-    await request(server.url).post("/api/auth/signup").send({ email: "boss@studio.test", password: "secret123" })
-  ).body as SessionBody;
+  admin = await signUp(server.url, "boss@studio.test");
   projectId = (await request(server.url).post("/api/projects").set(bearer(admin.accessToken)).send({ name: "Big" }))
     .body.id;
 });
