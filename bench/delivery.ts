@@ -13,23 +13,21 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { openDatabase } from "../server/db/database";
 import { freePort } from "../server/test/free-port";
 import { startNginx } from "../server/test/nginx";
 import { memoryOf, resetPeakMemory } from "../server/test/app-process";
 import { ACCEL_LOCATION, ACCEL_PUBLISHED_LOCATION } from "../server/http/sendfile-header";
-import { BENCH_ADMIN, benchApi, benchSignIn } from "./bench-api";
+import { BENCH_ADMIN, BENCH_ADMIN_ENV, benchApi, benchSignIn } from "./bench-api";
 import { benchDatabase, benchServerEnv } from "./bench-database";
 import { until } from "../server/test/wait";
-import { startBenchProcess, startProductionServer, type ProductionServer } from "./bench-process";
+import { root, startBenchProcess, startProductionServer, type ProductionServer } from "./bench-process";
 import { ensurePhotos } from "./photos";
 import { runWrk, type WrkResult } from "./wrk";
 import { loadAverageLine, untilIdle } from "./machine";
 
 const PHOTOS = 24;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 interface Row {
   label: string;
@@ -138,8 +136,7 @@ async function main() {
   const database = await benchDatabase(work);
   const env = {
     ...benchServerEnv(work, database.url),
-    ADMIN_EMAIL: BENCH_ADMIN.email,
-    ADMIN_PASSWORD: BENCH_ADMIN.password,
+    ...BENCH_ADMIN_ENV,
   };
   const stops: Array<() => Promise<void>> = [];
   let server: ProductionServer | undefined;

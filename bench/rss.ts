@@ -12,15 +12,13 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createContext } from "../server/bootstrap";
 import { loadConfig } from "../server/config";
 import { nowIso } from "../server/db/database";
 import { createLogger } from "../server/logger";
 import { ensureRandomJpegs } from "./photos";
-import { productionStart } from "./bench-process";
+import { root, productionStart } from "./bench-process";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const filesDir = path.join(root, "bench/.data/rss/uploads");
 const FILES = 120;
 const FILE_BYTES = 5 * 1024 * 1024;

@@ -12,13 +12,12 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { closeContext, createContext } from "../server/bootstrap";
 import { loadConfig } from "../server/config";
 import { createLogger } from "../server/logger";
 import { benchDatabase, benchOnPg, benchServerEnv } from "./bench-database";
-import { BENCH_ADMIN, benchSignIn } from "./bench-api";
-import { productionStart, startAsNpmStart, startBenchProcess } from "./bench-process";
+import { BENCH_ADMIN, BENCH_ADMIN_ENV, benchSignIn } from "./bench-api";
+import { root, productionStart, startAsNpmStart, startBenchProcess } from "./bench-process";
 import { loadAverageLine, untilIdle } from "./machine";
 import { cpuSecondsOf } from "./wrk";
 import { memoryOf } from "../server/test/app-process";
@@ -30,7 +29,6 @@ const CONNECTIONS = 32;
 const START_TIMES = 3;
 const THREADS = 2;
 const PAGE = 25;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 interface Route {
   label: string;
@@ -191,8 +189,7 @@ async function main() {
         ...env,
         PORT: "0",
         HOST: "127.0.0.1",
-        ADMIN_EMAIL: BENCH_ADMIN.email,
-        ADMIN_PASSWORD: BENCH_ADMIN.password,
+        ...BENCH_ADMIN_ENV,
       });
     // Started three times (the first right after the fill, the database still writing it out); the last one is measured.
     const startTimes: number[] = [];

@@ -13,7 +13,7 @@ import path from "node:path";
 import { GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { S3_TEST_CREDENTIALS } from "../server/test/s3-server";
 import { until } from "../server/test/wait";
-import { BENCH_ADMIN, benchApi, benchSignIn } from "./bench-api";
+import { BENCH_ADMIN, BENCH_ADMIN_ENV, benchApi, benchSignIn } from "./bench-api";
 import { benchDatabase, benchServerEnv } from "./bench-database";
 import { root, startBenchProcess, startProductionServer } from "./bench-process";
 import { inParallel } from "./in-parallel";
@@ -45,8 +45,7 @@ async function throughPhotodrop(files: string[], storageEnv: Record<string, stri
   const env = {
     ...benchServerEnv(work, database.url),
     ...storageEnv,
-    ADMIN_EMAIL: BENCH_ADMIN.email,
-    ADMIN_PASSWORD: BENCH_ADMIN.password,
+    ...BENCH_ADMIN_ENV,
   };
   const server = await startProductionServer(env, path.join(work, "photodrop.log"));
   try {

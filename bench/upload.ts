@@ -11,12 +11,11 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { BENCH_ADMIN, benchApi, benchSignIn } from "./bench-api";
 import { benchDatabase, benchServerEnv } from "./bench-database";
 import { cpuSecondsOf } from "./wrk";
 import { memoryOf as processMemory } from "../server/test/app-process";
-import { productionStart, startBenchProcess, startProductionServer } from "./bench-process";
+import { root, productionStart, startBenchProcess, startProductionServer } from "./bench-process";
 import { ensurePhotos, photosIn } from "./photos";
 import { inParallel } from "./in-parallel";
 import { loadAverageLine } from "./machine";
@@ -24,7 +23,6 @@ import { loadAverageLine } from "./machine";
 const FILES = 200;
 const PARALLEL = 4;
 const MB = 1e6;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const photoDir = path.join(root, "bench/.data/upload-photos");
 
 /** The server's memory in MB, now and at its peak. */
