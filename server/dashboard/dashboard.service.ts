@@ -34,10 +34,9 @@ export async function dashboardStats(ctx: AppContext): Promise<DashboardStats> {
  * that is missing takes no space: it is recorded as 0, so it is not looked for at every start.
  */
 export async function fillPublishedZipSizes(ctx: AppContext): Promise<void> {
+  const published = storesOf(ctx.config).published;
   for (const { id, zipPath } of await repo.publishedWithoutZipSize(ctx.db)) {
-    const stat = await storesOf(ctx.config)
-      .published.stat(publishedZipKey(zipPath))
-      .catch(() => undefined);
+    const stat = await published.stat(publishedZipKey(zipPath)).catch(() => undefined);
     await repo.recordZipSize(ctx.db, id, zipPath, stat?.size ?? 0);
   }
 }

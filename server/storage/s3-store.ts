@@ -43,6 +43,11 @@ export class S3Store implements ObjectStore {
     private readonly presignSeconds = 0,
   ) {}
 
+  /** This store's bucket, as the multipart helpers (s3-multipart.ts) take it. */
+  private onBucket() {
+    return { sdk: this.sdk, client: this.client, bucket: this.bucket };
+  }
+
   private objectKey(key: string): string {
     if (key.startsWith("/") || key.split("/").some((part) => part === ".." || part === "."))
       throw new Error(`storage key escapes its prefix: ${key}`);
@@ -200,14 +205,12 @@ export class S3Store implements ObjectStore {
   async rename(from: string, to: string): Promise<void> {
     const stat = await this.stat(from);
     if (!stat) throw new StorageNotFoundError(from);
-    const bucket = { sdk: this.sdk, client: this.client, bucket: this.bucket };
-    await copyObject(bucket, this.objectKey(from), this.objectKey(to), stat.size);
+    await copyObject(this.onBucket(), this.objectKey(from), this.objectKey(to), stat.size);
     await this.remove(from);
   }
 
   abortUnfinishedWriters(prefix: string, startedBefore: Date, keep: (key: string) => boolean): Promise<number> {
-    const bucket = { sdk: this.sdk, client: this.client, bucket: this.bucket };
-    return abortUploadsBefore(bucket, this.objectKey(prefix), startedBefore, (key) =>
+    return abortUploadsBefore(this.onBucket(), this.objectKey(prefix), startedBefore, (key) =>
       keep(key.slice(this.prefix.length)),
     );
   }
