@@ -58,7 +58,14 @@ export async function createContext(
       );
     }
   }
-  return { config, db, reads: openReadPool(config.databaseUrl, db), logger, events, tokens };
+  return {
+    config,
+    db,
+    reads: openReadPool(config.databaseUrl, db, { poolMax: config.databasePoolMax }),
+    logger,
+    events,
+    tokens,
+  };
 }
 
 /** Lets go of the database once renditions (thumbnails, previews) and activity recordings under way have ended: the events connection, then the pools. */

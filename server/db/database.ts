@@ -1,6 +1,7 @@
 import knex, { type Knex } from "knex";
 import { runtimeModules } from "../runtime-modules";
-import { knexConfigFor, knexReadConfigFor, shareWriteCount } from "./dialect";
+import { isPostgresUrl, knexConfigFor, knexReadConfigFor, shareWriteCount } from "./dialect";
+import { keepsPlans } from "./prepared-reads";
 
 export type Db = Knex;
 
@@ -9,11 +10,12 @@ export function openDatabase(databaseUrl: string, opts: { poolMax?: number } = {
 }
 
 /** The pool for reads outside transactions, opened after migrations: `db` itself where it needs no other. */
-export function openReadPool(databaseUrl: string, db: Db): Db {
-  const config = knexReadConfigFor(databaseUrl);
+export function openReadPool(databaseUrl: string, db: Db, opts: { poolMax?: number } = {}): Db {
+  const config = knexReadConfigFor(databaseUrl, opts);
   if (!config) return db;
   const reads = knex(config);
   shareWriteCount(reads, db);
+  if (isPostgresUrl(databaseUrl)) keepsPlans(reads, db);
   return reads;
 }
 

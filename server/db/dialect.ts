@@ -30,14 +30,7 @@ export function sqliteFile(databaseUrl: string): string {
  * (connection pragmas, file paths) lives here, so PostgreSQL is a change of DATABASE_URL.
  */
 export function knexConfigFor(databaseUrl: string, opts: { poolMax?: number } = {}): Knex.Config {
-  if (isPostgresUrl(databaseUrl)) {
-    return {
-      ...common,
-      client: "pg",
-      connection: { connectionString: databaseUrl, types: pgTypes },
-      pool: { min: 0, max: opts.poolMax ?? 10 },
-    };
-  }
+  if (isPostgresUrl(databaseUrl)) return pgConfig(databaseUrl, opts.poolMax ?? 10);
   const filename = sqliteFile(databaseUrl);
   if (filename !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
   return sqliteConfig(filename, { connections: 1, pragmas: ["journal_mode = WAL"] });
@@ -49,13 +42,35 @@ export const SQLITE_READERS = 2;
 /**
  * The pool for reads outside transactions (list pages). sqlite: read-only connections beside the
  * writer, which WAL lets read while it writes, so a list never queues behind the one writer
- * connection or another list; each read sees every commit made before it began. PostgreSQL
- * pools already; an in-memory sqlite database is one connection's own. Null: use the main pool.
+ * connection or another list; each read sees every commit made before it began. PostgreSQL: half
+ * as many connections again, each keeping one generic plan per prepared statement
+ * (`force_generic_plan`): a list page's statement took as long to plan as to run, and its plan
+ * does not depend on the page asked for (server/db/list-pages.ts writes the page's ids so that
+ * it does not). An in-memory sqlite database is one connection's own. Null: use the main pool.
  */
-export function knexReadConfigFor(databaseUrl: string): Knex.Config | null {
+export function knexReadConfigFor(databaseUrl: string, opts: { poolMax?: number } = {}): Knex.Config | null {
+  if (isPostgresUrl(databaseUrl)) {
+    const config = pgConfig(databaseUrl, Math.max(2, Math.ceil((opts.poolMax ?? 10) / 2)));
+    config.pool!.afterCreate = (conn: pg.Client, done: (err: Error | null, conn: unknown) => void) => {
+      conn.query("SET plan_cache_mode = force_generic_plan").then(
+        () => done(null, conn),
+        (err: Error) => done(err, conn),
+      );
+    };
+    return config;
+  }
   const filename = sqliteFile(databaseUrl);
-  if (isPostgresUrl(databaseUrl) || filename === ":memory:") return null;
+  if (filename === ":memory:") return null;
   return sqliteConfig(filename, { connections: SQLITE_READERS, pragmas: ["query_only = ON"] });
+}
+
+function pgConfig(databaseUrl: string, poolMax: number): Knex.Config {
+  return {
+    ...common,
+    client: "pg",
+    connection: { connectionString: databaseUrl, types: pgTypes },
+    pool: { min: 0, max: poolMax },
+  };
 }
 
 function sqliteConfig(filename: string, opts: { connections: number; pragmas: string[] }): Knex.Config {

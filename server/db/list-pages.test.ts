@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { appWithUser } from "../test/app-with-user";
 import { insertAttachmentRow, insertClientRow } from "../test/rows";
 import { MARK_EVERY } from "./page-marks";
+import { isPostgres } from "./transactions";
 
 const made = appWithUser();
 const PROJECTS = 1100;
@@ -122,5 +123,19 @@ describe("deep pages start from a mark instead of walking every row before them"
       })
       .catch(() => undefined);
     await expectEveryPageRight(SORTS.slice(0, 2));
+  });
+});
+
+describe("the connections list pages are read on", () => {
+  it("keep one plan per statement on PostgreSQL and are read-only on sqlite; the main pool's are neither", async () => {
+    const { db, reads } = made.t.ctx;
+    if (isPostgres(db)) {
+      const mode = async (pool: typeof db) => (await pool.raw("SHOW plan_cache_mode")).rows[0].plan_cache_mode;
+      expect(await mode(reads)).toBe("force_generic_plan");
+      expect(await mode(db)).toBe("auto");
+    } else {
+      expect(await reads.raw("PRAGMA query_only")).toEqual([{ query_only: 1 }]);
+      expect(await db.raw("PRAGMA query_only")).toEqual([{ query_only: 0 }]);
+    }
   });
 });

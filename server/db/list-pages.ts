@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import { filterSql, orderSql, searchPhrase, type ListQuery, type ListSpec, type Sql } from "../http/list-query";
 import { readListTotals, type ListTotals } from "./list-totals";
 import { MARK_EVERY, pageMarks, type MarkedOrder } from "./page-marks";
-import { readRows } from "./prepared-reads";
+import { planningEachCall, readRows } from "./prepared-reads";
 import { isPostgres } from "./transactions";
 import { versionedMemo } from "./versioned-memo";
 
@@ -41,6 +41,7 @@ export async function listPage<Row>(
   spec: ListSpec,
   source: ListSource,
 ): Promise<{ rows: Row[]; total: number }> {
+  db = poolFor(db, requested, source);
   const page = await pageRows(db, requested, spec, source);
   const found = await readRows<Row & { [TOTAL]?: number | string }>(db, page.select(source.columns));
   if (page.counting.kept) return { rows: found, total: await page.counting.kept };
@@ -60,6 +61,7 @@ export async function listPageBody(
   source: ListSource,
   alias: string,
 ): Promise<{ body: Buffer | string; total: number }> {
+  db = poolFor(db, requested, source);
   const pg = isPostgres(db);
   const page = await pageRows(db, requested, spec, source);
   // The sort's columns, selected beside each row, order the join (a window's row_number cost more).
@@ -78,6 +80,17 @@ export async function listPageBody(
   if (page.counting.kept) return { body: body ?? "[]", total: await page.counting.kept };
   if (body !== null) return { body, total: Number(counted) };
   return { body: "[]", total: await countOf(db, page.counting) };
+}
+
+/**
+ * Where a list is read: a pool that keeps generic plans (PostgreSQL's reads, server/db/dialect.ts)
+ * only when no value changes the best plan; a search or a filter other than the parent's is
+ * planned for its values on every call (a generic plan walked all 1,000,000 photos for a rare
+ * file name).
+ */
+function poolFor(db: Knex, list: ListQuery, source: ListSource): Knex {
+  const planFree = !list.search && (list.filters.length === 0 || countedFilter(list, source) !== undefined);
+  return planFree ? db : planningEachCall(db);
 }
 
 async function countOf(db: Knex, counting: Counting): Promise<number> {
@@ -107,11 +120,17 @@ async function pageRows(db: Knex, requested: ListQuery, spec: ListSpec, source: 
   const ids = list.range ? await pageIds(db, list, spec, source, where) : undefined;
   const select = (columns: string): Sql => {
     const selected = counting.sql ? `${columns}, (${counting.sql.text}) AS ${TOTAL}` : columns;
-    if (ids)
+    if (ids) {
+      // PostgreSQL: as an array, the page's ids are found the same way whatever the LIMIT and
+      // OFFSET, so the plan kept for the statement (server/db/dialect.ts) suits every page.
+      const inPage = pg
+        ? `${source.idColumn} = ANY (ARRAY(${ids.text}))`
+        : `${source.idColumn} IN (SELECT id FROM (${ids.text}) page)`;
       return {
-        text: `SELECT ${selected} FROM ${rowsFrom} WHERE ${source.idColumn} IN (SELECT id FROM (${ids.text}) page) ORDER BY ${order}`,
+        text: `SELECT ${selected} FROM ${rowsFrom} WHERE ${inPage} ORDER BY ${order}`,
         values: [...countValues, ...ids.values],
       };
+    }
     return {
       text: `SELECT ${selected} FROM ${rowsFrom}${where ? ` WHERE ${where.text}` : ""} ORDER BY ${order}`,
       values: [...countValues, ...(where?.values ?? [])],

@@ -223,11 +223,13 @@ describe("what serves a search", () => {
   async function planOf(path: string): Promise<string> {
     const seen: Array<{ sql: string; bindings: unknown[] }> = [];
     const watch = (q: { sql: string; bindings?: unknown[] }) => seen.push({ sql: q.sql, bindings: q.bindings ?? [] });
-    made.t.ctx.reads.on("query", watch);
+    // Searches are read on the main pool where the read pool keeps generic plans (PostgreSQL).
+    const pools = new Set([made.t.ctx.reads, made.t.ctx.db]);
+    for (const pool of pools) pool.on("query", watch);
     try {
       await found(path);
     } finally {
-      made.t.ctx.reads.off("query", watch);
+      for (const pool of pools) pool.off("query", watch);
     }
     const { sql, bindings } = seen.find((q) => /json/i.test(q.sql))!;
     const db = made.t.ctx.db;

@@ -95,6 +95,22 @@ function pgRows(connection: PgConnection, text: string, values: unknown[]): Prom
   return connection.query({ ...statement, values }).then((result) => result.rows);
 }
 
+/** PostgreSQL pools that keep one generic plan per statement, and the pool beside each that plans every call. */
+const planningPools = new WeakMap<Knex, Knex>();
+
+/** Marks `keeping` as a pool whose connections keep generic plans, with `planning` for statements that need their own. */
+export function keepsPlans(keeping: Knex, planning: Knex): void {
+  planningPools.set(keeping, planning);
+}
+
+/**
+ * The pool to read a statement from whose best plan depends on its values (a search's pattern,
+ * a filter's rarity): `db` itself unless `db` keeps generic plans.
+ */
+export function planningEachCall(db: Knex): Knex {
+  return planningPools.get(db) ?? db;
+}
+
 /** Finalizes a sqlite connection's kept statements: sqlite will not close a connection that has any. */
 export async function finalizeStatements(connection: object): Promise<void> {
   const kept = statements.get(connection);
