@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import { filterSql, orderSql, searchPhrase, type ListQuery, type ListSpec, type Sql } from "../http/list-query";
-import { readListTotals, type ListTotals } from "./list-totals";
-import { MARK_EVERY, pageMarks, type MarkedOrder } from "./page-marks";
+import { lastReadListTotals, readListTotals, type ListTotals } from "./list-totals";
+import { keptPageMarks, MARK_EVERY, pageMarks, type MarkedOrder } from "./page-marks";
 import { planningEachCall, readRows } from "./prepared-reads";
 import { isPostgres } from "./transactions";
 import { versionedMemo } from "./versioned-memo";
@@ -22,6 +22,7 @@ export interface ListSource {
 }
 
 const TOTAL = "list_total";
+const VERSIONS = "list_versions";
 
 /**
  * One page of a list and its exact total, in one prepared statement whose cost does not grow with
@@ -41,12 +42,16 @@ export async function listPage<Row>(
   spec: ListSpec,
   source: ListSource,
 ): Promise<{ rows: Row[]; total: number }> {
-  db = poolFor(db, requested, source);
-  const page = await pageRows(db, requested, spec, source);
-  const found = await readRows<Row & { [TOTAL]?: number | string }>(db, page.select(source.columns));
-  if (page.counting.kept) return { rows: found, total: await page.counting.kept };
-  if (found.length > 0) return { rows: found, total: Number(found[0][TOTAL]) };
-  return { rows: found, total: await countOf(db, page.counting) };
+  return withCheckedMarks(poolFor(db, requested, source), requested, spec, source, async (on, page) => {
+    const found = await readRows<Row & { [TOTAL]?: number | string; [VERSIONS]?: string }>(
+      on,
+      page.select(source.columns),
+    );
+    const versions = found[0]?.[VERSIONS];
+    if (page.counting.kept) return { versions, result: { rows: found, total: await page.counting.kept } };
+    if (found.length > 0) return { versions, result: { rows: found, total: Number(found[0][TOTAL]) } };
+    return { versions, result: { rows: found, total: await countOf(on, page.counting) } };
+  });
 }
 
 /**
@@ -61,25 +66,49 @@ export async function listPageBody(
   source: ListSource,
   alias: string,
 ): Promise<{ body: Buffer | string; total: number }> {
-  db = poolFor(db, requested, source);
   const pg = isPostgres(db);
-  const page = await pageRows(db, requested, spec, source);
-  // The sort's columns, selected beside each row, order the join (a window's row_number cost more).
-  const keys = page.sort.map((s, i) => ({ ...s, column: `list_key_${i}` }));
-  const columns = [...page.sort.map((s, i) => `${s.column} AS ${keys[i].column}`), source.columns].join(", ");
-  const inOrder = keys.length > 0 ? ` ORDER BY ${orderSql(keys, pg)}` : "";
-  const array = pg
-    ? `'[' || string_agg(${alias}, ','${inOrder}) || ']'`
-    : `CAST('[' || group_concat(${alias}, ','${inOrder}) || ']' AS BLOB)`;
-  const rows = page.select(columns);
-  const [joined] = await readRows<{ body: Buffer | string | null; [TOTAL]?: number | string }>(db, {
-    text: `SELECT ${array} AS body${page.counting.sql ? `, max(${TOTAL}) AS ${TOTAL}` : ""} FROM (${rows.text}) page_rows`,
-    values: rows.values,
+  return withCheckedMarks(poolFor(db, requested, source), requested, spec, source, async (on, page) => {
+    // The sort's columns, selected beside each row, order the join (a window's row_number cost more).
+    const keys = page.sort.map((s, i) => ({ ...s, column: `list_key_${i}` }));
+    const columns = [...page.sort.map((s, i) => `${s.column} AS ${keys[i].column}`), source.columns].join(", ");
+    const inOrder = keys.length > 0 ? ` ORDER BY ${orderSql(keys, pg)}` : "";
+    const array = pg
+      ? `'[' || string_agg(${alias}, ','${inOrder}) || ']'`
+      : `CAST('[' || group_concat(${alias}, ','${inOrder}) || ']' AS BLOB)`;
+    const rows = page.select(columns);
+    const also = [page.counting.sql ? TOTAL : "", page.guard ? VERSIONS : ""].filter(Boolean);
+    const [joined] = await readRows<{ body: Buffer | string | null; [TOTAL]?: number | string; [VERSIONS]?: string }>(
+      on,
+      {
+        text: `SELECT ${[`${array} AS body`, ...also.map((c) => `max(${c}) AS ${c}`)].join(", ")} FROM (${rows.text}) page_rows`,
+        values: rows.values,
+      },
+    );
+    const { body, [TOTAL]: counted, [VERSIONS]: versions } = joined;
+    if (page.counting.kept) return { versions, result: { body: body ?? "[]", total: await page.counting.kept } };
+    if (body !== null) return { versions, result: { body, total: Number(counted) } };
+    return { versions, result: { body: "[]", total: await countOf(on, page.counting) } };
   });
-  const { body, [TOTAL]: counted } = joined;
-  if (page.counting.kept) return { body: body ?? "[]", total: await page.counting.kept };
-  if (body !== null) return { body, total: Number(counted) };
-  return { body: "[]", total: await countOf(db, page.counting) };
+}
+
+/**
+ * Reads a page with `read`. On PostgreSQL a deep page's marks are first chosen under the
+ * list_totals versions last read rather than reading them again (one statement fewer a page),
+ * and the page's statement reads those versions beside its rows: if they are not the ones the
+ * marks were chosen under (another process wrote meanwhile, or the page is empty), the page is
+ * read again under versions read first.
+ */
+async function withCheckedMarks<T>(
+  db: Knex,
+  requested: ListQuery,
+  spec: ListSpec,
+  source: ListSource,
+  read: (db: Knex, page: PageRows) => Promise<{ versions?: string; result: T }>,
+): Promise<T> {
+  const guessed = await pageRows(db, requested, spec, source, { guessVersions: true });
+  const first = await read(db, guessed);
+  if (!guessed.guard || first.versions === guessed.guard.expected) return first.result;
+  return (await read(db, await pageRows(db, requested, spec, source, { guessVersions: false }))).result;
 }
 
 /**
@@ -98,16 +127,28 @@ async function countOf(db: Knex, counting: Counting): Promise<number> {
   return Number(count?.n ?? 0);
 }
 
+/** The list_totals versions a page's marks were chosen under, read again by the page's statement. */
+interface VersionsGuard extends Sql {
+  expected: string;
+}
+
 /** A page of a list, before its rows' columns are chosen. */
 interface PageRows {
   counting: Counting;
+  guard?: VersionsGuard;
   /** The list's order, as run (see sortedById). */
   sort: ListQuery["sort"];
   /** The statement reading the page's rows with these columns (and the count's, where the total takes a query), in order. */
   select(columns: string): Sql;
 }
 
-async function pageRows(db: Knex, requested: ListQuery, spec: ListSpec, source: ListSource): Promise<PageRows> {
+async function pageRows(
+  db: Knex,
+  requested: ListQuery,
+  spec: ListSpec,
+  source: ListSource,
+  { guessVersions }: { guessVersions: boolean },
+): Promise<PageRows> {
   const pg = isPostgres(db);
   const list = await sortedById(db, requested, spec, source);
   const where = filterSql(list, spec, pg);
@@ -117,9 +158,15 @@ async function pageRows(db: Knex, requested: ListQuery, spec: ListSpec, source: 
   const order = orderSql(list.sort, pg);
   const rowsFrom = source.joined ?? source.from;
   const countValues = counting.sql?.values ?? [];
-  const ids = list.range ? await pageIds(db, list, spec, source, where) : undefined;
+  const ids = list.range ? await pageIds(db, list, spec, source, where, guessVersions) : undefined;
+  const guard = ids?.guard;
   const select = (columns: string): Sql => {
-    const selected = counting.sql ? `${columns}, (${counting.sql.text}) AS ${TOTAL}` : columns;
+    const also = [
+      ...(counting.sql ? [`(${counting.sql.text}) AS ${TOTAL}`] : []),
+      ...(guard ? [`(${guard.text}) AS ${VERSIONS}`] : []),
+    ];
+    const selected = [columns, ...also].join(", ");
+    const alsoValues = [...countValues, ...(guard?.values ?? [])];
     if (ids) {
       // PostgreSQL: as an array, the page's ids are found the same way whatever the LIMIT and
       // OFFSET, so the plan kept for the statement (server/db/dialect.ts) suits every page.
@@ -128,15 +175,15 @@ async function pageRows(db: Knex, requested: ListQuery, spec: ListSpec, source: 
         : `${source.idColumn} IN (SELECT id FROM (${ids.text}) page)`;
       return {
         text: `SELECT ${selected} FROM ${rowsFrom} WHERE ${inPage} ORDER BY ${order}`,
-        values: [...countValues, ...ids.values],
+        values: [...alsoValues, ...ids.values],
       };
     }
     return {
       text: `SELECT ${selected} FROM ${rowsFrom}${where ? ` WHERE ${where.text}` : ""} ORDER BY ${order}`,
-      values: [...countValues, ...(where?.values ?? [])],
+      values: [...alsoValues, ...(where?.values ?? [])],
     };
   };
-  return { counting, sort: list.sort, select };
+  return { counting, guard, sort: list.sort, select };
 }
 
 /**
@@ -230,7 +277,14 @@ function windowSql(limit: number, offset: number): Sql {
 }
 
 /** The statement choosing a page's ids, in the list's order. */
-async function pageIds(db: Knex, list: ListQuery, spec: ListSpec, source: ListSource, where?: Sql): Promise<Sql> {
+async function pageIds(
+  db: Knex,
+  list: ListQuery,
+  spec: ListSpec,
+  source: ListSource,
+  where: Sql | undefined,
+  guessVersions: boolean,
+): Promise<Sql & { guard?: VersionsGuard }> {
   const { limit, offset } = list.range!;
   const pg = isPostgres(db);
   // The joins only when the sort needs one: PostgreSQL then walks an index for a deep page
@@ -260,19 +314,23 @@ async function pageIds(db: Knex, list: ListQuery, spec: ListSpec, source: ListSo
     };
   }
   if (limit < 0 || offset <= MARK_EVERY) return ids(offset);
-  const totals = await readListTotals(db);
+  // PostgreSQL reads list_totals on every call (other processes write): the last rows read are a
+  // guess the page's statement checks (withCheckedMarks), taken only when marks are kept for them.
+  const guessed = guessVersions && pg ? lastReadListTotals(db) : undefined;
+  const totals = guessed ?? (await readListTotals(db));
   const order = markedOrder(list, source, totals);
   if (!order) return ids(offset);
   const filter = countedFilter(list, source);
   const key = [source.table, filter ? `${filter.column}=${filter.value}` : "", order.column, order.order].join("|");
-  const versions = [
+  const names = [
     source.table,
     versionName(source, order.column),
     ...(filter ? [versionName(source, filter.column)] : []),
-  ]
-    .map((name) => totals.get(name)?.version ?? 0)
-    .join(":");
-  const marks = await pageMarks(db, key, versions, { from: source.from, where }, order);
+  ];
+  const versions = names.map((name) => totals.get(name)?.version ?? 0).join(":");
+  const rows = { from: source.from, where };
+  const marks = await (guessed ? keptPageMarks(db, key, versions) : pageMarks(db, key, versions, rows, order));
+  if (!marks) return pageIds(db, list, spec, source, where, false);
   const at = Math.min(Math.floor(offset / MARK_EVERY), marks.length - 1);
   if (at <= 0) return ids(offset);
   const [markKey, markId] = marks[at];
@@ -280,5 +338,17 @@ async function pageIds(db: Knex, list: ListQuery, spec: ListSpec, source: ListSo
     text: `(${order.column}, ${order.idColumn}) ${order.order === "asc" ? ">=" : "<="} (?, ?)`,
     values: [markKey, markId],
   };
-  return ids(offset - at * MARK_EVERY, seek);
+  return { ...ids(offset - at * MARK_EVERY, seek), guard: guessed && versionsGuard(names, guessed) };
+}
+
+/** A statement reading list_totals' versions of `names` as one text, and that text as `totals` has it. */
+function versionsGuard(names: string[], totals: ListTotals): VersionsGuard {
+  const kept = [...new Set(names)].filter((name) => totals.has(name)).sort();
+  return {
+    text:
+      `SELECT string_agg(name || '=' || version, ',' ORDER BY name COLLATE "C") FROM list_totals ` +
+      `WHERE name IN (${kept.map(() => "?").join(", ")})`,
+    values: kept,
+    expected: kept.map((name) => `${name}=${totals.get(name)!.version}`).join(","),
+  };
 }

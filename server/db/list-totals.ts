@@ -14,10 +14,23 @@ const kept = new WeakMap<object, { writeCount: number; totals: Promise<ListTotal
 
 const READ_ALL = { text: "SELECT name, total, version FROM list_totals", values: [] };
 
+/** The rows last read from each database (PostgreSQL's, which are read on every call). */
+const lastRead = new WeakMap<object, ListTotals>();
+
 async function readAll(db: Knex): Promise<ListTotals> {
-  // Prepared once per connection: on PostgreSQL every deep list page reads these rows.
+  // Prepared once per connection.
   const rows = await readRows<{ name: string; total: number | string; version: number | string }>(db, READ_ALL);
-  return new Map(rows.map((r) => [r.name, { total: Number(r.total), version: Number(r.version) }]));
+  const totals = new Map(rows.map((r) => [r.name, { total: Number(r.total), version: Number(r.version) }]));
+  lastRead.set(db, totals);
+  return totals;
+}
+
+/**
+ * The rows last read from this database, if any: on PostgreSQL, a guess at the versions a deep
+ * page's marks may use, which the page's own statement then checks (server/db/list-pages.ts).
+ */
+export function lastReadListTotals(db: Knex): ListTotals | undefined {
+  return lastRead.get(db);
 }
 
 /**

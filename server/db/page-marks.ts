@@ -39,6 +39,11 @@ export function pageMarks(
   return keptMarks(db, key, versions, () => readMarks(db, rows, order));
 }
 
+/** The marks kept for a list under these versions, if any, without reading them. */
+export function keptPageMarks(db: Knex, key: string, versions: string): Promise<Mark[]> | undefined {
+  return keptMarks(db, key, versions);
+}
+
 async function readMarks(
   db: Knex,
   rows: { from: string; where?: Sql },

@@ -13,7 +13,10 @@ interface Kept<T> {
  */
 export function versionedMemo<T>(maxKeys: number) {
   const stores = new WeakMap<object, Map<string, Kept<T>>>();
-  return (db: object, key: string, versions: string, read: () => Promise<T>): Promise<T> => {
+  function memo(db: object, key: string, versions: string, read: () => Promise<T>): Promise<T>;
+  /** Only what is kept under these versions, without reading. */
+  function memo(db: object, key: string, versions: string): Promise<T> | undefined;
+  function memo(db: object, key: string, versions: string, read?: () => Promise<T>): Promise<T> | undefined {
     let kept = stores.get(db);
     if (!kept) stores.set(db, (kept = new Map()));
     const found = kept.get(key);
@@ -22,11 +25,13 @@ export function versionedMemo<T>(maxKeys: number) {
       kept.set(key, found);
       return found.value;
     }
+    if (!read) return undefined;
     const entry: Kept<T> = { versions, value: read() };
     const store = kept;
     store.set(key, entry);
     entry.value.catch(() => store.get(key) === entry && store.delete(key));
     while (store.size > maxKeys) store.delete(store.keys().next().value!);
     return entry.value;
-  };
+  }
+  return memo;
 }
