@@ -88,6 +88,14 @@ export class RenditionQueue {
     });
   }
 
+  /**
+   * A publish build has begun: background rendering waits as it does for an upload, since both
+   * read the photos' disk and someone is waiting for them. Call what this returns once it has ended.
+   */
+  publishStarted(): () => void {
+    return this.uploadStarted();
+  }
+
   /** A request is being served: no background render starts until it has ended. Call what this returns then. */
   requestStarted(): () => void {
     this.requests += 1;

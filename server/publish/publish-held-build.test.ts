@@ -1,7 +1,9 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { appWithUser } from "../test/app-with-user";
-import { insertProjectRow } from "../test/rows";
+import { RENDITION_IDLE_MS } from "../attachments/rendition-queue";
+import { renditionQueue } from "../attachments/renditions.service";
+import { insertAttachmentRow, insertProjectRow } from "../test/rows";
 import { publishedKeys } from "../test/stored-files";
 import { addSlowAttachment, projectRow, recordPublishEvents, until } from "./test-fixtures";
 
@@ -13,6 +15,28 @@ const publish = (id: number) => request(made.t.app).post(`/api/projects/${id}/pu
 const unpublish = (id: number) => request(made.t.app).delete(`/api/projects/${id}/publish`).set(made.user.auth);
 
 describe("a build still running", () => {
+  it("holds background renders until it has ended, as an upload does", async () => {
+    const id = await insertProjectRow(made.t.ctx);
+    const other = await insertAttachmentRow(made.t.ctx, await insertProjectRow(made.t.ctx), { size: 10 });
+    const pipe = await addSlowAttachment(made.t.ctx, id, "slow.jpg", 1000);
+    const events = recordPublishEvents(made.t.ctx, id);
+    const queue = renditionQueue(made.t.ctx);
+    try {
+      expect((await publish(id)).status).toBe(202);
+      await events.next("publish_started");
+      queue.add("thumbnail", [other]);
+      await new Promise((r) => setTimeout(r, RENDITION_IDLE_MS * 1.5));
+      expect(queue.waitingOf("thumbnail")).toBe(1);
+    } finally {
+      await pipe.finish();
+      await events.next("publish_completed");
+    }
+    await until(
+      async () => queue.waitingOf("thumbnail"),
+      (waiting) => waiting === 0,
+    );
+  });
+
   it("refuses a project that is still publishing with 409", async () => {
     const id = await insertProjectRow(made.t.ctx);
     const pipe = await addSlowAttachment(made.t.ctx, id, "slow.jpg", 1000);

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import fsp from "node:fs/promises";
+import { renditionQueue } from "../attachments/renditions.service";
 import type { AppContext } from "../context";
 import type { PublishEventType } from "../events/bus";
 import { InsufficientStorageError } from "../http/errors";
@@ -109,6 +110,7 @@ export async function runPublishBuild(ctx: AppContext, build: PublishBuild, sign
   let sources: ZipSource[] = [];
   let webSources: ZipSource[] = [];
   const startedAt = Date.now();
+  const rendersResume = renditionQueue(ctx).publishStarted();
 
   try {
     const attachments = await attachmentsForBuild(ctx.db, projectId, buildId, zipName);
@@ -165,6 +167,8 @@ export async function runPublishBuild(ctx: AppContext, build: PublishBuild, sign
     const message = describeFailure(err, [...sources, ...webSources], partFile, webPartFile);
     await handleFailure(ctx, build, signal, err, message, zipName);
     return;
+  } finally {
+    rendersResume();
   }
   emit("publish_completed", { progress: 100 });
   ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [projectId] });

@@ -69,6 +69,7 @@ export async function writeZip(
   const forceZip64 = estimatedArchiveSize(sources) >= (options.zip64Threshold ?? ZIP32_LIMIT - 64 * 1024 * 1024);
   const archive = new ZipArchive({ store: true, forceZip64 });
   useNativeCrc(archive);
+  gatherHeaderWrites(archive);
   /** The entry being stored, then the files read ahead of it. */
   const opened: Readable[] = [];
 
@@ -147,6 +148,64 @@ class NativeCrc32Stream extends Transform {
     this.size += chunk.length;
     callback(null, chunk);
   }
+}
+
+/** Header fields shorter than this are gathered (a file name is at most a few hundred bytes). */
+const FIELD_BYTES = 1024;
+/** Gathered fields are handed on at this size at the latest. */
+const GATHERED_BYTES = 64 * 1024;
+
+/**
+ * compress-commons writes every field of a ZIP header as a stream chunk of its own: about 35 a
+ * photo (local header, data descriptor, central directory record), each a chunk object queued in
+ * archiver's pipeline. Those of a 10,000-photo ZIP's central directory, written at once, held
+ * some 70 MB. Here the engine's short writes are gathered into one chunk, handed on before any
+ * longer write (a photo's bytes), at 64 kB, and before the end, so the bytes and their order are
+ * unchanged; the engine's offset still counts every field as it is written, since it reads that
+ * offset for the headers. Left alone, like useNativeCrc, if archiver's internals move.
+ */
+function gatherHeaderWrites(archive: Archiver): void {
+  const engine = (archive as unknown as { _module?: { engine?: GatheringEngine } })._module?.engine;
+  if (!engine || typeof engine.write !== "function" || typeof engine.offset !== "number") return;
+  // The stream's own write, below compress-commons' (which adds each chunk's length to `offset`).
+  let proto = Object.getPrototypeOf(engine);
+  while (proto && !Object.prototype.hasOwnProperty.call(proto, "getBytesWritten")) proto = Object.getPrototypeOf(proto);
+  const streamWrite = proto && Object.getPrototypeOf(proto)?.write;
+  if (typeof streamWrite !== "function") return;
+  let fields: Buffer[] = [];
+  let bytes = 0;
+  const handOn = () => {
+    if (fields.length === 0) return;
+    const gathered = fields.length === 1 ? fields[0] : Buffer.concat(fields, bytes);
+    fields = [];
+    bytes = 0;
+    streamWrite.call(engine, gathered);
+  };
+  const write = engine.write;
+  engine.write = function (this: GatheringEngine, chunk: Buffer | string, callback?: () => void) {
+    // A plain ASCII file name comes as a string, which the stream would have encoded as UTF-8.
+    if (!callback && (typeof chunk === "string" || Buffer.isBuffer(chunk)) && chunk.length < FIELD_BYTES) {
+      this.offset += chunk.length;
+      const field = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      fields.push(field);
+      bytes += field.length;
+      if (bytes >= GATHERED_BYTES) handOn();
+      return true;
+    }
+    handOn();
+    return write.call(this, chunk, callback);
+  };
+  const end = engine.end;
+  engine.end = function (this: GatheringEngine, ...args: unknown[]) {
+    handOn();
+    return end.apply(this, args);
+  };
+}
+
+interface GatheringEngine {
+  offset: number;
+  write(chunk: Buffer | string, callback?: () => void): boolean;
+  end(...args: unknown[]): unknown;
 }
 
 interface ZipEngineEntry {
