@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import fsp, { type FileHandle } from "node:fs/promises";
 import { Readable, Writable } from "node:stream";
 
@@ -57,7 +58,7 @@ const FLUSH_EVERY_BYTES = 64 * 1024 * 1024;
  * has grown is still read to its real end.
  */
 export class PooledFileReader extends Readable {
-  private handle: FileHandle | undefined;
+  private fd: number | undefined;
   private bytesRead = 0;
 
   constructor(
@@ -70,41 +71,39 @@ export class PooledFileReader extends Readable {
     super({ highWaterMark: pool.bufferSize });
   }
 
+  // Plain descriptors and callbacks: a FileHandle's promises cost more per file, and a ZIP of
+  // 10,000 photos opens, reads and closes 10,000 files.
   override _construct(callback: (err?: Error | null) => void): void {
-    fsp.open(this.file, "r").then(
-      (handle) => ((this.handle = handle), callback()),
-      (err) => callback(err),
-    );
+    fs.open(this.file, "r", (err, fd) => {
+      if (err) return callback(err);
+      this.fd = fd;
+      callback();
+    });
   }
 
   override _read(): void {
     const buffer = this.pool.take();
-    this.handle!.read(buffer, 0, buffer.length, null).then(
-      ({ bytesRead }) => {
-        if (bytesRead === 0) {
-          this.pool.release(buffer);
-          this.push(null);
-          return;
-        }
-        const chunk = bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
-        this.pushed.set(buffer, bytesRead);
-        this.bytesRead += bytesRead;
-        this.onBytes?.(bytesRead);
-        this.push(chunk);
-        if (bytesRead < buffer.length && this.bytesRead === this.expectedSize) this.push(null);
-      },
-      (err: NodeJS.ErrnoException) => this.destroy(Object.assign(err, { path: this.file })),
-    );
+    fs.read(this.fd!, buffer, 0, buffer.length, null, (err, bytesRead) => {
+      if (err) return this.destroy(Object.assign(err, { path: this.file }));
+      if (bytesRead === 0) {
+        this.pool.release(buffer);
+        this.push(null);
+        return;
+      }
+      const chunk = bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+      this.pushed.set(buffer, bytesRead);
+      this.bytesRead += bytesRead;
+      this.onBytes?.(bytesRead);
+      this.push(chunk);
+      if (bytesRead < buffer.length && this.bytesRead === this.expectedSize) this.push(null);
+    });
   }
 
   override _destroy(err: Error | null, callback: (err?: Error | null) => void): void {
-    const handle = this.handle;
-    this.handle = undefined;
-    if (!handle) return callback(err);
-    handle.close().then(
-      () => callback(err),
-      () => callback(err),
-    );
+    const fd = this.fd;
+    this.fd = undefined;
+    if (fd === undefined) return callback(err);
+    fs.close(fd, () => callback(err));
   }
 }
 
