@@ -69,7 +69,8 @@ export async function writeZip(
   const forceZip64 = estimatedArchiveSize(sources) >= (options.zip64Threshold ?? ZIP32_LIMIT - 64 * 1024 * 1024);
   const archive = new ZipArchive({ store: true, forceZip64 });
   useNativeCrc(archive);
-  gatherHeaderWrites(archive);
+  // A photo's bytes in a pool buffer are never copied into a gathered chunk: the buffer would not come back to the pool.
+  gatherHeaderWrites(archive, (chunk) => !pool.owns(chunk));
   /** The entry being stored, then the files read ahead of it. */
   const opened: Readable[] = [];
 
@@ -164,7 +165,7 @@ const GATHERED_BYTES = 64 * 1024;
  * unchanged; the engine's offset still counts every field as it is written, since it reads that
  * offset for the headers. Left alone, like useNativeCrc, if archiver's internals move.
  */
-function gatherHeaderWrites(archive: Archiver): void {
+function gatherHeaderWrites(archive: Archiver, mayGather: (chunk: Buffer) => boolean): void {
   const engine = (archive as unknown as { _module?: { engine?: GatheringEngine } })._module?.engine;
   if (!engine || typeof engine.write !== "function" || typeof engine.offset !== "number") return;
   // The stream's own write, below compress-commons' (which adds each chunk's length to `offset`).
@@ -184,11 +185,12 @@ function gatherHeaderWrites(archive: Archiver): void {
   const write = engine.write;
   engine.write = function (this: GatheringEngine, chunk: Buffer | string, callback?: () => void) {
     // A plain ASCII file name comes as a string, which the stream would have encoded as UTF-8.
-    if (!callback && (typeof chunk === "string" || Buffer.isBuffer(chunk)) && chunk.length < FIELD_BYTES) {
+    const field = typeof chunk === "string" || (Buffer.isBuffer(chunk) && mayGather(chunk));
+    if (!callback && field && chunk.length < FIELD_BYTES) {
       this.offset += chunk.length;
-      const field = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-      fields.push(field);
-      bytes += field.length;
+      const fieldBytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      fields.push(fieldBytes);
+      bytes += fieldBytes.length;
       if (bytes >= GATHERED_BYTES) handOn();
       return true;
     }
