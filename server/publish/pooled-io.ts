@@ -36,11 +36,6 @@ export class BufferPool {
     this.release(buffer);
   }
 
-  /** True when the chunk is (a view of) a buffer this pool has lent out. */
-  owns(chunk: Buffer): boolean {
-    return this.lent.has(chunk.buffer);
-  }
-
   release(buffer: Buffer): void {
     this.lent.delete(buffer.buffer);
     if (this.free.length < this.keep) this.free.push(buffer);

@@ -69,8 +69,7 @@ export async function writeZip(
   const forceZip64 = estimatedArchiveSize(sources) >= (options.zip64Threshold ?? ZIP32_LIMIT - 64 * 1024 * 1024);
   const archive = new ZipArchive({ store: true, forceZip64 });
   useNativeCrc(archive);
-  // A photo's bytes in a pool buffer are never copied into a gathered chunk: the buffer would not come back to the pool.
-  gatherHeaderWrites(archive, (chunk) => !pool.owns(chunk));
+  gatherHeaderWrites(archive);
   /** The entry being stored, then the files read ahead of it. */
   const opened: Readable[] = [];
 
@@ -160,14 +159,16 @@ const GATHERED_BYTES = 64 * 1024;
  * compress-commons writes every field of a ZIP header as a stream chunk of its own: about 35 a
  * photo (local header, data descriptor, central directory record), each a chunk object queued in
  * archiver's pipeline. Those of a 10,000-photo ZIP's central directory, written at once, held
- * some 70 MB. Here the engine's short writes are gathered into one chunk, handed on before any
- * longer write (a photo's bytes), at 64 kB, and before the end, so the bytes and their order are
- * unchanged; the engine's offset still counts every field as it is written, since it reads that
- * offset for the headers. Left alone, like useNativeCrc, if archiver's internals move.
+ * some 70 MB. Here the engine's short writes outside an entry's data are gathered into one chunk,
+ * handed on before any other write (a photo's bytes), at 64 kB, and before the end, so the bytes
+ * and their order are unchanged; the engine's offset still counts every field as it is written,
+ * since it reads that offset for the headers. Left alone, like useNativeCrc, if archiver's
+ * internals move.
  */
-function gatherHeaderWrites(archive: Archiver, mayGather: (chunk: Buffer) => boolean): void {
+function gatherHeaderWrites(archive: Archiver): void {
   const engine = (archive as unknown as { _module?: { engine?: GatheringEngine } })._module?.engine;
   if (!engine || typeof engine.write !== "function" || typeof engine.offset !== "number") return;
+  if (typeof engine._smartStream !== "function") return;
   // The stream's own write, below compress-commons' (which adds each chunk's length to `offset`).
   let proto = Object.getPrototypeOf(engine);
   while (proto && !Object.prototype.hasOwnProperty.call(proto, "getBytesWritten")) proto = Object.getPrototypeOf(proto);
@@ -182,11 +183,22 @@ function gatherHeaderWrites(archive: Archiver, mayGather: (chunk: Buffer) => boo
     bytes = 0;
     streamWrite.call(engine, gathered);
   };
+  // A photo's own bytes pass as they come, however short: a pool buffer copied into a gathered
+  // chunk would never come back to the pool (pooled-io.ts).
+  let inData = false;
+  const smartStream = engine._smartStream;
+  engine._smartStream = function (this: GatheringEngine, entry, callback) {
+    const data = smartStream.call(this, entry, callback);
+    inData = true;
+    // Before the engine's own "end" handler, which writes the data descriptor.
+    data.prependOnceListener("end", () => (inData = false));
+    return data;
+  };
   const write = engine.write;
   engine.write = function (this: GatheringEngine, chunk: Buffer | string, callback?: () => void) {
     // A plain ASCII file name comes as a string, which the stream would have encoded as UTF-8.
-    const field = typeof chunk === "string" || (Buffer.isBuffer(chunk) && mayGather(chunk));
-    if (!callback && field && chunk.length < FIELD_BYTES) {
+    const field = typeof chunk === "string" || Buffer.isBuffer(chunk);
+    if (!inData && !callback && field && chunk.length < FIELD_BYTES) {
       this.offset += chunk.length;
       const fieldBytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
       fields.push(fieldBytes);
@@ -206,6 +218,7 @@ function gatherHeaderWrites(archive: Archiver, mayGather: (chunk: Buffer) => boo
 
 interface GatheringEngine {
   offset: number;
+  _smartStream: ZipEngine["_smartStream"];
   write(chunk: Buffer | string, callback?: () => void): boolean;
   end(...args: unknown[]): unknown;
 }
