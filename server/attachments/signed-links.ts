@@ -91,21 +91,24 @@ function blockKeyOf(key: Buffer): crypto.KeyObject {
 export async function linkSigner(db: Db): Promise<LinkSigner> {
   const key = await secretFor(db);
   const blockKey = blockKeyOf(key);
-  const blocksOf = (grants: Array<{ id: number; kind: LinkKind; exp: number }>): Buffer => {
-    const plain = Buffer.alloc(grants.length * BLOCK);
-    grants.forEach(({ id, kind, exp }, n) => {
-      const at = n * BLOCK;
-      plain.write("L", at, "latin1");
-      plain.writeUInt8(LINK_KINDS.indexOf(kind), at + 1);
-      plain.writeUInt32BE(Math.floor(id / 2 ** 32), at + 2);
-      plain.writeUInt32BE(id >>> 0, at + 6);
-      plain.writeUIntBE(exp, at + 10, 6);
-    });
+  /** One block per id and kind, in that order: ids × LINK_KINDS (or the one kind given). */
+  const blocksOf = (ids: number[], exp: number, kinds: readonly LinkKind[] = LINK_KINDS): Buffer => {
+    const plain = Buffer.alloc(ids.length * kinds.length * BLOCK);
+    let at = 0;
+    for (const id of ids) {
+      for (const kind of kinds) {
+        plain[at] = 0x4c; // "L"
+        plain[at + 1] = LINK_KINDS.indexOf(kind);
+        plain.writeUInt32BE(Math.floor(id / 2 ** 32), at + 2);
+        plain.writeUInt32BE(id >>> 0, at + 6);
+        plain.writeUIntBE(exp, at + 10, 6);
+        at += BLOCK;
+      }
+    }
     const cipher = crypto.createCipheriv("aes-128-ecb", blockKey, null).setAutoPadding(false);
     return Buffer.concat([cipher.update(plain), cipher.final()]);
   };
-  const signatureAt = (blocks: Buffer, n: number) =>
-    `b${blocks.subarray(n * BLOCK, n * BLOCK + BLOCK).toString("base64url")}`;
+  const signatureAt = (blocks: Buffer, n: number) => `b${blocks.toString("base64url", n * BLOCK, n * BLOCK + BLOCK)}`;
   const segmentOf = (id: string, kind: LinkKind, exp: string) => {
     const mac = crypto.createHmac("sha512", key).update(`${id}\n${exp}`).digest();
     return mac.subarray(LINK_KINDS.indexOf(kind) * 16, LINK_KINDS.indexOf(kind) * 16 + 16).toString("base64url");
@@ -114,18 +117,22 @@ export async function linkSigner(db: Db): Promise<LinkSigner> {
     crypto.createHmac("sha256", key).update(`${id}\n${kind}\n${exp}`).digest().toString("base64url");
   const expected = (rawId: string, kind: LinkKind, exp: string, sig: string): string | undefined => {
     if (BLOCK_SIGNATURE.test(sig))
-      return CANONICAL_ID.test(rawId)
-        ? signatureAt(blocksOf([{ id: Number(rawId), kind, exp: Number(exp) }]), 0)
-        : undefined;
+      return CANONICAL_ID.test(rawId) ? signatureAt(blocksOf([Number(rawId)], Number(exp), [kind]), 0) : undefined;
     return sig.length === SEGMENT_LENGTH ? segmentOf(rawId, kind, exp) : beforeSegments(rawId, kind, exp);
   };
   const urlsOf = (ids: number[], now = seconds()): Array<Record<LinkKind, string>> => {
     const exp = expiryOf(now);
-    const blocks = blocksOf(ids.flatMap((id) => LINK_KINDS.map((kind) => ({ id, kind, exp: Number(exp) }))));
+    const blocks = blocksOf(ids, Number(exp));
     return ids.map((id, i) => {
-      const link = (kind: LinkKind) =>
-        `/api/attachments/${id}/${kind}?exp=${exp}&sig=${signatureAt(blocks, i * LINK_KINDS.length + LINK_KINDS.indexOf(kind))}`;
-      return { view: link("view"), download: link("download"), thumbnail: link("thumbnail"), preview: link("preview") };
+      const at = i * LINK_KINDS.length;
+      const link = (kind: LinkKind, n: number) =>
+        `/api/attachments/${id}/${kind}?exp=${exp}&sig=${signatureAt(blocks, at + n)}`;
+      return {
+        view: link("view", 0),
+        download: link("download", 1),
+        thumbnail: link("thumbnail", 2),
+        preview: link("preview", 3),
+      };
     });
   };
 
