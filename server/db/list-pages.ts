@@ -47,10 +47,8 @@ export async function listPage<Row>(
       on,
       page.select(source.columns),
     );
-    const versions = found[0]?.[VERSIONS];
-    if (page.counting.kept) return { versions, result: { rows: found, total: await page.counting.kept } };
-    if (found.length > 0) return { versions, result: { rows: found, total: Number(found[0][TOTAL]) } };
-    return { versions, result: { rows: found, total: await countOf(on, page.counting) } };
+    const total = await pageTotal(on, page, found.length > 0 ? found[0][TOTAL] : undefined);
+    return { versions: found[0]?.[VERSIONS], result: { rows: found, total } };
   });
 }
 
@@ -85,9 +83,8 @@ export async function listPageBody(
       },
     );
     const { body, [TOTAL]: counted, [VERSIONS]: versions } = joined;
-    if (page.counting.kept) return { versions, result: { body: body ?? "[]", total: await page.counting.kept } };
-    if (body !== null) return { versions, result: { body, total: Number(counted) } };
-    return { versions, result: { body: "[]", total: await countOf(on, page.counting) } };
+    const total = await pageTotal(on, page, body !== null ? counted : undefined);
+    return { versions, result: { body: body ?? "[]", total } };
   });
 }
 
@@ -122,8 +119,14 @@ function poolFor(db: Knex, list: ListQuery, source: ListSource): Knex {
   return planFree ? db : planningEachCall(db);
 }
 
-async function countOf(db: Knex, counting: Counting): Promise<number> {
-  const [count] = await readRows<{ n: number | string }>(db, counting.sql!);
+/**
+ * A page's total: kept in this process, or read with its rows (`counted`), or, for an empty page
+ * (whose statement returned no row to carry it), counted on its own.
+ */
+async function pageTotal(db: Knex, page: PageRows, counted: number | string | undefined): Promise<number> {
+  if (page.counting.kept) return page.counting.kept;
+  if (counted !== undefined) return Number(counted);
+  const [count] = await readRows<{ n: number | string }>(db, page.counting.sql!);
   return Number(count?.n ?? 0);
 }
 
