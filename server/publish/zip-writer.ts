@@ -166,7 +166,7 @@ const GATHERED_BYTES = 64 * 1024;
  * internals move.
  */
 function gatherHeaderWrites(archive: Archiver): void {
-  const engine = (archive as unknown as { _module?: { engine?: GatheringEngine } })._module?.engine;
+  const engine = engineOf<GatheringEngine>(archive);
   if (!engine || typeof engine.write !== "function" || typeof engine.offset !== "number") return;
   if (typeof engine._smartStream !== "function") return;
   // The stream's own write, below compress-commons' (which adds each chunk's length to `offset`).
@@ -216,6 +216,12 @@ function gatherHeaderWrites(archive: Archiver): void {
   };
 }
 
+/** The zip-stream engine inside an archiver instance (compress-commons' ZipArchiveOutputStream), seen as `T`. */
+function engineOf<T>(archive: Archiver): T | undefined {
+  return (archive as unknown as { _module?: { engine?: T } })._module?.engine;
+}
+
+/** What gatherHeaderWrites uses of the engine. */
 interface GatheringEngine {
   offset: number;
   _smartStream: ZipEngine["_smartStream"];
@@ -244,7 +250,7 @@ interface ZipEngine extends NodeJS.WritableStream {
  * moves these internals, the engine is left alone and the JavaScript CRC is used: slower, same bytes.
  */
 function useNativeCrc(archive: Archiver): void {
-  const engine = (archive as unknown as { _module?: { engine?: ZipEngine } })._module?.engine;
+  const engine = engineOf<ZipEngine>(archive);
   if (!engine || typeof engine._smartStream !== "function" || typeof engine._afterAppend !== "function") return;
   const original = engine._smartStream;
   engine._smartStream = function (this: ZipEngine, entry, callback) {
