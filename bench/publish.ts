@@ -16,7 +16,6 @@
  * BENCH_VERIFY=1 also runs `unzip -tq` on each ZIP; BENCH_DB=pg runs on PostgreSQL.
  */
 import { execFileSync } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -25,7 +24,7 @@ import { closeContext, createContext } from "../server/bootstrap";
 import { loadConfig } from "../server/config";
 import { createLogger } from "../server/logger";
 import { memoryOf, resetPeakMemory } from "../server/test/app-process";
-import { benchSignIn } from "./bench-api";
+import { BENCH_ADMIN, BENCH_ADMIN_ENV, benchSignIn } from "./bench-api";
 import { benchDatabase, benchServerEnv } from "./bench-database";
 import { root, startProductionServer } from "./bench-process";
 import { loadAverageLine } from "./machine";
@@ -35,7 +34,6 @@ const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 /** Publishes of each set, taking turns; the median is the figure. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PROJECT_ID = 1;
-const ADMIN = { email: "bench-admin@photodrop.local", password: crypto.randomBytes(12).toString("base64url") };
 const SETS = [
   { files: Math.round(10_000 * SCALE), bytes: 300_000 },
   { files: Math.round(100 * SCALE), bytes: 30_000_000 },
@@ -115,17 +113,24 @@ interface SetResult {
   cpSync: number;
 }
 
-/** The set's photos, generated once and kept between runs. */
-function prepareSet(files: number, bytes: number) {
+/** A data set's photos, generated once and kept between runs. */
+interface PreparedSet {
+  files: number;
+  bytes: number;
+  dataDir: string;
+  names: string[];
+  source: string;
+}
+
+function prepareSet(files: number, bytes: number): PreparedSet {
   const dataDir = path.join(root, `bench/.data/publish-${files}x${bytes}`);
   console.log(`Preparing ${files} × ${bytes / 1000} kB in ${path.relative(root, dataDir)} (cached between runs)...`);
-  const names = ensureRandomJpegs(path.join(dataDir, "uploads", String(PROJECT_ID)), files, bytes, 5);
-  return { dataDir, names, source: path.join(dataDir, "uploads", String(PROJECT_ID)) };
+  const source = path.join(dataDir, "uploads", String(PROJECT_ID));
+  return { files, bytes, dataDir, names: ensureRandomJpegs(source, files, bytes, 5), source };
 }
 
 /** One publish of the set: a fresh database and a freshly started server, as after a restart. */
-async function publishOnce(files: number, bytes: number): Promise<Publish> {
-  const { dataDir, names, source } = prepareSet(files, bytes);
+async function publishOnce({ files, bytes, dataDir, names, source }: PreparedSet): Promise<Publish> {
   const run = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-bench-publish-"));
   const database = await benchDatabase(run);
   try {
@@ -133,8 +138,7 @@ async function publishOnce(files: number, bytes: number): Promise<Publish> {
       ...benchServerEnv(run, database.url),
       // The generated photos are kept between runs, in their own folder.
       UPLOADS_DIR: path.join(dataDir, "uploads"),
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
+      ...BENCH_ADMIN_ENV,
     };
     await fillDatabase(env, names, bytes);
     // Everything warm: dropping the page cache needs privileges this bench does not assume.
@@ -143,7 +147,7 @@ async function publishOnce(files: number, bytes: number): Promise<Publish> {
     let seconds: number;
     let peakMb: number;
     try {
-      const accessToken = await benchSignIn(server.url, ADMIN);
+      const accessToken = await benchSignIn(server.url, BENCH_ADMIN);
       resetPeakMemory(server.pid);
       seconds = await publishAndWait(server.url, accessToken);
       peakMb = memoryOf(server.pid).peak / 1048576;
@@ -162,8 +166,7 @@ async function publishOnce(files: number, bytes: number): Promise<Publish> {
 }
 
 /** `zip -0` and `cp -r` of the same files, each with a sync of what it wrote. */
-function baselines(files: number, bytes: number) {
-  const { source } = prepareSet(files, bytes);
+function baselines({ source }: PreparedSet) {
   const run = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-bench-publish-"));
   try {
     const zipOut = path.join(run, "zip-0.zip");
@@ -183,13 +186,15 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function main() {
   // The two sets take turns, so a slow minute of the machine does not fall on one set only.
-  const publishes: Publish[][] = SETS.map(() => []);
+  const sets = SETS.map((set) => prepareSet(set.files, set.bytes));
+  const publishes: Publish[][] = sets.map(() => []);
   for (let round = 0; round < ROUNDS; round++)
-    for (const [i, set] of SETS.entries()) publishes[i].push(await publishOnce(set.files, set.bytes));
-  const results: SetResult[] = SETS.map((set, i) => ({
-    ...set,
+    for (const [i, set] of sets.entries()) publishes[i].push(await publishOnce(set));
+  const results: SetResult[] = sets.map((set, i) => ({
+    files: set.files,
+    bytes: set.bytes,
     publishes: publishes[i],
-    ...baselines(set.files, set.bytes),
+    ...baselines(set),
   }));
   console.log(
     `\n| data set | MB | publish s (median of ${ROUNDS}; each run) | MB/s | \`zip -0\` s (+ sync) | publish ÷ \`zip -0\` | \`cp -r\` s (+ sync) | server peak RSS (most) |`,
