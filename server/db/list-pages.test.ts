@@ -141,6 +141,56 @@ describe("a deep page's statements", () => {
   });
 });
 
+describe("a search's total", () => {
+  const db = () => made.t.ctx.db;
+  /** The oracle: what the search matches, counted over the whole table. */
+  const matching = async (text: string) =>
+    Number((await db()("projects").whereRaw("lower(name) LIKE ?", [`%${text}%`]).count({ n: "*" }))[0].n);
+  const searchPage = (text: string, start: number) =>
+    pageIds(`q=${encodeURIComponent(text)}&_start=${start}&_end=${start + 25}&_sort=createdAt&_order=desc`);
+
+  /** The statements both pools ran while answering `page`. */
+  async function statementsOf(page: () => Promise<unknown>): Promise<string[]> {
+    const seen: string[] = [];
+    const watch = (q: { sql: string }) => seen.push(q.sql);
+    const pools = new Set([made.t.ctx.reads, made.t.ctx.db]);
+    for (const pool of pools) pool.on("query", watch);
+    try {
+      await page();
+    } finally {
+      for (const pool of pools) pool.off("query", watch);
+    }
+    return seen;
+  }
+
+  it("is counted for the first page and kept for the next, in one statement a page", async () => {
+    const first = await searchPage("project 2", 0);
+    expect(first.total).toBe(await matching("project 2"));
+    const next = await statementsOf(() => searchPage("project 2", 25));
+    expect(next).toHaveLength(1);
+    expect(next[0]).not.toMatch(/count\(/i);
+  });
+
+  it("stays exact when rows and names change behind the process's back (another process, on PostgreSQL)", async () => {
+    const text = "project 3";
+    const at = "2031-01-01T00:00:00.000Z";
+    const expectExact = async () => {
+      for (const start of [0, 25]) expect((await searchPage(text, start)).total).toBe(await matching(text));
+    };
+    await expectExact();
+    // Written straight to the database, as another process would: this one hears of none of it.
+    await db()("projects").insert({ name: "Project 399 behind", created_at: at, updated_at: at });
+    await expectExact();
+    const [renamed] = await db()("projects").whereRaw("lower(name) LIKE ?", ["%project 3%"]).orderBy("id").pluck("id");
+    await db()("projects").where({ id: renamed }).update({ name: "Elsewhere" });
+    await expectExact();
+    await db()("projects").whereIn("id", db()("projects").select("id").where("name", "Project 399 behind")).delete();
+    await expectExact();
+    await db()("projects").where({ id: renamed }).update({ name: "Project 300 again" });
+    await expectExact();
+  });
+});
+
 describe("the connections list pages are read on", () => {
   it("keep one plan per statement on PostgreSQL and are read-only on sqlite; the main pool's are neither", async () => {
     const { db, reads } = made.t.ctx;

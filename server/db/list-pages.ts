@@ -47,8 +47,9 @@ export async function listPage<Row>(
       on,
       page.select(source.columns),
     );
-    const total = await pageTotal(on, page, found.length > 0 ? found[0][TOTAL] : undefined);
-    return { versions: found[0]?.[VERSIONS], result: { rows: found, total } };
+    const versions = found[0]?.[VERSIONS];
+    const total = await pageTotal(on, page, found.length > 0 ? found[0][TOTAL] : undefined, versions);
+    return { versions, result: { rows: found, total } };
   });
 }
 
@@ -83,17 +84,18 @@ export async function listPageBody(
       },
     );
     const { body, [TOTAL]: counted, [VERSIONS]: versions } = joined;
-    const total = await pageTotal(on, page, body !== null ? counted : undefined);
+    const total = await pageTotal(on, page, body !== null ? counted : undefined, versions);
     return { versions, result: { body: body ?? "[]", total } };
   });
 }
 
 /**
  * Reads a page with `read`. On PostgreSQL a deep page's marks are first chosen under the
- * list_totals versions last read rather than reading them again (one statement fewer a page),
- * and the page's statement reads those versions beside its rows: if they are not the ones the
- * marks were chosen under (another process wrote meanwhile, or the page is empty), the page is
- * read again under versions read first.
+ * list_totals versions last read rather than reading them again (one statement fewer a page), and
+ * a search's total is the count kept from an earlier page; the page's statement reads those
+ * versions beside its rows: if they are not the ones the marks were chosen or the count read
+ * under (another process wrote meanwhile, or the page is empty), the page is read again under
+ * versions read first.
  */
 async function withCheckedMarks<T>(
   db: Knex,
@@ -104,7 +106,8 @@ async function withCheckedMarks<T>(
 ): Promise<T> {
   const guessed = await pageRows(db, requested, spec, source, { guessVersions: true });
   const first = await read(db, guessed);
-  if (!guessed.guard || first.versions === guessed.guard.expected) return first.result;
+  const expected = guessed.guard?.expected;
+  if (expected === undefined || first.versions === expected) return first.result;
   return (await read(db, await pageRows(db, requested, spec, source, { guessVersions: false }))).result;
 }
 
@@ -120,19 +123,33 @@ function poolFor(db: Knex, list: ListQuery, source: ListSource): Knex {
 }
 
 /**
- * A page's total: kept in this process, or read with its rows (`counted`), or, for an empty page
- * (whose statement returned no row to carry it), counted on its own.
+ * A page's total: kept in this process, or read with its rows (`counted`, kept for the next page
+ * under the versions read with it, `versions`), or, for an empty page (whose statement returned
+ * no row to carry it), counted on its own.
  */
-async function pageTotal(db: Knex, page: PageRows, counted: number | string | undefined): Promise<number> {
+async function pageTotal(
+  db: Knex,
+  page: PageRows,
+  counted: number | string | undefined,
+  versions: string | undefined,
+): Promise<number> {
   if (page.counting.kept) return page.counting.kept;
-  if (counted !== undefined) return Number(counted);
+  if (counted !== undefined) {
+    const { keepAs } = page.counting;
+    if (keepAs && versions !== undefined && readsAll(versions, keepAs.names))
+      void searchCounts(db, keepAs.key, versions, () => Promise.resolve(Number(counted)));
+    return Number(counted);
+  }
   const [count] = await readRows<{ n: number | string }>(db, page.counting.sql!);
   return Number(count?.n ?? 0);
 }
 
-/** The list_totals versions a page's marks were chosen under, read again by the page's statement. */
+/**
+ * The list_totals versions a page's marks were chosen or its count kept under, read again by the
+ * page's statement; with no `expected`, read to learn them (a count to keep).
+ */
 interface VersionsGuard extends Sql {
-  expected: string;
+  expected?: string;
 }
 
 /** A page of a list, before its rows' columns are chosen. */
@@ -155,14 +172,15 @@ async function pageRows(
   const pg = isPostgres(db);
   const list = await sortedById(db, requested, spec, source);
   const where = filterSql(list, spec, pg);
-  const counting = totalOf(db, list, spec, source, where);
+  const counting = totalOf(db, list, spec, source, where, guessVersions);
   // Awaited only after the page's rows: should those fail first, the count's failure is not left unhandled.
   counting.kept?.catch(() => undefined);
   const order = orderSql(list.sort, pg);
   const rowsFrom = source.joined ?? source.from;
   const countValues = counting.sql?.values ?? [];
   const ids = list.range ? await pageIds(db, list, spec, source, where, guessVersions) : undefined;
-  const guard = ids?.guard;
+  // Never both: a search has no marks.
+  const guard = ids?.guard ?? counting.guard;
   const select = (columns: string): Sql => {
     const also = [
       ...(counting.sql ? [`(${counting.sql.text}) AS ${TOTAL}`] : []),
@@ -212,10 +230,22 @@ function searchOnly(db: Knex, list: ListQuery, spec: ListSpec): string | undefin
 /** Searches' counts (a few bytes each), kept until the table's rows or the searched column change. */
 const searchCounts = versionedMemo<number>(256);
 
-/** How a list's total is had: kept in this process (sqlite's list_totals), or a statement of one value `n`. */
+/**
+ * How a list's total is had: kept in this process (sqlite's list_totals, a search's count), or a
+ * statement of one value `n`. `guard` reads the versions a kept count holds under (PostgreSQL), or
+ * those a counted one is then kept under (`keepAs`).
+ */
 interface Counting {
   kept?: Promise<number>;
   sql?: Sql;
+  guard?: VersionsGuard;
+  keepAs?: { key: string; names: string[] };
+}
+
+/** Whether a versions text (`name=version,…`, versionsGuard) has a version for every name. */
+function readsAll(versions: string, names: string[]): boolean {
+  const read = new Set(versions.split(",").map((pair) => pair.slice(0, pair.lastIndexOf("="))));
+  return names.every((name) => read.has(name));
 }
 
 /** The filter a parent row counts, when it is the list's only condition. */
@@ -227,7 +257,14 @@ function countedFilter(list: ListQuery, source: ListSource) {
   return { column: filter.column, value: filter.values[0], parent };
 }
 
-function totalOf(db: Knex, list: ListQuery, spec: ListSpec, source: ListSource, where?: Sql): Counting {
+function totalOf(
+  db: Knex,
+  list: ListQuery,
+  spec: ListSpec,
+  source: ListSource,
+  where: Sql | undefined,
+  guessVersions: boolean,
+): Counting {
   if (!where) {
     // On PostgreSQL other processes write too: the row is read with the page.
     if (isPostgres(db))
@@ -254,7 +291,18 @@ function totalOf(db: Knex, list: ListQuery, spec: ListSpec, source: ListSource, 
     });
     return { kept };
   }
-  return { sql: { text: `SELECT count(*) AS n FROM ${source.from} WHERE ${where.text}`, values: where.values } };
+  const sql = { text: `SELECT count(*) AS n FROM ${source.from} WHERE ${where.text}`, values: where.values };
+  if (isPostgres(db) && list.search && list.filters.length === 0) {
+    // Other processes write too: the count is kept under the versions its statement read with it
+    // (the rows, the searched names), and used for the next page if that page's statement reads
+    // the same versions (withCheckedMarks).
+    const names = [source.table, versionName(source, spec.searchColumn!)].sort();
+    const key = `${source.table}|${where.text}|${JSON.stringify(where.values)}`;
+    const known = guessVersions ? searchCounts.latest(db, key) : undefined;
+    if (known) return { kept: known.value, guard: { ...versionsGuard(names), expected: known.versions } };
+    return { sql, guard: versionsGuard(names), keepAs: { key, names } };
+  }
+  return { sql };
 }
 
 /** The column a list's page can start from a mark of: one sorted column of the table, then the id, one direction. */
@@ -344,14 +392,17 @@ async function pageIds(
   return { ...ids(offset - at * MARK_EVERY, seek), guard: guessed && versionsGuard(names, guessed) };
 }
 
-/** A statement reading list_totals' versions of `names` as one text, and that text as `totals` has it. */
-function versionsGuard(names: string[], totals: ListTotals): VersionsGuard {
-  const kept = [...new Set(names)].filter((name) => totals.has(name)).sort();
+/**
+ * A statement reading list_totals' versions of `names` as one text (`name=version,…` in name
+ * order), and, given `totals`, of those it has, that text as `totals` has it.
+ */
+function versionsGuard(names: string[], totals?: ListTotals): VersionsGuard {
+  const kept = [...new Set(names)].filter((name) => !totals || totals.has(name)).sort();
   return {
     text:
       `SELECT string_agg(name || '=' || version, ',' ORDER BY name COLLATE "C") FROM list_totals ` +
       `WHERE name IN (${kept.map(() => "?").join(", ")})`,
     values: kept,
-    expected: kept.map((name) => `${name}=${totals.get(name)!.version}`).join(","),
+    expected: totals && kept.map((name) => `${name}=${totals.get(name)!.version}`).join(","),
   };
 }

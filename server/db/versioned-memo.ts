@@ -1,5 +1,5 @@
 /** A value kept under the list_totals versions it was read under. */
-interface Kept<T> {
+export interface Kept<T> {
   versions: string;
   value: Promise<T>;
 }
@@ -33,5 +33,7 @@ export function versionedMemo<T>(maxKeys: number) {
     while (store.size > maxKeys) store.delete(store.keys().next().value!);
     return entry.value;
   }
-  return memo;
+  /** What is kept for `key` under whichever versions it was read, for a caller that checks them itself. */
+  const latest = (db: object, key: string): Readonly<Kept<T>> | undefined => stores.get(db)?.get(key);
+  return Object.assign(memo, { latest });
 }
