@@ -205,6 +205,24 @@ describe("pooled file streams", () => {
     expect(pool.allocations).toBeLessThanOrEqual(8);
   });
 
+  it("close a reader destroyed mid-read once that read has ended, and take its buffer back", async () => {
+    const source = sourceFile("mid", 4 * 1024 * 1024);
+    const pool = new BufferPool(1024 * 1024);
+    const openFiles = () => fs.readdirSync("/proc/self/fd").length;
+    const before = openFiles();
+    const reader = new PooledFileReader(source.file, pool, new PushedLengths(), source.size);
+    await new Promise((resolve) => reader.once("readable", resolve));
+    // Taking the first chunk starts the next read; the reader is destroyed while it runs.
+    expect(reader.read()).toHaveLength(1024 * 1024);
+    const closed = new Promise((resolve) => reader.once("close", resolve));
+    reader.destroy();
+    await closed;
+    expect(openFiles()).toBe(before);
+    const allocated = pool.allocations;
+    pool.take();
+    expect(pool.allocations).toBe(allocated);
+  });
+
   it("never recycles a buffer of which only part has been written", () => {
     const pool = new BufferPool(16);
     const pushed = new PushedLengths();
