@@ -145,7 +145,13 @@ describe("a search's total", () => {
   const db = () => made.t.ctx.db;
   /** The oracle: what the search matches, counted over the whole table. */
   const matching = async (text: string) =>
-    Number((await db()("projects").whereRaw("lower(name) LIKE ?", [`%${text}%`]).count({ n: "*" }))[0].n);
+    Number(
+      (
+        await db()("projects")
+          .whereRaw("lower(name) LIKE ?", [`%${text}%`])
+          .count({ n: "*" })
+      )[0].n,
+    );
   const searchPage = (text: string, start: number) =>
     pageIds(`q=${encodeURIComponent(text)}&_start=${start}&_end=${start + 25}&_sort=createdAt&_order=desc`);
 
@@ -171,23 +177,52 @@ describe("a search's total", () => {
     expect(next[0]).not.toMatch(/count\(/i);
   });
 
-  it("stays exact when rows and names change behind the process's back (another process, on PostgreSQL)", async () => {
+  it("stays exact when rows, names and clients change behind the process's back (another process, on PostgreSQL)", async () => {
     const text = "project 3";
+    const client = clients[0];
     const at = "2031-01-01T00:00:00.000Z";
+    const ofClient = async () =>
+      Number(
+        (
+          await db()("projects")
+            .whereRaw("lower(name) LIKE ?", [`%${text}%`])
+            .where({ client_id: client })
+            .count({ n: "*" })
+        )[0].n,
+      );
     const expectExact = async () => {
-      for (const start of [0, 25]) expect((await searchPage(text, start)).total).toBe(await matching(text));
+      for (const start of [0, 25]) {
+        expect((await searchPage(text, start)).total).toBe(await matching(text));
+        const inClient = await pageIds(
+          `clientId=${client}&q=${encodeURIComponent(text)}&_start=${start}&_end=${start + 25}`,
+        );
+        expect(inClient.total).toBe(await ofClient());
+      }
     };
     await expectExact();
     // Written straight to the database, as another process would: this one hears of none of it.
-    await db()("projects").insert({ name: "Project 399 behind", created_at: at, updated_at: at });
+    await db()("projects").insert({ name: "Project 399 behind", client_id: client, created_at: at, updated_at: at });
     await expectExact();
-    const [renamed] = await db()("projects").whereRaw("lower(name) LIKE ?", ["%project 3%"]).orderBy("id").pluck("id");
+    const [renamed, moved] = await db()("projects")
+      .whereRaw("lower(name) LIKE ?", ["%project 3%"])
+      .where({ client_id: client })
+      .orderBy("id")
+      .pluck("id");
     await db()("projects").where({ id: renamed }).update({ name: "Elsewhere" });
+    await expectExact();
+    await db()("projects").where({ id: moved }).update({ client_id: clients[1] });
     await expectExact();
     await db()("projects").whereIn("id", db()("projects").select("id").where("name", "Project 399 behind")).delete();
     await expectExact();
     await db()("projects").where({ id: renamed }).update({ name: "Project 300 again" });
     await expectExact();
+  });
+
+  it("of a search in one client's projects is kept for the next page on PostgreSQL too", async () => {
+    const path = (start: number) => `clientId=${clients[0]}&q=project%202&_start=${start}&_end=${start + 25}`;
+    await pageIds(path(0));
+    const next = await statementsOf(() => pageIds(path(25)));
+    expect(next.filter((sql) => /count\(/i.test(sql))).toHaveLength(isPostgres(db()) ? 0 : 1);
   });
 });
 

@@ -292,11 +292,12 @@ function totalOf(
     return { kept };
   }
   const sql = { text: `SELECT count(*) AS n FROM ${source.from} WHERE ${where.text}`, values: where.values };
-  if (isPostgres(db) && list.search && list.filters.length === 0) {
+  const ownColumns = [spec.searchColumn!, ...list.filters.map((f) => f.column)];
+  if (isPostgres(db) && list.search && ownColumns.every((c) => aliasOf(c) === aliasOf(source.idColumn))) {
     // Other processes write too: the count is kept under the versions its statement read with it
-    // (the rows, the searched names), and used for the next page if that page's statement reads
-    // the same versions (withCheckedMarks).
-    const names = [source.table, versionName(source, spec.searchColumn!)].sort();
+    // (the rows, the searched and filtered columns; kept only if each has one), and used for the
+    // next page if that page's statement reads the same versions (withCheckedMarks).
+    const names = [...new Set([source.table, ...ownColumns.map((c) => versionName(source, c))])].sort();
     const key = `${source.table}|${where.text}|${JSON.stringify(where.values)}`;
     const known = guessVersions ? searchCounts.latest(db, key) : undefined;
     if (known) return { kept: known.value, guard: { ...versionsGuard(names), expected: known.versions } };
