@@ -216,7 +216,10 @@ async function main() {
     const total = mb(r.files * r.bytes);
     const first = median(each(r.publishes, "seconds"));
     const again = median(each(r.publishes, "again"));
-    const runs = (key: "seconds" | "again") => each(r.publishes, key).map((v) => v.toFixed(2)).join(", ");
+    const runs = (key: "seconds" | "again") =>
+      each(r.publishes, key)
+        .map((v) => v.toFixed(2))
+        .join(", ");
     const peak = Math.max(...r.publishes.map((p) => p.peakMb));
     console.log(
       `| ${r.files.toLocaleString("en")} × ${r.bytes / 1000} kB | ${total.toFixed(0)} | ${first.toFixed(2)} (${runs("seconds")}) | ${again.toFixed(2)} (${runs("again")}) | ${(total / first).toFixed(0)} (${(total / again).toFixed(0)}) | ${r.zip.toFixed(2)} (${r.zipSync.toFixed(2)}) | ${(r.zip / first).toFixed(2)}× | ${r.cp.toFixed(2)} (${r.cpSync.toFixed(2)}) | ${peak.toFixed(0)} MB |`,
