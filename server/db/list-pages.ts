@@ -172,13 +172,14 @@ async function pageRows(
   const pg = isPostgres(db);
   const list = await sortedById(db, requested, spec, source);
   const where = filterSql(list, spec, pg);
-  const counting = totalOf(db, list, spec, source, where, guessVersions);
+  const query: PageQuery = { db, list, spec, source, where, guessVersions };
+  const counting = totalOf(query);
   // Awaited only after the page's rows: should those fail first, the count's failure is not left unhandled.
   counting.kept?.catch(() => undefined);
   const order = orderSql(list.sort, pg);
   const rowsFrom = source.joined ?? source.from;
   const countValues = counting.sql?.values ?? [];
-  const ids = list.range ? await pageIds(db, list, spec, source, where, guessVersions) : undefined;
+  const ids = list.range ? await pageIds(query) : undefined;
   // Never both: a search has no marks.
   const guard = ids?.guard ?? counting.guard;
   const select = (columns: string): Sql => {
@@ -257,14 +258,20 @@ function countedFilter(list: ListQuery, source: ListSource) {
   return { column: filter.column, value: filter.values[0], parent };
 }
 
-function totalOf(
-  db: Knex,
-  list: ListQuery,
-  spec: ListSpec,
-  source: ListSource,
-  where: Sql | undefined,
-  guessVersions: boolean,
-): Counting {
+/**
+ * What a page's total and ids are chosen from: the list as run, its conditions, and whether marks
+ * and counts may be taken under the versions last read (PostgreSQL; see withCheckedMarks).
+ */
+interface PageQuery {
+  db: Knex;
+  list: ListQuery;
+  spec: ListSpec;
+  source: ListSource;
+  where: Sql | undefined;
+  guessVersions: boolean;
+}
+
+function totalOf({ db, list, spec, source, where, guessVersions }: PageQuery): Counting {
   if (!where) {
     // On PostgreSQL other processes write too: the row is read with the page.
     if (isPostgres(db))
@@ -329,14 +336,8 @@ function windowSql(limit: number, offset: number): Sql {
 }
 
 /** The statement choosing a page's ids, in the list's order. */
-async function pageIds(
-  db: Knex,
-  list: ListQuery,
-  spec: ListSpec,
-  source: ListSource,
-  where: Sql | undefined,
-  guessVersions: boolean,
-): Promise<Sql & { guard?: VersionsGuard }> {
+async function pageIds(query: PageQuery): Promise<Sql & { guard?: VersionsGuard }> {
+  const { db, list, spec, source, where, guessVersions } = query;
   const { limit, offset } = list.range!;
   const pg = isPostgres(db);
   // The joins only when the sort needs one: PostgreSQL then walks an index for a deep page
@@ -382,7 +383,7 @@ async function pageIds(
   const versions = names.map((name) => totals.get(name)?.version ?? 0).join(":");
   const rows = { from: source.from, where };
   const marks = await (guessed ? keptPageMarks(db, key, versions) : pageMarks(db, key, versions, rows, order));
-  if (!marks) return pageIds(db, list, spec, source, where, false);
+  if (!marks) return pageIds({ ...query, guessVersions: false });
   const at = Math.min(Math.floor(offset / MARK_EVERY), marks.length - 1);
   if (at <= 0) return ids(offset);
   const [markKey, markId] = marks[at];
