@@ -228,7 +228,7 @@ function searchOnly(db: Knex, list: ListQuery, spec: ListSpec): string | undefin
   return searchPhrase(list.search.toLowerCase());
 }
 
-/** Searches' counts (a few bytes each), kept until the table's rows or the searched column change. */
+/** Searches' counts (a few bytes each), kept until the table's rows or the searched or filtered columns change. */
 const searchCounts = versionedMemo<number>(256);
 
 /**

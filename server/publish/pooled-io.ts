@@ -109,7 +109,11 @@ export class PooledFileReader extends Readable {
     // Closing a descriptor only read from does not wait for the disk: done here, it spares the
     // thread-pool round trip a file (about 10 µs of the main thread each, bench/README.md).
     this.inFlight.whenIdle(() => {
-      fs.closeSync(fd);
+      try {
+        fs.closeSync(fd);
+      } catch (closeErr) {
+        return callback(err ?? (closeErr as Error));
+      }
       callback(err);
     });
   }
@@ -188,7 +192,11 @@ export class PooledFileWriter extends Writable {
     (this.flushing ?? Promise.resolve()).then(() => {
       if (this.flushError) return callback(this.flushError);
       if (this.fd === undefined) return callback(closedError());
-      fs.fsync(this.fd, (err) => callback(err));
+      this.inFlight.start();
+      fs.fsync(this.fd, (err) => {
+        this.inFlight.end();
+        callback(err);
+      });
     });
   }
 
