@@ -131,12 +131,13 @@ async function pageTotal(
   db: Knex,
   page: PageRows,
   counted: number | string | undefined,
-  versions: string | undefined,
+  /** Null if list_totals had none of the names asked for. */
+  versions: string | null | undefined,
 ): Promise<number> {
   if (page.counting.kept) return page.counting.kept;
   if (counted !== undefined) {
     const { keepAs } = page.counting;
-    if (keepAs && versions !== undefined && readsAll(versions, keepAs.names))
+    if (keepAs && typeof versions === "string" && readsAll(versions, keepAs.names))
       void searchCounts(db, keepAs.key, versions, () => Promise.resolve(Number(counted)));
     return Number(counted);
   }
