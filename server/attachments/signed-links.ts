@@ -124,15 +124,9 @@ export async function linkSigner(db: Db): Promise<LinkSigner> {
     const exp = expiryOf(now);
     const blocks = blocksOf(ids, Number(exp));
     return ids.map((id, i) => {
-      const at = i * LINK_KINDS.length;
-      const link = (kind: LinkKind, n: number) =>
-        `/api/attachments/${id}/${kind}?exp=${exp}&sig=${signatureAt(blocks, at + n)}`;
-      return {
-        view: link("view", 0),
-        download: link("download", 1),
-        thumbnail: link("thumbnail", 2),
-        preview: link("preview", 3),
-      };
+      const link = (kind: LinkKind) =>
+        `/api/attachments/${id}/${kind}?exp=${exp}&sig=${signatureAt(blocks, i * LINK_KINDS.length + LINK_KINDS.indexOf(kind))}`;
+      return { view: link("view"), download: link("download"), thumbnail: link("thumbnail"), preview: link("preview") };
     });
   };
 
