@@ -151,7 +151,7 @@ export class PooledFileWriter extends Writable {
   /** True once this writer has created the file, so only then is removing it on failure ours to do. */
   created = false;
   private unflushed = 0;
-  private flushing: Promise<void> | undefined;
+  private flushing = false;
   private flushError: Error | undefined;
 
   constructor(
@@ -189,7 +189,8 @@ export class PooledFileWriter extends Writable {
   }
 
   override _final(callback: (err?: Error | null) => void): void {
-    (this.flushing ?? Promise.resolve()).then(() => {
+    // After a flush still running: every write has ended by now.
+    this.inFlight.whenIdle(() => {
       if (this.flushError) return callback(this.flushError);
       if (this.fd === undefined) return callback(closedError());
       this.inFlight.start();
@@ -208,15 +209,13 @@ export class PooledFileWriter extends Writable {
   private startFlushIfDue(): void {
     if (this.unflushed < FLUSH_EVERY_BYTES || this.flushing || this.fd === undefined) return;
     this.unflushed = 0;
+    this.flushing = true;
     this.inFlight.start();
-    this.flushing = new Promise((resolve) =>
-      fs.fdatasync(this.fd!, (err) => {
-        this.inFlight.end();
-        if (err) this.flushError ??= err;
-        this.flushing = undefined;
-        resolve();
-      }),
-    );
+    fs.fdatasync(this.fd, (err) => {
+      if (err) this.flushError ??= err;
+      this.flushing = false;
+      this.inFlight.end();
+    });
   }
 
   override _destroy(err: Error | null, callback: (err?: Error | null) => void): void {
