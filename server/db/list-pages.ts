@@ -42,7 +42,7 @@ export async function listPage<Row>(
   spec: ListSpec,
   source: ListSource,
 ): Promise<{ rows: Row[]; total: number }> {
-  return withCheckedMarks(poolFor(db, requested, source), requested, spec, source, async (on, page) => {
+  return withCheckedVersions(poolFor(db, requested, source), requested, spec, source, async (on, page) => {
     const found = await readRows<Row & { [TOTAL]?: number | string; [VERSIONS]?: string }>(
       on,
       page.select(source.columns),
@@ -66,7 +66,7 @@ export async function listPageBody(
   alias: string,
 ): Promise<{ body: Buffer | string; total: number }> {
   const pg = isPostgres(db);
-  return withCheckedMarks(poolFor(db, requested, source), requested, spec, source, async (on, page) => {
+  return withCheckedVersions(poolFor(db, requested, source), requested, spec, source, async (on, page) => {
     // The sort's columns, selected beside each row, order the join (a window's row_number cost more).
     const keys = page.sort.map((s, i) => ({ ...s, column: `list_key_${i}` }));
     const columns = [...page.sort.map((s, i) => `${s.column} AS ${keys[i].column}`), source.columns].join(", ");
@@ -97,7 +97,7 @@ export async function listPageBody(
  * under (another process wrote meanwhile, or the page is empty), the page is read again under
  * versions read first.
  */
-async function withCheckedMarks<T>(
+async function withCheckedVersions<T>(
   db: Knex,
   requested: ListQuery,
   spec: ListSpec,
@@ -261,7 +261,7 @@ function countedFilter(list: ListQuery, source: ListSource) {
 
 /**
  * What a page's total and ids are chosen from: the list as run, its conditions, and whether marks
- * and counts may be taken under the versions last read (PostgreSQL; see withCheckedMarks).
+ * and counts may be taken under the versions last read (PostgreSQL; see withCheckedVersions).
  */
 interface PageQuery {
   db: Knex;
@@ -300,18 +300,28 @@ function totalOf({ db, list, spec, source, where, guessVersions }: PageQuery): C
     return { kept };
   }
   const sql = { text: `SELECT count(*) AS n FROM ${source.from} WHERE ${where.text}`, values: where.values };
-  const ownColumns = [spec.searchColumn!, ...list.filters.map((f) => f.column)];
-  if (isPostgres(db) && list.search && ownColumns.every((c) => aliasOf(c) === aliasOf(source.idColumn))) {
+  const names = isPostgres(db) ? searchCountNames(list, spec, source) : undefined;
+  if (names) {
     // Other processes write too: the count is kept under the versions its statement read with it
-    // (the rows, the searched and filtered columns; kept only if each has one), and used for the
-    // next page if that page's statement reads the same versions (withCheckedMarks).
-    const names = [...new Set([source.table, ...ownColumns.map((c) => versionName(source, c))])].sort();
+    // (kept only if each name has one), and used for the next page if that page's statement reads
+    // the same versions (withCheckedVersions).
     const key = `${source.table}|${where.text}|${JSON.stringify(where.values)}`;
     const known = guessVersions ? searchCounts.latest(db, key) : undefined;
     if (known) return { kept: known.value, guard: { ...versionsGuard(names), expected: known.versions } };
     return { sql, guard: versionsGuard(names), keepAs: { key, names } };
   }
   return { sql };
+}
+
+/**
+ * The list_totals names a search's count depends on: the table's (rows added or removed) and its
+ * searched and filtered columns'. Undefined without a search, or with a column of a joined table.
+ */
+function searchCountNames(list: ListQuery, spec: ListSpec, source: ListSource): string[] | undefined {
+  if (!list.search) return undefined;
+  const columns = [spec.searchColumn!, ...list.filters.map((f) => f.column)];
+  if (columns.some((c) => aliasOf(c) !== aliasOf(source.idColumn))) return undefined;
+  return [...new Set([source.table, ...columns.map((c) => versionName(source, c))])].sort();
 }
 
 /** The column a list's page can start from a mark of: one sorted column of the table, then the id, one direction. */
@@ -369,7 +379,7 @@ async function pageIds(query: PageQuery): Promise<Sql & { guard?: VersionsGuard 
   }
   if (limit < 0 || offset <= MARK_EVERY) return ids(offset);
   // PostgreSQL reads list_totals on every call (other processes write): the last rows read are a
-  // guess the page's statement checks (withCheckedMarks), taken only when marks are kept for them.
+  // guess the page's statement checks (withCheckedVersions), taken only when marks are kept for them.
   const guessed = guessVersions && pg ? lastReadListTotals(db) : undefined;
   const totals = guessed ?? (await readListTotals(db));
   const order = markedOrder(list, source, totals);
