@@ -25,6 +25,21 @@ async function keptAndReal() {
         )
         .orderBy("p.id")
     ).map((r) => [Number(r.id), Number(r.kept), Number(r.real)]);
+  // Each project's kept first photo (the cover when none is chosen) beside the one the photos' order gives.
+  const firstPhotos = async () =>
+    (
+      await db()("projects as p")
+        .select(
+          "p.id",
+          "p.first_attachment_id as keptId",
+          "p.first_attachment_at as keptAt",
+          db().raw(
+            "(SELECT a.id FROM attachments a WHERE a.project_id = p.id ORDER BY a.created_at, a.id LIMIT 1) AS id1",
+          ),
+          db().raw("(SELECT min(a.created_at) FROM attachments a WHERE a.project_id = p.id) AS at1"),
+        )
+        .orderBy("p.id")
+    ).map((r) => [Number(r.id), `${r.keptId ?? "none"} ${r.keptAt ?? ""}`, `${r.id1 ?? "none"} ${r.at1 ?? ""}`]);
   return {
     kept: {
       clients: kept.clients,
@@ -46,6 +61,7 @@ async function keptAndReal() {
       ...(await perParent("clients", "project_count", "projects", "client_id")),
       ...(await perParent("clients", "contact_count", "contacts", "client_id")),
       ...(await perParent("projects", "attachment_count", "attachments", "project_id")),
+      ...(await firstPhotos()),
     ],
   };
 }
@@ -63,7 +79,7 @@ const upload = (projectId: number, ...files: Array<[Buffer, string]>) => {
   return req;
 };
 
-describe("totals kept by triggers stay exact", () => {
+describe("totals and first photos kept by triggers stay exact", () => {
   it("through creating, moving and deleting clients, contacts, projects and photos", async () => {
     await expectExact();
     const [a, b] = [
@@ -86,6 +102,28 @@ describe("totals kept by triggers stay exact", () => {
     await api().patch(`/api/projects/${q}`).set(made.user.auth).send({ clientId: b }).expect(200);
     await api().patch(`/api/projects/${p}`).set(made.user.auth).send({ clientId: null }).expect(200);
     await db()("attachments").where({ id: uploaded.body[0].id }).update({ project_id: r });
+    await expectExact();
+    // A photo dated earlier becomes its project's first; the first one dated later gives way.
+    await db()("attachments").where({ id: uploaded.body[2].id }).update({ created_at: "2000-01-01T00:00:00.000Z" });
+    await expectExact();
+    await db()("attachments").where({ id: uploaded.body[2].id }).update({ created_at: "2099-01-01T00:00:00.000Z" });
+    await expectExact();
+    // Photos imported in one statement, dated out of their ids' order: the earliest is first, then the next.
+    const imported = ["2001", "1999", "2000"].map((year, i) => ({
+      project_id: r,
+      original_name: `import ${i}.jpg`,
+      storage_key: `${r}/import-${i}.jpg`,
+      mime_type: "image/jpeg",
+      size: 10,
+      checksum: "0".repeat(64),
+      created_at: `${year}-01-01T00:00:00.000Z`,
+      updated_at: `${year}-01-01T00:00:00.000Z`,
+    }));
+    await db()("attachments").insert(imported);
+    await expectExact();
+    await db()("attachments")
+      .whereIn("storage_key", [`${r}/import-1.jpg`, `${r}/import-0.jpg`])
+      .delete();
     await expectExact();
 
     // Deletions: one photo, photos in bulk, a contact, a project with its photos, a client with its contacts.
@@ -117,6 +155,30 @@ describe("totals kept by triggers stay exact", () => {
       })
       .catch(() => undefined);
     expect(await keptAndReal()).toEqual(before);
+    await expectExact();
+  });
+
+  it("through a project's first photo deleted while a photo added to it is not yet committed", async () => {
+    const project = (await post("/api/projects", { name: "Race" })).body.id;
+    const first = await insertAttachmentRow(made.t.ctx, project, { size: 1 });
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    let inserted!: () => void;
+    const added = new Promise<void>((resolve) => (inserted = resolve));
+    const adding = db().transaction(async (trx) => {
+      await insertAttachmentRow({ ...made.t.ctx, db: trx }, project, { size: 2 });
+      inserted();
+      await committing;
+    });
+    await added;
+    // PostgreSQL: the delete waits for the project row the upload holds; sqlite: for the write lock.
+    const deleting = db()("attachments")
+      .where({ id: first })
+      .delete()
+      .then(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    commit();
+    await Promise.all([adding, deleting]);
     await expectExact();
   });
 

@@ -132,6 +132,14 @@ describe("upgrading the previous release's data", () => {
     const stats = await request(app).get("/api/dashboard/stats").set(auth);
     expect(stats.body).toMatchObject({ clientCount: 2, projectCount: 3, attachmentCount: 6, totalFileSize: 21_000 });
     expect(stats.body.storage).toMatchObject({ photosBytes: 21_000, zipsBytes: zipBytes });
+    // With no cover chosen, each project's cover is its first photo in the ZIP's order.
+    const projects = await request(app).get("/api/projects?_sort=id&_order=asc").set(auth);
+    const photosInOrder = await ctx.db("attachments").orderBy(["created_at", "id"]).select("id", "project_id");
+    const firstPhoto = (projectId: number) => photosInOrder.find((a) => Number(a.project_id) === projectId)?.id;
+    expect(projects.body.map((p: { coverAttachmentId: number | null }) => p.coverAttachmentId)).toEqual(
+      projects.body.map((p: { id: number }) => firstPhoto(p.id)),
+    );
+    expect(projects.body.every((p: { coverAttachmentId: number | null }) => p.coverAttachmentId !== null)).toBe(true);
     // The photo stored without its thumbnail is found through the new partial index.
     const waiting = await ctx.db("attachments").whereNull("thumbnail_key").pluck("original_name");
     expect(waiting).toEqual(["Mariée 5.jpg"]);

@@ -72,9 +72,9 @@ const projectColumn = oncePerDialect((db: Db): string => {
         offerWebSize: json.bool("p.delivery_offer_web_size"),
         favouritesLimit: "p.favourites_limit",
       },
-      // The chosen photo (a foreign key: null again once it is deleted), else the first in the ZIP's order.
-      coverAttachmentId: `COALESCE(p.cover_attachment_id, (SELECT a.id FROM attachments a WHERE a.project_id = p.id
-        ORDER BY a.created_at, a.id LIMIT 1))`,
+      // The chosen photo (a foreign key: null again once it is deleted), else the first in the ZIP's
+      // order, kept on the row by triggers on attachments (migration add_projects_first_attachment).
+      coverAttachmentId: "COALESCE(p.cover_attachment_id, p.first_attachment_id)",
       // Kept on the row by triggers on attachments (migration add_projects_attachment_totals).
       attachmentCount: "p.attachment_count",
       totalFileSize: "p.total_file_size",
