@@ -2,7 +2,7 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { makeImage, makeNoisyJpeg } from "../attachments/test-fixtures";
 import { appWithUser } from "../test/app-with-user";
-import { insertAttachmentRow, insertContactRow } from "../test/rows";
+import { attachmentRow, insertAttachmentRow, insertContactRow } from "../test/rows";
 
 const made = appWithUser();
 const api = () => request(made.t.app);
@@ -109,16 +109,9 @@ describe("totals and first photos kept by triggers stay exact", () => {
     await db()("attachments").where({ id: uploaded.body[2].id }).update({ created_at: "2099-01-01T00:00:00.000Z" });
     await expectExact();
     // Photos imported in one statement, dated out of their ids' order: the earliest is first, then the next.
-    const imported = ["2001", "1999", "2000"].map((year, i) => ({
-      project_id: r,
-      original_name: `import ${i}.jpg`,
-      storage_key: `${r}/import-${i}.jpg`,
-      mime_type: "image/jpeg",
-      size: 10,
-      checksum: "0".repeat(64),
-      created_at: `${year}-01-01T00:00:00.000Z`,
-      updated_at: `${year}-01-01T00:00:00.000Z`,
-    }));
+    const imported = ["2001", "1999", "2000"].map((year, i) =>
+      attachmentRow(r, { size: 10, storageKey: `${r}/import-${i}.jpg`, createdAt: `${year}-01-01T00:00:00.000Z` }),
+    );
     await db()("attachments").insert(imported);
     await expectExact();
     await db()("attachments")

@@ -2,7 +2,7 @@ import request from "supertest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { appWithUser } from "../test/app-with-user";
 import { isPostgres } from "./transactions";
-import { insertAttachmentRow, insertClientRow, insertProjectRow } from "../test/rows";
+import { attachmentRow, insertAttachmentRow, insertClientRow, insertProjectRow } from "../test/rows";
 
 const made = appWithUser();
 
@@ -205,16 +205,14 @@ describe("what serves a search", () => {
     );
     await insert(
       "attachments",
-      rows((i) => ({
-        project_id: project,
-        original_name: `IMG_${i}.jpg`,
-        storage_key: `${project}/filler-${i}.jpg`,
-        mime_type: "image/jpeg",
-        size: 1,
-        checksum: "0".repeat(64),
-        created_at: at,
-        updated_at: at,
-      })),
+      rows((i) =>
+        attachmentRow(project, {
+          size: 1,
+          originalName: `IMG_${i}.jpg`,
+          storageKey: `${project}/filler-${i}.jpg`,
+          createdAt: at,
+        }),
+      ),
     );
     await db.raw("ANALYZE");
   });

@@ -59,26 +59,38 @@ export async function markPublishedRow(ctx: AppContext, projectId: number): Prom
   return zipName.replace(/\.zip$/, "");
 }
 
+interface AttachmentValues {
+  size: number;
+  storageKey?: string;
+  thumbnailKey?: string | null;
+  originalName?: string;
+  checksum?: string;
+  /** ISO 8601; now when not given. */
+  createdAt?: string;
+}
+
+/** An attachments row's columns, for inserting one or many in a statement. */
+export function attachmentRow(projectId: number, values: AttachmentValues) {
+  const at = values.createdAt ?? nowIso();
+  return {
+    project_id: projectId,
+    original_name: values.originalName ?? "photo.jpg",
+    storage_key: values.storageKey ?? `${projectId}/${crypto.randomUUID()}.jpg`,
+    thumbnail_key: values.thumbnailKey ?? null,
+    mime_type: "image/jpeg",
+    size: values.size,
+    checksum: values.checksum ?? "0".repeat(64),
+    created_at: at,
+    updated_at: at,
+  };
+}
+
 /** An attachment row only; the file on disk, if any, is the caller's to write. */
 export async function insertAttachmentRow(
   ctx: AppContext,
   projectId: number,
-  values: { size: number; storageKey?: string; thumbnailKey?: string | null; originalName?: string; checksum?: string },
+  values: AttachmentValues,
 ): Promise<number> {
-  const now = nowIso();
-  const [row] = await ctx.db("attachments").insert(
-    {
-      project_id: projectId,
-      original_name: values.originalName ?? "photo.jpg",
-      storage_key: values.storageKey ?? `${projectId}/${crypto.randomUUID()}.jpg`,
-      thumbnail_key: values.thumbnailKey ?? null,
-      mime_type: "image/jpeg",
-      size: values.size,
-      checksum: values.checksum ?? "0".repeat(64),
-      created_at: now,
-      updated_at: now,
-    },
-    ["id"],
-  );
+  const [row] = await ctx.db("attachments").insert(attachmentRow(projectId, values), ["id"]);
   return row.id;
 }
