@@ -10,6 +10,7 @@ import { superviseAbandonedUploads } from "./publish/upload-sweep";
 import { sweepStaleTempFiles } from "./storage/paths";
 import { startupBanner } from "./startup-banner";
 import { superviseDeliveryMail } from "./reminders/delivery-schedule";
+import { superviseSearchIndexes } from "./db/search-index-upkeep";
 
 async function main() {
   const config = loadConfig();
@@ -19,6 +20,7 @@ async function main() {
   const stopSupervising = superviseBuilds(ctx);
   const stopSweepingUploads = superviseAbandonedUploads(ctx);
   const stopDeliveryMail = superviseDeliveryMail(ctx);
+  const stopMergingSearch = superviseSearchIndexes(ctx);
   const app = createApp(ctx);
   const server = http.createServer(app);
   const events = attachEventsServer(server, ctx);
@@ -49,6 +51,7 @@ async function main() {
     stopSupervising();
     stopSweepingUploads();
     stopDeliveryMail();
+    stopMergingSearch();
     await events.close();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
