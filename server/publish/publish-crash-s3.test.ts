@@ -89,7 +89,8 @@ describe("a process killed while it publishes into object storage", () => {
     expect(s3.uploadsInProgress()).toEqual([`crash/published/${killed.publish_file}`]);
 
     await new Promise((resolve) => setTimeout(resolve, 6_500));
-    app = await startAppProcess(env);
+    const restarted = await startAppProcess(env);
+    app = restarted;
     const row = await projectRow(local.ctx, id);
     expect(row.publish_status).toBe("failed");
     expect(row.publish_error).toMatch(/^Interrupted/);
@@ -99,7 +100,7 @@ describe("a process killed while it publishes into object storage", () => {
     );
     // The log line follows the abort; on a busy machine it may reach the pipe a moment later.
     await until(
-      () => app.log(),
+      () => restarted.log(),
       (log) => /aborted unfinished multipart uploads left by a stopped process/.test(log),
     );
     expect(await publishedKeys(local.ctx)).toEqual([]);
