@@ -19,7 +19,7 @@ import { benchDatabase, benchOnPg, benchServerEnv } from "./bench-database";
 import { BENCH_ADMIN, BENCH_ADMIN_ENV, benchSignIn } from "./bench-api";
 import { root, productionStart, startAsNpmStart, startBenchProcess } from "./bench-process";
 import { loadAverageLine, untilIdle } from "./machine";
-import { cpuSecondsOf, untilQuiet } from "./wrk";
+import { cpuSecondsOf } from "./wrk";
 import { memoryOf } from "../server/test/app-process";
 import { BIG_PROJECT, FAMILIES, SCALE, fillScaleDatabase } from "./scale-data";
 
@@ -203,7 +203,7 @@ async function main() {
     }
     const base = await server.ready;
     const pid = server.child.pid!;
-    const quietAfter = await untilQuiet(pid);
+    const quietAfter = await untilIdle(pid);
     const command = productionStart();
     const bare = startBenchProcess(
       [...command.nodeArgs.slice(0, -1), "bench/bare-json-server.ts"],

@@ -35,21 +35,6 @@ export function cpuSecondsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/**
- * Waits until a process has been quiet (under 5% of a core over half a second) so that work it
- * does after starting (renditions, the search indexes' merge) is not measured against whatever
- * runs next; answers the seconds it waited (at most `limitSeconds`).
- */
-export async function untilQuiet(pid: number, limitSeconds = 60): Promise<number> {
-  const began = performance.now();
-  for (;;) {
-    const before = cpuSecondsOf(pid);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const waited = (performance.now() - began) / 1000;
-    if (cpuSecondsOf(pid) - before < 0.025 || waited >= limitSeconds) return waited;
-  }
-}
-
 function luaScript(run: WrkRun): string {
   const paths = run.paths.map((p) => JSON.stringify(p)).join(", ");
   const headers = Object.entries(run.headers ?? {})
