@@ -12,7 +12,7 @@ const BEFORE_FIRST = (row: string, p = "projects") =>
  * Each project keeps its first photo in the ZIP's order (created_at, then id), the cover when
  * staff chose none, kept by triggers in the same statement as every insert, delete or move of a
  * photo, as the attachment count is. A list page read it with a subquery per project: about
- * 150 µs of a page of 25 on the bench's 1,000,000 photos, most of it index pages read from disk.
+ * 150 µs of a page of 25 on the bench's 1,000,000 photos, most of it index pages read from the OS cache.
  *
  * On PostgreSQL a photo added compares itself with the row's kept first (its time is kept beside
  * it), so two uploads at once cannot undo each other: the second update re-reads the row the
