@@ -18,7 +18,9 @@ const BEFORE_FIRST = (row: string, p = "projects") =>
  * it), so two uploads at once cannot undo each other: the second update re-reads the row the
  * first committed. Deleting or moving the first photo locks the projects first and only then
  * reads their new first photo, in a statement begun after any upload holding them committed
- * (an UPDATE that waits for a row re-reads that row, not the photos its subquery reads).
+ * (an UPDATE that waits for a row re-reads that row, not the photos its subquery reads). A delete
+ * also waits on list_totals' row before this trigger runs (its trigger's name sorts first); a move
+ * or re-date touches no total, so there the lock is what makes it see the upload.
  */
 export async function up(knex: Knex): Promise<void> {
   const pg = knex.client.dialect === "postgresql";

@@ -151,28 +151,34 @@ describe("totals and first photos kept by triggers stay exact", () => {
     await expectExact();
   });
 
-  it("through a project's first photo deleted while a photo added to it is not yet committed", async () => {
-    const project = (await post("/api/projects", { name: "Race" })).body.id;
-    const first = await insertAttachmentRow(made.t.ctx, project, { size: 1 });
-    let commit!: () => void;
-    const committing = new Promise<void>((resolve) => (commit = resolve));
-    let inserted!: () => void;
-    const added = new Promise<void>((resolve) => (inserted = resolve));
-    const adding = db().transaction(async (trx) => {
-      await insertAttachmentRow({ ...made.t.ctx, db: trx }, project, { size: 2 });
-      inserted();
-      await committing;
-    });
-    await added;
-    // PostgreSQL: the delete waits for the project row the upload holds; sqlite: for the write lock.
-    const deleting = db()("attachments")
-      .where({ id: first })
-      .delete()
-      .then(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    commit();
-    await Promise.all([adding, deleting]);
-    await expectExact();
+  it("through a project's first photo deleted or re-dated while a photo added to it is not yet committed", async () => {
+    /** Runs `change` on the project's first photo while another transaction holds a photo added after it. */
+    const whileAnUploadIsOpen = async (change: (first: number) => Promise<unknown>) => {
+      const project = (await post("/api/projects", { name: "Race" })).body.id;
+      const first = await insertAttachmentRow(made.t.ctx, project, { size: 1 });
+      let commit!: () => void;
+      const committing = new Promise<void>((resolve) => (commit = resolve));
+      let inserted!: () => void;
+      const added = new Promise<void>((resolve) => (inserted = resolve));
+      const adding = db().transaction(async (trx) => {
+        await insertAttachmentRow({ ...made.t.ctx, db: trx }, project, { size: 2 });
+        inserted();
+        await committing;
+      });
+      await added;
+      const changing = change(first);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      commit();
+      await Promise.all([adding, changing]);
+      await expectExact();
+    };
+    // A delete waits first for list_totals' row, which the upload holds too (sqlite: for the write lock).
+    await whileAnUploadIsOpen((first) => db()("attachments").where({ id: first }).delete().then());
+    // A re-date touches no total: on PostgreSQL only the trigger's lock on the project makes it read
+    // the photo the upload added once that commits (without it the project kept no first photo).
+    await whileAnUploadIsOpen((first) =>
+      db()("attachments").where({ id: first }).update({ created_at: "2999-01-01T00:00:00.000Z" }).then(),
+    );
   });
 
   it("through many writers at once", async () => {
