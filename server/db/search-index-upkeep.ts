@@ -1,4 +1,5 @@
 import type { AppContext } from "../context";
+import { runPeriodically } from "../periodic-task";
 import { isPostgres } from "./transactions";
 
 /** sqlite's full-text tables behind `q` (migration create_name_search_indexes). */
@@ -29,18 +30,9 @@ export async function mergeSearchIndexes(ctx: Pick<AppContext, "db">): Promise<R
 /** Merges the search indexes soon after start and then daily; answers the function that stops it. */
 export function superviseSearchIndexes(ctx: AppContext): () => void {
   if (isPostgres(ctx.db)) return () => {};
-  let running: Promise<void> = Promise.resolve();
-  const merge = () => {
-    running = running
-      .then(async () => ctx.logger.debug({ ms: await mergeSearchIndexes(ctx) }, "search indexes merged"))
-      .catch((err: Error) => ctx.logger.warn({ err: err.message }, "could not merge the search indexes"));
-  };
-  const first = setTimeout(merge, 0);
-  const timer = setInterval(merge, DAY_MS);
-  first.unref();
-  timer.unref();
-  return () => {
-    clearTimeout(first);
-    clearInterval(timer);
-  };
+  return runPeriodically(
+    async () => ctx.logger.debug({ ms: await mergeSearchIndexes(ctx) }, "search indexes merged"),
+    DAY_MS,
+    (err) => ctx.logger.warn({ err: err.message }, "could not merge the search indexes"),
+  );
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from "../context";
+import { runPeriodically } from "../periodic-task";
 import { recordExpiredLinks, sendDueReminders } from "./reminders.service";
 
 /**
@@ -8,25 +9,13 @@ import { recordExpiredLinks, sendDueReminders } from "./reminders.service";
  * that stops it.
  */
 export function superviseDeliveryMail(ctx: AppContext): () => void {
-  let running: Promise<void> = Promise.resolve();
-  const tick = () => {
-    running = running
-      .then(async () => {
-        const reminders = await sendDueReminders(ctx);
-        const expired = await recordExpiredLinks(ctx);
-        ctx.logger.debug({ reminders, expired }, "delivery mail check");
-      })
-      .then(
-        () => {},
-        (err: Error) => ctx.logger.warn({ err: err.message }, "could not send reminders or record expired links"),
-      );
-  };
-  const first = setTimeout(tick, 0);
-  const timer = setInterval(tick, ctx.config.reminderCheckSeconds * 1000);
-  first.unref();
-  timer.unref();
-  return () => {
-    clearTimeout(first);
-    clearInterval(timer);
-  };
+  return runPeriodically(
+    async () => {
+      const reminders = await sendDueReminders(ctx);
+      const expired = await recordExpiredLinks(ctx);
+      ctx.logger.debug({ reminders, expired }, "delivery mail check");
+    },
+    ctx.config.reminderCheckSeconds * 1000,
+    (err) => ctx.logger.warn({ err: err.message }, "could not send reminders or record expired links"),
+  );
 }
