@@ -38,16 +38,17 @@ export async function newPage(browser: Browser): Promise<{ context: BrowserConte
   return { context, page };
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** The whole page by default; `fullPage: false` for a screen-sized dialog, which covers only the window. */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
   fs.mkdirSync(screenshotDir, { recursive: true });
-  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage });
 }
 
 const docsScreenshotDir = path.resolve(screenshotDir, "../../docs/screenshots");
 
 /** A screenshot that the README shows as well: written to docs/screenshots too. */
-export async function docsScreenshot(page: Page, name: string): Promise<void> {
-  await screenshot(page, name);
+export async function docsScreenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  await screenshot(page, name, options);
   fs.mkdirSync(docsScreenshotDir, { recursive: true });
   fs.copyFileSync(path.join(screenshotDir, `${name}.png`), path.join(docsScreenshotDir, `${name}.png`));
 }
