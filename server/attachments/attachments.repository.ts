@@ -79,13 +79,13 @@ const attachmentColumn = oncePerDialect((db) => {
   const json = jsonSql(db);
   return json.column(
     {
-      id: "id",
-      projectId: "project_id",
+      id: json.number("id"),
+      projectId: json.number("project_id"),
       originalName: "original_name",
       mimeType: "mime_type",
-      size: "size",
-      width: "width",
-      height: "height",
+      size: json.number("size"),
+      width: json.number("width"),
+      height: json.number("height"),
       checksum: "checksum",
       createdAt: json.iso("created_at"),
       updatedAt: json.iso("updated_at"),

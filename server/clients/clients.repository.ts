@@ -25,13 +25,13 @@ const clientColumn = oncePerDialect((db: Db): string => {
   const json = jsonSql(db);
   return json.column(
     {
-      id: "c.id",
+      id: json.number("c.id"),
       name: "c.name",
       createdAt: json.iso("c.created_at"),
       updatedAt: json.iso("c.updated_at"),
       // Both counts are kept on the row by triggers (migration add_clients_project_and_contact_counts).
-      projectCount: "c.project_count",
-      contactCount: "c.contact_count",
+      projectCount: json.number("c.project_count"),
+      contactCount: json.number("c.contact_count"),
     },
     "client",
   );

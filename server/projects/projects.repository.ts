@@ -49,11 +49,14 @@ const projectColumn = oncePerDialect((db: Db): string => {
   const published = "p.publish_status = 'published' AND p.published_zip_path IS NOT NULL";
   return json.column(
     {
-      id: "p.id",
+      id: json.number("p.id"),
       name: "p.name",
       description: "p.description",
-      clientId: "p.client_id",
-      client: json.objectWhen("p.client_id IS NOT NULL AND c.name IS NOT NULL", { id: "p.client_id", name: "c.name" }),
+      clientId: json.number("p.client_id"),
+      client: json.objectWhen("p.client_id IS NOT NULL AND c.name IS NOT NULL", {
+        id: json.number("p.client_id"),
+        name: "c.name",
+      }),
       publishStatus: "p.publish_status",
       publishedAt: json.iso("p.published_at"),
       publishedZipPath: "p.published_zip_path",
@@ -65,19 +68,19 @@ const projectColumn = oncePerDialect((db: Db): string => {
       delivery: {
         expiresAt: json.iso("p.delivery_expires_at"),
         hasPasscode: json.bool("p.delivery_passcode_hash IS NOT NULL AND p.delivery_passcode_hash <> ''"),
-        views: "p.delivery_views",
-        downloads: "p.delivery_downloads",
+        views: json.number("p.delivery_views"),
+        downloads: json.number("p.delivery_downloads"),
         lastDownloadAt: json.iso("p.delivery_last_download_at"),
         allowDownloads: json.bool("p.delivery_allow_downloads"),
         offerWebSize: json.bool("p.delivery_offer_web_size"),
-        favouritesLimit: "p.favourites_limit",
+        favouritesLimit: json.number("p.favourites_limit"),
       },
       // The chosen photo (a foreign key: null again once it is deleted), else the first in the ZIP's
       // order, kept on the row by triggers on attachments (migration add_projects_first_attachment).
-      coverAttachmentId: "COALESCE(p.cover_attachment_id, p.first_attachment_id)",
+      coverAttachmentId: json.number("COALESCE(p.cover_attachment_id, p.first_attachment_id)"),
       // Kept on the row by triggers on attachments (migration add_projects_attachment_totals).
-      attachmentCount: "p.attachment_count",
-      totalFileSize: "p.total_file_size",
+      attachmentCount: json.number("p.attachment_count"),
+      totalFileSize: json.number("p.total_file_size"),
       createdAt: json.iso("p.created_at"),
       updatedAt: json.iso("p.updated_at"),
     },
