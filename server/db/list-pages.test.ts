@@ -177,6 +177,30 @@ describe("a search's total", () => {
     expect(next[0]).not.toMatch(/count\(/i);
   });
 
+  it("reads the matches once for the count and the page, on the connections that keep one plan when three letters or digits in a row narrow the search (PostgreSQL)", async () => {
+    const { reads } = made.t.ctx;
+    /** The pool that read the first page's rows, and how many times its statement reads the search. */
+    const readOn = async (text: string) => {
+      const seen: Array<{ pool: string; sql: string }> = [];
+      const watchers = [reads, db()].map((pool) => {
+        const watch = (q: { sql: string }) => seen.push({ pool: pool === reads ? "reads" : "main", sql: q.sql });
+        pool.on("query", watch);
+        return () => pool.off("query", watch);
+      });
+      try {
+        expect((await searchPage(text, 0)).total).toBe(await matching(text));
+      } finally {
+        for (const stop of watchers) stop();
+      }
+      const page = seen.find((q) => /count\(/i.test(q.sql))!;
+      return { pool: page.pool, searches: page.sql.match(/ LIKE | MATCH /g)!.length };
+    };
+    const pg = isPostgres(db());
+    // sqlite counts in a statement of its own, and has one pool for reads.
+    expect(await readOn("project 1")).toEqual({ pool: "reads", searches: 1 });
+    expect(await readOn("t 1")).toEqual({ pool: pg ? "main" : "reads", searches: 1 });
+  });
+
   it("stays exact when rows, names and clients change behind the process's back (another process, on PostgreSQL)", async () => {
     const text = "project 3";
     const client = clients[0];
