@@ -133,8 +133,8 @@ function readsMatchesFirst(db: Knex, list: ListQuery, source: ListSource): boole
 
 /**
  * Whether such a search may keep one plan for every pattern: with three letters or digits in a row
- * the trigram index narrows any pattern, and a plan made for it suits them all (planning took 0.9
- * ms of a 4.6 ms search); a shorter text matches much of the table and is planned for itself.
+ * the trigram index narrows any pattern, and one plan reading it suits them all (planning took
+ * about 0.9 ms a search); a text the index cannot narrow is planned for itself.
  */
 function keepsSearchPlan(db: Knex, list: ListQuery, source: ListSource): boolean {
   return readsMatchesFirst(db, list, source) && /[a-z0-9]{3}/i.test(list.search!);
