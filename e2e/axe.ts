@@ -17,6 +17,18 @@ interface Violation {
  * needs `bypassCSP: true`: the app's Content-Security-Policy refuses injected scripts).
  */
 export async function expectNoSeriousAxeViolations(page: Page, screen: string): Promise<void> {
+  // Colours are judged as they end up: a dialog still fading in (Mantine's 250 ms transitions) has
+  // pale text. Endless animations (a loader) are left running.
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          document
+            .getAnimations()
+            .filter((a) => a.playState === "running" && a.effect?.getTiming().iterations !== Infinity).length,
+      ),
+    )
+    .toBe(0);
   await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Violation[] }> } })
