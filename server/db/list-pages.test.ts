@@ -155,19 +155,23 @@ describe("a search's total", () => {
   const searchPage = (text: string, start: number) =>
     pageIds(`q=${encodeURIComponent(text)}&_start=${start}&_end=${start + 25}&_sort=createdAt&_order=desc`);
 
-  /** The statements both pools ran while answering `page`. */
-  async function statementsOf(page: () => Promise<unknown>): Promise<string[]> {
-    const seen: string[] = [];
-    const watch = (q: { sql: string }) => seen.push(q.sql);
-    const pools = new Set([made.t.ctx.reads, made.t.ctx.db]);
-    for (const pool of pools) pool.on("query", watch);
+  /** The statements both pools ran while answering `page`, each with the pool that ran it. */
+  async function runOf(page: () => Promise<unknown>): Promise<Array<{ pool: "reads" | "main"; sql: string }>> {
+    const { reads } = made.t.ctx;
+    const seen: Array<{ pool: "reads" | "main"; sql: string }> = [];
+    const stops = [...new Set([reads, db()])].map((pool) => {
+      const watch = (q: { sql: string }) => seen.push({ pool: pool === reads ? "reads" : "main", sql: q.sql });
+      pool.on("query", watch);
+      return () => pool.off("query", watch);
+    });
     try {
       await page();
     } finally {
-      for (const pool of pools) pool.off("query", watch);
+      for (const stop of stops) stop();
     }
     return seen;
   }
+  const statementsOf = async (page: () => Promise<unknown>) => (await runOf(page)).map((s) => s.sql);
 
   it("is counted for the first page and kept for the next, in one statement a page", async () => {
     const first = await searchPage("project 2", 0);
@@ -178,21 +182,10 @@ describe("a search's total", () => {
   });
 
   it("reads the matches once for the count and the page, on the connections that keep one plan when three letters or digits in a row narrow the search (PostgreSQL)", async () => {
-    const { reads } = made.t.ctx;
     /** The pool that read the first page's rows, and how many times its statement reads the search. */
     const readOn = async (text: string) => {
-      const seen: Array<{ pool: string; sql: string }> = [];
-      const watchers = [reads, db()].map((pool) => {
-        const watch = (q: { sql: string }) => seen.push({ pool: pool === reads ? "reads" : "main", sql: q.sql });
-        pool.on("query", watch);
-        return () => pool.off("query", watch);
-      });
-      let total: number;
-      try {
-        ({ total } = await searchPage(text, 0));
-      } finally {
-        for (const stop of watchers) stop();
-      }
+      let total = 0;
+      const seen = await runOf(async () => ({ total } = await searchPage(text, 0)));
       expect(total).toBe(await matching(text));
       const page = seen.find((q) => /count\(/i.test(q.sql))!;
       return { pool: page.pool, searches: page.sql.match(/ LIKE | MATCH /g)!.length };
