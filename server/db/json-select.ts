@@ -31,7 +31,7 @@ export interface JsonSql {
   object(shape: JsonShape): string;
   /** The object when `condition` holds, else JSON null. */
   objectWhen(condition: string, shape: JsonShape): JsonValue;
-  /** A number column: written as it is (on PostgreSQL, anything else is refused when the statement is prepared). */
+  /** A number column, written as it is. */
   number(expression: string): JsonValue;
   /** A stored timestamp as the API writes it: ISO 8601 UTC with milliseconds (`toIso`), or null. */
   iso(expression: string): JsonValue;
