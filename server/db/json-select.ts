@@ -80,7 +80,7 @@ const sqlite: Dialect = {
 
 /**
  * PostgreSQL's text is joined by hand: json_build_object looked up each value's type on every row
- * and took about a fifth of a project page's time in the database.
+ * and took about a sixth of a project page's time in the database.
  */
 const postgres: Dialect = {
   object: (pairs) =>
