@@ -43,6 +43,24 @@ async function pageIds(query: string) {
   return { ids: (res.body as Array<{ id: number }>).map((p) => p.id), total: Number(res.headers["x-total-count"]) };
 }
 
+/** The statements both pools ran while answering `page`, each with the pool that ran it. */
+async function runOf(page: () => Promise<unknown>): Promise<Array<{ pool: "reads" | "main"; sql: string }>> {
+  const { reads, db } = made.t.ctx;
+  const seen: Array<{ pool: "reads" | "main"; sql: string }> = [];
+  const stops = [...new Set([reads, db])].map((pool) => {
+    const watch = (q: { sql: string }) => seen.push({ pool: pool === reads ? "reads" : "main", sql: q.sql });
+    pool.on("query", watch);
+    return () => pool.off("query", watch);
+  });
+  try {
+    await page();
+  } finally {
+    for (const stop of stops) stop();
+  }
+  return seen;
+}
+const statementsOf = async (page: () => Promise<unknown>) => (await runOf(page)).map((s) => s.sql);
+
 /** Every sort, both directions, pages at the start, past the first mark, deep, at the end and past it. */
 async function expectEveryPageRight(sorts = SORTS, clientId?: number) {
   for (const [field, column] of sorts) {
@@ -126,6 +144,24 @@ describe("deep pages start from a mark instead of walking every row before them"
   });
 });
 
+describe("a page's window", () => {
+  it("is written into sqlite's statement as a number: sqlite plans with a bound LIMIT's value, so binding one has the kept statement parsed and planned again on every call", async () => {
+    const pg = isPostgres(made.t.ctx.db);
+    const pages = [
+      "_start=7&_end=32&_sort=name&_order=asc",
+      `_start=${MARK_EVERY + 30}&_end=${MARK_EVERY + 55}&_sort=name&_order=asc`,
+      `clientId=${clients[0]}&_start=50&_end=60&_sort=createdAt&_order=desc`,
+      "q=project%204&_start=25&_end=50&_sort=id&_order=desc",
+      "q=project%204&_start=0&_end=25&_sort=createdAt&_order=desc",
+    ];
+    for (const query of pages) {
+      const limited = (await statementsOf(() => pageIds(query))).filter((sql) => / LIMIT /.test(sql));
+      expect(limited.length, query).toBeGreaterThan(0);
+      for (const sql of limited) expect(sql, query).toMatch(pg ? / LIMIT \?/ : / LIMIT (25|10)\b/);
+    }
+  });
+});
+
 describe("a deep page's statements", () => {
   it("are one once its marks are kept and nothing was written (PostgreSQL checks their versions in it)", async () => {
     await pageIds("_start=600&_end=625&_sort=name&_order=asc");
@@ -154,24 +190,6 @@ describe("a search's total", () => {
     );
   const searchPage = (text: string, start: number) =>
     pageIds(`q=${encodeURIComponent(text)}&_start=${start}&_end=${start + 25}&_sort=createdAt&_order=desc`);
-
-  /** The statements both pools ran while answering `page`, each with the pool that ran it. */
-  async function runOf(page: () => Promise<unknown>): Promise<Array<{ pool: "reads" | "main"; sql: string }>> {
-    const { reads } = made.t.ctx;
-    const seen: Array<{ pool: "reads" | "main"; sql: string }> = [];
-    const stops = [...new Set([reads, db()])].map((pool) => {
-      const watch = (q: { sql: string }) => seen.push({ pool: pool === reads ? "reads" : "main", sql: q.sql });
-      pool.on("query", watch);
-      return () => pool.off("query", watch);
-    });
-    try {
-      await page();
-    } finally {
-      for (const stop of stops) stop();
-    }
-    return seen;
-  }
-  const statementsOf = async (page: () => Promise<unknown>) => (await runOf(page)).map((s) => s.sql);
 
   it("is counted for the first page and kept for the next, in one statement a page", async () => {
     const first = await searchPage("project 2", 0);
