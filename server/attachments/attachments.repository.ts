@@ -2,7 +2,7 @@ import { toIso, type Db } from "../db/database";
 import { lockedForUpdate } from "../db/transactions";
 import type { Knex } from "knex";
 import type { ListQuery, ListSpec } from "../http/list-query";
-import { listPage } from "../db/list-pages";
+import { listPageBody } from "../db/list-pages";
 import { jsonSql, oncePerDialect } from "../db/json-select";
 import type { Rendition, StoredImage } from "../storage/image-files";
 
@@ -67,13 +67,6 @@ function toRecord(row: Record<string, unknown>): AttachmentRecord {
   };
 }
 
-/** An attachment as a list page shows it, before its signed links: JSON text built by the database, and its id. */
-export interface ListedAttachment {
-  id: number;
-  /** The API's fields without the links: `{"id":…,"updatedAt":"…"}`. */
-  json: string;
-}
-
 /** An attachment's fields as JSON text built by the database (see server/db/json-select.ts). */
 const attachmentColumn = oncePerDialect((db) => {
   const json = jsonSql(db);
@@ -94,16 +87,21 @@ const attachmentColumn = oncePerDialect((db) => {
   );
 });
 
-/** A page of attachments as JSON texts the links are added to (attachments.service.ts), and the total. */
-export async function listAttachments(db: Db, list: ListQuery): Promise<{ rows: ListedAttachment[]; total: number }> {
-  const { rows, total } = await listPage<ListedAttachment>(db, list, attachmentListSpec, {
-    table: "attachments",
-    from: "attachments",
-    columns: `id, ${attachmentColumn(db)}`,
-    idColumn: "id",
-    countedBy: { project_id: { table: "projects", column: "attachment_count" } },
-  });
-  return { rows, total };
+/** A page of attachments as one JSON array the database joins, without their links (page-links.ts adds them), and the total. */
+export function listAttachments(db: Db, list: ListQuery): Promise<{ body: Buffer | string; total: number }> {
+  return listPageBody(
+    db,
+    list,
+    attachmentListSpec,
+    {
+      table: "attachments",
+      from: "attachments",
+      columns: attachmentColumn(db),
+      idColumn: "id",
+      countedBy: { project_id: { table: "projects", column: "attachment_count" } },
+    },
+    "json",
+  );
 }
 
 export async function findAttachment(db: Queryable, id: number): Promise<AttachmentRecord | undefined> {

@@ -14,6 +14,7 @@ import { removeQuietly } from "../storage/paths";
 import { assertProjectEditable, isLocked, PROJECT_IS_PUBLISHED } from "../projects/project-rules";
 import * as repo from "./attachments.repository";
 import { safeFileName } from "./file-names";
+import { withLinks } from "./page-links";
 import { linkSigner, type LinkKind } from "./signed-links";
 import { appMetrics } from "../ops/metrics";
 import { renditionQueue } from "./renditions.service";
@@ -50,15 +51,10 @@ export async function getAttachmentRecord(ctx: AppContext, id: number): Promise<
   return record;
 }
 
-/** A page of the list as its JSON body: each row's text from the database with its four signed links added. */
+/** A page of the list as its JSON body: the rows as the database joined them, each with its four signed links added. */
 export async function listAttachments(ctx: AppContext, list: ListQuery) {
-  const [{ rows, total }, links] = await Promise.all([repo.listAttachments(ctx.reads, list), linkSigner(ctx.db)]);
-  const urls = links.urlsOf(rows.map((row) => row.id));
-  const withLinks = rows.map(({ json }, i) => {
-    const { view, download, thumbnail, preview } = urls[i];
-    return `${json.slice(0, -1)},"viewUrl":"${view}","downloadUrl":"${download}","thumbnailUrl":"${thumbnail}","previewUrl":"${preview}"}`;
-  });
-  return { body: `[${withLinks.join(",")}]`, total };
+  const [{ body, total }, links] = await Promise.all([repo.listAttachments(ctx.reads, list), linkSigner(ctx.db)]);
+  return { body: withLinks(typeof body === "string" ? Buffer.from(body) : body, links), total };
 }
 
 /**
