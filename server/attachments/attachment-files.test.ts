@@ -91,6 +91,41 @@ describe("signed links", () => {
     expect((await request(t.app).get(otherId)).status).toBe(403);
   });
 
+  it("signs each link with AES-128 of one block (tag, kind, id, expiry), as the release before did, so links already given out keep working", async () => {
+    const secret = await t.ctx.db("app_secrets").where({ name: "attachment_link_key" }).first("value");
+    const key = crypto.hkdfSync(
+      "sha256",
+      Buffer.from(secret.value, "base64url"),
+      Buffer.alloc(0),
+      "photodrop attachment link blocks",
+      16,
+    );
+    const signed = (id: number, kind: number, exp: number) => {
+      const block = Buffer.alloc(16);
+      block[0] = 0x4c;
+      block[1] = kind;
+      block.writeUInt32BE(Math.floor(id / 2 ** 32), 2);
+      block.writeUInt32BE(id >>> 0, 6);
+      block.writeUIntBE(exp, 10, 6);
+      const cipher = crypto.createCipheriv("aes-128-ecb", Buffer.from(key), null).setAutoPadding(false);
+      return `b${Buffer.concat([cipher.update(block), cipher.final()]).toString("base64url")}`;
+    };
+    const signer = await linkSigner(t.ctx.db);
+    const ids = [1, 7, 123456, 2 ** 32 + 5, 2 ** 53 - 1];
+    const now = Math.floor(Date.now() / 1000);
+    const made = signer.urlsOf(ids, now);
+    ids.forEach((id, i) => {
+      ["view", "download", "thumbnail", "preview"].forEach((kind, k) => {
+        const url = new URL(made[i][kind as "view"], "http://x");
+        const exp = Number(url.searchParams.get("exp"));
+        expect(url.pathname).toBe(`/api/attachments/${id}/${kind}`);
+        expect(url.searchParams.get("sig")).toBe(signed(id, k, exp));
+      });
+    });
+    const link = `/api/attachments/${attachment.id}/view?exp=${now + 1800}&sig=${signed(attachment.id, 0, now + 1800)}`;
+    expect((await binary(request(t.app).get(link))).status).toBe(200);
+  });
+
   it("accepts a link signed with one HMAC-SHA-512 per attachment (the format before), until it expires", async () => {
     const secret = await t.ctx.db("app_secrets").where({ name: "attachment_link_key" }).first("value");
     const key = Buffer.from(secret.value, "base64url");

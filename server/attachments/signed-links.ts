@@ -67,15 +67,23 @@ const BLOCK = 16;
 /** An id as links carry it: no leading zero, below 2^53. */
 const CANONICAL_ID = /^[1-9][0-9]{0,14}$/;
 
-/** The link key's AES-128 key, derived from it so that no key serves two algorithms. */
-const blockKeys = new WeakMap<Buffer, crypto.KeyObject>();
-function blockKeyOf(key: Buffer): crypto.KeyObject {
-  let blockKey = blockKeys.get(key);
-  if (!blockKey) {
+/** Base64 of 18 bytes (a multiple of 3) is 24 characters, the first 22 those of its first 16 alone. */
+const SLOT = 18;
+
+/**
+ * An AES-128-ECB cipher under the link key's block key, derived from it so that no key serves two
+ * algorithms. One per key serves every call: in ECB each block stands alone, so whole blocks
+ * leave nothing behind in it.
+ */
+const blockCiphers = new WeakMap<Buffer, crypto.Cipher>();
+function blockCipherOf(key: Buffer): crypto.Cipher {
+  let cipher = blockCiphers.get(key);
+  if (!cipher) {
     const derived = crypto.hkdfSync("sha256", key, Buffer.alloc(0), "photodrop attachment link blocks", 16);
-    blockKeys.set(key, (blockKey = crypto.createSecretKey(Buffer.from(derived))));
+    cipher = crypto.createCipheriv("aes-128-ecb", Buffer.from(derived), null).setAutoPadding(false);
+    blockCiphers.set(key, cipher);
   }
-  return blockKey;
+  return cipher;
 }
 
 /**
@@ -90,10 +98,11 @@ function blockKeyOf(key: Buffer): crypto.KeyObject {
  */
 export async function linkSigner(db: Db): Promise<LinkSigner> {
   const key = await secretFor(db);
-  const blockKey = blockKeyOf(key);
-  /** One block per id and kind, in that order: ids × LINK_KINDS (or the one kind given). */
-  const blocksOf = (ids: number[], exp: number, kinds: readonly LinkKind[] = LINK_KINDS): Buffer => {
-    const plain = Buffer.alloc(ids.length * kinds.length * BLOCK);
+  const cipher = blockCipherOf(key);
+  /** The signature of each id and kind, in that order: ids × LINK_KINDS (or the one kind given). */
+  const signaturesOf = (ids: number[], exp: number, kinds: readonly LinkKind[] = LINK_KINDS): string[] => {
+    const count = ids.length * kinds.length;
+    const plain = Buffer.alloc(count * BLOCK);
     let at = 0;
     for (const id of ids) {
       for (const kind of kinds) {
@@ -105,10 +114,13 @@ export async function linkSigner(db: Db): Promise<LinkSigner> {
         at += BLOCK;
       }
     }
-    const cipher = crypto.createCipheriv("aes-128-ecb", blockKey, null).setAutoPadding(false);
-    return Buffer.concat([cipher.update(plain), cipher.final()]);
+    const sealed = cipher.update(plain);
+    // One base64 text for them all, each block in a slot of its own.
+    const slots = Buffer.alloc(count * SLOT);
+    for (let n = 0; n < count; n++) sealed.copy(slots, n * SLOT, n * BLOCK, n * BLOCK + BLOCK);
+    const text = slots.toString("base64url");
+    return Array.from({ length: count }, (_, n) => `b${text.slice(n * 24, n * 24 + 22)}`);
   };
-  const signatureAt = (blocks: Buffer, n: number) => `b${blocks.toString("base64url", n * BLOCK, n * BLOCK + BLOCK)}`;
   const segmentOf = (id: string, kind: LinkKind, exp: string) => {
     const mac = crypto.createHmac("sha512", key).update(`${id}\n${exp}`).digest();
     return mac.subarray(LINK_KINDS.indexOf(kind) * 16, LINK_KINDS.indexOf(kind) * 16 + 16).toString("base64url");
@@ -117,16 +129,21 @@ export async function linkSigner(db: Db): Promise<LinkSigner> {
     crypto.createHmac("sha256", key).update(`${id}\n${kind}\n${exp}`).digest().toString("base64url");
   const expected = (rawId: string, kind: LinkKind, exp: string, sig: string): string | undefined => {
     if (BLOCK_SIGNATURE.test(sig))
-      return CANONICAL_ID.test(rawId) ? signatureAt(blocksOf([Number(rawId)], Number(exp), [kind]), 0) : undefined;
+      return CANONICAL_ID.test(rawId) ? signaturesOf([Number(rawId)], Number(exp), [kind])[0] : undefined;
     return sig.length === SEGMENT_LENGTH ? segmentOf(rawId, kind, exp) : beforeSegments(rawId, kind, exp);
   };
   const urlsOf = (ids: number[], now = seconds()): Array<Record<LinkKind, string>> => {
     const exp = expiryOf(now);
-    const blocks = blocksOf(ids, Number(exp));
+    const signatures = signaturesOf(ids, Number(exp));
     return ids.map((id, i) => {
-      const link = (kind: LinkKind) =>
-        `/api/attachments/${id}/${kind}?exp=${exp}&sig=${signatureAt(blocks, i * LINK_KINDS.length + LINK_KINDS.indexOf(kind))}`;
-      return { view: link("view"), download: link("download"), thumbnail: link("thumbnail"), preview: link("preview") };
+      const [view, download, thumbnail, preview] = signatures.slice(i * 4, i * 4 + 4);
+      const link = (kind: LinkKind, signature: string) => `/api/attachments/${id}/${kind}?exp=${exp}&sig=${signature}`;
+      return {
+        view: link("view", view),
+        download: link("download", download),
+        thumbnail: link("thumbnail", thumbnail),
+        preview: link("preview", preview),
+      };
     });
   };
 
