@@ -45,7 +45,7 @@ export async function listPage<Row>(
   return withCheckedVersions(poolFor(db, requested, source), requested, spec, source, async (on, page) => {
     const found = await readRows<Row & { [TOTAL]?: number | string; [VERSIONS]?: string }>(
       on,
-      page.select(source.columns),
+      withRowColumns(page.select(ROW_COLUMNS), source.columns),
     );
     const versions = found[0]?.[VERSIONS];
     const total = await pageTotal(on, page, found.length > 0 ? found[0][TOTAL] : undefined, versions);
@@ -69,7 +69,7 @@ export async function listPageBody(
   return withCheckedVersions(poolFor(db, requested, source), requested, spec, source, async (on, page) => {
     // The sort's columns, selected beside each row, order the join (a window's row_number cost more).
     const keys = page.sort.map((s, i) => ({ ...s, column: `list_key_${i}` }));
-    const columns = [...page.sort.map((s, i) => `${s.column} AS ${keys[i].column}`), source.columns].join(", ");
+    const columns = [...page.sort.map((s, i) => `${s.column} AS ${keys[i].column}`), ROW_COLUMNS].join(", ");
     const inOrder = keys.length > 0 ? ` ORDER BY ${orderSql(keys, pg)}` : "";
     const array = pg
       ? `'[' || string_agg(${alias}, ','${inOrder}) || ']'`
@@ -78,15 +78,41 @@ export async function listPageBody(
     const also = [page.counting.sql ? TOTAL : "", page.guard ? VERSIONS : ""].filter(Boolean);
     const [joined] = await readRows<{ body: Buffer | string | null; [TOTAL]?: number | string; [VERSIONS]?: string }>(
       on,
-      {
-        text: `SELECT ${[`${array} AS body`, ...also.map((c) => `max(${c}) AS ${c}`)].join(", ")} FROM (${rows.text}) page_rows`,
-        values: rows.values,
-      },
+      withRowColumns(
+        {
+          text: `SELECT ${[`${array} AS body`, ...also.map((c) => `max(${c}) AS ${c}`)].join(", ")} FROM (${rows.text}) page_rows`,
+          values: rows.values,
+        },
+        source.columns,
+      ),
     );
     const { body, [TOTAL]: counted, [VERSIONS]: versions } = joined;
     const total = await pageTotal(on, page, body !== null ? counted : undefined, versions);
     return { versions, result: { body: body ?? "[]", total } };
   });
+}
+
+/** Where a statement's row columns go, put in by withRowColumns. */
+const ROW_COLUMNS = "\u0000row columns\u0000";
+const statementTexts = new Map<string, Map<string, string>>();
+
+/**
+ * `sql` with `columns` (ListSource.columns, a constant of its repository) where it says ROW_COLUMNS, as the same string each time
+ * for the same statement. Kept statements are found by their text (prepared-reads.ts): a text
+ * built anew, kilobytes of SQL in hundreds of pieces, is read whole to be found (4.5% of the main
+ * thread on PostgreSQL's pages of projects), the same string at once; only the text around the
+ * columns is read here.
+ */
+function withRowColumns(sql: Sql, columns: string): Sql {
+  let texts = statementTexts.get(columns);
+  if (!texts) statementTexts.set(columns, (texts = new Map()));
+  let text = texts.get(sql.text);
+  if (text === undefined) {
+    text = sql.text.replace(ROW_COLUMNS, () => columns);
+    texts.set(sql.text, text);
+    if (texts.size > 1000) texts.delete(texts.keys().next().value!);
+  }
+  return { text, values: sql.values };
 }
 
 /**
