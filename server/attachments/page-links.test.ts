@@ -36,7 +36,9 @@ describe("a page of photos", () => {
     expect(rows.map((r) => r.id)).toEqual(ids);
     expect(rows.map((r) => r.originalName)).toEqual(NAMES);
     for (const row of rows) {
-      const own = await request(made.t.app).get(`/api/attachments/${String(row.id)}`).set(made.user.auth);
+      const own = await request(made.t.app)
+        .get(`/api/attachments/${String(row.id)}`)
+        .set(made.user.auth);
       expect(row).toEqual(own.body);
       expect(Object.keys(row).slice(-4)).toEqual(["viewUrl", "downloadUrl", "thumbnailUrl", "previewUrl"]);
     }
