@@ -67,7 +67,10 @@ function toRecord(row: Record<string, unknown>): AttachmentRecord {
   };
 }
 
-/** An attachment's fields as JSON text built by the database (see server/db/json-select.ts). */
+/**
+ * An attachment's fields as JSON text built by the database (see server/db/json-select.ts); no
+ * nested object has an `id`, since page-links.ts finds a page's rows by `{"id":`.
+ */
 const attachmentColumn = oncePerDialect((db) => {
   const json = jsonSql(db);
   return json.column(

@@ -136,7 +136,7 @@ export async function linkSigner(db: Db): Promise<LinkSigner> {
     const exp = expiryOf(now);
     const signatures = signaturesOf(ids, Number(exp));
     return ids.map((id, i) => {
-      const [view, download, thumbnail, preview] = signatures.slice(i * 4, i * 4 + 4);
+      const [view, download, thumbnail, preview] = signatures.slice(i * LINK_KINDS.length, (i + 1) * LINK_KINDS.length);
       const link = (kind: LinkKind, signature: string) => `/api/attachments/${id}/${kind}?exp=${exp}&sig=${signature}`;
       return {
         view: link("view", view),

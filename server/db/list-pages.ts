@@ -97,11 +97,11 @@ const ROW_COLUMNS = "\u0000row columns\u0000";
 const statementTexts = new Map<string, Map<string, string>>();
 
 /**
- * `sql` with `columns` (ListSource.columns, a constant of its repository) where it says ROW_COLUMNS, as the same string each time
- * for the same statement. Kept statements are found by their text (prepared-reads.ts): a text
- * built anew, kilobytes of SQL in hundreds of pieces, is read whole to be found (4.5% of the main
- * thread on PostgreSQL's pages of projects), the same string at once; only the text around the
- * columns is read here.
+ * `sql` with `columns` (ListSource.columns, a constant of its repository) where it says
+ * ROW_COLUMNS, as the same string each time for the same statement. Kept statements are found by
+ * their text (prepared-reads.ts): a text built anew, kilobytes of SQL in hundreds of pieces, is
+ * read whole to be found (4.5% of the main thread on PostgreSQL's pages of projects), the same
+ * string at once; only the text around the columns is read here.
  */
 function withRowColumns(sql: Sql, columns: string): Sql {
   let texts = statementTexts.get(columns);
