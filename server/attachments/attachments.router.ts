@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
 import { parseListQuery } from "../http/list-query";
-import { encoded, sendPage } from "../http/page-cache";
+import { sendPage } from "../http/page-cache";
 import { parseBody, parseId } from "../http/validate";
 import { parseDeletion, renameAttachmentSchema } from "./attachments.schema";
 import * as service from "./attachments.service";
@@ -48,7 +48,7 @@ export function attachmentsRouter(ctx: AppContext): Router {
 
   router.get("/", async (req, res) => {
     const list = parseListQuery(req.query, service.attachmentListSpec);
-    sendPage(res, await encoded(service.listAttachments(ctx, list)));
+    sendPage(res, await service.listAttachments(ctx, list));
   });
 
   router.get("/:id", async (req, res) => {

@@ -15,6 +15,7 @@ import { assertProjectEditable, isLocked, PROJECT_IS_PUBLISHED } from "../projec
 import * as repo from "./attachments.repository";
 import { safeFileName } from "./file-names";
 import { withLinks } from "./page-links";
+import { bytesOf, type SentPage } from "../http/page-cache";
 import { linkSigner, type LinkKind } from "./signed-links";
 import { appMetrics } from "../ops/metrics";
 import { renditionQueue } from "./renditions.service";
@@ -52,9 +53,9 @@ export async function getAttachmentRecord(ctx: AppContext, id: number): Promise<
 }
 
 /** A page of the list as its JSON body: the rows as the database joined them, each with its four signed links added. */
-export async function listAttachments(ctx: AppContext, list: ListQuery) {
+export async function listAttachments(ctx: AppContext, list: ListQuery): Promise<SentPage> {
   const [{ body, total }, links] = await Promise.all([repo.listAttachments(ctx.reads, list), linkSigner(ctx.db)]);
-  return { body: withLinks(typeof body === "string" ? Buffer.from(body) : body, links), total };
+  return { body: withLinks(bytesOf(body), links), total };
 }
 
 /**

@@ -12,10 +12,13 @@ export interface ListedPage {
   total: number;
 }
 
+/** A page's JSON as bytes: a text encoded once, the database's bytes as they are. */
+export const bytesOf = (body: ListedPage["body"]): Buffer => (typeof body === "string" ? Buffer.from(body) : body);
+
 /** The page's bytes, made once: kept off the JavaScript heap and sent as they are. */
 export async function encoded(page: Promise<ListedPage>): Promise<SentPage> {
   const { body, total } = await page;
-  return { body: typeof body === "string" ? Buffer.from(body) : body, total };
+  return { body: bytesOf(body), total };
 }
 
 /**
