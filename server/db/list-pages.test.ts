@@ -169,14 +169,11 @@ describe("a page's window", () => {
 describe("a deep page's statements", () => {
   it("are one once its marks are kept and nothing was written (PostgreSQL checks their versions in it)", async () => {
     await pageIds("_start=600&_end=625&_sort=name&_order=asc");
-    const statements: string[] = [];
-    const watch = (q: { sql: string }) => statements.push(q.sql);
-    made.t.ctx.reads.on("query", watch);
-    try {
-      expect((await pageIds("_start=625&_end=650&_sort=name&_order=asc")).ids).toHaveLength(25);
-    } finally {
-      made.t.ctx.reads.off("query", watch);
-    }
+    let ids: number[] = [];
+    const statements = await statementsOf(
+      async () => ({ ids } = await pageIds("_start=625&_end=650&_sort=name&_order=asc")),
+    );
+    expect(ids).toHaveLength(25);
     expect(statements).toHaveLength(1);
   });
 });
