@@ -65,8 +65,13 @@ export async function listAttachments(ctx: AppContext, list: ListQuery): Promise
  */
 export const PROJECT_RECORD_ATTACHMENTS = 100;
 
-export async function firstProjectAttachments(ctx: AppContext, projectId: number) {
-  return presentAll(ctx, await repo.firstAttachmentsOfProject(ctx.db, projectId, PROJECT_RECORD_ATTACHMENTS));
+/** A project's first attachments (PROJECT_RECORD_ATTACHMENTS) as a JSON array with their links, as bytes. */
+export async function firstProjectAttachments(ctx: AppContext, projectId: number): Promise<Buffer> {
+  const [page, links] = await Promise.all([
+    repo.firstAttachmentsOfProject(ctx.db, projectId, PROJECT_RECORD_ATTACHMENTS),
+    linkSigner(ctx.db),
+  ]);
+  return withLinks(bytesOf(page), links);
 }
 
 export async function getAttachment(ctx: AppContext, id: number) {

@@ -2,7 +2,6 @@ import request from "supertest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ResourceChange } from "../events/bus";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { firstProjectAttachments } from "./attachments.service";
 import { makeImage, setPublishStatus, thumbnailKey } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
 import { isStored } from "../test/stored-files";
@@ -86,8 +85,8 @@ describe("listing attachments", () => {
 
   it("gives the same shape to the project detail", async () => {
     const [uploaded] = await uploadNamed(projectId, "detail.jpg");
-    const listed = await firstProjectAttachments(t.ctx, projectId);
-    expect(listed).toEqual([uploaded]);
+    const record = await request(t.app).get(`/api/projects/${projectId}`).set(user.auth);
+    expect(record.body.attachments).toEqual([uploaded]);
   });
 
   it("gets one attachment, 404 when unknown, 400 for a bad id", async () => {

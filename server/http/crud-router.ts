@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { AppContext } from "../context";
 import { sqliteWriteCount } from "../db/dialect";
 import { parseListQuery, type ListQuery, type ListSpec } from "./list-query";
-import { PageCache, encoded, sendPage, type ListedPage } from "./page-cache";
+import { PageCache, encoded, sendJson, sendPage, type ListedPage } from "./page-cache";
 import { parseBody, parseId } from "./validate";
 
 /** What a plain resource (clients, contacts, projects) provides for the five REST calls. */
@@ -13,6 +13,7 @@ export interface CrudResource<Create extends z.ZodType, Update extends z.ZodType
   updateSchema: Update;
   /** A page as it is sent: its JSON body and X-Total-Count. */
   list(ctx: AppContext, list: ListQuery): Promise<ListedPage>;
+  /** The record, or its JSON already as bytes. */
   get(ctx: AppContext, id: number): Promise<unknown>;
   create(ctx: AppContext, input: z.infer<Create>): Promise<unknown>;
   update(ctx: AppContext, id: number, input: z.infer<Update>): Promise<unknown>;
@@ -37,7 +38,9 @@ export function crudRouter<Create extends z.ZodType, Update extends z.ZodType>(
   });
 
   router.get("/:id", async (req, res) => {
-    res.json(await resource.get(ctx, parseId(req.params.id)));
+    const record = await resource.get(ctx, parseId(req.params.id));
+    if (Buffer.isBuffer(record)) sendJson(res, record);
+    else res.json(record);
   });
 
   router.post("/", async (req, res) => {

@@ -22,13 +22,19 @@ export async function encoded(page: Promise<ListedPage>): Promise<SentPage> {
 }
 
 /**
- * Answers a list page: its bytes with X-Total-Count. No ETag (the API is `Cache-Control:
- * no-store`), so nothing hashes the body on its way out.
+ * Answers with JSON already encoded. No ETag (the API is `Cache-Control: no-store`), so nothing
+ * hashes the body on its way out.
  */
+export function sendJson(res: Response, body: Buffer): void {
+  res.type("json");
+  res.setHeader("Content-Length", body.length);
+  res.end(body);
+}
+
+/** Answers a list page: its bytes with X-Total-Count. */
 export function sendPage(res: Response, page: SentPage): void {
-  res.set("X-Total-Count", String(page.total)).type("json");
-  res.setHeader("Content-Length", page.body.length);
-  res.end(page.body);
+  res.set("X-Total-Count", String(page.total));
+  sendJson(res, page.body);
 }
 
 interface Entry {

@@ -112,12 +112,17 @@ export function listProjects(db: Db, list: ListQuery): Promise<{ body: Buffer | 
   );
 }
 
-async function projectsWhere(db: Db, where: string, value: number): Promise<Project[]> {
+/** Projects as the API writes them, each its JSON text. */
+async function projectTextsWhere(db: Db, where: string, value: number): Promise<string[]> {
   const rows = await readRows<{ project: string }>(db, {
     text: `SELECT ${projectColumn(db)} FROM ${FROM_PROJECTS} WHERE ${where} ORDER BY p.id`,
     values: [value],
   });
-  return rows.map((row) => JSON.parse(row.project) as Project);
+  return rows.map((row) => row.project);
+}
+
+async function projectsWhere(db: Db, where: string, value: number): Promise<Project[]> {
+  return (await projectTextsWhere(db, where, value)).map((text) => JSON.parse(text) as Project);
 }
 
 export function projectsOfClient(db: Db, clientId: number): Promise<Project[]> {
@@ -126,6 +131,11 @@ export function projectsOfClient(db: Db, clientId: number): Promise<Project[]> {
 
 export async function findProject(db: Db, id: number): Promise<Project | undefined> {
   return (await projectsWhere(db, "p.id = ?", id))[0];
+}
+
+/** A project as the API writes it, its JSON text as the database built it. */
+export async function findProjectText(db: Db, id: number): Promise<string | undefined> {
+  return (await projectTextsWhere(db, "p.id = ?", id))[0];
 }
 
 /**

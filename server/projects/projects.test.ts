@@ -1,7 +1,6 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { firstProjectAttachments } from "../attachments/attachments.service";
 import { insertAttachmentRow, insertClientRow, insertProjectRow } from "../test/rows";
 
 let t: TestApp;
@@ -189,9 +188,10 @@ describe("listing projects", () => {
     expect(project).toEqual(list.body[0]);
     const stored = (await t.ctx.db("attachments").where({ project_id: b }).pluck("id")) as number[];
     expect(attachments.map((a: { id: number }) => a.id).sort()).toEqual(stored.sort());
-    expect(attachments.map((a: { id: number }) => a.id)).toEqual(
-      (await firstProjectAttachments(t.ctx, b)).map((a) => (a as { id: number }).id),
-    );
+    // In upload order, each as the list of the project's photos gives it, signed links and all.
+    const photos = await api().get(`/api/attachments?projectId=${b}&_sort=id&_order=asc`).set(user.auth);
+    expect(attachments).toEqual(photos.body);
+    expect(attachments.map((a: { id: number }) => a.id)).toEqual([...stored].sort((x, y) => x - y));
   });
 });
 
