@@ -53,12 +53,18 @@ export function listClients(db: Db, list: ListQuery): Promise<{ body: Buffer | s
   );
 }
 
-export async function findClient(db: Db, id: number): Promise<Client | undefined> {
+/** A client as the API writes it, its JSON text as the database built it. */
+export async function findClientText(db: Db, id: number): Promise<string | undefined> {
   const [row] = await readRows<{ client: string }>(db, {
     text: `SELECT ${clientColumn(db)} FROM clients c WHERE c.id = ?`,
     values: [id],
   });
-  return row && (JSON.parse(row.client) as Client);
+  return row?.client;
+}
+
+export async function findClient(db: Db, id: number): Promise<Client | undefined> {
+  const text = await findClientText(db, id);
+  return text === undefined ? undefined : (JSON.parse(text) as Client);
 }
 
 export async function clientExists(db: Db, id: number): Promise<boolean> {

@@ -3,7 +3,7 @@ import { nowIso, type Db } from "../db/database";
 import { NotFoundError, ValidationError } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
 import { contactsOfClient } from "../contacts/contacts.repository";
-import { projectsOfClient } from "../projects/projects.repository";
+import { projectTextsOfClient } from "../projects/projects.repository";
 import type { CreateClientInput, UpdateClientInput } from "./clients.schema";
 import * as repo from "./clients.repository";
 
@@ -23,11 +23,21 @@ export function listClients(ctx: AppContext, list: ListQuery) {
   return repo.listClients(ctx.reads, list);
 }
 
-export async function getClient(ctx: AppContext, id: number) {
-  const client = await repo.findClient(ctx.db, id);
-  if (!client) throw new NotFoundError(CLIENT_NOT_FOUND);
-  const [contacts, projects] = await Promise.all([contactsOfClient(ctx.db, id), projectsOfClient(ctx.db, id)]);
-  return { ...client, contacts, projects };
+/**
+ * A client's record as JSON bytes: its fields, its contacts, and its projects as the database
+ * wrote them (a client with 50 projects was 28 kB of JSON parsed and written again).
+ */
+export async function getClient(ctx: AppContext, id: number): Promise<Buffer> {
+  const [client, contacts, projects] = await Promise.all([
+    repo.findClientText(ctx.db, id),
+    contactsOfClient(ctx.db, id),
+    projectTextsOfClient(ctx.db, id),
+  ]);
+  if (client === undefined) throw new NotFoundError(CLIENT_NOT_FOUND);
+  // The object's closing brace gives way to two more fields.
+  return Buffer.from(
+    `${client.slice(0, -1)},"contacts":${JSON.stringify(contacts)},"projects":[${projects.join(",")}]}`,
+  );
 }
 
 export async function createClient(ctx: AppContext, input: CreateClientInput) {

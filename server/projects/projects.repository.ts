@@ -125,8 +125,9 @@ async function projectsWhere(db: Db, where: string, value: number): Promise<Proj
   return (await projectTextsWhere(db, where, value)).map((text) => JSON.parse(text) as Project);
 }
 
-export function projectsOfClient(db: Db, clientId: number): Promise<Project[]> {
-  return projectsWhere(db, "p.client_id = ?", clientId);
+/** A client's projects, each its JSON text as the database built it. */
+export function projectTextsOfClient(db: Db, clientId: number): Promise<string[]> {
+  return projectTextsWhere(db, "p.client_id = ?", clientId);
 }
 
 export async function findProject(db: Db, id: number): Promise<Project | undefined> {
