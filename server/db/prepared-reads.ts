@@ -66,24 +66,28 @@ export async function readRows<Row>(db: Knex, { text, values }: Sql): Promise<Ro
   }
 }
 
-function sqliteRows(connection: SqliteConnection, text: string, values: unknown[]): Promise<unknown[]> {
+function keptStatements(connection: SqliteConnection): Map<string, SqliteStatement> {
   let kept = statements.get(connection);
   if (!kept) statements.set(connection, (kept = new Map()));
-  const keptHere = kept;
+  return kept;
+}
+
+function sqliteRows(connection: SqliteConnection, text: string, values: unknown[]): Promise<unknown[]> {
+  const kept = keptStatements(connection);
   return new Promise((resolve, reject) => {
     // A statement that failed fails every time: it is not kept.
     const failed = (err: Error) => {
-      if (keptHere.get(text) === statement) keptHere.delete(text);
+      if (kept.get(text) === statement) kept.delete(text);
       reject(err);
     };
-    let statement = keptHere.get(text);
-    if (statement) keptHere.delete(text);
+    let statement = kept.get(text);
+    if (statement) kept.delete(text);
     // One that fails to prepare says so only here: the `all` queued on it is never called back.
     else statement = connection.prepare(text, (err) => err && failed(err));
-    keptHere.set(text, statement);
-    while (keptHere.size > MAX_STATEMENTS) {
-      const [oldest, old] = keptHere.entries().next().value!;
-      keptHere.delete(oldest);
+    kept.set(text, statement);
+    while (kept.size > MAX_STATEMENTS) {
+      const [oldest, old] = kept.entries().next().value!;
+      kept.delete(oldest);
       old.finalize(() => {});
     }
     statement.all([...values], (err, rows) => (err ? failed(err) : resolve(rows)));
