@@ -118,19 +118,6 @@ export async function findAttachments(db: Queryable, ids: number[]): Promise<Att
   return rows.map(toRecord);
 }
 
-/**
- * A project's first attachments in upload order (id ascending), as the list's JSON array without
- * their links: the page of `GET /api/attachments?projectId=&_sort=id` that starts the list.
- */
-export async function firstAttachmentsOfProject(db: Db, projectId: number, limit: number): Promise<Buffer | string> {
-  const first: ListQuery = {
-    range: { offset: 0, limit },
-    sort: [{ column: "id", order: "asc" }],
-    filters: [{ column: "project_id", operator: "eq", values: [projectId] }],
-  };
-  return (await listAttachments(db, first)).body;
-}
-
 /** Every attachment of a project, in upload order; locked until a surrounding transaction ends. */
 export async function attachmentsOfProject(db: Queryable, projectId: number): Promise<AttachmentRecord[]> {
   const rows = await lockedForUpdate(db, db("attachments").where({ project_id: projectId }).orderBy("id"));

@@ -1,6 +1,6 @@
 import type { Attachment } from "../../api/types";
 import type { AppContext } from "../context";
-import { nowIso } from "../db/database";
+import { nowIso, type Db } from "../db/database";
 import { ConflictError, HttpError, NotFoundError, type FieldErrors } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
 import {
@@ -53,8 +53,12 @@ export async function getAttachmentRecord(ctx: AppContext, id: number): Promise<
 }
 
 /** A page of the list as its JSON body: the rows as the database joined them, each with its four signed links added. */
-export async function listAttachments(ctx: AppContext, list: ListQuery): Promise<SentPage> {
-  const [{ body, total }, links] = await Promise.all([repo.listAttachments(ctx.reads, list), linkSigner(ctx.db)]);
+export function listAttachments(ctx: AppContext, list: ListQuery): Promise<SentPage> {
+  return linkedPage(ctx, ctx.reads, list);
+}
+
+async function linkedPage(ctx: AppContext, db: Db, list: ListQuery): Promise<SentPage> {
+  const [{ body, total }, links] = await Promise.all([repo.listAttachments(db, list), linkSigner(ctx.db)]);
   return { body: withLinks(bytesOf(body), links), total };
 }
 
@@ -65,13 +69,17 @@ export async function listAttachments(ctx: AppContext, list: ListQuery): Promise
  */
 export const PROJECT_RECORD_ATTACHMENTS = 100;
 
-/** A project's first attachments (PROJECT_RECORD_ATTACHMENTS) as a JSON array with their links, as bytes. */
+/**
+ * A project's first attachments (PROJECT_RECORD_ATTACHMENTS) as a JSON array with their links, as
+ * bytes: the page of `GET /api/attachments?projectId=&_sort=id` that starts the list.
+ */
 export async function firstProjectAttachments(ctx: AppContext, projectId: number): Promise<Buffer> {
-  const [page, links] = await Promise.all([
-    repo.firstAttachmentsOfProject(ctx.db, projectId, PROJECT_RECORD_ATTACHMENTS),
-    linkSigner(ctx.db),
-  ]);
-  return withLinks(bytesOf(page), links);
+  const first: ListQuery = {
+    range: { offset: 0, limit: PROJECT_RECORD_ATTACHMENTS },
+    sort: [{ column: "id", order: "asc" }],
+    filters: [{ column: "project_id", operator: "eq", values: [projectId] }],
+  };
+  return (await linkedPage(ctx, ctx.db, first)).body;
 }
 
 export async function getAttachment(ctx: AppContext, id: number) {

@@ -2,6 +2,7 @@ import type { AppContext } from "../context";
 import { nowIso, type Db } from "../db/database";
 import { NotFoundError, ValidationError } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
+import { withFields } from "../http/page-cache";
 import { contactsOfClient } from "../contacts/contacts.repository";
 import { projectTextsOfClient } from "../projects/projects.repository";
 import type { CreateClientInput, UpdateClientInput } from "./clients.schema";
@@ -34,10 +35,7 @@ export async function getClient(ctx: AppContext, id: number): Promise<Buffer> {
     projectTextsOfClient(ctx.db, id),
   ]);
   if (client === undefined) throw new NotFoundError(CLIENT_NOT_FOUND);
-  // The object's closing brace gives way to two more fields.
-  return Buffer.from(
-    `${client.slice(0, -1)},"contacts":${JSON.stringify(contacts)},"projects":[${projects.join(",")}]}`,
-  );
+  return withFields(client, { contacts: JSON.stringify(contacts), projects: `[${projects.join(",")}]` });
 }
 
 export async function createClient(ctx: AppContext, input: CreateClientInput) {

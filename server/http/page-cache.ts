@@ -15,6 +15,18 @@ export interface ListedPage {
 /** A page's JSON as bytes: a text encoded once, the database's bytes as they are. */
 export const bytesOf = (body: ListedPage["body"]): Buffer => (typeof body === "string" ? Buffer.from(body) : body);
 
+/**
+ * A record's JSON text (`{"id":…}`, never empty) with more fields after its own, each value JSON
+ * already written, as bytes: put together from texts the database wrote, none decoded and written
+ * again.
+ */
+export function withFields(record: string, fields: Record<string, string | Buffer>): Buffer {
+  const added = Object.entries(fields).flatMap(([name, value]) => [Buffer.from(`,"${name}":`), bytesOf(value)]);
+  return Buffer.concat([Buffer.from(record.slice(0, -1)), ...added, CLOSING_BRACE]);
+}
+
+const CLOSING_BRACE = Buffer.from("}");
+
 /** The page's bytes, made once: kept off the JavaScript heap and sent as they are. */
 export async function encoded(page: Promise<ListedPage>): Promise<SentPage> {
   const { body, total } = await page;

@@ -2,6 +2,7 @@ import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
 import { ConflictError, NotFoundError, ValidationError } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
+import { withFields } from "../http/page-cache";
 import { requireClient } from "../clients/clients.service";
 import { firstProjectAttachments } from "../attachments/attachments.service";
 import { removePublishedZips } from "../storage/published-zips";
@@ -35,11 +36,8 @@ export async function getProject(ctx: AppContext, id: number): Promise<Buffer> {
     firstProjectAttachments(ctx, id),
   ]);
   if (project === undefined) throw new NotFoundError(PROJECT_NOT_FOUND);
-  // The object's closing brace gives way to one more field.
-  return Buffer.concat([Buffer.from(`${project.slice(0, -1)},"attachments":`), attachments, CLOSING_BRACE]);
+  return withFields(project, { attachments });
 }
-
-const CLOSING_BRACE = Buffer.from("}");
 
 export async function createProject(ctx: AppContext, input: CreateProjectInput) {
   const values = { name: input.name, description: input.description ?? null, clientId: input.clientId ?? null };
