@@ -3,6 +3,7 @@ import { filterSql, orderSql, searchPhrase, type ListQuery, type ListSpec, type 
 import { lastReadListTotals, readListTotals, type ListTotals } from "./list-totals";
 import { keptPageMarks, MARK_EVERY, pageMarks, type MarkedOrder } from "./page-marks";
 import { planningEachCall, readRows } from "./prepared-reads";
+import { suffixMatches } from "./suffix-search";
 import { isPostgres } from "./transactions";
 import { versionedMemo } from "./versioned-memo";
 
@@ -42,7 +43,7 @@ export async function listPage<Row>(
   spec: ListSpec,
   source: ListSource,
 ): Promise<{ rows: Row[]; total: number }> {
-  return withCheckedVersions(poolFor(db, requested, source), requested, spec, source, async (on, page) => {
+  return withCheckedVersions(poolFor(db, requested, spec, source), requested, spec, source, async (on, page) => {
     const found = await readRows<Row & { [TOTAL]?: number | string; [VERSIONS]?: string }>(
       on,
       withRowColumns(page.select(ROW_COLUMNS), source.columns),
@@ -66,7 +67,7 @@ export async function listPageBody(
   alias: string,
 ): Promise<{ body: Buffer | string; total: number }> {
   const pg = isPostgres(db);
-  return withCheckedVersions(poolFor(db, requested, source), requested, spec, source, async (on, page) => {
+  return withCheckedVersions(poolFor(db, requested, spec, source), requested, spec, source, async (on, page) => {
     // The sort's columns, selected beside each row, order the join (a window's row_number cost more).
     const keys = page.sort.map((s, i) => ({ ...s, column: `list_key_${i}` }));
     const columns = [...page.sort.map((s, i) => `${s.column} AS ${keys[i].column}`), ROW_COLUMNS].join(", ");
@@ -143,9 +144,9 @@ async function withCheckedVersions<T>(
  * planned for its values on every call (a generic plan walked all 1,000,000 photos for a rare
  * file name).
  */
-function poolFor(db: Knex, list: ListQuery, source: ListSource): Knex {
+function poolFor(db: Knex, list: ListQuery, spec: ListSpec, source: ListSource): Knex {
   const planFree = !list.search && (list.filters.length === 0 || countedFilter(list, source) !== undefined);
-  return planFree || keepsSearchPlan(db, list, source) ? db : planningEachCall(db);
+  return planFree || keepsSearchPlan(db, list, spec, source) ? db : planningEachCall(db);
 }
 
 /**
@@ -158,12 +159,13 @@ function readsMatchesFirst(db: Knex, list: ListQuery, source: ListSource): boole
 }
 
 /**
- * Whether such a search may keep one plan for every pattern: with three letters or digits in a row
- * the trigram index narrows any pattern, and one plan reading it suits them all (planning took
- * about 0.9 ms a search); a text the index cannot narrow is planned for itself.
+ * Whether such a search may keep one plan for every pattern: a range of the suffix index, or, with
+ * three letters or digits in a row, the trigram index narrows any pattern, and one plan reading it
+ * suits them all (planning took about 0.9 ms a search); a text neither narrows is planned for itself.
  */
-function keepsSearchPlan(db: Knex, list: ListQuery, source: ListSource): boolean {
-  return readsMatchesFirst(db, list, source) && /[a-z0-9]{3}/i.test(list.search!);
+function keepsSearchPlan(db: Knex, list: ListQuery, spec: ListSpec, source: ListSource): boolean {
+  if (!readsMatchesFirst(db, list, source)) return false;
+  return suffixMatches(list, spec) !== undefined || /[a-z0-9]{3}/i.test(list.search!);
 }
 
 /**
@@ -217,7 +219,7 @@ async function pageRows(
   const pg = isPostgres(db);
   const list = await sortedById(db, requested, spec, source);
   const where = filterSql(list, spec, pg);
-  const matched = where && readsMatchesFirst(db, list, source) ? matchedRows(list, source, where) : undefined;
+  const matched = where && readsMatchesFirst(db, list, source) ? matchedRows(list, spec, source, where) : undefined;
   const query: PageQuery = { db, list, spec, source, where, guessVersions, matched };
   const counting = totalOf(query);
   // Awaited only after the page's rows: should those fail first, the count's failure is not left unhandled.
@@ -368,9 +370,12 @@ const MATCHED_COUNT = "SELECT count(*) AS n FROM matched";
 
 /**
  * A search's matching rows with the columns its page is sorted by, read once (MATERIALIZED) for its
- * count and its page: otherwise each read the trigram index and the matches' rows on its own.
+ * count and its page: otherwise each read the trigram index and the matches' rows on its own. From
+ * the suffix index alone where it can answer.
  */
-function matchedRows(list: ListQuery, source: ListSource, where: Sql): Sql {
+function matchedRows(list: ListQuery, spec: ListSpec, source: ListSource, where: Sql): Sql {
+  const fromSuffixes = suffixMatches(list, spec);
+  if (fromSuffixes) return fromSuffixes;
   const columns = [...new Set([source.idColumn, ...list.sort.map((s) => s.column)])];
   return {
     text: `WITH matched AS MATERIALIZED (SELECT ${columns.join(", ")} FROM ${source.from} WHERE ${where.text})`,

@@ -39,6 +39,11 @@ const NAMES = [
   "Mariée (12).JPG",
   "MARIÉE (12).jpg",
   "dossard 0123 — marathon.jpg",
+  // Longer than the 32 characters PostgreSQL's suffix index keeps of a name.
+  "Portraits de classe — École Sainte-Anne-des-Monts, 2031",
+  // The code points around which a prefix's range is computed (server/db/suffix-search.ts).
+  "edge \u{10FFFF}\u{10FFFF} end",
+  "edge \uD7FF\u{E000} end",
 ];
 
 const QUERIES = [
@@ -98,6 +103,15 @@ const QUERIES = [
   "dossard 0123",
   "0123 —",
   "zzz",
+  "classe — école sainte-anne-des-m",
+  "classe — école sainte-anne-des-mo",
+  "portraits de classe — école sainte-anne-des-monts, 2031",
+  "\u{10FFFF}",
+  "e \u{10FFFF}",
+  "\u{10FFFF} e",
+  "\uD7FF",
+  "e \uD7FF",
+  "\u{E000}",
 ];
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -135,6 +149,13 @@ beforeAll(async () => {
 describe("search by name through the index finds exactly what lower(name) LIKE found", () => {
   it.each([
     ["projects, q", "projects", "name", (q: string) => `/api/projects?q=${q}&_start=0&_end=100`],
+    [
+      "projects, q, newest first",
+      "projects",
+      "name",
+      (q: string) => `/api/projects?q=${q}&_start=0&_end=100&_sort=createdAt&_order=desc`,
+    ],
+    ["projects, q, by name", "projects", "name", (q: string) => `/api/projects?q=${q}&_start=0&_end=100&_sort=name`],
     ["clients, q", "clients", "name", (q: string) => `/api/clients?q=${q}&_start=0&_end=100`],
     ["photos, q", "attachments", "original_name", (q: string) => `/api/attachments?q=${q}&_start=0&_end=100`],
     [
@@ -183,6 +204,71 @@ describe("search by name through the index finds exactly what lower(name) LIKE f
     expect((await found("/api/projects?q=après")).ids).toEqual([id]);
     await request(made.t.app).delete(`/api/projects/${id}`).set(made.user.auth).expect(204);
     expect((await found("/api/projects?q=après")).ids).toEqual([]);
+  });
+});
+
+describe("a search newest first (PostgreSQL: from the names' suffix index) stays exact", () => {
+  const at = (day: number) => new Date(Date.UTC(2030, 0, day)).toISOString();
+
+  /** The ids `q` finds newest first, in order, and those lower(name) LIKE finds in that order. */
+  async function newestFirst(text: string) {
+    const res = await request(made.t.app)
+      .get(`/api/projects?q=${encodeURIComponent(text)}&_sort=createdAt&_order=desc&_start=0&_end=100`)
+      .set(made.user.auth);
+    expect(res.status).toBe(200);
+    const expected = await made.t.ctx
+      .db("projects")
+      .whereRaw("lower(name) like ? escape '\\'", [`%${escapeLike(text.toLowerCase())}%`])
+      .orderBy([
+        { column: "created_at", order: "desc" },
+        { column: "id", order: "desc" },
+      ])
+      .pluck("id");
+    return { got: (res.body as Array<{ id: number }>).map((r) => r.id), expected: expected.map(Number) };
+  }
+
+  /** On PostgreSQL, that the suffix table holds exactly every project's suffixes, no more. */
+  async function expectSuffixesExact() {
+    const db = made.t.ctx.db;
+    if (!isPostgres(db)) return;
+    const all = `SELECT DISTINCT substr(lower(name), i, 32) AS suffix, id AS project_id, created_at
+      FROM projects, generate_series(1, length(lower(name))) i`;
+    const kept = "SELECT suffix, project_id, created_at FROM project_name_suffixes";
+    const differ = await db.raw(`SELECT count(*) AS n FROM ((${all} EXCEPT ALL ${kept}) UNION ALL (${kept} EXCEPT ALL ${all})) d`);
+    expect(Number(differ.rows[0].n)).toBe(0);
+  }
+
+  it("through bulk inserts, renames, re-dating, a rolled-back delete and a bulk delete", async () => {
+    const db = made.t.ctx.db;
+    const rows = ["Bulk Zeta one", "bulk zeta zeta two", "BULK ZETA THREE"].map((name, i) => ({
+      name,
+      created_at: at(i + 1),
+      updated_at: at(i + 1),
+    }));
+    const ids = (await db("projects").insert(rows, ["id"])).map((r) => Number(typeof r === "object" ? r.id : r));
+    const check = async (text: string, count: number) => {
+      const { got, expected } = await newestFirst(text);
+      expect({ text, got }).toEqual({ text, got: expected });
+      expect(got).toHaveLength(count);
+      await expectSuffixesExact();
+    };
+    await check("bulk zeta", 3);
+    await db("projects").where({ id: ids[0] }).update({ created_at: at(9) });
+    await check("bulk zeta", 3);
+    await db("projects").where({ id: ids[1] }).update({ name: "Renamed Omega" });
+    await check("bulk zeta", 2);
+    await check("zeta zeta", 0);
+    await check("ed omeg", 1);
+    await expect(
+      db.transaction(async (trx) => {
+        await trx("projects").whereIn("id", ids).del();
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    await check("bulk zeta", 2);
+    await db("projects").whereIn("id", ids).del();
+    await check("bulk zeta", 0);
+    await check("ed omeg", 0);
   });
 });
 
@@ -241,7 +327,16 @@ describe("what serves a search", () => {
   }
 
   it("reads the name index for three characters or more, on either database", async () => {
-    expect(await planOf("/api/projects?q=sainte&_start=0&_end=25")).toMatch(/projects_search/);
+    const pg = isPostgres(made.t.ctx.db);
+    // PostgreSQL reads a search of projects in id or creation order from their names' suffixes.
+    expect(await planOf("/api/projects?q=sainte&_start=0&_end=25")).toMatch(
+      pg ? /project_name_suffixes_pkey/ : /projects_search/,
+    );
+    expect(await planOf("/api/projects?q=sainte&_start=0&_end=25&_sort=createdAt&_order=desc")).toMatch(
+      pg ? /project_name_suffixes_pkey/ : /projects_search/,
+    );
+    expect(await planOf("/api/projects?q=sainte&_start=0&_end=25&_sort=name")).toMatch(/projects_search/);
+    expect(await planOf(`/api/projects?q=${"sainte ".repeat(6)}&_start=0&_end=25`)).toMatch(/projects_search/);
     expect(await planOf("/api/clients?q=ÉCOLE&_start=0&_end=25")).toMatch(/clients_search/);
     expect(await planOf("/api/attachments?q=dossard&_start=0&_end=25")).toMatch(/attachments_search/);
   });

@@ -24,6 +24,13 @@ export interface ListSpec {
    */
   searchIndex?: { table: string; idColumn: string };
   /**
+   * PostgreSQL's table of every suffix (`suffix`, up to `longest` characters) of
+   * `lower(searchColumn)` with the columns a page of matches is sorted by (list column → its
+   * column there, the id among them): a search with no other filter, sorted by those, is read
+   * from it alone (server/db/suffix-search.ts); any other by pg_trgm's index.
+   */
+  suffixIndex?: { table: string; longest: number; columns: Record<string, string> };
+  /**
    * Sortable columns whose order is the id's own while a list_totals counter of rows out of order
    * (column → counter's name) is 0, as projects' creation times (migration add_projects_created_order).
    */

@@ -31,6 +31,11 @@ export const projectListSpec: ListSpec = {
   },
   searchColumn: "p.name",
   searchIndex: { table: "projects_search", idColumn: "p.id" },
+  suffixIndex: {
+    table: "project_name_suffixes",
+    longest: 32,
+    columns: { "p.id": "project_id", "p.created_at": "created_at" },
+  },
   followsId: { "p.created_at": "projects.created_at_disorder" },
   defaultSort: [{ column: "p.id", order: "asc" }],
 };
