@@ -200,7 +200,7 @@ describe("a search's total", () => {
     expect(next[0]).not.toMatch(/count\(/i);
   });
 
-  it("reads the matches once for the count and the page, on the connections that keep one plan when the suffix index, or three letters or digits in a row, narrow the search (PostgreSQL)", async () => {
+  it("reads a search's count and page in one statement, on the connections that keep one plan when the suffix index, or three letters or digits in a row, narrow the search (PostgreSQL)", async () => {
     /** The pool that read the first page's rows, and how many times its statement reads the search. */
     const readOn = async (text: string, sort?: string) => {
       let total = 0;
@@ -210,11 +210,12 @@ describe("a search's total", () => {
       return { pool: page.pool, searches: page.sql.match(/ LIKE | MATCH |starts_with\(/g)!.length };
     };
     const pg = isPostgres(db());
-    // sqlite counts in a statement of its own, and has one pool for reads.
-    expect(await readOn("project 1")).toEqual({ pool: "reads", searches: 1 });
-    expect(await readOn("t 1")).toEqual({ pool: "reads", searches: 1 });
-    // Sorted by name, PostgreSQL's search reads the trigram index, which "t 3" cannot narrow (new
-    // texts: a count already kept would leave the statement without one).
+    // sqlite counts in a statement of its own, and has one pool for reads. PostgreSQL reads the
+    // suffix index twice (a count and a page, each cheaper than one read kept for both).
+    expect(await readOn("project 1")).toEqual({ pool: "reads", searches: pg ? 2 : 1 });
+    expect(await readOn("t 1")).toEqual({ pool: "reads", searches: pg ? 2 : 1 });
+    // Sorted by name, PostgreSQL's search reads the trigram index once for both, which "t 3"
+    // cannot narrow (new texts: a count already kept would leave the statement without one).
     expect(await readOn("ject 1", "name")).toEqual({ pool: "reads", searches: 1 });
     expect(await readOn("t 3", "name")).toEqual({ pool: pg ? "main" : "reads", searches: 1 });
   });

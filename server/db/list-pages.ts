@@ -3,7 +3,7 @@ import { filterSql, orderSql, searchPhrase, type ListQuery, type ListSpec, type 
 import { lastReadListTotals, readListTotals, type ListTotals } from "./list-totals";
 import { keptPageMarks, MARK_EVERY, pageMarks, type MarkedOrder } from "./page-marks";
 import { planningEachCall, readRows } from "./prepared-reads";
-import { suffixMatches } from "./suffix-search";
+import { suffixSearch, type SuffixSearch } from "./suffix-search";
 import { isPostgres } from "./transactions";
 import { versionedMemo } from "./versioned-memo";
 
@@ -35,7 +35,8 @@ const VERSIONS = "list_versions";
  * - the page's ids are chosen first (its filters, sort and window), then its rows: a page deep in a
  *   list sorted by one column starts from the mark before it (server/db/page-marks.ts) instead of
  *   walking every row before it;
- * - a search reads the name index (ListSpec.searchIndex) instead of every name.
+ * - a search reads the name index (ListSpec.searchIndex; on PostgreSQL, where it can, the
+ *   suffix index, ListSpec.suffixIndex) instead of every name.
  */
 export async function listPage<Row>(
   db: Knex,
@@ -165,7 +166,7 @@ function readsMatchesFirst(db: Knex, list: ListQuery, source: ListSource): boole
  */
 function keepsSearchPlan(db: Knex, list: ListQuery, spec: ListSpec, source: ListSource): boolean {
   if (!readsMatchesFirst(db, list, source)) return false;
-  return suffixMatches(list, spec) !== undefined || /[a-z0-9]{3}/i.test(list.search!);
+  return suffixSearch(list, spec, source.idColumn) !== undefined || /[a-z0-9]{3}/i.test(list.search!);
 }
 
 /**
@@ -219,15 +220,21 @@ async function pageRows(
   const pg = isPostgres(db);
   const list = await sortedById(db, requested, spec, source);
   const where = filterSql(list, spec, pg);
-  const matched = where && readsMatchesFirst(db, list, source) ? matchedRows(list, spec, source, where) : undefined;
-  const query: PageQuery = { db, list, spec, source, where, guessVersions, matched };
+  const first = where && readsMatchesFirst(db, list, source);
+  const suffixes = first ? suffixSearch(list, spec, source.idColumn) : undefined;
+  const matched = first && !suffixes ? matchedRows(list, source, where) : undefined;
+  const query: PageQuery = { db, list, spec, source, where, guessVersions, matched, suffixes };
   const counting = totalOf(query);
   // Awaited only after the page's rows: should those fail first, the count's failure is not left unhandled.
   counting.kept?.catch(() => undefined);
   const order = orderSql(list.sort, pg);
   const rowsFrom = source.joined ?? source.from;
-  // The matches' count is read from them once they are read for the page.
-  const count = matched && counting.ofWhere ? { text: MATCHED_COUNT, values: [] } : counting.sql;
+  // The matches' count is read from them once they are read for the page, or from the suffixes.
+  const count = !counting.ofWhere
+    ? counting.sql
+    : matched
+      ? { text: MATCHED_COUNT, values: [] }
+      : (suffixes?.count ?? counting.sql);
   const countValues = count?.values ?? [];
   const ids = list.range ? await pageIds(query) : undefined;
   // Never both: a search has no marks.
@@ -323,6 +330,8 @@ interface PageQuery {
   guessVersions: boolean;
   /** A search's matches, read once as the table `matched` for its count and its page (PostgreSQL). */
   matched?: Sql;
+  /** Or a search the suffix index answers (PostgreSQL). */
+  suffixes?: SuffixSearch;
 }
 
 function totalOf({ db, list, spec, source, where, guessVersions }: PageQuery): Counting {
@@ -370,12 +379,9 @@ const MATCHED_COUNT = "SELECT count(*) AS n FROM matched";
 
 /**
  * A search's matching rows with the columns its page is sorted by, read once (MATERIALIZED) for its
- * count and its page: otherwise each read the trigram index and the matches' rows on its own. From
- * the suffix index alone where it can answer.
+ * count and its page: otherwise each read the trigram index and the matches' rows on its own.
  */
-function matchedRows(list: ListQuery, spec: ListSpec, source: ListSource, where: Sql): Sql {
-  const fromSuffixes = suffixMatches(list, spec);
-  if (fromSuffixes) return fromSuffixes;
+function matchedRows(list: ListQuery, source: ListSource, where: Sql): Sql {
   const columns = [...new Set([source.idColumn, ...list.sort.map((s) => s.column)])];
   return {
     text: `WITH matched AS MATERIALIZED (SELECT ${columns.join(", ")} FROM ${source.from} WHERE ${where.text})`,
@@ -437,6 +443,7 @@ async function pageIds(query: PageQuery): Promise<Sql & { guard?: VersionsGuard 
   const alias = aliasOf(source.idColumn);
   const joined = source.joined && list.sort.some((s) => s.column.includes(".") && !s.column.startsWith(alias));
   const conditions = where ? [where] : [];
+  if (query.suffixes) return query.suffixes.pageIds(windowSql(limit, offset, pg));
   if (query.matched) {
     // Aliased as the table is, so that the list's order reads the same columns.
     const window = windowSql(limit, offset, pg);

@@ -1,30 +1,51 @@
-import type { ListQuery, ListSpec, Sql } from "../http/list-query";
+import { orderSql, type ListQuery, type ListSpec, type Sql } from "../http/list-query";
+
+/** A PostgreSQL search answered from the searched column's suffix table alone. */
+export interface SuffixSearch {
+  /** How many rows match. */
+  count: Sql;
+  /** The ids of the page in `window` (LIMIT and OFFSET), in the list's order. */
+  pageIds(window: Sql): Sql;
+}
 
 /**
- * A PostgreSQL search's matches read from the searched column's suffix table (ListSpec.suffixIndex,
- * migration create_project_name_suffixes) as the table `matched`, with the columns the list is
- * sorted by: the suffixes that start with the lower-cased text, one range of their index. The
- * same rows `lower(name) LIKE '%text%'` finds, in the same order, without reading one of them.
+ * A search read from the searched column's suffix table (ListSpec.suffixIndex, migration
+ * create_project_name_suffixes): the suffixes that start with the lower-cased text, one range of
+ * its index, each matching row once with the columns the list is sorted by. The same rows
+ * `lower(name) LIKE '%text%'` finds, in the same order, without reading one of them. A page is
+ * one sort of the matches (their dedup and order at once); a count is a second read, made only
+ * when the count is not already kept.
  *
  * Undefined where that table cannot answer alone: no such table, another filter, a sort by a
  * column it does not keep, a text longer than the suffixes kept, or one with a lone surrogate
  * (which PostgreSQL receives as U+FFFD, so its range would be the wrong one).
  */
-export function suffixMatches(list: ListQuery, spec: ListSpec): Sql | undefined {
+export function suffixSearch(list: ListQuery, spec: ListSpec, idColumn: string): SuffixSearch | undefined {
   const index = spec.suffixIndex;
   if (!index || !list.search || list.filters.length > 0) return undefined;
-  if (!list.sort.every((s) => Object.hasOwn(index.columns, s.column))) return undefined;
+  if (![idColumn, ...list.sort.map((s) => s.column)].every((c) => Object.hasOwn(index.columns, c))) return undefined;
   const needle = list.search.toLowerCase();
   if ([...needle].length > index.longest || /\p{Cs}/u.test(needle)) return undefined;
   const end = prefixEnd(needle);
   if (end === undefined) return undefined;
-  const columns = Object.entries(index.columns).map(([column, own]) => `${own} AS ${column.slice(column.indexOf(".") + 1)}`);
   // The range finds the suffixes; starts_with says in words what the range means.
-  return {
-    text:
-      `WITH matched AS MATERIALIZED (SELECT DISTINCT ${columns.join(", ")} FROM ${index.table} ` +
-      `WHERE suffix >= ? AND suffix < ? AND starts_with(suffix, ?))`,
+  const matching = {
+    text: `FROM ${index.table} WHERE suffix >= ? AND suffix < ? AND starts_with(suffix, ?)`,
     values: [needle, end, needle],
+  };
+  const bare = (column: string) => column.slice(column.indexOf(".") + 1);
+  const columns = [...new Set([idColumn, ...list.sort.map((s) => s.column)])];
+  const selected = columns.map((column) => `${index.columns[column]} AS ${bare(column)}`).join(", ");
+  const order = orderSql(
+    list.sort.map((s) => ({ ...s, column: bare(s.column) })),
+    true,
+  );
+  return {
+    count: { text: `SELECT count(DISTINCT ${index.columns[idColumn]}) AS n ${matching.text}`, values: matching.values },
+    pageIds: (window) => ({
+      text: `SELECT ${bare(idColumn)} FROM (SELECT DISTINCT ${selected} ${matching.text} ORDER BY ${order}${window.text}) page`,
+      values: [...matching.values, ...window.values],
+    }),
   };
 }
 
