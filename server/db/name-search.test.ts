@@ -234,7 +234,9 @@ describe("a search newest first (PostgreSQL: from the names' suffix index) stays
     const all = `SELECT DISTINCT substr(lower(name), i, 32) AS suffix, id AS project_id, created_at
       FROM projects, generate_series(1, length(lower(name))) i`;
     const kept = "SELECT suffix, project_id, created_at FROM project_name_suffixes";
-    const differ = await db.raw(`SELECT count(*) AS n FROM ((${all} EXCEPT ALL ${kept}) UNION ALL (${kept} EXCEPT ALL ${all})) d`);
+    const differ = await db.raw(
+      `SELECT count(*) AS n FROM ((${all} EXCEPT ALL ${kept}) UNION ALL (${kept} EXCEPT ALL ${all})) d`,
+    );
     expect(Number(differ.rows[0].n)).toBe(0);
   }
 
@@ -253,7 +255,9 @@ describe("a search newest first (PostgreSQL: from the names' suffix index) stays
       await expectSuffixesExact();
     };
     await check("bulk zeta", 3);
-    await db("projects").where({ id: ids[0] }).update({ created_at: at(9) });
+    await db("projects")
+      .where({ id: ids[0] })
+      .update({ created_at: at(9) });
     await check("bulk zeta", 3);
     await db("projects").where({ id: ids[1] }).update({ name: "Renamed Omega" });
     await check("bulk zeta", 2);
