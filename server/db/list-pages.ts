@@ -1,5 +1,13 @@
 import type { Knex } from "knex";
-import { filterSql, orderSql, searchPhrase, type ListQuery, type ListSpec, type Sql } from "../http/list-query";
+import {
+  columnName,
+  filterSql,
+  orderSql,
+  searchPhrase,
+  type ListQuery,
+  type ListSpec,
+  type Sql,
+} from "../http/list-query";
 import { lastReadListTotals, readListTotals, type ListTotals } from "./list-totals";
 import { keptPageMarks, MARK_EVERY, pageMarks, type MarkedOrder } from "./page-marks";
 import { planningEachCall, readRows } from "./prepared-reads";
@@ -220,21 +228,17 @@ async function pageRows(
   const pg = isPostgres(db);
   const list = await sortedById(db, requested, spec, source);
   const where = filterSql(list, spec, pg);
-  const first = where && readsMatchesFirst(db, list, source);
-  const suffixes = first ? suffixSearch(list, spec, source.idColumn) : undefined;
-  const matched = first && !suffixes ? matchedRows(list, source, where) : undefined;
+  const searchFirst = where && readsMatchesFirst(db, list, source);
+  const suffixes = searchFirst ? suffixSearch(list, spec, source.idColumn) : undefined;
+  const matched = searchFirst && !suffixes ? matchedRows(list, source, where) : undefined;
   const query: PageQuery = { db, list, spec, source, where, guessVersions, matched, suffixes };
   const counting = totalOf(query);
   // Awaited only after the page's rows: should those fail first, the count's failure is not left unhandled.
   counting.kept?.catch(() => undefined);
   const order = orderSql(list.sort, pg);
   const rowsFrom = source.joined ?? source.from;
-  // The matches' count is read from them once they are read for the page, or from the suffixes.
-  const count = !counting.ofWhere
-    ? counting.sql
-    : matched
-      ? { text: MATCHED_COUNT, values: [] }
-      : (suffixes?.count ?? counting.sql);
+  // The matches' count is read from them once they are read for the page.
+  const count = matched && counting.ofWhere ? { text: MATCHED_COUNT, values: [] } : counting.sql;
   const countValues = count?.values ?? [];
   const ids = list.range ? await pageIds(query) : undefined;
   // Never both: a search has no marks.
@@ -334,7 +338,7 @@ interface PageQuery {
   suffixes?: SuffixSearch;
 }
 
-function totalOf({ db, list, spec, source, where, guessVersions }: PageQuery): Counting {
+function totalOf({ db, list, spec, source, where, guessVersions, suffixes }: PageQuery): Counting {
   if (!where) {
     // On PostgreSQL other processes write too: the row is read with the page.
     if (isPostgres(db))
@@ -361,7 +365,11 @@ function totalOf({ db, list, spec, source, where, guessVersions }: PageQuery): C
     });
     return { kept };
   }
-  const sql = { text: `SELECT count(*) AS n FROM ${source.from} WHERE ${where.text}`, values: where.values };
+  // The suffix index counts a search it answers without reading the table's rows.
+  const sql = suffixes?.count ?? {
+    text: `SELECT count(*) AS n FROM ${source.from} WHERE ${where.text}`,
+    values: where.values,
+  };
   const names = isPostgres(db) ? searchCountNames(list, spec, source) : undefined;
   if (names) {
     // Other processes write too: the count is kept under the versions its statement read with it
@@ -414,7 +422,7 @@ function markedOrder(list: ListQuery, source: ListSource, totals: ListTotals): M
 }
 
 const aliasOf = (column: string) => column.slice(0, column.indexOf(".") + 1);
-const versionName = (source: ListSource, column: string) => `${source.table}.${column.slice(column.indexOf(".") + 1)}`;
+const versionName = (source: ListSource, column: string) => `${source.table}.${columnName(column)}`;
 
 /**
  * The window of a page: LIMIT and OFFSET (sqlite needs a LIMIT before an OFFSET: -1 is none).

@@ -1,4 +1,4 @@
-import { orderSql, type ListQuery, type ListSpec, type Sql } from "../http/list-query";
+import { columnName, orderSql, type ListQuery, type ListSpec, type Sql } from "../http/list-query";
 
 /** A PostgreSQL search answered from the searched column's suffix table alone. */
 export interface SuffixSearch {
@@ -33,17 +33,16 @@ export function suffixSearch(list: ListQuery, spec: ListSpec, idColumn: string):
     text: `FROM ${index.table} WHERE suffix >= ? AND suffix < ? AND starts_with(suffix, ?)`,
     values: [needle, end, needle],
   };
-  const bare = (column: string) => column.slice(column.indexOf(".") + 1);
   const columns = [...new Set([idColumn, ...list.sort.map((s) => s.column)])];
-  const selected = columns.map((column) => `${index.columns[column]} AS ${bare(column)}`).join(", ");
+  const selected = columns.map((column) => `${index.columns[column]} AS ${columnName(column)}`).join(", ");
   const order = orderSql(
-    list.sort.map((s) => ({ ...s, column: bare(s.column) })),
+    list.sort.map((s) => ({ ...s, column: columnName(s.column) })),
     true,
   );
   return {
     count: { text: `SELECT count(DISTINCT ${index.columns[idColumn]}) AS n ${matching.text}`, values: matching.values },
     pageIds: (window) => ({
-      text: `SELECT ${bare(idColumn)} FROM (SELECT DISTINCT ${selected} ${matching.text} ORDER BY ${order}${window.text}) page`,
+      text: `SELECT ${columnName(idColumn)} FROM (SELECT DISTINCT ${selected} ${matching.text} ORDER BY ${order}${window.text}) page`,
       values: [...matching.values, ...window.values],
     }),
   };

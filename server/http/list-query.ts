@@ -218,6 +218,9 @@ export function applyFilters(qb: Knex.QueryBuilder, list: ListQuery, spec: ListS
   return where ? qb.whereRaw(where.text, where.values as Knex.Value[]) : qb;
 }
 
+/** A spec's column without its table's alias (`p.created_at` → `created_at`). */
+export const columnName = (column: string) => column.slice(column.indexOf(".") + 1);
+
 /**
  * The ORDER BY list of a sort. NULL sorts as the smallest value on every database, as sqlite does
  * (PostgreSQL: the largest); only where a NULL can occur, since NULLS FIRST/LAST would keep
