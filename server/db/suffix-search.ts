@@ -28,11 +28,9 @@ export function suffixSearch(list: ListQuery, spec: ListSpec, idColumn: string):
   if ([...needle].length > index.longest || /\p{Cs}/u.test(needle)) return undefined;
   const end = prefixEnd(needle);
   if (end === undefined) return undefined;
-  // The range finds the suffixes; starts_with says in words what the range means.
-  const matching = {
-    text: `FROM ${index.table} WHERE suffix >= ? AND suffix < ? AND starts_with(suffix, ?)`,
-    values: [needle, end, needle],
-  };
+  // Exact on its own: the column sorts by code point (COLLATE "C"). A starts_with beside it
+  // would be called on every suffix in the range (40 µs of 125 for 500 of them).
+  const matching = { text: `FROM ${index.table} WHERE suffix >= ? AND suffix < ?`, values: [needle, end] };
   const columns = [...new Set([idColumn, ...list.sort.map((s) => s.column)])];
   const selected = columns.map((column) => `${index.columns[column]} AS ${columnName(column)}`).join(", ");
   const order = orderSql(
