@@ -1,10 +1,13 @@
 /**
- * The scale bench's baseline in a process of its own, started with npm start's node flags: the bare
- * Express JSON handler of bench-app.ts (25 fixed project-like objects) at GET /fixed. Prints
- * `running at <url>` and serves until SIGTERM.
+ * The scale bench's baselines in a process of their own, started with npm start's node flags: the
+ * bare Express JSON handler of bench-app.ts (25 fixed project-like objects) at GET /fixed, once as
+ * Express is usually served and once with requests made with Express's prototypes from the start,
+ * as Photodrop serves it. Prints `running at <url>` and `born at <url>`, and serves until SIGTERM.
  */
 import { listenBareBaseline } from "./bench-app";
 
-const { server, base } = await listenBareBaseline();
-console.log(`running at ${base}`);
-process.once("SIGTERM", () => server.close(() => process.exit(0)));
+const plain = await listenBareBaseline();
+const born = await listenBareBaseline({ born: true });
+console.log(`running at ${plain.base}`);
+console.log(`born at ${born.base}`);
+process.once("SIGTERM", () => plain.server.close(() => born.server.close(() => process.exit(0))));

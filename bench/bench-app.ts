@@ -9,6 +9,7 @@ import { loadConfig } from "../server/config";
 import { closeContext, createContext } from "../server/bootstrap";
 import { benchDatabase } from "./bench-database";
 import { createLogger } from "../server/logger";
+import { expressBornServerOptions } from "../server/http/express-born";
 
 export async function benchContext(prefix: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -33,8 +34,11 @@ export async function benchContext(prefix: string) {
   };
 }
 
-export function listen(app: http.RequestListener): Promise<{ server: http.Server; base: string }> {
-  const server = http.createServer(app);
+export function listen(
+  app: http.RequestListener,
+  options: http.ServerOptions = {},
+): Promise<{ server: http.Server; base: string }> {
+  const server = http.createServer(options, app);
   return new Promise((resolve) =>
     server.listen(0, "127.0.0.1", () =>
       resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
@@ -42,8 +46,12 @@ export function listen(app: http.RequestListener): Promise<{ server: http.Server
   );
 }
 
-/** The baseline: a bare Express handler answering 25 fixed project-like objects as JSON. */
-export function listenBareBaseline() {
+/**
+ * The baseline: a bare Express handler answering 25 fixed project-like objects as JSON. `born`: its
+ * server makes requests with Express's prototypes from the start, as Photodrop's does
+ * (server/http/express-born.ts).
+ */
+export function listenBareBaseline({ born = false } = {}) {
   const fixed = Array.from({ length: 25 }, (_, i) => ({
     id: i + 1,
     name: `Project ${i + 1}`,
@@ -54,5 +62,5 @@ export function listenBareBaseline() {
   bare.get("/fixed", (_req, res) => {
     res.json(fixed);
   });
-  return listen(bare);
+  return listen(bare, born ? expressBornServerOptions(bare) : {});
 }

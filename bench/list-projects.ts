@@ -70,7 +70,8 @@ async function main() {
   );
 
   const user = await createUser(ctx);
-  const api = await listen(createApp(ctx));
+  const app = createApp(ctx);
+  const api = await listen(app, app.serverOptions);
   const baseline = await listenBareBaseline();
 
   const cases: Array<[string, string, Record<string, string>]> = [

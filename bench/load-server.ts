@@ -14,7 +14,8 @@ async function main() {
   await fillDatabase(ctx);
   const filledMs = Math.round(performance.now() - filling);
   const user = await createUser(ctx);
-  const api = await listen(createApp(ctx));
+  const app = createApp(ctx);
+  const api = await listen(app, app.serverOptions);
   const baseline = await listenBareBaseline();
   console.log(
     JSON.stringify({

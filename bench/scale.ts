@@ -33,8 +33,11 @@ const PAGE = 25;
 interface Route {
   label: string;
   paths: string[];
-  /** The baseline runs on its own server, without a token. */
-  baseline?: boolean;
+  /**
+   * Answered by a bare Express server of its own, without a token: `plain` is the baseline every
+   * share is of; `born` the same handler served as Photodrop serves it (server/http/express-born.ts).
+   */
+  bare?: "plain" | "born";
 }
 
 /** The same order on every run (a fixed shuffle), so runs compare. */
@@ -57,7 +60,12 @@ const NEWEST_FIRST = "_sort=createdAt,id&_order=desc,desc";
 function routes(): Route[] {
   const big = SCALE.bigProjectPhotos;
   return [
-    { label: "baseline: bare Express, 25 fixed objects", paths: ["/fixed"], baseline: true },
+    { label: "baseline: bare Express, 25 fixed objects", paths: ["/fixed"], bare: "plain" },
+    {
+      label: "the same, its requests made with Express's prototypes (as Photodrop's server makes them)",
+      paths: ["/fixed"],
+      bare: "born",
+    },
     {
       label: "projects, newest first, any page",
       paths: pages(SCALE.projects).map((s) => `/api/projects?${window(s)}&${NEWEST_FIRST}`),
@@ -205,12 +213,17 @@ async function main() {
     const pid = server.child.pid!;
     const quietAfter = await untilIdle(pid);
     const command = productionStart();
+    let plainBase = "";
     const bare = startBenchProcess(
       [...command.nodeArgs.slice(0, -1), "bench/bare-json-server.ts"],
-      (line) => line.match(/running at (http:\/\/\S+)/)?.[1],
+      (line) => {
+        plainBase = line.match(/running at (http:\/\/\S+)/)?.[1] ?? plainBase;
+        const bornBase = line.match(/born at (http:\/\/\S+)/)?.[1];
+        return bornBase ? { plain: plainBase, born: bornBase } : undefined;
+      },
       { env: command.env },
     );
-    const bareBase = await bare.ready;
+    const bareBases = await bare.ready;
     try {
       const auth = `Bearer ${await benchSignIn(base, BENCH_ADMIN)}`;
       console.log(
@@ -218,7 +231,7 @@ async function main() {
           `its work after the start done (under 5% of a core) ${quietAfter.toFixed(1)} s after listening`,
       );
       console.log(`\nfirst request of each route after the start:`);
-      for (const route of routes().filter((r) => !r.baseline))
+      for (const route of routes().filter((r) => !r.bare))
         console.log(`- ${route.label}: ${await check(base, route, auth)}`);
 
       console.log(
@@ -234,11 +247,13 @@ async function main() {
       for (const route of routes()) {
         const file = path.join(work, "paths.txt");
         fs.writeFileSync(file, `${route.paths.join("\n")}\n`);
-        const target = route.baseline ? { base: bareBase, pid: bare.child.pid!, auth: "" } : { base, pid, auth };
+        const target = route.bare
+          ? { base: bareBases[route.bare], pid: bare.child.pid!, auth: "" }
+          : { base, pid, auth };
         runWrk(target.base, file, target.auth, WARM_UP_SECONDS);
         await untilIdle(target.pid);
         // The app's CPU and, on PostgreSQL, the database server's: both do the route's work.
-        const pids = route.baseline ? [target.pid] : [pid, ...database.serverPids()];
+        const pids = route.bare ? [target.pid] : [pid, ...database.serverPids()];
         const cpuBefore = cpuSince(pids);
         const r = runWrk(target.base, file, target.auth, SECONDS);
         const serverCpu = sum(cpuSince(pids, cpuBefore)) / r.seconds;
@@ -247,7 +262,7 @@ async function main() {
           throw new Error(`${route.label}: ${r.errors} socket errors, ${r.non2xx} non-2xx answers`);
         const rps = r.requests / r.seconds;
         const cpuPerRequest = (serverCpu * r.seconds) / r.requests;
-        if (route.baseline) [baselineRps, baselineCpuPerRequest] = [rps, cpuPerRequest];
+        if (route.bare === "plain") [baselineRps, baselineCpuPerRequest] = [rps, cpuPerRequest];
         const share = `${Math.round((rps / baselineRps) * 100)}%`;
         const cpuShare = `${Math.round((baselineCpuPerRequest / cpuPerRequest) * 100)}%`;
         console.log(

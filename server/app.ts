@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, ServerOptions, ServerResponse } from "node:http";
 import proxyaddr from "proxy-addr";
 import { bodyTimeout } from "./http/body-timeout";
 import express from "express";
@@ -34,11 +34,16 @@ import { sendingRouter } from "./sending/sending.router";
 import { unsubscribeRouter } from "./unsubscribe/unsubscribe.router";
 import { studioLogoRouter, studioRouter } from "./studio/studio.router";
 import { favouritesRouter } from "./favourites/favourites.router";
+import { expressBornServerOptions } from "./http/express-born";
 import { renditionQueue } from "./attachments/renditions.service";
 import { studioFavouritesRouter } from "./favourites/studio-favourites.router";
 
-/** The whole HTTP application as a request listener; no listen() here, so tests drive it with supertest. */
-export type AppHandler = (req: IncomingMessage, res: ServerResponse) => void;
+/**
+ * The whole HTTP application as a request listener; no listen() here, so tests drive it with
+ * supertest. `serverOptions` are what `http.createServer` takes to serve it fastest (see
+ * expressBornServerOptions).
+ */
+export type AppHandler = ((req: IncomingMessage, res: ServerResponse) => void) & { serverOptions: ServerOptions };
 
 /**
  * Express, behind the delivery files (a client's photos, thumbnails and ZIP), which are answered
@@ -97,9 +102,10 @@ export function createApp(ctx: AppContext): AppHandler {
     clientAddress: (req) => proxyaddr(req, trust),
   });
   const renditions = renditionQueue(ctx);
-  return (req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     // Background renders (a backfill of previews) wait while anyone is being served.
     res.once("close", renditions.requestStarted());
     if (!files(req, res)) app(req, res);
   };
+  return Object.assign(handler, { serverOptions: expressBornServerOptions(app) });
 }

@@ -22,7 +22,7 @@ async function main() {
   const stopDeliveryMail = superviseDeliveryMail(ctx);
   const stopMergingSearch = superviseSearchIndexes(ctx);
   const app = createApp(ctx);
-  const server = http.createServer(app);
+  const server = http.createServer(app.serverOptions, app);
   const events = attachEventsServer(server, ctx);
 
   await new Promise<void>((resolve, reject) => {
