@@ -47,6 +47,10 @@ describe("request logging", () => {
       userId: user.uid,
     });
     expect(lines[0].ms).toEqual(expect.any(Number));
+    // Only these fields, none of which can hold a secret: the line is written without redaction.
+    expect(Object.keys(lines[0]).sort()).toEqual(
+      ["aborted", "hostname", "level", "method", "ms", "msg", "pid", "route", "status", "time", "userId"].sort(),
+    );
   });
 
   it("names no user before sign-in and puts unknown paths under one label", async () => {

@@ -29,6 +29,9 @@ export function observeRequests(ctx: AppContext): RequestHandler {
 export function responseObserver(ctx: AppContext) {
   const metrics = appMetrics(ctx);
   const slowMs = ctx.config.slowRequestMs;
+  // The line's fields are fixed (below) and none can hold a secret, so the logger's redaction,
+  // two thirds of a line's cost (4.4 µs of 6.6), is left out for it.
+  const logger = ctx.logger.child({}, { redact: [] });
   return (
     req: IncomingMessage,
     res: ServerResponse,
@@ -56,9 +59,9 @@ export function responseObserver(ctx: AppContext) {
         ms,
         userId: userId(),
       };
-      if (ms > slowMs) ctx.logger.warn(line, "slow request");
-      else if (PROBES.has(route)) ctx.logger.debug(line, "request");
-      else ctx.logger.info(line, "request");
+      if (ms > slowMs) logger.warn(line, "slow request");
+      else if (PROBES.has(route)) logger.debug(line, "request");
+      else logger.info(line, "request");
     });
   };
 }
