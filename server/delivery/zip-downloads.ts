@@ -5,7 +5,7 @@ import { countDownload, type DeliveryLink } from "./delivery.repository";
 import { onDeliveredBytes } from "./delivered-bytes";
 import { createTransferCoverage, type TransferCoverage } from "./transfer-coverage";
 import { noteZipDownload } from "../activity/delivery-hooks";
-import { announceActivity } from "../activity/activity.service";
+import { announceActivity, inBackground } from "../activity/activity.service";
 
 const coverages = new WeakMap<AppContext, TransferCoverage>();
 function coverageOf(ctx: AppContext): TransferCoverage {
@@ -28,10 +28,9 @@ function recordDelivered(
   const downloader = `${file}|${clientAddress}|${req.headers["user-agent"] ?? ""}`;
   return (start, end, size) => {
     if (!coverageOf(ctx).record(downloader, size, start, end)) return;
-    Promise.all([countDownload(ctx.db, link.projectId), noteZipDownload(ctx, req, link)]).then(
-      () => announceActivity(ctx, link.projectId),
-      (err: unknown) => ctx.logger.warn({ err, projectId: link.projectId }, "could not count a download"),
-    );
+    // Both in the background's count, so whoever waits for recordings (a stop, a test) sees the count too.
+    const counted = inBackground(ctx, "a download's count", () => countDownload(ctx.db, link.projectId));
+    void Promise.all([counted, noteZipDownload(ctx, req, link)]).then(() => announceActivity(ctx, link.projectId));
   };
 }
 
