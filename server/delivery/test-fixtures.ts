@@ -6,6 +6,8 @@ import { expect } from "vitest";
 import type { TestApp, TestUser } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
 import { addPhoto, projectRow, recordPublishEvents } from "../publish/test-fixtures";
+import { recordingsSettled } from "../activity/activity.service";
+import { until } from "../test/wait";
 
 export interface PublishedDelivery {
   id: number;
@@ -67,3 +69,19 @@ export function cookiesOf(res: request.Response): string {
 }
 
 export const readFile = (file: string) => fs.readFileSync(file);
+
+/**
+ * A full download of a delivery's ZIP (with a `cookie` header, if given), returned once the server
+ * has counted it and recorded it: it counts a download when the response closes, a moment after the
+ * client has the last byte.
+ */
+export async function downloadZip(t: TestApp, delivery: { id: number; page: string }, cookie?: string) {
+  const downloads = async () =>
+    Number((await t.ctx.db("projects").where({ id: delivery.id }).first("delivery_downloads")).delivery_downloads);
+  const before = await downloads();
+  const download = request(t.app).get(`${delivery.page}/all.zip`);
+  if (cookie) void download.set("Cookie", cookie);
+  await download.buffer(true).parse(binary).expect(200);
+  await until(downloads, (n) => n > before);
+  await recordingsSettled(t.ctx);
+}

@@ -3,8 +3,7 @@ import { describe, expect, it } from "vitest";
 import { mailParts } from "../test/mail-parts";
 import { createUser, type TestUser } from "../test/harness";
 import { until } from "../test/wait";
-import { binary } from "../delivery/test-fixtures";
-import { recordingsSettled } from "../activity/activity.service";
+import { downloadZip } from "../delivery/test-fixtures";
 import { PUBLIC_URL, sendMail, studioFixture, type Studio } from "../sending/test-fixtures";
 
 const fixture = studioFixture();
@@ -13,10 +12,7 @@ let s: Studio;
 const mailsTo = (email: string) => fixture.mails.filter((m) => m.to.includes(email));
 
 /** A full download of the ZIP by someone with no mail's cookie, and its recording done. */
-async function downloadAll() {
-  await request(s.t.app).get(`${s.delivery.page}/all.zip`).buffer(true).parse(binary).expect(200);
-  await recordingsSettled(s.t.ctx);
-}
+const downloadAll = () => downloadZip(s.t, s.delivery);
 
 const turnOff = (user: TestUser) =>
   request(s.t.app).put("/api/users/me/notifications").set(user.auth).send({ deliveryMail: false }).expect(200);

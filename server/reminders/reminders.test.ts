@@ -1,8 +1,7 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { mailParts } from "../test/mail-parts";
-import { binary, cookiesOf } from "../delivery/test-fixtures";
-import { recordingsSettled } from "../activity/activity.service";
+import { cookiesOf, downloadZip } from "../delivery/test-fixtures";
 import {
   activityOf,
   linkIn,
@@ -63,8 +62,7 @@ describe("reminders", () => {
     const first = await dueForAnaAndLuis();
     // Luís downloaded everything through the link in his mail.
     const luis = cookiesOf(await request(s.t.app).get(linkIn(first.luis)));
-    await request(s.t.app).get(`${s.delivery.page}/all.zip`).set("Cookie", luis).buffer(true).parse(binary);
-    await recordingsSettled(s.t.ctx);
+    await downloadZip(s.t, s.delivery, luis);
     expect(fixture.mails.map((m) => m.to)).toEqual([["ann@lumen.test"]]); // 'Lima Family downloaded Lima Wedding'
     fixture.mails.length = 0;
 
@@ -146,8 +144,7 @@ describe("expired links", () => {
 
   it("records a link that was downloaded without a mail, and a new expiry again when it passes", async () => {
     s = await fixture.studio();
-    await request(s.t.app).get(`${s.delivery.page}/all.zip`).buffer(true).parse(binary).expect(200);
-    await recordingsSettled(s.t.ctx);
+    await downloadZip(s.t, s.delivery);
     await expireLink(s, 60_000);
     fixture.mails.length = 0;
     expect(await recordExpiredLinks(s.t.ctx)).toBe(1);
