@@ -15,7 +15,7 @@ import { freePort } from "../test/free-port";
 import { until } from "../test/wait";
 import { startNginx, type RunningNginx } from "../test/nginx";
 import { uploadPath } from "../storage/paths";
-import { publishDelivery, type PublishedDelivery } from "./test-fixtures";
+import { downloadsOf, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
 /**
  * The README's nginx site, as written, in front of a Photodrop started with
@@ -186,8 +186,7 @@ describe("behind the README's nginx site with SENDFILE_HEADER=X-Accel-Redirect",
 
   it("counts a ZIP download nginx sends once its bytes are handed over, whole or in ranges that cover it", async () => {
     const counted = await publishDelivery(t, staff, { photoNames: ["a.jpg", "b.jpg"], side: 320 });
-    const downloads = async () =>
-      (await t.ctx.db("projects").where({ id: counted.id }).first("delivery_downloads")).delivery_downloads as number;
+    const downloads = () => downloadsOf(t, counted.id);
     const zipBytes = fs.readFileSync(counted.zipFile);
     const agent = { "User-Agent": "counting-test" };
     const whole = await fetchVia(`${counted.page}/all.zip`, { headers: agent });

@@ -6,7 +6,7 @@ import { until } from "../test/wait";
 import { webSizeZipKey } from "../storage/published-zips";
 import { publishedZipCopy, readStored } from "../test/stored-files";
 import { addPhoto, readZip, recordPublishEvents } from "../publish/test-fixtures";
-import { binary, cookiesOf, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
+import { binary, cookiesOf, downloadsOf, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
 let t: TestApp;
 let staff: TestUser;
@@ -23,8 +23,7 @@ const api = () => request(t.app);
 const get = (url: string, headers: Record<string, string> = {}) =>
   api().get(url).set(headers).buffer(true).parse(binary);
 const settings = (id: number, body: object) => api().put(`/api/projects/${id}/delivery`).set(staff.auth).send(body);
-const downloads = async (id: number) =>
-  Number((await t.ctx.db("projects").where({ id }).first("delivery_downloads")).delivery_downloads);
+const downloads = (id: number) => downloadsOf(t, id);
 const previewAt = async (id: number, n: number) => {
   const rows = await t.ctx
     .db("attachments")

@@ -9,7 +9,7 @@ import { until } from "../test/wait";
 import { storesOf } from "../storage/stores";
 import { writeStored } from "../test/stored-files";
 import { recordPublishEvents } from "../publish/test-fixtures";
-import { locate, type PublishedDelivery } from "./test-fixtures";
+import { downloadsOf, locate, type PublishedDelivery } from "./test-fixtures";
 
 /**
  * Real HTTP over loopback, with real Range requests and a real hang-up: a ZIP of 24 MiB, far more
@@ -73,8 +73,7 @@ function fetchBytes(url: string, headers: Record<string, string> = {}, stopAfter
   });
 }
 
-const downloads = async (id: number) =>
-  (await t.ctx.db("projects").where({ id }).first("delivery_downloads")).delivery_downloads as number;
+const downloads = (id: number) => downloadsOf(t, id);
 /** The server reports a response's bytes when it closes, a moment after the client has them. */
 const settle = () => new Promise((r) => setTimeout(r, 400));
 

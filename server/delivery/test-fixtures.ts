@@ -70,18 +70,26 @@ export function cookiesOf(res: request.Response): string {
 
 export const readFile = (file: string) => fs.readFileSync(file);
 
+/** The downloads counted for a project's link. */
+export const downloadsOf = async (t: TestApp, projectId: number) =>
+  Number((await t.ctx.db("projects").where({ id: projectId }).first("delivery_downloads")).delivery_downloads);
+
 /**
  * A full download of a delivery's ZIP (with a `cookie` header, if given), returned once the server
  * has counted it and recorded it: it counts a download when the response closes, a moment after the
  * client has the last byte.
  */
 export async function downloadZip(t: TestApp, delivery: { id: number; page: string }, cookie?: string) {
-  const downloads = async () =>
-    Number((await t.ctx.db("projects").where({ id: delivery.id }).first("delivery_downloads")).delivery_downloads);
-  const before = await downloads();
-  const download = request(t.app).get(`${delivery.page}/all.zip`);
-  if (cookie) void download.set("Cookie", cookie);
-  await download.buffer(true).parse(binary).expect(200);
-  await until(downloads, (n) => n > before);
+  const before = await downloadsOf(t, delivery.id);
+  await request(t.app)
+    .get(`${delivery.page}/all.zip`)
+    .set(cookie ? { Cookie: cookie } : {})
+    .buffer(true)
+    .parse(binary)
+    .expect(200);
+  await until(
+    () => downloadsOf(t, delivery.id),
+    (n) => n > before,
+  );
   await recordingsSettled(t.ctx);
 }
