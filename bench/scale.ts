@@ -213,13 +213,11 @@ async function main() {
     const pid = server.child.pid!;
     const quietAfter = await untilIdle(pid);
     const command = productionStart();
-    let plainBase = "";
     const bare = startBenchProcess(
       [...command.nodeArgs.slice(0, -1), "bench/bare-json-server.ts"],
       (line) => {
-        plainBase = line.match(/running at (http:\/\/\S+)/)?.[1] ?? plainBase;
-        const bornBase = line.match(/born at (http:\/\/\S+)/)?.[1];
-        return bornBase ? { plain: plainBase, born: bornBase } : undefined;
+        const [, plain, born] = line.match(/running at (http:\/\/\S+) born at (http:\/\/\S+)/) ?? [];
+        return plain ? { plain, born } : undefined;
       },
       { env: command.env },
     );
