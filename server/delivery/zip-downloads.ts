@@ -29,7 +29,9 @@ function recordDelivered(
   return (start, end, size) => {
     if (!coverageOf(ctx).record(downloader, size, start, end)) return;
     // Both in the background's count, so whoever waits for recordings (a stop, a test) sees the count too.
-    const counted = inBackground(ctx, "a download's count", () => countDownload(ctx.db, link.projectId));
+    const counted = inBackground(ctx, `a download of project ${link.projectId}`, () =>
+      countDownload(ctx.db, link.projectId),
+    );
     void Promise.all([counted, noteZipDownload(ctx, req, link)]).then(() => announceActivity(ctx, link.projectId));
   };
 }
