@@ -75,6 +75,18 @@ export class DeliveryCache {
     return load;
   }
 
+  /**
+   * The link and its photos when both are in memory and memory can be trusted without waiting (one
+   * process, or a bus that needs no round trip); otherwise undefined, and `link`/`photos` answer.
+   */
+  peek(token: string): { link: DeliveryLink; photos: DeliveryPhoto[] } | undefined {
+    if (this.events.caughtUp() !== true) return undefined;
+    const link = this.links.get(token);
+    const list = link && this.photoLists.get(link.projectId);
+    if (!link || !list || list.photos.length !== link.photoCount || list.bytes !== link.photoBytes) return undefined;
+    return { link, photos: list.photos };
+  }
+
   /** The link's photos in the ZIP's order. */
   async photos(link: DeliveryLink): Promise<DeliveryPhoto[]> {
     const kept = this.links.get(link.token) === link;

@@ -2,7 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import { create as contentDisposition } from "content-disposition";
 import type { AppContext } from "../context";
 import { HttpError, NotFoundError } from "../http/errors";
-import { sendEntity, type Body, type Entity } from "../http/entity-response";
+import { sendEntity, wholeEntityHeaders, type Body, type Entity } from "../http/entity-response";
 import { answerError } from "../http/plain-answers";
 import { answerFor } from "../http/error-middleware";
 import { sendfileTarget } from "../http/sendfile-header";
@@ -10,7 +10,7 @@ import { responseObserver } from "../ops/request-observer";
 import { attachmentDisposition } from "../publish/download-name";
 import { KEY_FIELDS, renditionKeyOf } from "../attachments/renditions.service";
 import { jpegNameOf } from "../attachments/file-names";
-import { renditionSpec, type Rendition } from "../storage/image-files";
+import { renditionSpec, type Rendition, type RenditionSpec } from "../storage/image-files";
 import { PUBLISHED_ZIP_NAME } from "../storage/paths";
 import { publishedZipKey, webSizeZipKey } from "../storage/published-zips";
 import { readAll, type ObjectStat, type ObjectStore } from "../storage/object-store";
@@ -27,6 +27,8 @@ import {
   type DeliveryPhoto,
 } from "./delivery.service";
 import { ThumbnailCache } from "./thumbnail-cache";
+import { readyThumbnails } from "./ready-thumbnails";
+import { deliveryCache } from "./delivery-cache";
 import { countZipDownload, countZipHandOver } from "./zip-downloads";
 import { notePhotoDownload } from "../activity/delivery-hooks";
 import { mayDownload, requireDownload, webSizeZipStatOf } from "./download-choices";
@@ -111,6 +113,20 @@ function dispositionFor(kind: PhotoRoute["kind"], tag: string | undefined): Disp
   return tag === "preview" ? "preview" : "inline";
 }
 
+/** What a photo route answers with: the photo itself, or the rendition `spec` describes. */
+function photoEntity(photo: DeliveryPhoto, kind: PhotoRoute["kind"], spec: RenditionSpec | undefined): Entity {
+  return {
+    headers: {
+      "Content-Type": spec?.mimeType ?? photo.mimeType,
+      "Content-Disposition": dispositionOf(photo, dispositionFor(kind, spec?.tag)),
+      "X-Content-Type-Options": "nosniff",
+      "Cache-Control": REVALIDATE,
+    },
+    validators: { etag: `"${photo.checksum}${spec ? `-${spec.tag}` : ""}"` },
+    notFound: PHOTO_NOT_FOUND,
+  };
+}
+
 export interface DeliveryFilesOptions {
   /** Headers every answer carries (the security headers, which depend on how the request arrived). */
   baseHeaders: (req: IncomingMessage) => Readonly<OutgoingHttpHeaders>;
@@ -136,6 +152,19 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
     uploads.kind === "disk" ? undefined : async (key) => readAll(await uploads.get(key)),
   );
   const handOver = uploads.kind === "disk" ? sendfileTarget(ctx.config) : undefined;
+  const thumbnailSpec = renditionSpec(ctx.config, "thumbnail");
+  const thumbnailFile = (key: string) => uploads.localFile(key) ?? key;
+  // With SENDFILE_HEADER the proxy sends thumbnails too: nothing is kept in memory to answer with.
+  const readyThumbnail = handOver
+    ? () => false
+    : readyThumbnails({
+        cache: deliveryCache(ctx),
+        thumbnails,
+        fileOf: thumbnailFile,
+        baseHeaders: options.baseHeaders,
+        headersOf: (photo, base, size) =>
+          wholeEntityHeaders(base, photoEntity(photo, "thumbnail", thumbnailSpec), size),
+      });
 
   /** A stored file, read here or sent by the proxy, or an object streamed from object storage. */
   const storedBody = async (store: ObjectStore, key: string, notFound?: string, known?: ObjectStat): Promise<Body> => {
@@ -161,19 +190,12 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
       : null;
     if (renditionOrWebSize && !key && !mayDownload(link, "original")) throw new NotFoundError(PHOTO_NOT_FOUND);
     const spec = renditionOrWebSize && key ? renditionSpec(ctx.config, renditionOrWebSize) : undefined;
-    const disposition = dispositionOf(photo, dispositionFor(route.kind, spec?.tag));
-    const entity: Entity = {
-      headers: {
-        "Content-Type": spec?.mimeType ?? photo.mimeType,
-        "Content-Disposition": disposition,
-        "X-Content-Type-Options": "nosniff",
-        "Cache-Control": REVALIDATE,
-      },
-      validators: { etag: `"${photo.checksum}${spec ? `-${spec.tag}` : ""}"` },
-      notFound: PHOTO_NOT_FOUND,
-    };
+    const entity = photoEntity(photo, route.kind, spec);
     if (route.kind === "download" || route.kind === "webDownload") {
-      const answer = { contentType: String(entity.headers["Content-Type"]), contentDisposition: disposition };
+      const answer = {
+        contentType: String(entity.headers["Content-Type"]),
+        contentDisposition: String(entity.headers["Content-Disposition"]),
+      };
       const redirect = { notFound: PHOTO_NOT_FOUND, headers: options.baseHeaders(req) };
       if (await redirectToStorage(res, uploads, key ?? photo.storageKey, answer, redirect)) return;
     }
@@ -182,7 +204,7 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
     // Previews (hundreds of kB each) are read from storage; thumbnails from memory. Unreadable here:
     // the answer from storage says why (404 when it is gone).
     if (!handOver && rendition === "thumbnail")
-      data = await Promise.resolve(thumbnails.read(uploads.localFile(key) ?? key)).catch(() => undefined);
+      data = await Promise.resolve(thumbnails.read(thumbnailFile(key))).catch(() => undefined);
     return sendEntity(
       req,
       res,
@@ -258,6 +280,7 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
     const template = templateOf(req.url ?? "/");
     if (!template) return false;
     observe(req, res, () => template);
+    if (readyThumbnail(req, res)) return true;
     serve(req, res).catch((err: unknown) => fail(req, res, err));
     return true;
   };

@@ -19,14 +19,20 @@ export class ThumbnailCache {
     private readonly load: (file: string) => Promise<Buffer> = (file) => fs.readFile(file),
   ) {}
 
-  /** The file's bytes, from memory or read (and kept) now; rejects as `load` does. */
-  read(file: string): Promise<Buffer> | Buffer {
+  /** The file's bytes if they are in memory. */
+  peek(file: string): Buffer | undefined {
     const kept = this.files.get(file);
     if (kept) {
       this.files.delete(file);
       this.files.set(file, kept);
-      return kept;
     }
+    return kept;
+  }
+
+  /** The file's bytes, from memory or read (and kept) now; rejects as `load` does. */
+  read(file: string): Promise<Buffer> | Buffer {
+    const kept = this.peek(file);
+    if (kept) return kept;
     let pending = this.reading.get(file);
     if (!pending) {
       pending = this.load(file).finally(() => this.reading.delete(file));

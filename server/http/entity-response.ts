@@ -46,8 +46,7 @@ export async function sendEntity(
 ): Promise<void> {
   const condition = conditionalAnswer(req, entity.validators);
   if (condition === 412) throw new HttpError(412, "Precondition failed");
-  const headers: OutgoingHttpHeaders = { ...base, ...entity.headers, ETag: entity.validators.etag };
-  if (entity.validators.lastModified) headers["Last-Modified"] = entity.validators.lastModified;
+  const headers = entityHeaders(base, entity);
   if (condition === 304) {
     res.writeHead(304, withoutContent(headers));
     res.end();
@@ -107,6 +106,21 @@ async function sendStream(
   stream.once("error", () => res.destroy());
   res.once("close", () => stream.destroy());
   stream.pipe(res);
+}
+
+function entityHeaders(base: Readonly<OutgoingHttpHeaders>, entity: Entity): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = { ...base, ...entity.headers, ETag: entity.validators.etag };
+  if (entity.validators.lastModified) headers["Last-Modified"] = entity.validators.lastModified;
+  return headers;
+}
+
+/** The headers `sendEntity` sends with the whole of a `size`-byte entity (a 200 to a GET without Range or conditions). */
+export function wholeEntityHeaders(
+  base: Readonly<OutgoingHttpHeaders>,
+  entity: Entity,
+  size: number,
+): OutgoingHttpHeaders {
+  return { ...entityHeaders(base, entity), ...extentHeaders({ status: 200, start: 0, end: size - 1 }, size) };
 }
 
 function extentOrThrow(req: IncomingMessage, size: number, entity: Entity) {

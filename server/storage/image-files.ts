@@ -24,7 +24,7 @@ export const THUMBNAIL_SIZE = 400;
 export const RENDITIONS = ["thumbnail", "preview"] as const;
 export type Rendition = (typeof RENDITIONS)[number];
 
-interface RenditionSpec {
+export interface RenditionSpec {
   /** The long edge in pixels; a smaller photo keeps its own size. */
   size: number;
   /** How the file's name ends. */

@@ -1,0 +1,95 @@
+import request from "supertest";
+import { describe, expect, it } from "vitest";
+import { appWithUser } from "../test/app-with-user";
+import { recordPublishEvents } from "../publish/test-fixtures";
+import { deliveryCache } from "./delivery-cache";
+import { binary, cookiesOf, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
+
+const made = appWithUser();
+
+const get = (url: string, headers: Record<string, string> = {}) =>
+  request(made.t.app).get(url).set(headers).buffer(true).parse(binary);
+const staff = () => made.user.auth;
+
+/** Asks for every thumbnail once, so the link, its photos and the thumbnails are in memory. */
+async function warm(d: PublishedDelivery, count: number) {
+  for (let n = 1; n <= count; n++) expect((await get(`${d.page}/t/${n}`)).status).toBe(200);
+  expect(deliveryCache(made.t.ctx).peek(d.token)).toBeDefined();
+}
+
+const photoIds = async (projectId: number) =>
+  (
+    await made.t.ctx
+      .db("attachments")
+      .where({ project_id: projectId })
+      .orderBy([{ column: "created_at" }, { column: "id" }])
+      .select("id")
+  ).map((r: { id: number }) => r.id);
+
+const withoutDate = (headers: Record<string, string>) => {
+  const rest = { ...headers };
+  delete rest.date;
+  return rest;
+};
+
+describe("thumbnails answered from memory", () => {
+  it("carry the same status, headers and bytes as the general path's answer", async () => {
+    const d = await publishDelivery(made.t, made.user);
+    await warm(d, 3);
+    const ready = await get(`${d.page}/t/2`);
+    // A condition that does not hold sends the request the general way, to the same whole answer.
+    const general = await get(`${d.page}/t/2`, { "If-None-Match": '"another"' });
+    expect(ready.status).toBe(200);
+    expect(general.status).toBe(200);
+    expect(withoutDate(ready.headers)).toEqual(withoutDate(general.headers));
+    expect(ready.headers["content-type"]).toBe("image/webp");
+    expect((ready.body as Buffer).equals(general.body as Buffer)).toBe(true);
+    expect((await get(`${d.page}/t/2`, { "If-None-Match": ready.headers.etag })).status).toBe(304);
+    expect((await get(`${d.page}/t/2`, { Range: "bytes=0-9" })).status).toBe(206);
+    expect((await get(`${d.page}/t/4`)).status).toBe(404);
+  });
+
+  it("stop at the next request once a passcode is set, and start again with its cookie or once it is removed", async () => {
+    const d = await publishDelivery(made.t, made.user);
+    await warm(d, 3);
+    const settings = (body: object) =>
+      request(made.t.app).put(`/api/projects/${d.id}/delivery`).set(staff()).send(body);
+    expect((await settings({ passcode: "open sesame" })).status).toBe(200);
+    // Again once the link is back in memory, with its passcode.
+    for (const n of [1, 1, 2]) expect((await get(`${d.page}/t/${n}`)).status).toBe(401);
+    const unlock = await request(made.t.app).post(`${d.page}/unlock`).type("form").send({ passcode: "open sesame" });
+    expect(unlock.status).toBe(303);
+    expect((await get(`${d.page}/t/1`, { Cookie: cookiesOf(unlock) })).status).toBe(200);
+    expect((await settings({ passcode: null })).status).toBe(200);
+    expect((await get(`${d.page}/t/1`)).status).toBe(200);
+  });
+
+  it("stop at the next request after a regenerate, an unpublish or a photo deleted", async () => {
+    const regenerated = await publishDelivery(made.t, made.user);
+    await warm(regenerated, 3);
+    const api = () => request(made.t.app);
+    expect((await api().post(`/api/projects/${regenerated.id}/delivery/regenerate`).set(staff())).status).toBe(200);
+    expect((await get(`${regenerated.page}/t/1`)).status).toBe(404);
+    expect((await get(`${(await locate(made.t, regenerated.id)).page}/t/1`)).status).toBe(200);
+
+    const unpublished = await publishDelivery(made.t, made.user);
+    await warm(unpublished, 3);
+    expect((await api().delete(`/api/projects/${unpublished.id}/publish`).set(staff())).status).toBe(200);
+    expect((await get(`${unpublished.page}/t/1`)).status).toBe(404);
+
+    const trimmed = await publishDelivery(made.t, made.user);
+    await warm(trimmed, 3);
+    const thirdBefore = (await get(`${trimmed.page}/t/3`)).body as Buffer;
+    // A published project's photos cannot be deleted: unpublished, trimmed, published again.
+    expect((await api().delete(`/api/projects/${trimmed.id}/publish`).set(staff())).status).toBe(200);
+    const [, second] = await photoIds(trimmed.id);
+    expect((await api().delete(`/api/attachments/${second}`).set(staff())).status).toBe(204);
+    const events = recordPublishEvents(made.t.ctx, trimmed.id);
+    expect((await api().post(`/api/projects/${trimmed.id}/publish`).set(staff())).status).toBe(202);
+    await events.next("publish_completed");
+    events.stop();
+    const again = await locate(made.t, trimmed.id);
+    expect((await get(`${again.page}/t/3`)).status).toBe(404);
+    expect(((await get(`${again.page}/t/2`)).body as Buffer).equals(thirdBefore)).toBe(true);
+  });
+});
