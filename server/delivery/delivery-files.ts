@@ -2,7 +2,14 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import { create as contentDisposition } from "content-disposition";
 import type { AppContext } from "../context";
 import { HttpError, NotFoundError } from "../http/errors";
-import { sendEntity, wholeEntityHeaders, type Body, type Entity } from "../http/entity-response";
+import {
+  handedOverEntityHeaders,
+  sendEntity,
+  wholeEntityHeaders,
+  type Body,
+  type Entity,
+  type ProxyBody,
+} from "../http/entity-response";
 import { answerError } from "../http/plain-answers";
 import { answerFor } from "../http/error-middleware";
 import { sendfileTarget } from "../http/sendfile-header";
@@ -154,17 +161,24 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
   const handOver = uploads.kind === "disk" ? sendfileTarget(ctx.config) : undefined;
   const thumbnailSpec = renditionSpec(ctx.config, "thumbnail");
   const thumbnailFile = (key: string) => uploads.localFile(key) ?? key;
-  // With SENDFILE_HEADER the proxy sends thumbnails too: nothing is kept in memory to answer with.
-  const readyThumbnail = handOver
-    ? () => false
-    : readyThumbnails({
-        cache: deliveryCache(ctx),
-        thumbnails,
-        fileOf: thumbnailFile,
-        baseHeaders: options.baseHeaders,
-        headersOf: (photo, base, size) =>
-          wholeEntityHeaders(base, photoEntity(photo, "thumbnail", thumbnailSpec), size),
-      });
+  // With SENDFILE_HEADER, the thumbnails the proxy was handed (their files are there) by photo.
+  const handedOver = new WeakMap<DeliveryPhoto, ProxyBody>();
+  const readyThumbnail = readyThumbnails({
+    cache: deliveryCache(ctx),
+    bodyOf: (photo) =>
+      handOver
+        ? handedOver.get(photo)
+        : photo.thumbnailKey
+          ? thumbnails.peek(thumbnailFile(photo.thumbnailKey))
+          : undefined,
+    baseHeaders: options.baseHeaders,
+    headersOf: (photo, base, body) => {
+      const entity = photoEntity(photo, "thumbnail", thumbnailSpec);
+      return Buffer.isBuffer(body)
+        ? wholeEntityHeaders(base, entity, body.length)
+        : handedOverEntityHeaders(base, entity, body);
+    },
+  });
 
   /** A stored file, read here or sent by the proxy, or an object streamed from object storage. */
   const storedBody = async (store: ObjectStore, key: string, notFound?: string, known?: ObjectStat): Promise<Body> => {
@@ -205,13 +219,9 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
     // the answer from storage says why (404 when it is gone).
     if (!handOver && rendition === "thumbnail")
       data = await Promise.resolve(thumbnails.read(thumbnailFile(key))).catch(() => undefined);
-    return sendEntity(
-      req,
-      res,
-      options.baseHeaders(req),
-      entity,
-      data ? { kind: "buffer", data } : await photoBody(key),
-    );
+    const body: Body = data ? { kind: "buffer", data } : await photoBody(key);
+    if (rendition === "thumbnail" && body.kind === "proxy") handedOver.set(photo, body);
+    return sendEntity(req, res, options.baseHeaders(req), entity, body);
   }
 
   /**

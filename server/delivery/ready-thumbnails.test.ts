@@ -93,3 +93,32 @@ describe("thumbnails answered from memory", () => {
     expect(((await get(`${again.page}/t/2`)).body as Buffer).equals(thirdBefore)).toBe(true);
   });
 });
+
+describe("thumbnails handed to the proxy (SENDFILE_HEADER)", () => {
+  const proxied = appWithUser({ SENDFILE_HEADER: "X-Accel-Redirect" });
+  const getProxied = (url: string, headers: Record<string, string> = {}) =>
+    request(proxied.t.app).get(url).set(headers).buffer(true).parse(binary);
+
+  it("are handed over again with the same headers, and refused at the next request once a passcode is set", async () => {
+    const d = await publishDelivery(proxied.t, proxied.user);
+    const first = await getProxied(`${d.page}/t/1`);
+    expect(first.headers["x-accel-redirect"]).toMatch(/^\/_photodrop_files\/uploads\/.+\.thumb\.webp$/);
+    const ready = await getProxied(`${d.page}/t/1`);
+    const general = await getProxied(`${d.page}/t/1`, { "If-None-Match": '"another"' });
+    expect(ready.status).toBe(200);
+    expect(withoutDate(ready.headers)).toEqual(withoutDate(general.headers));
+    expect(withoutDate(ready.headers)).toEqual(withoutDate(first.headers));
+    expect((ready.body as Buffer).length).toBe(0);
+    const settings = { passcode: "open sesame" };
+    const set = await request(proxied.t.app)
+      .put(`/api/projects/${d.id}/delivery`)
+      .set(proxied.user.auth)
+      .send(settings);
+    expect(set.status).toBe(200);
+    for (const n of [1, 1, 2]) {
+      const refused = await getProxied(`${d.page}/t/${n}`);
+      expect(refused.status).toBe(401);
+      expect(refused.headers["x-accel-redirect"]).toBeUndefined();
+    }
+  });
+});

@@ -15,6 +15,12 @@ export interface Entity {
 /** Bytes [start, end] (inclusive) of a stored object, opened once the answer is decided. */
 export type OpenRange = (range: { start: number; end: number }) => Promise<Readable>;
 
+/** A file the proxy in front sends: the header that names it to the proxy, and the name. */
+export interface ProxyBody {
+  header: string;
+  target: string;
+}
+
 /**
  * Where the bytes come from: memory, a file Photodrop reads, a file the proxy in front sends, or
  * an object in object storage of a known size, streamed.
@@ -22,7 +28,7 @@ export type OpenRange = (range: { start: number; end: number }) => Promise<Reada
 export type Body =
   | { kind: "buffer"; data: Buffer }
   | { kind: "file"; path: string }
-  | { kind: "proxy"; header: string; target: string }
+  | ({ kind: "proxy" } & ProxyBody)
   | { kind: "stream"; size: number; open: OpenRange };
 
 const withoutContent = (headers: OutgoingHttpHeaders) => {
@@ -55,7 +61,7 @@ export async function sendEntity(
   if (body.kind === "proxy") {
     // An empty body of known length: nginx keeps the upstream connection for the next request
     // only when it knows the answer had no body (a chunked one, it closes).
-    res.writeHead(200, { ...headers, [body.header]: body.target, "Content-Length": 0 });
+    res.writeHead(200, handOverHeaders(headers, body));
     res.end();
     return;
   }
@@ -112,6 +118,21 @@ function entityHeaders(base: Readonly<OutgoingHttpHeaders>, entity: Entity): Out
   const headers: OutgoingHttpHeaders = { ...base, ...entity.headers, ETag: entity.validators.etag };
   if (entity.validators.lastModified) headers["Last-Modified"] = entity.validators.lastModified;
   return headers;
+}
+
+const handOverHeaders = (headers: OutgoingHttpHeaders, body: ProxyBody): OutgoingHttpHeaders => ({
+  ...headers,
+  [body.header]: body.target,
+  "Content-Length": 0,
+});
+
+/** The headers `sendEntity` sends when it hands the entity to the proxy (a 200 to a GET without conditions). */
+export function handedOverEntityHeaders(
+  base: Readonly<OutgoingHttpHeaders>,
+  entity: Entity,
+  body: ProxyBody,
+): OutgoingHttpHeaders {
+  return handOverHeaders(entityHeaders(base, entity), body);
 }
 
 /** The headers `sendEntity` sends with the whole of a `size`-byte entity (a 200 to a GET without Range or conditions). */
