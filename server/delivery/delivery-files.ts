@@ -2,14 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import { create as contentDisposition } from "content-disposition";
 import type { AppContext } from "../context";
 import { HttpError, NotFoundError } from "../http/errors";
-import {
-  handedOverEntityHeaders,
-  sendEntity,
-  wholeEntityHeaders,
-  type Body,
-  type Entity,
-  type ProxyBody,
-} from "../http/entity-response";
+import { sendEntity, type Body, type Entity, type ProxyBody } from "../http/entity-response";
 import { answerError } from "../http/plain-answers";
 import { answerFor } from "../http/error-middleware";
 import { sendfileTarget } from "../http/sendfile-header";
@@ -172,12 +165,7 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
           ? thumbnails.peek(thumbnailFile(photo.thumbnailKey))
           : undefined,
     baseHeaders: options.baseHeaders,
-    headersOf: (photo, base, body) => {
-      const entity = photoEntity(photo, "thumbnail", thumbnailSpec);
-      return Buffer.isBuffer(body)
-        ? wholeEntityHeaders(base, entity, body.length)
-        : handedOverEntityHeaders(base, entity, body);
-    },
+    entityOf: (photo) => photoEntity(photo, "thumbnail", thumbnailSpec),
   });
 
   /** A stored file, read here or sent by the proxy, or an object streamed from object storage. */

@@ -37,14 +37,23 @@ describe("thumbnails answered from memory", () => {
     const d = await publishDelivery(made.t, made.user);
     await warm(d, 3);
     const ready = await get(`${d.page}/t/2`);
-    // A condition that does not hold sends the request the general way, to the same whole answer.
-    const general = await get(`${d.page}/t/2`, { "If-None-Match": '"another"' });
+    // A precondition that holds sends the request the general way, to the same whole answer.
+    const general = await get(`${d.page}/t/2`, { "If-Match": "*" });
     expect(ready.status).toBe(200);
     expect(general.status).toBe(200);
     expect(withoutDate(ready.headers)).toEqual(withoutDate(general.headers));
     expect(ready.headers["content-type"]).toBe("image/webp");
     expect((ready.body as Buffer).equals(general.body as Buffer)).toBe(true);
-    expect((await get(`${d.page}/t/2`, { "If-None-Match": ready.headers.etag })).status).toBe(304);
+    // A revalidation, answered here and the general way.
+    const current = { "If-None-Match": `"another", ${ready.headers.etag}` };
+    const notModified = await get(`${d.page}/t/2`, current);
+    const generalNotModified = await get(`${d.page}/t/2`, { ...current, "If-Match": "*" });
+    expect(notModified.status).toBe(304);
+    expect(generalNotModified.status).toBe(304);
+    expect(withoutDate(notModified.headers)).toEqual(withoutDate(generalNotModified.headers));
+    expect(notModified.headers["content-type"]).toBeUndefined();
+    expect((await get(`${d.page}/t/2`, { "If-None-Match": '"another"' })).status).toBe(200);
+    expect((await get(`${d.page}/t/2`, { ...current, "Cache-Control": "no-cache" })).status).toBe(200);
     expect((await get(`${d.page}/t/2`, { Range: "bytes=0-9" })).status).toBe(206);
     expect((await get(`${d.page}/t/4`)).status).toBe(404);
   });
@@ -104,7 +113,7 @@ describe("thumbnails handed to the proxy (SENDFILE_HEADER)", () => {
     const first = await getProxied(`${d.page}/t/1`);
     expect(first.headers["x-accel-redirect"]).toMatch(/^\/_photodrop_files\/uploads\/.+\.thumb\.webp$/);
     const ready = await getProxied(`${d.page}/t/1`);
-    const general = await getProxied(`${d.page}/t/1`, { "If-None-Match": '"another"' });
+    const general = await getProxied(`${d.page}/t/1`, { "If-Match": "*" });
     expect(ready.status).toBe(200);
     expect(withoutDate(ready.headers)).toEqual(withoutDate(general.headers));
     expect(withoutDate(ready.headers)).toEqual(withoutDate(first.headers));

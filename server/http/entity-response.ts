@@ -126,22 +126,23 @@ const handOverHeaders = (headers: OutgoingHttpHeaders, body: ProxyBody): Outgoin
   "Content-Length": 0,
 });
 
-/** The headers `sendEntity` sends when it hands the entity to the proxy (a 200 to a GET without conditions). */
-export function handedOverEntityHeaders(
-  base: Readonly<OutgoingHttpHeaders>,
-  entity: Entity,
-  body: ProxyBody,
-): OutgoingHttpHeaders {
-  return handOverHeaders(entityHeaders(base, entity), body);
-}
-
-/** The headers `sendEntity` sends with the whole of a `size`-byte entity (a 200 to a GET without Range or conditions). */
+/**
+ * The headers `sendEntity` sends to a GET without Range or preconditions: the whole entity's 200
+ * (its bytes, or its file handed to the proxy), and its 304.
+ */
 export function wholeEntityHeaders(
   base: Readonly<OutgoingHttpHeaders>,
   entity: Entity,
-  size: number,
-): OutgoingHttpHeaders {
-  return { ...entityHeaders(base, entity), ...extentHeaders({ status: 200, start: 0, end: size - 1 }, size) };
+  body: Buffer | ProxyBody,
+): { ok: OutgoingHttpHeaders; notModified: OutgoingHttpHeaders } {
+  const headers = entityHeaders(base, entity);
+  const size = Buffer.isBuffer(body) ? body.length : 0;
+  return {
+    ok: Buffer.isBuffer(body)
+      ? { ...headers, ...extentHeaders({ status: 200, start: 0, end: size - 1 }, size) }
+      : handOverHeaders(headers, body),
+    notModified: withoutContent(headers),
+  };
 }
 
 function extentOrThrow(req: IncomingMessage, size: number, entity: Entity) {
