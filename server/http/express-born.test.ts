@@ -54,6 +54,12 @@ describe("requests made with Express's prototypes", () => {
     expect(born.body).toEqual(usual.body);
     expect(born.body).toEqual({ body: { a: 1 }, query: { x: "1" }, ip: "127.0.0.1" });
   });
+
+  it("come from constructors that inherit from Node's, so V8 makes room for Node's properties in each object", () => {
+    const options = expressBornServerOptions(echoApp());
+    expect(Object.getPrototypeOf(options.IncomingMessage)).toBe(http.IncomingMessage);
+    expect(Object.getPrototypeOf(options.ServerResponse)).toBe(http.ServerResponse);
+  });
 });
 
 describe("Photodrop's server with those options", () => {

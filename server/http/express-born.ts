@@ -24,6 +24,11 @@ export function expressBornServerOptions(app: Express): ServerOptions {
     (http.ServerResponse as unknown as (req: IncomingMessage, options?: unknown) => void).call(this, req, options);
   }
   ExpressResponse.prototype = app.response;
+  // V8 sizes a constructor's objects by the properties its body assigns plus those of the
+  // constructors it inherits statically from, as a class's would: without this link the ~30
+  // properties Node adds to each request and response grew their property store several times.
+  Object.setPrototypeOf(ExpressRequest, http.IncomingMessage);
+  Object.setPrototypeOf(ExpressResponse, http.ServerResponse);
   return {
     IncomingMessage: ExpressRequest as unknown as typeof IncomingMessage,
     ServerResponse: ExpressResponse as unknown as typeof ServerResponse,
