@@ -36,7 +36,7 @@ interface Made {
 }
 
 /**
- * The answer a gallery asks for most, a thousand times a minute when it goes out: a whole
+ * The answer a gallery asks for most, thousands of times a minute when it goes out: a whole
  * thumbnail, or its 304 to a revalidation, to a GET without Range or preconditions, of a link
  * without a passcode whose photos are in memory and whose thumbnail is at hand (in memory, or with
  * SENDFILE_HEADER a file the proxy was handed before). Answered at once, with headers made once per

@@ -136,11 +136,9 @@ export function wholeEntityHeaders(
   body: Buffer | ProxyBody,
 ): { ok: OutgoingHttpHeaders; notModified: OutgoingHttpHeaders } {
   const headers = entityHeaders(base, entity);
-  const size = Buffer.isBuffer(body) ? body.length : 0;
+  const whole = (size: number) => ({ ...headers, ...extentHeaders({ status: 200, start: 0, end: size - 1 }, size) });
   return {
-    ok: Buffer.isBuffer(body)
-      ? { ...headers, ...extentHeaders({ status: 200, start: 0, end: size - 1 }, size) }
-      : handOverHeaders(headers, body),
+    ok: Buffer.isBuffer(body) ? whole(body.length) : handOverHeaders(headers, body),
     notModified: withoutContent(headers),
   };
 }
