@@ -76,14 +76,19 @@ export class DeliveryCache {
   }
 
   /**
-   * The link and its photos when both are in memory and memory can be trusted without waiting (one
-   * process, or a bus that needs no round trip); otherwise undefined, and `link`/`photos` answer.
+   * The link and its photos when both are in memory and memory can be trusted without asking (one
+   * process: no bus to catch up with); otherwise undefined, and `link`/`photos` answer.
    */
   peek(token: string): { link: DeliveryLink; photos: DeliveryPhoto[] } | undefined {
-    if (this.events.caughtUp() !== true) return undefined;
+    if (!this.events.alone) return undefined;
     const link = this.links.get(token);
     const list = link && this.photoLists.get(link.projectId);
     if (!link || !list || list.photos.length !== link.photoCount || list.bytes !== link.photoBytes) return undefined;
+    // Most recently used, as `link` and `photos` make them: the busiest gallery stays.
+    this.links.delete(token);
+    this.links.set(token, link);
+    this.photoLists.delete(link.projectId);
+    this.photoLists.set(link.projectId, list);
     return { link, photos: list.photos };
   }
 

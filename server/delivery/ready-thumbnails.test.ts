@@ -1,6 +1,8 @@
+import http from "node:http";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { appWithUser } from "../test/app-with-user";
+import type { TestApp } from "../test/harness";
 import { recordPublishEvents } from "../publish/test-fixtures";
 import { isPostgresUrl } from "../db/dialect";
 import { deliveryCache } from "./delivery-cache";
@@ -18,9 +20,20 @@ const staff = () => made.user.auth;
  */
 async function warm(d: PublishedDelivery, count: number) {
   for (let n = 1; n <= count; n++) expect((await get(`${d.page}/t/${n}`)).status).toBe(200);
-  const busNeedsNoWait = made.t.ctx.events.caughtUp() === true;
-  expect(deliveryCache(made.t.ctx).peek(d.token) !== undefined).toBe(busNeedsNoWait);
-  expect(busNeedsNoWait).toBe(!isPostgresUrl(made.t.ctx.config.databaseUrl));
+  const alone = made.t.ctx.events.alone;
+  expect(deliveryCache(made.t.ctx).peek(d.token) !== undefined).toBe(alone);
+  expect(alone).toBe(!isPostgresUrl(made.t.ctx.config.databaseUrl));
+}
+
+/** A request's status, and whether the app had answered it by the time it returned (the ready path). */
+async function answered(t: TestApp, url: string, headers: Record<string, string> = {}, method: "get" | "head" = "get") {
+  let atOnce: boolean | undefined;
+  const server = http.createServer(t.app.serverOptions, (req, res) => {
+    t.app(req, res);
+    atOnce = res.writableEnded;
+  });
+  const res = await request(server)[method](url).set(headers);
+  return { status: res.status, atOnce };
 }
 
 const photoIds = async (projectId: number) =>
@@ -62,6 +75,15 @@ describe("thumbnails answered from memory", () => {
     expect((await get(`${d.page}/t/2`, { ...current, "Cache-Control": "no-cache" })).status).toBe(200);
     expect((await get(`${d.page}/t/2`, { Range: "bytes=0-9" })).status).toBe(206);
     expect((await get(`${d.page}/t/4`)).status).toBe(404);
+
+    // Which of those the ready path answered: with one process, the whole thumbnail and its 304.
+    const alone = made.t.ctx.events.alone;
+    expect(await answered(made.t, `${d.page}/t/2`)).toEqual({ status: 200, atOnce: alone });
+    expect(await answered(made.t, `${d.page}/t/2`, current)).toEqual({ status: 304, atOnce: alone });
+    expect(await answered(made.t, `${d.page}/t/2`, { "If-Match": "*" })).toEqual({ status: 200, atOnce: false });
+    expect(await answered(made.t, `${d.page}/t/2`, { Range: "bytes=0-9" })).toEqual({ status: 206, atOnce: false });
+    expect(await answered(made.t, `${d.page}/t/2`, {}, "head")).toEqual({ status: 200, atOnce: false });
+    expect(await answered(made.t, `${d.page}/t/4`)).toEqual({ status: 404, atOnce: false });
   });
 
   it("stop at the next request once a passcode is set, and start again with its cookie or once it is removed", async () => {
@@ -71,7 +93,8 @@ describe("thumbnails answered from memory", () => {
       request(made.t.app).put(`/api/projects/${d.id}/delivery`).set(staff()).send(body);
     expect((await settings({ passcode: "open sesame" })).status).toBe(200);
     // Again once the link is back in memory, with its passcode.
-    for (const n of [1, 1, 2]) expect((await get(`${d.page}/t/${n}`)).status).toBe(401);
+    for (const n of [1, 1, 2])
+      expect(await answered(made.t, `${d.page}/t/${n}`)).toEqual({ status: 401, atOnce: false });
     const unlock = await request(made.t.app).post(`${d.page}/unlock`).type("form").send({ passcode: "open sesame" });
     expect(unlock.status).toBe(303);
     expect((await get(`${d.page}/t/1`, { Cookie: cookiesOf(unlock) })).status).toBe(200);
@@ -118,6 +141,7 @@ describe("thumbnails handed to the proxy (SENDFILE_HEADER)", () => {
     const d = await publishDelivery(proxied.t, proxied.user);
     const first = await getProxied(`${d.page}/t/1`);
     expect(first.headers["x-accel-redirect"]).toMatch(/^\/_photodrop_files\/uploads\/.+\.thumb\.webp$/);
+    expect(await answered(proxied.t, `${d.page}/t/1`)).toEqual({ status: 200, atOnce: proxied.t.ctx.events.alone });
     const ready = await getProxied(`${d.page}/t/1`);
     const general = await getProxied(`${d.page}/t/1`, { "If-Match": "*" });
     expect(ready.status).toBe(200);

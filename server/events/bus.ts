@@ -118,6 +118,11 @@ export class EventBus {
     return this.relay?.sent();
   }
 
+  /** True when there are no other processes to hear from (no relay): memory is current without asking. */
+  get alone(): boolean {
+    return !this.relay;
+  }
+
   /**
    * Whether this process has heard every announcement the others made before this call: `true` at
    * once without a relay (one process); with one, after a round trip to the database; false while
