@@ -30,7 +30,6 @@ export interface ReadyThumbnailsOptions {
 type Answers = ReturnType<typeof wholeEntityHeaders>;
 
 interface Made {
-  body: ReadyBody;
   entity: Entity;
   byBase: Map<Readonly<OutgoingHttpHeaders>, Answers>;
 }
@@ -46,17 +45,21 @@ interface Made {
  * or a bus that must first catch up with other processes.
  */
 export function readyThumbnails(options: ReadyThumbnailsOptions) {
-  const made = new WeakMap<DeliveryPhoto, Made>();
+  // By photo (its name is in the headers), then by body (its size is): weakly both ways, so
+  // neither a photo dropped from the delivery cache nor bytes dropped from the thumbnail cache stay.
+  const made = new WeakMap<DeliveryPhoto, WeakMap<ReadyBody, Made>>();
 
   function madeFor(photo: DeliveryPhoto, body: ReadyBody): Made {
-    let entry = made.get(photo);
-    if (entry?.body !== body) made.set(photo, (entry = { body, entity: options.entityOf(photo), byBase: new Map() }));
+    let byBody = made.get(photo);
+    if (!byBody) made.set(photo, (byBody = new WeakMap()));
+    let entry = byBody.get(body);
+    if (!entry) byBody.set(body, (entry = { entity: options.entityOf(photo), byBase: new Map() }));
     return entry;
   }
 
-  function answersFor(entry: Made, base: Readonly<OutgoingHttpHeaders>): Answers {
+  function answersFor(entry: Made, base: Readonly<OutgoingHttpHeaders>, body: ReadyBody): Answers {
     let answers = entry.byBase.get(base);
-    if (!answers) entry.byBase.set(base, (answers = wholeEntityHeaders(base, entry.entity, entry.body)));
+    if (!answers) entry.byBase.set(base, (answers = wholeEntityHeaders(base, entry.entity, body)));
     return answers;
   }
 
@@ -69,7 +72,7 @@ export function readyThumbnails(options: ReadyThumbnailsOptions) {
     const body = photo && options.bodyOf(photo);
     if (!photo || !body) return false;
     const entry = madeFor(photo, body);
-    const answers = answersFor(entry, options.baseHeaders(req));
+    const answers = answersFor(entry, options.baseHeaders(req), body);
     if (revalidation(req.headers) && conditionalAnswer(req, entry.entity.validators) === 304) {
       res.writeHead(304, answers.notModified);
       res.end();
