@@ -1,4 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import fs from "node:fs/promises";
 import { create as contentDisposition } from "content-disposition";
 import type { AppContext } from "../context";
 import { HttpError, NotFoundError } from "../http/errors";
@@ -146,24 +147,19 @@ export interface DeliveryFilesOptions {
 export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
   const observe = responseObserver(ctx);
   const { uploads, published } = storesOf(ctx.config);
-  // On disk, by file; in object storage, by key.
-  const thumbnails = new ThumbnailCache(
-    ctx.config.deliveryThumbnailCacheBytes,
-    uploads.kind === "disk" ? undefined : async (key) => readAll(await uploads.get(key)),
-  );
+  // By key, so an answer from memory needs no file name; a file on disk is read in one go.
+  const thumbnails = new ThumbnailCache(ctx.config.deliveryThumbnailCacheBytes, async (key) => {
+    const file = uploads.localFile(key);
+    return file ? fs.readFile(file) : readAll(await uploads.get(key));
+  });
   const handOver = uploads.kind === "disk" ? sendfileTarget(ctx.config) : undefined;
   const thumbnailSpec = renditionSpec(ctx.config, "thumbnail");
-  const thumbnailFile = (key: string) => uploads.localFile(key) ?? key;
   // With SENDFILE_HEADER, the thumbnails the proxy was handed (their files are there) by photo.
   const handedOver = new WeakMap<DeliveryPhoto, ProxyBody>();
   const readyThumbnail = readyThumbnails({
     cache: deliveryCache(ctx),
     bodyOf: (photo) =>
-      handOver
-        ? handedOver.get(photo)
-        : photo.thumbnailKey
-          ? thumbnails.peek(thumbnailFile(photo.thumbnailKey))
-          : undefined,
+      handOver ? handedOver.get(photo) : photo.thumbnailKey ? thumbnails.peek(photo.thumbnailKey) : undefined,
     baseHeaders: options.baseHeaders,
     entityOf: (photo) => photoEntity(photo, "thumbnail", thumbnailSpec),
   });
@@ -206,7 +202,7 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
     // Previews (hundreds of kB each) are read from storage; thumbnails from memory. Unreadable here:
     // the answer from storage says why (404 when it is gone).
     if (!handOver && rendition === "thumbnail")
-      data = await Promise.resolve(thumbnails.read(thumbnailFile(key))).catch(() => undefined);
+      data = await Promise.resolve(thumbnails.read(key)).catch(() => undefined);
     const body: Body = data ? { kind: "buffer", data } : await photoBody(key);
     if (rendition === "thumbnail" && body.kind === "proxy") handedOver.set(photo, body);
     return sendEntity(req, res, options.baseHeaders(req), entity, body);

@@ -1,10 +1,8 @@
-import fs from "node:fs/promises";
-
 /** A file larger than this share of the cache is read each time rather than pushing out many others. */
 const LARGEST_SHARE = 1 / 16;
 
 /**
- * Thumbnails by file, in memory, at most `maxBytes` of them, least recently used out first.
+ * Thumbnails by storage key, in memory, at most `maxBytes` of them, least recently used out first.
  * Stored files are never rewritten (a new thumbnail gets a new name), so an entry never goes stale;
  * whether a client may see it is decided before it is asked for. Reads of one file under way
  * are shared.
@@ -16,7 +14,7 @@ export class ThumbnailCache {
 
   constructor(
     private readonly maxBytes: number,
-    private readonly load: (file: string) => Promise<Buffer> = (file) => fs.readFile(file),
+    private readonly load: (key: string) => Promise<Buffer>,
   ) {}
 
   /** The file's bytes if they are in memory. */
