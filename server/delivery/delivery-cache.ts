@@ -1,5 +1,6 @@
 import type { Db } from "../db/database";
 import type { EventBus, ResourceChange } from "../events/bus";
+import { touch } from "./recently-used";
 import { findLinkByToken, photosOf, type DeliveryLink, type DeliveryPhoto } from "./delivery.repository";
 
 /** Links kept at most, least recently used out first. */
@@ -57,11 +58,7 @@ export class DeliveryCache {
     const trusted = await this.events.caughtUp();
     if (!trusted) return findLinkByToken(this.db, token);
     const kept = this.links.get(token);
-    if (kept) {
-      this.links.delete(token);
-      this.links.set(token, kept);
-      return kept;
-    }
+    if (kept) return touch(this.links, token, kept);
     let load = this.linkLoads.get(token);
     if (!load) {
       const generation = this.generation;
@@ -82,25 +79,17 @@ export class DeliveryCache {
   peek(token: string): { link: DeliveryLink; photos: DeliveryPhoto[] } | undefined {
     if (!this.events.alone) return undefined;
     const link = this.links.get(token);
-    const list = link && this.photoLists.get(link.projectId);
-    if (!link || !list || list.photos.length !== link.photoCount || list.bytes !== link.photoBytes) return undefined;
-    // Most recently used, as `link` and `photos` make them: the busiest gallery stays.
-    this.links.delete(token);
-    this.links.set(token, link);
-    this.photoLists.delete(link.projectId);
-    this.photoLists.set(link.projectId, list);
+    const list = link && this.currentList(link);
+    if (!link || !list) return undefined;
+    touch(this.links, token, link);
     return { link, photos: list.photos };
   }
 
   /** The link's photos in the ZIP's order. */
   async photos(link: DeliveryLink): Promise<DeliveryPhoto[]> {
     const kept = this.links.get(link.token) === link;
-    const list = kept ? this.photoLists.get(link.projectId) : undefined;
-    if (list && list.photos.length === link.photoCount && list.bytes === link.photoBytes) {
-      this.photoLists.delete(link.projectId);
-      this.photoLists.set(link.projectId, list);
-      return list.photos;
-    }
+    const list = kept ? this.currentList(link) : undefined;
+    if (list) return list.photos;
     if (!kept) return photosOf(this.db, link.projectId);
     let load = this.photoLoads.get(link.projectId);
     if (!load) {
@@ -116,6 +105,13 @@ export class DeliveryCache {
       load = started;
     }
     return load.photos;
+  }
+
+  /** The link's kept photos while the row's count and bytes still match them, made most recently used. */
+  private currentList(link: DeliveryLink): PhotoList | undefined {
+    const list = this.photoLists.get(link.projectId);
+    if (!list || list.photos.length !== link.photoCount || list.bytes !== link.photoBytes) return undefined;
+    return touch(this.photoLists, link.projectId, list);
   }
 
   private keepLink(link: DeliveryLink): void {

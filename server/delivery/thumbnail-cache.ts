@@ -1,10 +1,12 @@
-/** A file larger than this share of the cache is read each time rather than pushing out many others. */
+import { touch } from "./recently-used";
+
+/** A thumbnail larger than this share of the cache is read each time rather than pushing out many others. */
 const LARGEST_SHARE = 1 / 16;
 
 /**
  * Thumbnails by storage key, in memory, at most `maxBytes` of them, least recently used out first.
  * Stored files are never rewritten (a new thumbnail gets a new name), so an entry never goes stale;
- * whether a client may see it is decided before it is asked for. Reads of one file under way
+ * whether a client may see it is decided before it is asked for. Reads of one thumbnail under way
  * are shared.
  */
 export class ThumbnailCache {
@@ -17,35 +19,31 @@ export class ThumbnailCache {
     private readonly load: (key: string) => Promise<Buffer>,
   ) {}
 
-  /** The file's bytes if they are in memory. */
-  peek(file: string): Buffer | undefined {
-    const kept = this.files.get(file);
-    if (kept) {
-      this.files.delete(file);
-      this.files.set(file, kept);
-    }
-    return kept;
+  /** The thumbnail's bytes if they are in memory. */
+  peek(key: string): Buffer | undefined {
+    const kept = this.files.get(key);
+    return kept && touch(this.files, key, kept);
   }
 
-  /** The file's bytes, from memory or read (and kept) now; rejects as `load` does. */
-  read(file: string): Promise<Buffer> | Buffer {
-    const kept = this.peek(file);
+  /** The thumbnail's bytes, from memory or read (and kept) now; rejects as `load` does. */
+  read(key: string): Promise<Buffer> | Buffer {
+    const kept = this.peek(key);
     if (kept) return kept;
-    let pending = this.reading.get(file);
+    let pending = this.reading.get(key);
     if (!pending) {
-      pending = this.load(file).finally(() => this.reading.delete(file));
-      this.reading.set(file, pending);
+      pending = this.load(key).finally(() => this.reading.delete(key));
+      this.reading.set(key, pending);
       void pending.then(
-        (data) => this.keep(file, data),
+        (data) => this.keep(key, data),
         () => undefined,
       );
     }
     return pending;
   }
 
-  private keep(file: string, data: Buffer): void {
-    if (data.length > this.maxBytes * LARGEST_SHARE || this.files.has(file)) return;
-    this.files.set(file, data);
+  private keep(key: string, data: Buffer): void {
+    if (data.length > this.maxBytes * LARGEST_SHARE || this.files.has(key)) return;
+    this.files.set(key, data);
     this.bytes += data.length;
     for (const [oldest, bytes] of this.files) {
       if (this.bytes <= this.maxBytes) break;
