@@ -6,12 +6,14 @@ import type { TestApp } from "../test/harness";
 import { recordPublishEvents } from "../publish/test-fixtures";
 import { isPostgresUrl } from "../db/dialect";
 import { deliveryCache } from "./delivery-cache";
+import { photosOf } from "./delivery.repository";
 import { binary, cookiesOf, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
 const made = appWithUser();
 
-const get = (url: string, headers: Record<string, string> = {}) =>
-  request(made.t.app).get(url).set(headers).buffer(true).parse(binary);
+const getFrom = (t: TestApp, url: string, headers: Record<string, string> = {}) =>
+  request(t.app).get(url).set(headers).buffer(true).parse(binary);
+const get = (url: string, headers: Record<string, string> = {}) => getFrom(made.t, url, headers);
 const staff = () => made.user.auth;
 
 /**
@@ -35,15 +37,6 @@ async function answered(t: TestApp, url: string, headers: Record<string, string>
   const res = await request(server)[method](url).set(headers);
   return { status: res.status, atOnce };
 }
-
-const photoIds = async (projectId: number) =>
-  (
-    await made.t.ctx
-      .db("attachments")
-      .where({ project_id: projectId })
-      .orderBy([{ column: "created_at" }, { column: "id" }])
-      .select("id")
-  ).map((r: { id: number }) => r.id);
 
 const withoutDate = (headers: Record<string, string>) => {
   const rest = { ...headers };
@@ -120,8 +113,8 @@ describe("thumbnails answered from memory", () => {
     const thirdBefore = (await get(`${trimmed.page}/t/3`)).body as Buffer;
     // A published project's photos cannot be deleted: unpublished, trimmed, published again.
     expect((await api().delete(`/api/projects/${trimmed.id}/publish`).set(staff())).status).toBe(200);
-    const [, second] = await photoIds(trimmed.id);
-    expect((await api().delete(`/api/attachments/${second}`).set(staff())).status).toBe(204);
+    const [, second] = await photosOf(made.t.ctx.db, trimmed.id);
+    expect((await api().delete(`/api/attachments/${second.id}`).set(staff())).status).toBe(204);
     const events = recordPublishEvents(made.t.ctx, trimmed.id);
     expect((await api().post(`/api/projects/${trimmed.id}/publish`).set(staff())).status).toBe(202);
     await events.next("publish_completed");
@@ -134,8 +127,7 @@ describe("thumbnails answered from memory", () => {
 
 describe("thumbnails handed to the proxy (SENDFILE_HEADER)", () => {
   const proxied = appWithUser({ SENDFILE_HEADER: "X-Accel-Redirect" });
-  const getProxied = (url: string, headers: Record<string, string> = {}) =>
-    request(proxied.t.app).get(url).set(headers).buffer(true).parse(binary);
+  const getProxied = (url: string, headers: Record<string, string> = {}) => getFrom(proxied.t, url, headers);
 
   it("are handed over again with the same headers, and refused at the next request once a passcode is set", async () => {
     const d = await publishDelivery(proxied.t, proxied.user);
