@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeImage } from "../attachments/test-fixtures";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
+import { binary, publishDelivery } from "../delivery/test-fixtures";
 import { until } from "../test/wait";
 
 let t: TestApp;
@@ -80,6 +81,22 @@ describe("request logging", () => {
     expect(text).not.toContain(user.token);
     expect(text).not.toContain(new URL(signed, "http://x").searchParams.get("sig")!);
     expect(text).not.toContain(zipName);
+  });
+
+  it("writes a gallery's answered thumbnails at debug, as probes, and a refused one at info", async () => {
+    const delivery = await publishDelivery(t, user);
+    const lines = await linesFor(async () => {
+      expect((await request(t.app).get(`${delivery.page}/t/1`).buffer(true).parse(binary)).status).toBe(200);
+      expect((await request(t.app).get(`${delivery.page}/t/9`)).status).toBe(404);
+      expect((await request(t.app).get(`${delivery.page}/p/1`).buffer(true).parse(binary)).status).toBe(200);
+      expect((await request(t.app).get("/healthz")).status).toBe(200);
+    }, 4);
+    expect(lines.map((l) => [l.route, l.status, l.level])).toEqual([
+      ["/d/:token/t/:n", 200, 20],
+      ["/d/:token/t/:n", 404, 30],
+      ["/d/:token/p/:n", 200, 30],
+      ["/healthz", 200, 20],
+    ]);
   });
 
   it("writes requests slower than SLOW_REQUEST_MS at warn", async () => {

@@ -7,6 +7,13 @@ import { uploadRefusalReason } from "./upload-refusals";
 
 /** Probes polled every few seconds: logged at debug so they do not drown the log. */
 const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
+/**
+ * A gallery's thumbnails, dozens per visitor and thousands a minute when it goes out: answered,
+ * they are logged at debug too (counted in the metrics all the same); a refusal stays at info.
+ */
+const GALLERY_THUMBNAIL = "/d/:token/t/:n";
+const quiet = (route: string, status: number | undefined) =>
+  PROBES.has(route) || (route === GALLERY_THUMBNAIL && status !== undefined && status < 400);
 const UPLOAD_ROUTES = new Set([
   "/api/attachments/projects/:id/upload",
   "/api/attachments/projects/:id/upload-multiple",
@@ -43,25 +50,26 @@ export function responseObserver(ctx: AppContext) {
       const ms = Math.round((performance.now() - started) * 10) / 10;
       const route = routeTemplate();
       const aborted = !res.writableFinished;
-      const status = aborted ? "aborted" : String(res.statusCode);
-      const labels = { method: req.method ?? "", route, status };
+      const status = aborted ? undefined : res.statusCode;
+      const labels = { method: req.method ?? "", route, status: status === undefined ? "aborted" : String(status) };
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, ms / 1000);
       if (UPLOAD_ROUTES.has(route)) {
-        const reason = uploadRefusalReason(aborted ? undefined : res.statusCode);
+        const reason = uploadRefusalReason(status);
         if (reason) metrics.uploadRefusals.inc({ reason });
       }
+      const level = ms > slowMs ? "warn" : quiet(route, status) ? "debug" : "info";
+      // Most thumbnails' lines are not written at all: the line is only made for a level that is.
+      if (!logger.isLevelEnabled(level)) return;
       const line = {
         method: req.method,
         route,
-        status: aborted ? null : res.statusCode,
+        status: status ?? null,
         aborted,
         ms,
         userId: userId(),
       };
-      if (ms > slowMs) logger.warn(line, "slow request");
-      else if (PROBES.has(route)) logger.debug(line, "request");
-      else logger.info(line, "request");
+      logger[level](line, level === "warn" ? "slow request" : "request");
     });
   };
 }
