@@ -140,7 +140,7 @@ export interface DeliveryFilesOptions {
  * `/published/<token>.zip`), answered before Express: Express's own routing and response helpers
  * cost more than a thumbnail from memory. Every answer follows the same rules as the page (404,
  * 410 past the expiry, 401 without the passcode's cookie); the link and its photos come from the
- * delivery cache, thumbnails from a bounded memory cache, other files from disk in 1 MiB reads or,
+ * delivery cache, thumbnails from a bounded memory cache, other files from disk in 512 KiB reads or,
  * with SENDFILE_HEADER, from the proxy in front, or streamed from object storage. Answers false
  * for any other request.
  */

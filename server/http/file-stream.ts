@@ -2,12 +2,16 @@ import fs from "node:fs";
 import type { ServerResponse } from "node:http";
 
 /**
- * Reads of 1 MiB: serving a 5 MB photo in 64 kB reads cost a plain Node server a third of its
- * rate (bench/README.md, "Delivery").
+ * Reads of 512 KiB: serving a 5 MB photo in 64 kB reads cost a plain Node server a third of its
+ * rate, and 1 MiB reads were no faster than these but held twice the memory (bench/README.md, "Delivery").
  */
-const READ_CHUNK = 1024 * 1024;
-/** Idle read buffers kept for the next response; more in use at once are allocated and left to the GC. */
-const KEEP_IDLE = 16;
+const READ_CHUNK = 512 * 1024;
+/**
+ * Idle read buffers kept for the next response: as many as the busiest benched load has
+ * connections, so that it allocates none. More in use at once are allocated and left to the GC,
+ * which frees them late.
+ */
+const KEEP_IDLE = 32;
 const idle: Buffer[] = [];
 
 /** A buffer comes back only once the socket has written it, so no response ever sends another's bytes. */
