@@ -145,7 +145,7 @@ export interface DeliveryFilesOptions {
  * for any other request.
  */
 export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
-  const observe = responseObserver(ctx);
+  const observer = responseObserver(ctx);
   const { uploads, published } = storesOf(ctx.config);
   // By key, so an answer from memory needs no file name; a file on disk is read in one go.
   const thumbnails = new ThumbnailCache(ctx.config.deliveryThumbnailCacheBytes, async (key) => {
@@ -273,8 +273,12 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
     const template = templateOf(req.url ?? "/");
     if (!template) return false;
-    observe(req, res, () => template);
-    if (readyThumbnail(req, res)) return true;
+    const started = performance.now();
+    if (readyThumbnail(req, res)) {
+      observer.answered(req, res, template, started);
+      return true;
+    }
+    observer.observe(req, res, () => template);
     serve(req, res).catch((err: unknown) => fail(req, res, err));
     return true;
   };

@@ -8,6 +8,7 @@ import { TestSocket } from "../events/test-socket";
 import { makeImage } from "../attachments/test-fixtures";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
+import { binary, publishDelivery } from "../delivery/test-fixtures";
 import { until } from "../test/wait";
 
 const TOKEN = "metrics-secret-token-for-tests";
@@ -161,6 +162,25 @@ describe("counters after uploads and a publish", () => {
       after.value("photodrop_http_requests_total", { ...labels, status: "404" }) -
         before.value("photodrop_http_requests_total", { ...labels, status: "404" }),
     ).toBe(2);
+  });
+  it("counts a gallery's thumbnails however they are answered: read first, from memory after, and 304", async () => {
+    const delivery = await publishDelivery(t, user);
+    const thumbnail = (headers: Record<string, string> = {}) =>
+      request(t.app).get(`${delivery.page}/t/1`).set(headers).buffer(true).parse(binary);
+    const before = await scrape();
+    expect((await thumbnail()).status).toBe(200);
+    const again = await thumbnail();
+    expect(again.status).toBe(200);
+    expect((await thumbnail({ "If-None-Match": again.headers.etag })).status).toBe(304);
+    const after = await scrape();
+    const labels = { method: "GET", route: "/d/:token/t/:n" };
+    const delta = (status: string) =>
+      after.value("photodrop_http_requests_total", { ...labels, status }) -
+      before.value("photodrop_http_requests_total", { ...labels, status });
+    expect([delta("200"), delta("304")]).toEqual([2, 1]);
+    const timed = (m: typeof after, status: string) =>
+      m.count("photodrop_http_request_duration_seconds", { ...labels, status });
+    expect(timed(after, "200") - timed(before, "200")).toBe(2);
   });
 });
 
