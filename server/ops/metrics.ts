@@ -6,25 +6,14 @@ import { findPublishState } from "../publish/publish.repository";
 import { diskSpace } from "../storage/disk-space";
 import { publishedZipKey } from "../storage/published-zips";
 import { storesOf } from "../storage/stores";
+import { HttpRequestMetrics } from "./http-request-metrics";
 
 /** Every Photodrop metric of one running app, in a registry of its own (tests run several apps in one process). */
 export class AppMetrics {
   readonly registry = new Registry();
   private readonly registers = [this.registry];
 
-  readonly httpRequests = new Counter({
-    name: "photodrop_http_requests_total",
-    help: "HTTP requests answered, by method, route template and status",
-    labelNames: ["method", "route", "status"] as const,
-    registers: this.registers,
-  });
-  readonly httpDuration = new Histogram({
-    name: "photodrop_http_request_duration_seconds",
-    help: "Time from request to the end of the answer, by method, route template and status",
-    labelNames: ["method", "route", "status"] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120],
-    registers: this.registers,
-  });
+  readonly http = new HttpRequestMetrics();
   readonly uploadedFiles = new Counter({
     name: "photodrop_uploads_total",
     help: "Files accepted by upload and stored as attachments",
@@ -66,6 +55,7 @@ export class AppMetrics {
   });
 
   constructor(ctx: AppContext) {
+    this.http.registerIn(this.registry);
     const queue = publishQueue(ctx);
     new Gauge({
       name: "photodrop_publish_queue_length",

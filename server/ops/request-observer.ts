@@ -48,9 +48,7 @@ export function responseObserver(ctx: AppContext) {
   /** `status` undefined: aborted. */
   function record(method: string, route: string, status: number | undefined, started: number, userId: string | null) {
     const ms = Math.round((performance.now() - started) * 10) / 10;
-    const labels = { method, route, status: status === undefined ? "aborted" : String(status) };
-    metrics.httpRequests.inc(labels);
-    metrics.httpDuration.observe(labels, ms / 1000);
+    metrics.http.seriesOf(method, route, status ?? "aborted").observe(ms / 1000);
     if (UPLOAD_ROUTES.has(route)) {
       const reason = uploadRefusalReason(status);
       if (reason) metrics.uploadRefusals.inc({ reason });
