@@ -5,7 +5,7 @@ const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 12
 type Labels = Readonly<{ method: string; route: string; status: string }>;
 
 /** One method, route template and status: how many answers, their seconds in all, and how many in each bucket. */
-export class RequestSeries {
+class RequestSeries {
   count = 0;
   seconds = 0;
   readonly inBucket: number[] = BUCKETS.map(() => 0);

@@ -163,6 +163,7 @@ describe("counters after uploads and a publish", () => {
         before.value("photodrop_http_requests_total", { ...labels, status: "404" }),
     ).toBe(2);
   });
+
   it("counts a gallery's thumbnails however they are answered: read first, from memory after, and 304", async () => {
     const delivery = await publishDelivery(t, user);
     const thumbnail = (headers: Record<string, string> = {}) =>

@@ -35,7 +35,7 @@ export function observeRequests(ctx: AppContext): RequestHandler {
 /**
  * The same observation for requests answered without Express, whose route is known in advance:
  * `observe` waits for the answer to end, `answered` records one ended already (without a listener,
- * a sixth of a thumbnail answered from memory). The latter's bytes were handed to the socket, so
+ * a tenth of a thumbnail answered from memory). The latter's bytes were handed to the socket, so
  * a client that then goes away is recorded with the status, not as aborted.
  */
 export function responseObserver(ctx: AppContext) {
