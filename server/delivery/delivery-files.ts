@@ -7,7 +7,7 @@ import { sendEntity, type Body, type Entity, type ProxyBody } from "../http/enti
 import { answerError } from "../http/plain-answers";
 import { answerFor } from "../http/error-middleware";
 import { sendfileTarget } from "../http/sendfile-header";
-import { responseObserver } from "../ops/request-observer";
+import { GALLERY_THUMBNAIL, responseObserver } from "../ops/request-observer";
 import { attachmentDisposition } from "../publish/download-name";
 import { KEY_FIELDS, renditionKeyOf } from "../attachments/renditions.service";
 import { jpegNameOf } from "../attachments/file-names";
@@ -270,14 +270,15 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
   }
 
   return (req: IncomingMessage, res: ServerResponse): boolean => {
+    // The ready answer first: it knows its own route, so it needs none of the reading below.
+    const started = performance.now();
+    if (readyThumbnail(req, res)) {
+      observer.answered(req, res, GALLERY_THUMBNAIL, started);
+      return true;
+    }
     if (req.method !== "GET" && req.method !== "HEAD") return false;
     const template = templateOf(req.url ?? "/");
     if (!template) return false;
-    const started = performance.now();
-    if (readyThumbnail(req, res)) {
-      observer.answered(req, res, template, started);
-      return true;
-    }
     observer.observe(req, res, () => template);
     serve(req, res).catch((err: unknown) => fail(req, res, err));
     return true;

@@ -11,7 +11,7 @@ const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
  * A gallery's thumbnails, dozens per visitor and thousands a minute when it goes out: answered,
  * they are logged at debug too (counted in the metrics all the same); a refusal stays at info.
  */
-const GALLERY_THUMBNAIL = "/d/:token/t/:n";
+export const GALLERY_THUMBNAIL = "/d/:token/t/:n";
 const quiet = (route: string, status: number | undefined) =>
   PROBES.has(route) || (route === GALLERY_THUMBNAIL && status !== undefined && status < 400);
 const UPLOAD_ROUTES = new Set([
