@@ -8,12 +8,9 @@ import { cancelAllPublishes } from "../publish/publish.service";
 import { uploadPath } from "../storage/paths";
 import { until } from "../test/wait";
 import { ACCEL_LOCATION, ACCEL_PUBLISHED_LOCATION } from "../http/sendfile-header";
-import { binary, cookiesOf, publishDelivery, type PublishedDelivery } from "./test-fixtures";
+import { cookiesOf, getBinary, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
 const made = appWithUser();
-
-const get = (app: TestApp["app"], url: string, headers: Record<string, string> = {}) =>
-  request(app).get(url).set(headers).buffer(true).parse(binary);
 
 /** The files of a delivery's photos and thumbnails on disk, in the page's order. */
 async function storedFiles(app: TestApp, d: PublishedDelivery) {
@@ -58,46 +55,46 @@ describe("delivery files from memory", () => {
     const urls = [`${d.page}/p/1`, `${d.page}/t/3`, `${d.page}/v/2`, `${d.page}/all.zip`, d.zipUrl];
     // Parts of the ZIP: a complete download is counted, which is a write.
     const part = { Range: "bytes=0-99" };
-    for (const url of urls) expect((await get(t.app, url, part)).status, url).toBe(206);
+    for (const url of urls) expect((await getBinary(t.app, url, part)).status, url).toBe(206);
     const queries = await queriesDuring(t, async () => {
       for (let round = 0; round < 5; round++)
-        for (const url of urls) expect((await get(t.app, url, part)).status, url).toBe(206);
+        for (const url of urls) expect((await getBinary(t.app, url, part)).status, url).toBe(206);
     });
     expect(queries).toEqual([]);
   });
 
   it("answers a revalidation with 304 from the ETag alone, without reading the file", async () => {
-    const first = await get(t.app, `${d.page}/p/1`);
+    const first = await getBinary(t.app, `${d.page}/p/1`);
     const etag = first.headers.etag;
     expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
     const { photo } = (await storedFiles(t, d))[0];
     const kept = fs.readFileSync(photo);
     fs.rmSync(photo);
     try {
-      const again = await get(t.app, `${d.page}/p/1`, { "If-None-Match": etag });
+      const again = await getBinary(t.app, `${d.page}/p/1`, { "If-None-Match": etag });
       expect(again.status).toBe(304);
       expect((again.body as Buffer).length).toBe(0);
       expect(again.headers.etag).toBe(etag);
-      expect((await get(t.app, `${d.page}/p/1`)).status).toBe(404);
+      expect((await getBinary(t.app, `${d.page}/p/1`)).status).toBe(404);
     } finally {
       fs.writeFileSync(photo, kept);
     }
-    const thumb = await get(t.app, `${d.page}/t/1`);
-    expect((await get(t.app, `${d.page}/t/1`, { "If-None-Match": thumb.headers.etag })).status).toBe(304);
-    const zip = await get(t.app, `${d.page}/all.zip`);
+    const thumb = await getBinary(t.app, `${d.page}/t/1`);
+    expect((await getBinary(t.app, `${d.page}/t/1`, { "If-None-Match": thumb.headers.etag })).status).toBe(304);
+    const zip = await getBinary(t.app, `${d.page}/all.zip`);
     expect(zip.headers.etag).toMatch(/^W\/"/);
-    expect((await get(t.app, d.zipUrl, { "If-None-Match": zip.headers.etag })).status).toBe(304);
+    expect((await getBinary(t.app, d.zipUrl, { "If-None-Match": zip.headers.etag })).status).toBe(304);
   });
 
   it("keeps a thumbnail in memory once read", async () => {
-    const first = await get(t.app, `${d.page}/t/2`);
+    const first = await getBinary(t.app, `${d.page}/t/2`);
     expect(first.status).toBe(200);
     expect(first.headers["content-type"]).toBe("image/webp");
     const { thumbnail } = (await storedFiles(t, d))[1];
     const kept = fs.readFileSync(thumbnail!);
     fs.rmSync(thumbnail!);
     try {
-      const again = await get(t.app, `${d.page}/t/2`);
+      const again = await getBinary(t.app, `${d.page}/t/2`);
       expect(again.status).toBe(200);
       expect((again.body as Buffer).equals(first.body as Buffer)).toBe(true);
     } finally {
@@ -106,22 +103,22 @@ describe("delivery files from memory", () => {
   });
 
   it("answers one range of a photo with 206, a stale If-Range with the whole photo, a range past the end with 416, HEAD with headers only", async () => {
-    const whole = (await get(t.app, `${d.page}/p/2`)).body as Buffer;
-    const part = await get(t.app, `${d.page}/p/2`, { Range: "bytes=10-109" });
+    const whole = (await getBinary(t.app, `${d.page}/p/2`)).body as Buffer;
+    const part = await getBinary(t.app, `${d.page}/p/2`, { Range: "bytes=10-109" });
     expect(part.status).toBe(206);
     expect(part.headers["content-range"]).toBe(`bytes 10-109/${whole.length}`);
     expect((part.body as Buffer).equals(whole.subarray(10, 110))).toBe(true);
-    const stale = await get(t.app, `${d.page}/p/2`, { Range: "bytes=10-109", "If-Range": '"another"' });
+    const stale = await getBinary(t.app, `${d.page}/p/2`, { Range: "bytes=10-109", "If-Range": '"another"' });
     expect(stale.status).toBe(200);
     expect((stale.body as Buffer).length).toBe(whole.length);
-    const past = await get(t.app, `${d.page}/p/2`, { Range: `bytes=${whole.length + 5}-` });
+    const past = await getBinary(t.app, `${d.page}/p/2`, { Range: `bytes=${whole.length + 5}-` });
     expect(past.status).toBe(416);
     expect(past.headers["content-range"]).toBe(`bytes */${whole.length}`);
     expect(JSON.parse((past.body as Buffer).toString())).toEqual({ statusCode: 416, message: "Range not satisfiable" });
     const head = await request(t.app).head(`${d.page}/p/2`);
     expect(head.status).toBe(200);
     expect(head.headers["content-length"]).toBe(String(whole.length));
-    expect((await get(t.app, `${d.page}/p/2`, { "If-Match": '"another"' })).status).toBe(412);
+    expect((await getBinary(t.app, `${d.page}/p/2`, { "If-Match": '"another"' })).status).toBe(412);
   });
 
   it("sends a photo several of its 512 KiB reads long whole, and ranges that cross them exactly", async () => {
@@ -129,10 +126,10 @@ describe("delivery files from memory", () => {
     const { photo } = (await storedFiles(t, big))[0];
     const bytes = fs.readFileSync(photo);
     expect(bytes.length).toBeGreaterThan(2 * 1024 * 1024);
-    expect(((await get(t.app, `${big.page}/p/1`)).body as Buffer).equals(bytes)).toBe(true);
+    expect(((await getBinary(t.app, `${big.page}/p/1`)).body as Buffer).equals(bytes)).toBe(true);
     const from = 1024 * 1024 - 7;
     const to = 2 * 1024 * 1024 + 11;
-    const part = await get(t.app, `${big.page}/p/1`, { Range: `bytes=${from}-${to}` });
+    const part = await getBinary(t.app, `${big.page}/p/1`, { Range: `bytes=${from}-${to}` });
     expect((part.body as Buffer).equals(bytes.subarray(from, to + 1))).toBe(true);
   });
 
@@ -141,7 +138,7 @@ describe("delivery files from memory", () => {
     const expiresAt = new Date(Date.now() + 1500).toISOString();
     const set = await request(t.app).put(`/api/projects/${soon.id}/delivery`).set(staff.auth).send({ expiresAt });
     expect(set.status).toBe(200);
-    expect((await get(t.app, `${soon.page}/t/1`)).status).toBe(200);
+    expect((await getBinary(t.app, `${soon.page}/t/1`)).status).toBe(200);
     await until(
       () => Date.now(),
       (now) => now > Date.parse(expiresAt),
@@ -158,9 +155,9 @@ describe("ThumbnailCache bound", () => {
     try {
       const user = await createUser(none.ctx);
       const d = await publishDelivery(none, user);
-      expect((await get(none.app, `${d.page}/t/1`)).status).toBe(200);
+      expect((await getBinary(none.app, `${d.page}/t/1`)).status).toBe(200);
       fs.rmSync((await storedFiles(none, d))[0].thumbnail!);
-      expect((await get(none.app, `${d.page}/t/1`)).status).toBe(404);
+      expect((await getBinary(none.app, `${d.page}/t/1`)).status).toBe(404);
     } finally {
       await none.close();
     }
@@ -174,18 +171,18 @@ describe("with SENDFILE_HEADER", () => {
       try {
         const user = await createUser(proxied.ctx);
         const d = await publishDelivery(proxied, user);
-        const photo = await get(proxied.app, `${d.page}/p/1`);
+        const photo = await getBinary(proxied.app, `${d.page}/p/1`);
         expect(photo.status).toBe(200);
         expect((photo.body as Buffer).length).toBe(0);
         expect(photo.headers["content-type"]).toBe("image/jpeg");
         expect(photo.headers["cache-control"]).toBe("private, no-cache");
-        const thumb = await get(proxied.app, `${d.page}/t/1`);
+        const thumb = await getBinary(proxied.app, `${d.page}/t/1`);
         const files = await storedFiles(proxied, d);
         const named = (file: string) =>
           header === "X-Sendfile" ? file : `${ACCEL_LOCATION}/${file.slice(proxied.ctx.config.uploadsDir.length + 1)}`;
         expect(photo.headers[header.toLowerCase()]).toBe(named(files[0].photo));
         expect(thumb.headers[header.toLowerCase()]).toBe(named(files[0].thumbnail!));
-        const zip = await get(proxied.app, d.zipUrl);
+        const zip = await getBinary(proxied.app, d.zipUrl);
         expect(zip.status).toBe(200);
         expect((zip.body as Buffer).length).toBe(0);
         expect(zip.headers["content-type"]).toBe("application/zip");
@@ -194,13 +191,13 @@ describe("with SENDFILE_HEADER", () => {
         );
 
         await request(proxied.app).put(`/api/projects/${d.id}/delivery`).set(user.auth).send({ passcode: "1234" });
-        const refused = await get(proxied.app, `${d.page}/p/1`);
+        const refused = await getBinary(proxied.app, `${d.page}/p/1`);
         expect(refused.status).toBe(401);
         expect(refused.headers[header.toLowerCase()]).toBeUndefined();
         const cookie = cookiesOf(
           await request(proxied.app).post(`/d/${d.token}/unlock`).type("form").send({ passcode: "1234" }),
         );
-        expect((await get(proxied.app, `${d.page}/p/1`, { Cookie: cookie })).headers[header.toLowerCase()]).toBe(
+        expect((await getBinary(proxied.app, `${d.page}/p/1`, { Cookie: cookie })).headers[header.toLowerCase()]).toBe(
           named(files[0].photo),
         );
       } finally {

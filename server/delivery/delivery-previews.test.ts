@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { appWithUser } from "../test/app-with-user";
 import { readStored, removeStored, writeStored } from "../test/stored-files";
 import { GRID_SIZES } from "./delivery-page";
-import { binary, publishDelivery, type PublishedDelivery } from "./test-fixtures";
+import { getBinary, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
 const made = appWithUser();
 let d: PublishedDelivery;
@@ -13,8 +13,7 @@ beforeAll(async () => {
   d = await publishDelivery(made.t, made.user, { photoNames: ["a.jpg", "b.png.jpg", "c.jpg"], side: 320 });
 });
 
-const get = (url: string, headers: Record<string, string> = {}) =>
-  request(made.t.app).get(url).set(headers).buffer(true).parse(binary);
+const get = (url: string, headers: Record<string, string> = {}) => getBinary(made.t.app, url, headers);
 
 const rowAt = async (n: number) =>
   (

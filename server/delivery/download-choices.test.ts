@@ -6,7 +6,7 @@ import { until } from "../test/wait";
 import { webSizeZipKey } from "../storage/published-zips";
 import { publishedZipCopy, readStored } from "../test/stored-files";
 import { addPhoto, readZip, recordPublishEvents } from "../publish/test-fixtures";
-import { binary, cookiesOf, downloadsOf, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
+import { cookiesOf, downloadsOf, getBinary, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
 let t: TestApp;
 let staff: TestUser;
@@ -20,8 +20,7 @@ afterAll(async () => {
 });
 
 const api = () => request(t.app);
-const get = (url: string, headers: Record<string, string> = {}) =>
-  api().get(url).set(headers).buffer(true).parse(binary);
+const get = (url: string, headers: Record<string, string> = {}) => getBinary(t.app, url, headers);
 const settings = (id: number, body: object) => api().put(`/api/projects/${id}/delivery`).set(staff.auth).send(body);
 const downloads = (id: number) => downloadsOf(t, id);
 const previewAt = async (id: number, n: number) => {

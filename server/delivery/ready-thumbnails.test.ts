@@ -7,13 +7,11 @@ import { recordPublishEvents } from "../publish/test-fixtures";
 import { isPostgresUrl } from "../db/dialect";
 import { deliveryCache } from "./delivery-cache";
 import { photosOf } from "./delivery.repository";
-import { binary, cookiesOf, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
+import { cookiesOf, getBinary, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
 const made = appWithUser();
 
-const getFrom = (t: TestApp, url: string, headers: Record<string, string> = {}) =>
-  request(t.app).get(url).set(headers).buffer(true).parse(binary);
-const get = (url: string, headers: Record<string, string> = {}) => getFrom(made.t, url, headers);
+const get = (url: string, headers: Record<string, string> = {}) => getBinary(made.t.app, url, headers);
 const staff = () => made.user.auth;
 
 /**
@@ -127,7 +125,7 @@ describe("thumbnails answered from memory", () => {
 
 describe("thumbnails handed to the proxy (SENDFILE_HEADER)", () => {
   const proxied = appWithUser({ SENDFILE_HEADER: "X-Accel-Redirect" });
-  const getProxied = (url: string, headers: Record<string, string> = {}) => getFrom(proxied.t, url, headers);
+  const getProxied = (url: string, headers: Record<string, string> = {}) => getBinary(proxied.t.app, url, headers);
 
   it("are handed over again with the same headers, and refused at the next request once a passcode is set", async () => {
     const d = await publishDelivery(proxied.t, proxied.user);

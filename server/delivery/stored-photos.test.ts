@@ -9,7 +9,7 @@ import { storesOf } from "../storage/stores";
 import { isStored, storedUploads } from "../test/stored-files";
 import { inObjectStorage } from "../test/test-storage";
 import { PART_SIZE } from "../storage/s3-store";
-import { binary, cookiesOf } from "./test-fixtures";
+import { cookiesOf, getBinary } from "./test-fixtures";
 
 // Runs on the folders under `npm test` and against an S3 protocol server under `npm run test:s3`:
 // photos uploaded through the API, then served by the staff routes and the delivery page from
@@ -36,8 +36,7 @@ const upload = async (project: number, bytes: Buffer, name: string) => {
   expect(res.status).toBe(201);
   return res.body as { id: number; checksum: string };
 };
-const get = (url: string, headers: Record<string, string> = {}) =>
-  request(t.app).get(url).set(headers).buffer(true).parse(binary);
+const get = (url: string, headers: Record<string, string> = {}) => getBinary(t.app, url, headers);
 
 beforeAll(async () => {
   t = await createTestApp({ MAX_UPLOAD_BYTES: String(16 * 1024 * 1024) });

@@ -27,6 +27,10 @@ export const binary = (res: request.Response, cb: (err: Error | null, body: Buff
   res.on("end", () => cb(null, Buffer.concat(chunks)));
 };
 
+/** A GET of `app` whose body is collected as bytes, whatever its type. */
+export const getBinary = (app: TestApp["app"], url: string, headers: Record<string, string> = {}) =>
+  request(app).get(url).set(headers).buffer(true).parse(binary);
+
 export async function publishDelivery(
   t: TestApp,
   staff: TestUser,
@@ -81,12 +85,7 @@ export const downloadsOf = async (t: TestApp, projectId: number) =>
  */
 export async function downloadZip(t: TestApp, delivery: { id: number; page: string }, cookie?: string) {
   const before = await downloadsOf(t, delivery.id);
-  await request(t.app)
-    .get(`${delivery.page}/all.zip`)
-    .set(cookie ? { Cookie: cookie } : {})
-    .buffer(true)
-    .parse(binary)
-    .expect(200);
+  await getBinary(t.app, `${delivery.page}/all.zip`, cookie ? { Cookie: cookie } : {}).expect(200);
   await until(
     () => downloadsOf(t, delivery.id),
     (n) => n > before,

@@ -8,7 +8,7 @@ import { TestSocket } from "../events/test-socket";
 import { makeImage } from "../attachments/test-fixtures";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
-import { binary, publishDelivery } from "../delivery/test-fixtures";
+import { getBinary, publishDelivery } from "../delivery/test-fixtures";
 import { until } from "../test/wait";
 
 const TOKEN = "metrics-secret-token-for-tests";
@@ -166,8 +166,7 @@ describe("counters after uploads and a publish", () => {
 
   it("counts a gallery's thumbnails however they are answered: read first, from memory after, and 304", async () => {
     const delivery = await publishDelivery(t, user);
-    const thumbnail = (headers: Record<string, string> = {}) =>
-      request(t.app).get(`${delivery.page}/t/1`).set(headers).buffer(true).parse(binary);
+    const thumbnail = (headers: Record<string, string> = {}) => getBinary(t.app, `${delivery.page}/t/1`, headers);
     const before = await scrape();
     expect((await thumbnail()).status).toBe(200);
     const again = await thumbnail();

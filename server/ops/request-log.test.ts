@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeImage } from "../attachments/test-fixtures";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
-import { binary, publishDelivery } from "../delivery/test-fixtures";
+import { getBinary, publishDelivery } from "../delivery/test-fixtures";
 import { until } from "../test/wait";
 
 let t: TestApp;
@@ -86,9 +86,9 @@ describe("request logging", () => {
   it("writes a gallery's answered thumbnails at debug, as probes, and a refused one at info", async () => {
     const delivery = await publishDelivery(t, user);
     const lines = await linesFor(async () => {
-      expect((await request(t.app).get(`${delivery.page}/t/1`).buffer(true).parse(binary)).status).toBe(200);
+      expect((await getBinary(t.app, `${delivery.page}/t/1`)).status).toBe(200);
       expect((await request(t.app).get(`${delivery.page}/t/9`)).status).toBe(404);
-      expect((await request(t.app).get(`${delivery.page}/p/1`).buffer(true).parse(binary)).status).toBe(200);
+      expect((await getBinary(t.app, `${delivery.page}/p/1`)).status).toBe(200);
       expect((await request(t.app).get("/healthz")).status).toBe(200);
     }, 4);
     expect(lines.map((l) => [l.route, l.status, l.level])).toEqual([

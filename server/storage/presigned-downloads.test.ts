@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertProjectRow, markPublishedRow } from "../test/rows";
 import { startS3Server, type TestS3Server } from "../test/s3-server";
-import { binary, cookiesOf } from "../delivery/test-fixtures";
+import { cookiesOf, getBinary } from "../delivery/test-fixtures";
 import { projectRow, recordPublishEvents } from "../publish/test-fixtures";
 import { storesOf } from "./stores";
 
@@ -20,8 +20,7 @@ let attachmentId: number;
 let projectId: number;
 let token: string;
 
-const get = (url: string, headers: Record<string, string> = {}) =>
-  request(t.app).get(url).set(headers).buffer(true).parse(binary);
+const get = (url: string, headers: Record<string, string> = {}) => getBinary(t.app, url, headers);
 
 /** What the client's browser gets when it follows the redirect. */
 async function follow(location: string) {
