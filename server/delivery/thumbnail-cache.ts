@@ -10,7 +10,7 @@ const LARGEST_SHARE = 1 / 16;
  * are shared.
  */
 export class ThumbnailCache {
-  private readonly files = new Map<string, Buffer>();
+  private readonly byKey = new Map<string, Buffer>();
   private readonly reading = new Map<string, Promise<Buffer>>();
   private bytes = 0;
 
@@ -21,8 +21,8 @@ export class ThumbnailCache {
 
   /** The thumbnail's bytes if they are in memory. */
   peek(key: string): Buffer | undefined {
-    const kept = this.files.get(key);
-    return kept && touch(this.files, key, kept);
+    const kept = this.byKey.get(key);
+    return kept && touch(this.byKey, key, kept);
   }
 
   /** The thumbnail's bytes, from memory or read (and kept) now; rejects as `load` does. */
@@ -42,12 +42,12 @@ export class ThumbnailCache {
   }
 
   private keep(key: string, data: Buffer): void {
-    if (data.length > this.maxBytes * LARGEST_SHARE || this.files.has(key)) return;
-    this.files.set(key, data);
+    if (data.length > this.maxBytes * LARGEST_SHARE || this.byKey.has(key)) return;
+    this.byKey.set(key, data);
     this.bytes += data.length;
-    for (const [oldest, bytes] of this.files) {
+    for (const [oldest, bytes] of this.byKey) {
       if (this.bytes <= this.maxBytes) break;
-      this.files.delete(oldest);
+      this.byKey.delete(oldest);
       this.bytes -= bytes.length;
     }
   }
