@@ -5,9 +5,7 @@ import { HttpRequestMetrics } from "./http-request-metrics";
 
 async function exposition(observe: (metrics: HttpRequestMetrics) => void) {
   const registry = new Registry();
-  const metrics = new HttpRequestMetrics();
-  metrics.registerIn(registry);
-  observe(metrics);
+  observe(new HttpRequestMetrics(registry));
   const text = await registry.metrics();
   /** A sample's value by its line's name and labels, as written (the parser folds a histogram's label sets into one). */
   const sample = (nameAndLabels: string) => {
@@ -44,8 +42,7 @@ describe("HTTP request metrics", () => {
 
   it("starts again from nothing when the registry is reset", async () => {
     const registry = new Registry();
-    const metrics = new HttpRequestMetrics();
-    metrics.registerIn(registry);
+    const metrics = new HttpRequestMetrics(registry);
     metrics.seriesOf("GET", "/healthz", 200).observe(0.001);
     registry.resetMetrics();
     metrics.seriesOf("GET", "/healthz", 200).observe(0.001);

@@ -32,22 +32,8 @@ class RequestSeries {
 export class HttpRequestMetrics {
   private readonly byRoute = new Map<string, Map<string, Map<number | "aborted", RequestSeries>>>();
 
-  seriesOf(method: string, route: string, status: number | "aborted"): RequestSeries {
-    let byMethod = this.byRoute.get(route);
-    if (!byMethod) this.byRoute.set(route, (byMethod = new Map()));
-    let byStatus = byMethod.get(method);
-    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
-    let series = byStatus.get(status);
-    if (!series) byStatus.set(status, (series = new RequestSeries({ method, route, status: String(status) })));
-    return series;
-  }
-
-  private *all(): Iterable<RequestSeries> {
-    for (const byMethod of this.byRoute.values()) for (const byStatus of byMethod.values()) yield* byStatus.values();
-  }
-
-  /** Both metrics, as the objects prom-client's registry reads (`get()`, as its own metrics answer it). */
-  registerIn(registry: Registry): void {
+  /** Registered in `registry` at once, as prom-client's own metrics are through `registers`. */
+  constructor(registry: Registry) {
     this.register(
       registry,
       "counter",
@@ -78,6 +64,21 @@ export class HttpRequestMetrics {
     );
   }
 
+  seriesOf(method: string, route: string, status: number | "aborted"): RequestSeries {
+    let byMethod = this.byRoute.get(route);
+    if (!byMethod) this.byRoute.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    let series = byStatus.get(status);
+    if (!series) byStatus.set(status, (series = new RequestSeries({ method, route, status: String(status) })));
+    return series;
+  }
+
+  private *all(): Iterable<RequestSeries> {
+    for (const byMethod of this.byRoute.values()) for (const byStatus of byMethod.values()) yield* byStatus.values();
+  }
+
+  /** A metric as prom-client's registry reads one (`get()`, as its own metrics answer it). */
   private register(
     registry: Registry,
     type: "counter" | "histogram",

@@ -13,7 +13,7 @@ export class AppMetrics {
   readonly registry = new Registry();
   private readonly registers = [this.registry];
 
-  readonly http = new HttpRequestMetrics();
+  readonly http = new HttpRequestMetrics(this.registry);
   readonly uploadedFiles = new Counter({
     name: "photodrop_uploads_total",
     help: "Files accepted by upload and stored as attachments",
@@ -55,7 +55,6 @@ export class AppMetrics {
   });
 
   constructor(ctx: AppContext) {
-    this.http.registerIn(this.registry);
     const queue = publishQueue(ctx);
     new Gauge({
       name: "photodrop_publish_queue_length",
