@@ -7,8 +7,10 @@
  * with 32 connections, the ZIP with 4. The same files (hard links: the same inodes, the same page
  * cache) are served in the same run by nginx (one worker, sendfile on), nginx with sendfile off
  * and 1 MiB buffers, and a bare express.static; then Photodrop again behind that nginx with
- * SENDFILE_HEADER=X-Accel-Redirect (BENCH_ONLY=thumbnails, photos or ZIP runs one row). Prints MB/s, req/s, shares of nginx, errors, p99, the CPU each
- * process used (to show what the limit was) and the server's peak RSS while serving.
+ * SENDFILE_HEADER=X-Accel-Redirect, beside bench/bare-accel-server.ts behind the same nginx (the
+ * floor of deciding in Node: a handler that only names the file). BENCH_ONLY=thumbnails, photos
+ * or ZIP runs one row. Prints MB/s, req/s, shares of nginx, errors, p99, the CPU each process
+ * used (to show what the limit was) and the server's peak RSS while serving.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -181,20 +183,26 @@ async function main() {
       { ...env, SENDFILE_HEADER: "X-Accel-Redirect", TRUST_PROXY: "1" },
       path.join(work, "photodrop-accel.log"),
     );
-    const accelPort = await freePort();
-    const proxied = await startNginx(path.join(work, "nginx-accel"), proxySite(accelPort, server.url, work), [
-      accelPort,
-    ]);
+    const bareAccel = startBenchProcess(["bench/bare-accel-server.ts"], (line) => line.match(/running at (\S+)/)?.[1]);
+    stops.push(() => bareAccel.stop());
+    const [accelPort, bareAccelPort] = [await freePort(), await freePort()];
+    const proxied = await startNginx(
+      path.join(work, "nginx-accel"),
+      proxySite(accelPort, server.url, work) + bareProxySite(bareAccelPort, await bareAccel.ready, site),
+      [accelPort, bareAccelPort],
+    );
     stops.push(() => proxied.stop());
-    const proxyUrl = `http://127.0.0.1:${accelPort}`;
     for (const row of ROWS) {
-      results.get(row)!.accel = await runWrk({
-        base: proxyUrl,
-        paths: paths(row, (n) => row.photodrop(token, n)),
-        connections: row.connections,
-        seconds: SECONDS,
-        watch: { nginx: proxied.workerPid(), server: server.pid },
-      });
+      const behind = (port: number, pid: number | undefined) =>
+        runWrk({
+          base: `http://127.0.0.1:${port}`,
+          paths: paths(row, (n) => row.photodrop(token, n)),
+          connections: row.connections,
+          seconds: SECONDS,
+          watch: { nginx: proxied.workerPid(), server: pid },
+        });
+      results.get(row)!.bareAccel = await behind(bareAccelPort, bareAccel.child.pid);
+      results.get(row)!.accel = await behind(accelPort, server.pid);
     }
     report(results, serving);
   } finally {
@@ -207,11 +215,26 @@ async function main() {
 
 /** nginx in front of Photodrop, as the README's site has it (without TLS), with the internal locations. */
 function proxySite(port: number, upstream: string, work: string): string {
-  return `upstream photodrop { server ${upstream.replace("http://", "")}; keepalive 64; }
+  return proxiedServer(port, "photodrop", upstream, {
+    [ACCEL_LOCATION]: path.join(work, "uploads"),
+    [ACCEL_PUBLISHED_LOCATION]: path.join(work, "published"),
+  });
+}
+
+/** The same proxying in front of bench/bare-accel-server.ts, whose `/_bare/` is the site folder. */
+function bareProxySite(port: number, upstream: string, site: string): string {
+  return proxiedServer(port, "bare", upstream, { "/_bare": site });
+}
+
+function proxiedServer(port: number, name: string, upstream: string, internal: Record<string, string>): string {
+  const locations = Object.entries(internal)
+    .map(([location, dir]) => `location ${location}/ { internal; alias ${dir}/; }`)
+    .join("\n    ");
+  return `upstream ${name} { server ${upstream.replace("http://", "")}; keepalive 64; }
   server {
     listen 127.0.0.1:${port};
     location / {
-      proxy_pass http://photodrop;
+      proxy_pass http://${name};
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $host;
@@ -219,8 +242,7 @@ function proxySite(port: number, upstream: string, work: string): string {
       proxy_set_header X-Forwarded-Proto $scheme;
       proxy_max_temp_file_size 0;
     }
-    location ${ACCEL_LOCATION}/ { internal; alias ${path.join(work, "uploads")}/; }
-    location ${ACCEL_PUBLISHED_LOCATION}/ { internal; alias ${path.join(work, "published")}/; }
+    ${locations}
   }`;
 }
 
@@ -229,12 +251,12 @@ function report(results: Map<Row, Record<string, WrkResult>>, serving: { peak: n
     `\nwrk, one thread, ${SECONDS} s per run; ${PHOTOS} JPEGs of 3-5 MB; Photodrop started as \`npm start\` starts it\n`,
   );
   console.log(
-    "| what the client's browser asks for | nginx | nginx, sendfile off | bare express.static | Photodrop | share of nginx | Photodrop behind nginx (X-Accel-Redirect) | share of nginx |",
+    "| what the client's browser asks for | nginx | nginx, sendfile off | bare express.static | Photodrop | share of nginx | bare handler behind nginx | share of nginx | Photodrop behind nginx (X-Accel-Redirect) | share of nginx |",
   );
-  console.log("|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
   for (const [row, r] of results) {
     console.log(
-      `| ${row.label} | ${show(row, r.nginx)} | ${show(row, r.nginxPlain)} | ${show(row, r.bare)} | ${show(row, r.photodrop)} | ${share(row, r.photodrop, r.nginx)} | ${show(row, r.accel)} | ${share(row, r.accel, r.nginx)} |`,
+      `| ${row.label} | ${show(row, r.nginx)} | ${show(row, r.nginxPlain)} | ${show(row, r.bare)} | ${show(row, r.photodrop)} | ${share(row, r.photodrop, r.nginx)} | ${show(row, r.bareAccel)} | ${share(row, r.bareAccel, r.nginx)} | ${show(row, r.accel)} | ${share(row, r.accel, r.nginx)} |`,
     );
   }
   console.log(
@@ -246,6 +268,7 @@ function report(results: Map<Row, Record<string, WrkResult>>, serving: { peak: n
     nginxPlain: "nginx, sendfile off",
     bare: "bare express.static",
     photodrop: "Photodrop",
+    bareAccel: "bare handler behind nginx",
     accel: "Photodrop behind nginx",
   };
   for (const [row, r] of results) {
