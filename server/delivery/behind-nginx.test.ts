@@ -140,6 +140,26 @@ describe("behind the README's nginx site with SENDFILE_HEADER=X-Accel-Redirect",
     expect(zipPart.body.equals(zipBytes.subarray(zipBytes.length - 22))).toBe(true);
   });
 
+  it("sends every file with the security headers Photodrop chose for the request, as its own answers carry them", async () => {
+    // Photodrop's answer to what nginx asks for the same HTTPS request; nginx adds its own transfer headers.
+    const own = new Set(["date", "connection", "keep-alive", "content-length", "etag", "x-accel-redirect"]);
+    for (const url of [`${d.page}/p/1`, `${d.page}/t/2`, `${d.page}/all.zip`, d.zipUrl]) {
+      const direct = await request(t.app)
+        .get(url)
+        .set({ "X-Forwarded-Proto": "https", "X-Forwarded-Host": "127.0.0.1" });
+      expect(direct.headers["x-accel-redirect"], url).toBeDefined();
+      expect(direct.headers["strict-transport-security"], url).toBeDefined();
+      const proxied = await fetchVia(url);
+      expect(proxied.status, url).toBe(200);
+      for (const [name, value] of Object.entries(direct.headers))
+        if (!own.has(name)) expect(proxied.headers[name], `${url} ${name}`).toBe(value);
+      const part = await fetchVia(url, { headers: { Range: "bytes=0-9" } });
+      expect(part.status, url).toBe(206);
+      expect(part.headers["x-content-type-options"], url).toBe("nosniff");
+      expect(part.headers["content-security-policy"], url).toBe(direct.headers["content-security-policy"]);
+    }
+  });
+
   it("hands photos and thumbnails over on one kept-alive connection from nginx, not one connection each", async () => {
     let opened = 0;
     const count = () => opened++;
@@ -225,7 +245,7 @@ describe("behind the README's nginx site with SENDFILE_HEADER=X-Accel-Redirect",
       expect(res.status, url).toBe(404);
       expect(res.body.includes(photo.subarray(0, 64)), url).toBe(false);
     }
-    // Outside the location (nginx resolves dot segments first): these reach Photodrop, which has no such file.
+    // Beside the two folders or resolved into one (nginx resolves dot segments first): never a file.
     for (const url of [
       "/_photodrop_files/uploads",
       `/_photodrop_files/uploads/../uploads/${key}`,
