@@ -19,7 +19,7 @@ import { openDatabase } from "../server/db/database";
 import { freePort } from "../server/test/free-port";
 import { startNginx } from "../server/test/nginx";
 import { memoryOf, resetPeakMemory } from "../server/test/app-process";
-import { ACCEL_LOCATION, ACCEL_PUBLISHED_LOCATION } from "../server/http/sendfile-header";
+import { readmeInternalLocations } from "../server/test/readme-site";
 import { BENCH_ADMIN, BENCH_ADMIN_ENV, benchApi, benchSignIn } from "./bench-api";
 import { benchDatabase, benchServerEnv } from "./bench-database";
 import { until } from "../server/test/wait";
@@ -213,23 +213,18 @@ async function main() {
   }
 }
 
-/** nginx in front of Photodrop, as the README's site has it (without TLS), with the internal locations. */
+/** nginx in front of Photodrop, as the README's site has it (without TLS), with its internal locations as written there. */
 function proxySite(port: number, upstream: string, work: string): string {
-  return proxiedServer(port, "photodrop", upstream, {
-    [ACCEL_LOCATION]: path.join(work, "uploads"),
-    [ACCEL_PUBLISHED_LOCATION]: path.join(work, "published"),
-  });
+  const internal = readmeInternalLocations(path.join(work, "uploads"), path.join(work, "published"));
+  return proxiedServer(port, "photodrop", upstream, internal);
 }
 
 /** The same proxying in front of bench/bare-accel-server.ts, whose `/_bare/` is the site folder. */
 function bareProxySite(port: number, upstream: string, site: string): string {
-  return proxiedServer(port, "bare", upstream, { "/_bare": site });
+  return proxiedServer(port, "bare", upstream, `location /_bare/ { internal; alias ${site}/; }`);
 }
 
-function proxiedServer(port: number, name: string, upstream: string, internal: Record<string, string>): string {
-  const locations = Object.entries(internal)
-    .map(([location, dir]) => `location ${location}/ { internal; alias ${dir}/; }`)
-    .join("\n    ");
+function proxiedServer(port: number, name: string, upstream: string, internal: string): string {
   return `upstream ${name} { server ${upstream.replace("http://", "")}; keepalive 64; }
   server {
     listen 127.0.0.1:${port};
@@ -242,7 +237,7 @@ function proxiedServer(port: number, name: string, upstream: string, internal: R
       proxy_set_header X-Forwarded-Proto $scheme;
       proxy_max_temp_file_size 0;
     }
-    ${locations}
+    ${internal}
   }`;
 }
 

@@ -4,7 +4,6 @@ import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeNoisyJpeg } from "../attachments/test-fixtures";
@@ -14,6 +13,7 @@ import { createTestApp, createUser, type TestApp, type TestUser } from "../test/
 import { freePort } from "../test/free-port";
 import { until } from "../test/wait";
 import { startNginx, type RunningNginx } from "../test/nginx";
+import { readmeSite } from "../test/readme-site";
 import { uploadPath } from "../storage/paths";
 import { downloadsOf, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
@@ -22,7 +22,6 @@ import { downloadsOf, publishDelivery, type PublishedDelivery } from "./test-fix
  * SENDFILE_HEADER=X-Accel-Redirect and TRUST_PROXY=1: a real nginx (Debian's nginx-light) over
  * HTTPS with a throwaway certificate; only its ports, certificate and folder are replaced.
  */
-const readme = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../README.md"), "utf8");
 
 let t: TestApp;
 let staff: TestUser;
@@ -32,16 +31,6 @@ let nginx: RunningNginx;
 let base: string;
 let plainBase: string;
 let d: PublishedDelivery;
-
-/** The README's site with `replacements` made, each of which must be found there. */
-function readmeSite(replacements: Array<[string, string]>): string {
-  const site = /## Behind a reverse proxy[\s\S]*?```nginx\n([\s\S]*?)```/.exec(readme)?.[1];
-  if (!site) throw new Error("no nginx site under 'Behind a reverse proxy' in README.md");
-  return replacements.reduce((text, [from, to]) => {
-    if (!text.includes(from)) throw new Error(`the README's site no longer has ${from}`);
-    return text.replaceAll(from, to);
-  }, site);
-}
 
 interface Answer {
   status: number;
