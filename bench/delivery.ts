@@ -1,5 +1,6 @@
 /**
- * Delivery benchmark: `npx tsx bench/delivery.ts` (BENCH_SECONDS per run, default 10; BENCH_DB=pg).
+ * Delivery benchmark: `npx tsx bench/delivery.ts` (BENCH_SECONDS per run, default 6; BENCH_ROUNDS,
+ * default 3; BENCH_DB=pg).
  *
  * Publishes 24 camera-sized JPEGs (3-5 MB, generated once into bench/.data/delivery-photos)
  * through a real server started as `npm start` starts it, then drives what a client's browser asks
@@ -8,9 +9,10 @@
  * cache) are served in the same run by nginx (one worker, sendfile on), nginx with sendfile off
  * and 1 MiB buffers, and a bare express.static; then Photodrop again behind that nginx with
  * SENDFILE_HEADER=X-Accel-Redirect, beside bench/bare-accel-server.ts behind the same nginx (the
- * floor of deciding in Node: a handler that only names the file). BENCH_ONLY=thumbnails, photos
- * or ZIP runs one row. Prints MB/s, req/s, shares of nginx, errors, p99, the CPU each process
- * used (to show what the limit was) and the server's peak RSS while serving.
+ * floor of deciding in Node: a handler that only names the file). Each row runs every server once
+ * per round, in turn, and shows the median run. BENCH_ONLY=thumbnails, photos or ZIP runs one
+ * row. Prints MB/s, req/s, shares of nginx, errors, p99, the CPU each process used (to show what
+ * the limit was) and the server's peak RSS while serving.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -29,7 +31,8 @@ import { runWrk, type WrkResult } from "./wrk";
 import { loadAverageLine, untilIdle } from "./machine";
 
 const PHOTOS = 24;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 interface Row {
   label: string;
@@ -127,10 +130,24 @@ async function linkSite(work: string, databaseUrl: string, projectId: number, to
   return site;
 }
 
+/** Each server's wrk runs of one row, one per round. */
+type Runs = Record<string, WrkResult[]>;
+
+/** Runs each of `runs` once per round, in turn, so that a slow spell of the machine falls on all of them alike. */
+async function inRounds(runs: Record<string, () => Promise<WrkResult>>): Promise<Runs> {
+  const done: Runs = Object.fromEntries(Object.keys(runs).map((name) => [name, []]));
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [name, run] of Object.entries(runs)) done[name].push(await run());
+  return done;
+}
+
 const paths = (row: Row, at: (n: number) => string) => Array.from({ length: row.files }, (_, i) => at(i + 1));
 const figure = (row: Row, r: WrkResult) => (row.unit === "MB/s" ? r.mbps : r.rps);
 const share = (row: Row, r: WrkResult, of: WrkResult) => `${Math.round((figure(row, r) / figure(row, of)) * 100)}%`;
 const show = (row: Row, r: WrkResult) => `${Math.round(figure(row, r)).toLocaleString("en")} ${row.unit}`;
+/** The run of the middle figure (the lower middle of an even count). */
+const median = (row: Row, runs: WrkResult[]) =>
+  [...runs].sort((a, b) => figure(row, a) - figure(row, b))[Math.floor((runs.length - 1) / 2)];
 
 async function main() {
   const files = await ensurePhotos(path.join(root, "bench/.data/delivery-photos"), PHOTOS, 3, 5);
@@ -162,18 +179,21 @@ async function main() {
     stops.push(() => bare.stop());
     const bareUrl = await bare.ready;
 
-    const results = new Map<Row, Record<string, WrkResult>>();
+    const results = new Map<Row, Runs>();
     resetPeakMemory(server.pid);
     for (const row of ROWS) {
-      const run = (base: string, at: (n: number) => string, watch: Record<string, number | undefined>) =>
+      const run = (base: string, at: (n: number) => string, watch: Record<string, number | undefined>) => () =>
         runWrk({ base, paths: paths(row, at), connections: row.connections, seconds: SECONDS, watch });
       const worker = { nginx: nginx.workerPid() };
-      results.set(row, {
-        nginx: await run(`http://127.0.0.1:${port}`, row.site, worker),
-        nginxPlain: await run(`http://127.0.0.1:${plainPort}`, row.site, worker),
-        bare: await run(bareUrl, row.site, { server: bare.child.pid }),
-        photodrop: await run(server.url, (n) => row.photodrop(token, n), { server: server.pid }),
-      });
+      results.set(
+        row,
+        await inRounds({
+          nginx: run(`http://127.0.0.1:${port}`, row.site, worker),
+          nginxPlain: run(`http://127.0.0.1:${plainPort}`, row.site, worker),
+          bare: run(bareUrl, row.site, { server: bare.child.pid }),
+          photodrop: run(server.url, (n) => row.photodrop(token, n), { server: server.pid }),
+        }),
+      );
     }
     const serving = memoryOf(server.pid);
     await server.stop();
@@ -193,7 +213,7 @@ async function main() {
     );
     stops.push(() => proxied.stop());
     for (const row of ROWS) {
-      const behind = (port: number, pid: number | undefined) =>
+      const behind = (port: number, pid: number | undefined) => () =>
         runWrk({
           base: `http://127.0.0.1:${port}`,
           paths: paths(row, (n) => row.photodrop(token, n)),
@@ -201,8 +221,13 @@ async function main() {
           seconds: SECONDS,
           watch: { nginx: proxied.workerPid(), server: pid },
         });
-      results.get(row)!.bareAccel = await behind(bareAccelPort, bareAccel.child.pid);
-      results.get(row)!.accel = await behind(accelPort, server.pid);
+      Object.assign(
+        results.get(row)!,
+        await inRounds({
+          bareAccel: behind(bareAccelPort, bareAccel.child.pid),
+          accel: behind(accelPort, server.pid),
+        }),
+      );
     }
     report(results, serving);
   } finally {
@@ -241,39 +266,54 @@ function proxiedServer(port: number, name: string, upstream: string, internal: s
   }`;
 }
 
-function report(results: Map<Row, Record<string, WrkResult>>, serving: { peak: number }) {
+const NAMES: Record<string, string> = {
+  nginx: "nginx",
+  nginxPlain: "nginx, sendfile off",
+  bare: "bare express.static",
+  photodrop: "Photodrop",
+  bareAccel: "bare handler behind nginx",
+  accel: "Photodrop behind nginx",
+};
+
+function report(results: Map<Row, Runs>, serving: { peak: number }) {
   console.log(
-    `\nwrk, one thread, ${SECONDS} s per run; ${PHOTOS} JPEGs of 3-5 MB; Photodrop started as \`npm start\` starts it\n`,
+    `\nwrk, one thread, ${SECONDS} s per run, ${ROUNDS} rounds (the median run of each shown); ${PHOTOS} JPEGs of 3-5 MB; Photodrop started as \`npm start\` starts it\n`,
   );
   console.log(
     "| what the client's browser asks for | nginx | nginx, sendfile off | bare express.static | Photodrop | share of nginx | bare handler behind nginx | share of nginx | Photodrop behind nginx (X-Accel-Redirect) | share of nginx |",
   );
   console.log("|---|---|---|---|---|---|---|---|---|---|");
-  for (const [row, r] of results) {
+  for (const [row, runs] of results) {
+    const m = Object.fromEntries(Object.entries(runs).map(([name, r]) => [name, median(row, r)]));
     console.log(
-      `| ${row.label} | ${show(row, r.nginx)} | ${show(row, r.nginxPlain)} | ${show(row, r.bare)} | ${show(row, r.photodrop)} | ${share(row, r.photodrop, r.nginx)} | ${show(row, r.bareAccel)} | ${share(row, r.bareAccel, r.nginx)} | ${show(row, r.accel)} | ${share(row, r.accel, r.nginx)} |`,
+      `| ${row.label} | ${show(row, m.nginx)} | ${show(row, m.nginxPlain)} | ${show(row, m.bare)} | ${show(row, m.photodrop)} | ${share(row, m.photodrop, m.nginx)} | ${show(row, m.bareAccel)} | ${share(row, m.bareAccel, m.nginx)} | ${show(row, m.accel)} | ${share(row, m.accel, m.nginx)} |`,
     );
   }
+  console.log("\nEvery round (the share is of nginx's run in the same round):\n");
+  console.log(`| run | ${Array.from({ length: ROUNDS }, (_, i) => `round ${i + 1}`).join(" | ")} |`);
+  console.log(`|---|${"---|".repeat(ROUNDS)}`);
+  for (const [row, runs] of results) {
+    for (const [name, r] of Object.entries(runs)) {
+      const cells = r.map((run, i) =>
+        name === "nginx" ? show(row, run) : `${show(row, run)} (${share(row, run, runs.nginx[i])})`,
+      );
+      console.log(`| ${row.label}, ${NAMES[name]} | ${cells.join(" | ")} |`);
+    }
+  }
   console.log(
-    "\nCPU during each run (% of one core; two cores in all), errors (socket errors and answers >= 400), p99:\n",
+    "\nCPU during the median run (% of one core; two cores in all), p99 of that run, errors over every round (socket errors and answers >= 400):\n",
   );
-  console.log("| run | server CPU | wrk CPU | errors | p99 ms |\n|---|---|---|---|---|");
-  const names: Record<string, string> = {
-    nginx: "nginx",
-    nginxPlain: "nginx, sendfile off",
-    bare: "bare express.static",
-    photodrop: "Photodrop",
-    bareAccel: "bare handler behind nginx",
-    accel: "Photodrop behind nginx",
-  };
-  for (const [row, r] of results) {
-    for (const [key, result] of Object.entries(r)) {
-      const server = Object.entries(result.cpu)
+  console.log("| run | server CPU | wrk CPU | p99 ms | errors |\n|---|---|---|---|---|");
+  for (const [row, runs] of results) {
+    for (const [name, r] of Object.entries(runs)) {
+      const run = median(row, r);
+      const server = Object.entries(run.cpu)
         .filter(([n]) => n !== "wrk")
         .map(([n, v]) => `${n} ${v}%`)
         .join(", ");
+      const errors = r.reduce((sum, each) => sum + each.errors, 0);
       console.log(
-        `| ${row.label}, ${names[key]} | ${server} | ${result.cpu.wrk}% | ${result.errors} | ${result.p99ms.toFixed(1)} |`,
+        `| ${row.label}, ${NAMES[name]} | ${server} | ${run.cpu.wrk}% | ${run.p99ms.toFixed(1)} | ${errors} |`,
       );
     }
   }
