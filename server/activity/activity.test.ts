@@ -4,7 +4,8 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createUser } from "../test/harness";
 import { until } from "../test/wait";
-import { binary, cookiesOf, locate } from "../delivery/test-fixtures";
+import { cookiesOf, locate } from "../delivery/test-fixtures";
+import { getBinary } from "../test/binary-body";
 import { attachEventsServer } from "../events/events-server";
 import { TestSocket } from "../events/test-socket";
 import type { DeliveryActivity } from "../../api/types";
@@ -51,7 +52,7 @@ describe("Delivery activity", () => {
     await request(s.t.app).get(page).set("Cookie", cookies).expect(200);
 
     await request(s.t.app).get(`${page}/p/2/download`).set("Cookie", cookies).expect(200);
-    const zip = await request(s.t.app).get(`${page}/all.zip`).set("Cookie", cookies).buffer(true).parse(binary);
+    const zip = await getBinary(s.t.app, `${page}/all.zip`, { Cookie: cookies });
     expect(zip.status).toBe(200);
     await request(s.t.app).post(`/api/projects/${s.delivery.id}/delivery/regenerate`).set(s.staff.auth).expect(200);
 
@@ -132,7 +133,7 @@ describe("Delivery activity", () => {
   it("is deleted with its project, with the project's recipients and notices", async () => {
     s = await fixture.studio();
     const ana = await anaOpensHerMail();
-    await request(s.t.app).get(`${s.delivery.page}/all.zip`).set("Cookie", ana).buffer(true).parse(binary).expect(200);
+    await getBinary(s.t.app, `${s.delivery.page}/all.zip`, { Cookie: ana }).expect(200);
     await until(
       () => s.t.ctx.db("delivery_notices").where({ project_id: s.delivery.id }),
       (rows) => rows.length === 1,

@@ -7,6 +7,7 @@ import { linkSigner } from "./signed-links";
 import { makeNoisyJpeg, sentAs } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
 import { isStored } from "../test/stored-files";
+import { getBinary } from "../test/binary-body";
 
 let t: TestApp;
 let user: TestUser;
@@ -20,14 +21,6 @@ let attachment: {
   previewUrl: string;
   size: number;
 };
-
-/** Reads a binary answer into a Buffer whatever its type. */
-const binary = (req: request.Test) =>
-  req.buffer(true).parse((res, done) => {
-    const chunks: Buffer[] = [];
-    res.on("data", (c: Buffer) => chunks.push(c));
-    res.on("end", () => done(null, Buffer.concat(chunks)));
-  });
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -45,7 +38,7 @@ afterAll(() => t.close());
 
 describe("signed links", () => {
   it("serves the image inline with its type, without a bearer header", async () => {
-    const res = await binary(request(t.app).get(attachment.viewUrl));
+    const res = await getBinary(t.app, attachment.viewUrl);
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("image/jpeg");
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
@@ -55,7 +48,7 @@ describe("signed links", () => {
   });
 
   it("serves a download named after the original name, with an ASCII fallback", async () => {
-    const res = await binary(request(t.app).get(attachment.downloadUrl));
+    const res = await getBinary(t.app, attachment.downloadUrl);
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("image/jpeg");
     expect(res.headers["content-disposition"]).toBe(
@@ -65,7 +58,7 @@ describe("signed links", () => {
   });
 
   it("serves a WebP thumbnail of at most 400 px", async () => {
-    const res = await binary(request(t.app).get(attachment.thumbnailUrl));
+    const res = await getBinary(t.app, attachment.thumbnailUrl);
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("image/webp");
     const meta = await sharp(res.body as Buffer).metadata();
@@ -123,7 +116,7 @@ describe("signed links", () => {
       });
     });
     const link = `/api/attachments/${attachment.id}/view?exp=${now + 1800}&sig=${signed(attachment.id, 0, now + 1800)}`;
-    expect((await binary(request(t.app).get(link))).status).toBe(200);
+    expect((await getBinary(t.app, link)).status).toBe(200);
   });
 
   it("accepts a link signed with one HMAC-SHA-512 per attachment (the format before), until it expires", async () => {
@@ -135,7 +128,7 @@ describe("signed links", () => {
       return `/api/attachments/${attachment.id}/${kind}?exp=${exp}&sig=${segment}`;
     };
     const exp = Math.floor(Date.now() / 1000) + 1800;
-    const download = await binary(request(t.app).get(signedBefore("download", exp)));
+    const download = await getBinary(t.app, signedBefore("download", exp));
     expect([download.status, (download.body as Buffer).equals(photo)]).toEqual([200, true]);
     expect((await request(t.app).get(signedBefore("download", exp).replace("/download?", "/view?"))).status).toBe(403);
     expect((await request(t.app).get(signedBefore("download", exp - 3600))).status).toBe(403);
@@ -148,7 +141,7 @@ describe("signed links", () => {
       `/api/attachments/${attachment.id}/${kind}?exp=${exp}&sig=` +
       crypto.createHmac("sha256", key).update(`${attachment.id}\n${kind}\n${exp}`).digest("base64url");
     const exp = Math.floor(Date.now() / 1000) + 1800;
-    expect((await binary(request(t.app).get(signedBefore("view", exp)))).status).toBe(200);
+    expect((await getBinary(t.app, signedBefore("view", exp))).status).toBe(200);
     expect((await request(t.app).get(signedBefore("view", exp).replace("/view?", "/download?"))).status).toBe(403);
     expect((await request(t.app).get(signedBefore("view", exp - 3600))).status).toBe(403);
   });
@@ -185,7 +178,7 @@ describe("signed links", () => {
 describe("bearer access to files", () => {
   it("serves view and download to an approved user's token", async () => {
     for (const kind of ["view", "download"]) {
-      const res = await binary(request(t.app).get(`/api/attachments/${attachment.id}/${kind}`).set(user.auth));
+      const res = await getBinary(t.app, `/api/attachments/${attachment.id}/${kind}`, user.auth);
       expect(res.status).toBe(200);
       expect((res.body as Buffer).equals(photo)).toBe(true);
       expect(res.headers["cache-control"]).toBe("private, no-cache");
@@ -203,10 +196,10 @@ describe("bearer access to files", () => {
 
 describe("access to previews", () => {
   it("serves the preview to its own signed link or a token, and to nothing else", async () => {
-    const signed = await binary(request(t.app).get(attachment.previewUrl));
+    const signed = await getBinary(t.app, attachment.previewUrl);
     expect([signed.status, signed.headers["content-type"]]).toEqual([200, "image/jpeg"]);
     expect(signed.headers["cache-control"]).toMatch(/^private, max-age=\d+$/);
-    const byToken = await binary(request(t.app).get(`/api/attachments/${attachment.id}/preview`).set(user.auth));
+    const byToken = await getBinary(t.app, `/api/attachments/${attachment.id}/preview`, user.auth);
     expect(byToken.status).toBe(200);
     expect((byToken.body as Buffer).equals(signed.body as Buffer)).toBe(true);
     expect((await request(t.app).get(attachment.thumbnailUrl.replace("/thumbnail?", "/preview?"))).status).toBe(403);
@@ -236,14 +229,14 @@ describe("caching and ranges", () => {
   });
 
   it("answers a byte range with 206", async () => {
-    const res = await binary(request(t.app).get(attachment.downloadUrl).set("Range", "bytes=10-19"));
+    const res = await getBinary(t.app, attachment.downloadUrl, { Range: "bytes=10-19" });
     expect(res.status).toBe(206);
     expect(res.headers["content-range"]).toBe(`bytes 10-19/${photo.length}`);
     expect((res.body as Buffer).equals(photo.subarray(10, 20))).toBe(true);
   });
 
   it("answers the whole file when If-Range names another version", async () => {
-    const res = await binary(request(t.app).get(attachment.viewUrl).set("Range", "bytes=0-9").set("If-Range", '"old"'));
+    const res = await getBinary(t.app, attachment.viewUrl, { Range: "bytes=0-9", "If-Range": '"old"' });
     expect(res.status).toBe(200);
     expect((res.body as Buffer).length).toBe(photo.length);
   });
@@ -269,7 +262,7 @@ describe("no other way to the files", () => {
       `/api/uploads/${row.storage_key}`,
       `/api/attachments/${row.storage_key}`,
     ]) {
-      const res = await binary(request(t.app).get(url));
+      const res = await getBinary(t.app, url);
       expect((res.body as Buffer).equals(photo)).toBe(false);
     }
   });

@@ -6,6 +6,7 @@ import { insertProjectRow } from "../test/rows";
 import { makeNoisyJpeg } from "./test-fixtures";
 import { renditionQueue } from "./renditions.service";
 import { readStored } from "../test/stored-files";
+import { getBinary } from "../test/binary-body";
 
 const MB = 1024 * 1024;
 const made = appWithUser({ MAX_UPLOAD_BYTES: String(20 * MB) }, { captureLog: true });
@@ -16,14 +17,6 @@ beforeEach(async () => {
 });
 
 const RENDERED = { timeout: 15_000, interval: 100 };
-
-/** Reads a binary answer into a Buffer whatever its type. */
-const binary = (req: request.Test) =>
-  req.buffer(true).parse((res, done) => {
-    const chunks: Buffer[] = [];
-    res.on("data", (c: Buffer) => chunks.push(c));
-    res.on("end", () => done(null, Buffer.concat(chunks)));
-  });
 
 async function upload(file: Buffer, name: string) {
   const res = await request(made.t.app)
@@ -90,7 +83,7 @@ describe("previews", () => {
     try {
       const { id, checksum, previewUrl } = await upload(await makeNoisyJpeg(2400, 1600), "Mariée.jpeg");
       expect(previewUrl).toMatch(new RegExp(`^/api/attachments/${id}/preview\\?exp=\\d+&sig=b[\\w-]{22}$`));
-      const first = await binary(request(made.t.app).get(previewUrl));
+      const first = await getBinary(made.t.app, previewUrl);
       expect([first.status, first.headers["content-type"]]).toEqual([200, "image/jpeg"]);
       expect(first.headers.etag).toBe(`"${checksum}-preview"`);
       expect(first.headers["content-disposition"]).toMatch(
@@ -99,7 +92,7 @@ describe("previews", () => {
       const meta = await sharp(first.body as Buffer).metadata();
       expect([meta.width, meta.height]).toEqual([2048, 1365]);
       const key = await previewKeyInDb(id);
-      const again = await binary(request(made.t.app).get(previewUrl));
+      const again = await getBinary(made.t.app, previewUrl);
       expect(Buffer.compare(again.body as Buffer, first.body as Buffer)).toBe(0);
       expect(await previewKeyInDb(id)).toBe(key);
     } finally {
@@ -114,7 +107,7 @@ describe("previews", () => {
         .png()
         .toBuffer();
       const { previewUrl } = await upload(png, "logo.png");
-      const res = await binary(request(made.t.app).get(previewUrl));
+      const res = await getBinary(made.t.app, previewUrl);
       expect(res.status).toBe(200);
       expect(res.headers["content-disposition"]).toBe("inline; filename=logo.jpg");
       const meta = await sharp(res.body as Buffer).metadata();
@@ -129,7 +122,7 @@ describe("previews", () => {
     const photo = await makeNoisyJpeg(6000, 4000);
     expect(photo.length).toBeGreaterThan(10 * MB);
     const { previewUrl } = await upload(photo, "24mp.jpg");
-    const res = await binary(request(made.t.app).get(previewUrl));
+    const res = await getBinary(made.t.app, previewUrl);
     expect(res.status).toBe(200);
     expect((res.body as Buffer).length).toBeLessThan(700 * 1024);
     const meta = await sharp(res.body as Buffer).metadata();

@@ -16,7 +16,7 @@ import { readAll } from "../storage/object-store";
 import { storesOf } from "../storage/stores";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
-import { binary } from "../delivery/test-fixtures";
+import { getBinary } from "../test/binary-body";
 import { startS3Server, type TestS3Server } from "../test/s3-server";
 import { createBackup } from "./backup";
 import { readManifest } from "./manifest";
@@ -111,7 +111,7 @@ describe("backup and restore with object storage", () => {
       const app = createApp(ctx);
       for (const [id, bytes] of sent) {
         const attachment = (await request(app).get(`/api/attachments/${id}`).set(user.auth)).body as Attachment;
-        const file = await request(app).get(attachment.downloadUrl).buffer(true).parse(binary);
+        const file = await getBinary(app, attachment.downloadUrl);
         expect(file.status).toBe(200);
         expect((file.body as Buffer).equals(bytes)).toBe(true);
       }

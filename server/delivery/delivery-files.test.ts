@@ -8,7 +8,8 @@ import { cancelAllPublishes } from "../publish/publish.service";
 import { uploadPath } from "../storage/paths";
 import { until } from "../test/wait";
 import { ACCEL_LOCATION, ACCEL_PUBLISHED_LOCATION } from "../http/sendfile-header";
-import { cookiesOf, getBinary, publishDelivery, type PublishedDelivery } from "./test-fixtures";
+import { cookiesOf, publishDelivery, type PublishedDelivery } from "./test-fixtures";
+import { getBinary } from "../test/binary-body";
 
 const made = appWithUser();
 

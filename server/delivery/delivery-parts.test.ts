@@ -10,7 +10,8 @@ import { insertProjectRow } from "../test/rows";
 import { uploadPath } from "../storage/paths";
 import { until } from "../test/wait";
 import { PHOTOS_PER_PART } from "./delivery-page";
-import { binary, cookiesOf } from "./test-fixtures";
+import { cookiesOf } from "./test-fixtures";
+import { getBinary } from "../test/binary-body";
 
 /**
  * A delivery of 10,000 photos, made by SQL (one small JPEG hard-linked 10,000 times, one shared
@@ -95,7 +96,7 @@ describe("the delivery page of 10,000 photos", () => {
     expect(names).toHaveLength(PHOTOS - PHOTOS_PER_PART);
     expect(names.at(-1)).toBe(nameOf(PHOTOS));
     expect((await part(PHOTOS + 1)).body.photos).toEqual([]);
-    const last = await request(t.app).get(`/d/${token}/p/${PHOTOS}`).buffer(true).parse(binary);
+    const last = await getBinary(t.app, `/d/${token}/p/${PHOTOS}`);
     expect(last.status).toBe(200);
     expect((last.body as Buffer).equals(photo)).toBe(true);
     expect((await request(t.app).get(`/d/${token}/t/${PHOTOS}`)).status).toBe(200);

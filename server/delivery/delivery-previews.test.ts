@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { appWithUser } from "../test/app-with-user";
 import { readStored, removeStored, writeStored } from "../test/stored-files";
 import { GRID_SIZES } from "./delivery-page";
-import { getBinary, publishDelivery, type PublishedDelivery } from "./test-fixtures";
+import { publishDelivery, type PublishedDelivery } from "./test-fixtures";
+import { getBinary } from "../test/binary-body";
 
 const made = appWithUser();
 let d: PublishedDelivery;

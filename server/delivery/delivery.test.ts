@@ -6,7 +6,8 @@ import { isStored, readStored, writeStored } from "../test/stored-files";
 import { inObjectStorage } from "../test/test-storage";
 import { insertAttachmentRow, insertClientRow, insertProjectRow } from "../test/rows";
 import type { ResourceChange } from "../events/bus";
-import { binary, cookiesOf, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
+import { cookiesOf, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
+import { getBinary } from "../test/binary-body";
 
 let t: TestApp;
 let staff: TestUser;
@@ -20,10 +21,7 @@ afterAll(async () => {
 });
 
 const api = () => request(t.app);
-const get = (url: string, cookie?: string) => {
-  const req = api().get(url).buffer(true).parse(binary);
-  return cookie ? req.set("Cookie", cookie) : req;
-};
+const get = (url: string, cookie?: string) => getBinary(t.app, url, cookie ? { Cookie: cookie } : {});
 const html = (res: request.Response) => (res.body as Buffer).toString("utf8");
 const settings = (id: number, body: unknown) =>
   api()

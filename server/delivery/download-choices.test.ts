@@ -6,7 +6,8 @@ import { until } from "../test/wait";
 import { webSizeZipKey } from "../storage/published-zips";
 import { publishedZipCopy, readStored } from "../test/stored-files";
 import { addPhoto, readZip, recordPublishEvents } from "../publish/test-fixtures";
-import { cookiesOf, downloadsOf, getBinary, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
+import { cookiesOf, downloadsOf, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
+import { getBinary } from "../test/binary-body";
 
 let t: TestApp;
 let staff: TestUser;

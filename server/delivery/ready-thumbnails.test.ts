@@ -7,7 +7,8 @@ import { recordPublishEvents } from "../publish/test-fixtures";
 import { isPostgresUrl } from "../db/dialect";
 import { deliveryCache } from "./delivery-cache";
 import { photosOf } from "./delivery.repository";
-import { cookiesOf, getBinary, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
+import { cookiesOf, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
+import { getBinary } from "../test/binary-body";
 
 const made = appWithUser();
 

@@ -9,7 +9,8 @@ import { storesOf } from "../storage/stores";
 import { isStored, storedUploads } from "../test/stored-files";
 import { inObjectStorage } from "../test/test-storage";
 import { PART_SIZE } from "../storage/s3-store";
-import { cookiesOf, getBinary } from "./test-fixtures";
+import { cookiesOf } from "./test-fixtures";
+import { getBinary } from "../test/binary-body";
 
 // Runs on the folders under `npm test` and against an S3 protocol server under `npm run test:s3`:
 // photos uploaded through the API, then served by the staff routes and the delivery page from

@@ -8,6 +8,7 @@ import { insertProjectRow } from "../test/rows";
 import { addPhoto, projectRow, recordPublishEvents } from "../publish/test-fixtures";
 import { recordingsSettled } from "../activity/activity.service";
 import { until } from "../test/wait";
+import { getBinary } from "../test/binary-body";
 
 export interface PublishedDelivery {
   id: number;
@@ -19,17 +20,6 @@ export interface PublishedDelivery {
   zipKey: string;
   photos: Buffer[];
 }
-
-/** Collects a binary body (supertest only buffers text and JSON by default). */
-export const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  res.on("data", (c: Buffer) => chunks.push(c));
-  res.on("end", () => cb(null, Buffer.concat(chunks)));
-};
-
-/** A GET of `app` whose body is collected as bytes, whatever its type. */
-export const getBinary = (app: TestApp["app"], url: string, headers: Record<string, string> = {}) =>
-  request(app).get(url).set(headers).buffer(true).parse(binary);
 
 export async function publishDelivery(
   t: TestApp,

@@ -8,7 +8,8 @@ import { TestSocket } from "../events/test-socket";
 import { makeImage } from "../attachments/test-fixtures";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
-import { getBinary, publishDelivery } from "../delivery/test-fixtures";
+import { publishDelivery } from "../delivery/test-fixtures";
+import { getBinary } from "../test/binary-body";
 import { until } from "../test/wait";
 
 const TOKEN = "metrics-secret-token-for-tests";

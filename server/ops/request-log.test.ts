@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeImage } from "../attachments/test-fixtures";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
-import { getBinary, publishDelivery } from "../delivery/test-fixtures";
+import { publishDelivery } from "../delivery/test-fixtures";
+import { getBinary } from "../test/binary-body";
 import { until } from "../test/wait";
 
 let t: TestApp;

@@ -4,7 +4,8 @@ import path from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeNoisyJpeg } from "../attachments/test-fixtures";
-import { binary, cookiesOf } from "../delivery/test-fixtures";
+import { cookiesOf } from "../delivery/test-fixtures";
+import { getBinary } from "../test/binary-body";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
 import { startS3Server, type TestS3Server } from "../test/s3-server";
@@ -91,7 +92,7 @@ describe("publishing with object storage", () => {
   });
 
   it("serves all.zip whole, which unzip -t finds sound, with the photos under their names", async () => {
-    const res = await request(t.app).get(`/d/${token}/all.zip`).buffer(true).parse(binary);
+    const res = await getBinary(t.app, `/d/${token}/all.zip`);
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("application/zip");
     expect(res.headers["content-length"]).toBe(String(zip.length));
@@ -105,11 +106,7 @@ describe("publishing with object storage", () => {
   });
 
   it("answers a byte range with 206 and those bytes, and a matching ETag with 304", async () => {
-    const res = await request(t.app)
-      .get(`/d/${token}/all.zip`)
-      .set("Range", `bytes=${PART_SIZE - 10}-${PART_SIZE + 9}`)
-      .buffer(true)
-      .parse(binary);
+    const res = await getBinary(t.app, `/d/${token}/all.zip`, { Range: `bytes=${PART_SIZE - 10}-${PART_SIZE + 9}` });
     expect(res.status).toBe(206);
     expect(res.headers["content-range"]).toBe(`bytes ${PART_SIZE - 10}-${PART_SIZE + 9}/${zip.length}`);
     expect((res.body as Buffer).equals(zip.subarray(PART_SIZE - 10, PART_SIZE + 10))).toBe(true);
@@ -127,12 +124,7 @@ describe("publishing with object storage", () => {
     const unlocked = await request(t.app).post(`/d/${token}/unlock`).type("form").send({ passcode: "open sesame" });
     const cookie = cookiesOf(unlocked);
     expect(cookie).not.toBe("");
-    const res = await request(t.app)
-      .get(`/d/${token}/all.zip`)
-      .set("Cookie", cookie)
-      .set("Range", "bytes=0-3")
-      .buffer(true)
-      .parse(binary);
+    const res = await getBinary(t.app, `/d/${token}/all.zip`, { Cookie: cookie, Range: "bytes=0-3" });
     expect(res.status).toBe(206);
     expect((res.body as Buffer).toString("latin1")).toBe("PK\u0003\u0004");
     await request(t.app).put(`/api/projects/${id}/delivery`).set(staff.auth).send({ passcode: null });
@@ -146,7 +138,7 @@ describe("publishing with object storage", () => {
     expect(newKey).not.toBe(zipKey);
     expect(await publishedKeys(t.ctx)).toEqual([newKey]);
     expect((await request(t.app).get(`/d/${token}/all.zip`)).status).toBe(404);
-    const moved = await request(t.app).get(`/published/${newKey}`).buffer(true).parse(binary);
+    const moved = await getBinary(t.app, `/published/${newKey}`);
     expect((moved.body as Buffer).equals(zip)).toBe(true);
     zipKey = newKey;
     token = newKey.replace(/\.zip$/, "");
@@ -247,7 +239,7 @@ describe("publishing with object storage", () => {
       await events.next("publish_completed");
       events.stop();
       const key = path.basename((await projectRow(proxied.ctx, other)).published_zip_path);
-      const res = await request(proxied.app).get(`/published/${key}`).buffer(true).parse(binary);
+      const res = await getBinary(proxied.app, `/published/${key}`);
       expect(res.status).toBe(200);
       expect(res.headers["x-accel-redirect"]).toBeUndefined();
       expect((res.body as Buffer).equals(await readAll(await storesOf(proxied.ctx.config).published.get(key)))).toBe(

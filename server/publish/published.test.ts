@@ -6,18 +6,12 @@ import { attachmentDisposition, zipFileName } from "./download-name";
 import { addPhoto, projectRow, recordPublishEvents } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
 import { publishedKeys, readStored, removeStored, writeStored } from "../test/stored-files";
+import { getBinary } from "../test/binary-body";
 
 let t: TestApp;
 let staff: TestUser;
 let url: string;
 let zip: Buffer;
-
-/** Collects a binary body (supertest only buffers text and JSON by default). */
-const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  res.on("data", (c: Buffer) => chunks.push(c));
-  res.on("end", () => cb(null, Buffer.concat(chunks)));
-};
 
 async function publishedProject(name: string): Promise<{ id: number; url: string; key: string }> {
   const id = await insertProjectRow(t.ctx, { name });
@@ -44,7 +38,7 @@ afterAll(async () => {
 
 describe("GET /published/<name>.zip", () => {
   it("serves the whole ZIP without authentication, named after the project", async () => {
-    const res = await request(t.app).get(url).buffer(true).parse(binary);
+    const res = await getBinary(t.app, url);
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("application/zip");
     expect(res.headers["content-length"]).toBe(String(zip.length));
@@ -55,7 +49,7 @@ describe("GET /published/<name>.zip", () => {
   });
 
   it("answers a byte range with 206 and exactly those bytes", async () => {
-    const res = await request(t.app).get(url).set("Range", "bytes=10-109").buffer(true).parse(binary);
+    const res = await getBinary(t.app, url, { Range: "bytes=10-109" });
     expect(res.status).toBe(206);
     expect(res.headers["content-range"]).toBe(`bytes 10-109/${zip.length}`);
     expect(res.headers["content-length"]).toBe("100");
@@ -63,7 +57,7 @@ describe("GET /published/<name>.zip", () => {
   });
 
   it("answers an open-ended suffix range from the end of the file", async () => {
-    const res = await request(t.app).get(url).set("Range", "bytes=-22").buffer(true).parse(binary);
+    const res = await getBinary(t.app, url, { Range: "bytes=-22" });
     expect(res.status).toBe(206);
     expect((res.body as Buffer).equals(zip.subarray(zip.length - 22))).toBe(true);
   });

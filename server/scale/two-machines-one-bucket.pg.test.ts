@@ -7,7 +7,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, RELAXED_LIMITS, signUp, type SessionBody } from "../auth/auth-test-helpers";
 import { makeNoisyJpeg } from "../attachments/test-fixtures";
-import { binary } from "../delivery/test-fixtures";
+import { getBinary } from "../test/binary-body";
 import { dataFolders, startAppProcess, type AppProcess } from "../test/app-process";
 import { startS3Server, type TestS3Server } from "../test/s3-server";
 import { createTestDatabase, type TestDatabase } from "../test/test-database";
@@ -73,14 +73,10 @@ describe("two machines, one database and one bucket, no shared folder", () => {
     expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
     const id = uploaded.body.id as number;
 
-    const viewed = await request(b.url).get(`/api/attachments/${id}/view`).set(auth).buffer(true).parse(binary);
+    const viewed = await getBinary(b.url, `/api/attachments/${id}/view`, auth);
     expect(viewed.status).toBe(200);
     expect((viewed.body as Buffer).equals(photo)).toBe(true);
-    const part = await request(b.url)
-      .get(`/api/attachments/${id}/download`)
-      .set({ ...auth, Range: "bytes=100-199" })
-      .buffer(true)
-      .parse(binary);
+    const part = await getBinary(b.url, `/api/attachments/${id}/download`, { ...auth, Range: "bytes=100-199" });
     expect(part.status).toBe(206);
     expect((part.body as Buffer).equals(photo.subarray(100, 200))).toBe(true);
     const thumbnail = await request(b.url).get(`/api/attachments/${id}/thumbnail`).set(auth);
@@ -95,10 +91,7 @@ describe("two machines, one database and one bucket, no shared folder", () => {
       60_000,
     );
     expect(state.publishStatus).toBe("published");
-    const zip = await request(a.url)
-      .get(`${new URL(state.deliveryUrl, a.url).pathname}/all.zip`)
-      .buffer(true)
-      .parse(binary);
+    const zip = await getBinary(a.url, `${new URL(state.deliveryUrl, a.url).pathname}/all.zip`);
     expect(zip.status).toBe(200);
     const zipFile = path.join(folders[0], "across.zip");
     fs.writeFileSync(zipFile, zip.body as Buffer);

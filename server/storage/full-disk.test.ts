@@ -4,7 +4,7 @@ import path from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeNoisyJpeg } from "../attachments/test-fixtures";
-import { binary } from "../delivery/test-fixtures";
+import { getBinary } from "../test/binary-body";
 import { DISK_FULL } from "../http/errors";
 import { readZip } from "../publish/test-fixtures";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
@@ -90,11 +90,7 @@ describe("photo folders on a disk that fills up", () => {
     const recorded = new Set(rows.flatMap((r) => [r.storage_key, r.thumbnail_key].filter(Boolean)));
     expect(onDisk.filter((f) => !recorded.has(`${id}/${f}`))).toEqual([]);
     for (const photo of stored) {
-      const res = await request(t.app)
-        .get(`/api/attachments/${photo.id}/download`)
-        .set(staff.auth)
-        .buffer(true)
-        .parse(binary);
+      const res = await getBinary(t.app, `/api/attachments/${photo.id}/download`, staff.auth);
       expect(res.status).toBe(200);
       expect((res.body as Buffer).equals(photo.bytes)).toBe(true);
     }

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertProjectRow, markPublishedRow } from "../test/rows";
 import { startS3Server, type TestS3Server } from "../test/s3-server";
-import { cookiesOf, getBinary } from "../delivery/test-fixtures";
+import { cookiesOf } from "../delivery/test-fixtures";
+import { getBinary } from "../test/binary-body";
 import { projectRow, recordPublishEvents } from "../publish/test-fixtures";
 import { storesOf } from "./stores";
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import type { ResourceChange } from "../events/bus";
 import { makeImage } from "../attachments/test-fixtures";
-import { binary } from "../delivery/test-fixtures";
+import { getBinary } from "../test/binary-body";
 import { insertProjectRow } from "../test/rows";
 
 let t: TestApp;
@@ -153,7 +153,7 @@ describe("the studio's logo", () => {
     const res = await putLogo(admin, await makeImage("png", 1600, 400));
     expect(res.status).toBe(200);
     expect(res.body.logoUrl).toMatch(/^\/d\/logo\/[0-9a-f]{32}\.webp$/);
-    const logo = await api().get(res.body.logoUrl).buffer(true).parse(binary);
+    const logo = await getBinary(t.app, res.body.logoUrl);
     expect(logo.status).toBe(200);
     expect(logo.headers["content-type"]).toBe("image/webp");
     expect(logo.headers["x-content-type-options"]).toBe("nosniff");
