@@ -21,7 +21,7 @@ import { openDatabase } from "../server/db/database";
 import { freePort } from "../server/test/free-port";
 import { startNginx } from "../server/test/nginx";
 import { memoryOf, resetPeakMemory } from "../server/test/app-process";
-import { readmeInternalLocations } from "../server/test/readme-site";
+import { readmeBlock } from "../server/test/readme-site";
 import { BENCH_ADMIN, BENCH_ADMIN_ENV, benchApi, benchSignIn } from "./bench-api";
 import { benchDatabase, benchServerEnv } from "./bench-database";
 import { until } from "../server/test/wait";
@@ -238,32 +238,40 @@ async function main() {
   }
 }
 
-/** nginx in front of Photodrop, as the README's site has it (without TLS), with its internal locations as written there. */
+/** nginx in front of Photodrop with the README's upstream and locations as written there (its site without TLS). */
 function proxySite(port: number, upstream: string, work: string): string {
-  const internal = readmeInternalLocations(path.join(work, "uploads"), path.join(work, "published"));
-  return proxiedServer(port, "photodrop", upstream, internal);
+  return proxiedServer(port, [
+    readmeBlock("upstream photodrop {", [["127.0.0.1:3000", upstream.replace("http://", "")]]),
+    readmeBlock("    location / {"),
+    readmeBlock("    location /_photodrop_files/ {", [
+      ["/var/lib/photodrop/uploads/", `${path.join(work, "uploads")}/`],
+      ["/var/lib/photodrop/published/", `${path.join(work, "published")}/`],
+    ]),
+  ]);
 }
 
 /** The same proxying in front of bench/bare-accel-server.ts, whose `/_bare/` is the site folder. */
 function bareProxySite(port: number, upstream: string, site: string): string {
-  return proxiedServer(port, "bare", upstream, `location /_bare/ { internal; alias ${site}/; }`);
+  const renamed: Array<[string, string]> = [
+    ["upstream photodrop", "upstream bare"],
+    ["http://photodrop", "http://bare"],
+    ["127.0.0.1:3000", upstream.replace("http://", "")],
+  ];
+  return proxiedServer(port, [
+    readmeBlock("upstream bare {", renamed),
+    readmeBlock("    location / {", renamed),
+    `location /_bare/ { internal; alias ${site}/; }`,
+  ]);
 }
 
-function proxiedServer(port: number, name: string, upstream: string, internal: string): string {
-  return `upstream ${name} { server ${upstream.replace("http://", "")}; keepalive 64; }
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://${name};
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_max_temp_file_size 0;
-    }
-    ${internal}
-  }`;
+/** An upstream block and a plain-HTTP server on `port` around the locations. */
+function proxiedServer(port: number, [upstream, ...locations]: string[]): string {
+  return `${upstream}
+server {
+  listen 127.0.0.1:${port};
+${locations.join("\n")}
+}
+`;
 }
 
 const NAMES: Record<string, string> = {

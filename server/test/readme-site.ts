@@ -14,13 +14,15 @@ export function readmeSite(replacements: Array<[string, string]>): string {
   }, site);
 }
 
-/** The site's internal locations for SENDFILE_HEADER, headers included, over these folders. */
-export function readmeInternalLocations(uploadsDir: string, publishedDir: string): string {
-  const site = readmeSite([
-    ["/var/lib/photodrop/uploads/", `${uploadsDir}/`],
-    ["/var/lib/photodrop/published/", `${publishedDir}/`],
-  ]);
-  const block = /\n( {4})location \/_photodrop_files\/ \{[\s\S]*?\n\1\}\n/.exec(site)?.[0];
-  if (!block) throw new Error("no `location /_photodrop_files/` block in the README's site");
-  return block;
+/**
+ * One block of the README's site, from its opening line (`upstream photodrop {`, `    location / {`)
+ * to the brace that closes it at the same indentation, with `replacements` made.
+ */
+export function readmeBlock(opening: string, replacements: Array<[string, string]> = []): string {
+  const site = `\n${readmeSite(replacements)}`;
+  const indent = /^ */.exec(opening)![0];
+  const start = site.indexOf(`\n${opening}\n`);
+  const end = start < 0 ? -1 : site.indexOf(`\n${indent}}\n`, start + 1);
+  if (end < 0) throw new Error(`no block \`${opening.trim()}\` in the README's site`);
+  return site.slice(start + 1, end + indent.length + 3);
 }
