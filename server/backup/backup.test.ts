@@ -14,6 +14,7 @@ import { createTestApp, createUser, type TestApp, type TestUser } from "../test/
 import { insertProjectRow } from "../test/rows";
 import { until } from "../test/wait";
 import type { Attachment } from "../../api/types";
+import { getBinary } from "../test/binary-body";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const tsx = path.join(root, "node_modules/.bin/tsx");
@@ -150,14 +151,7 @@ describe("backup and restore", () => {
         if (answeredAt < backupStarted && !doomed.includes(id)) expect(ids.has(id)).toBe(true);
       for (const a of attachments) {
         expect(sent.has(a.id)).toBe(true);
-        const file = await request(server.app)
-          .get(a.downloadUrl)
-          .buffer(true)
-          .parse((res, done) => {
-            const chunks: Buffer[] = [];
-            res.on("data", (c: Buffer) => chunks.push(c));
-            res.on("end", () => done(null, Buffer.concat(chunks)));
-          });
+        const file = await getBinary(server.app, a.downloadUrl);
         expect(file.status).toBe(200);
         expect(Buffer.compare(file.body as Buffer, sent.get(a.id)!.bytes)).toBe(0);
       }

@@ -2,7 +2,7 @@
 import request from "supertest";
 
 /** supertest's parser for a body of any type, collected into one Buffer. */
-export const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void) => {
+const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void) => {
   const chunks: Buffer[] = [];
   res.on("data", (c: Buffer) => chunks.push(c));
   res.on("end", () => cb(null, Buffer.concat(chunks)));
