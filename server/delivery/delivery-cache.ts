@@ -1,6 +1,6 @@
 import type { Db } from "../db/database";
 import type { EventBus, ResourceChange } from "../events/bus";
-import { touch } from "./recently-used";
+import { RecentlyUsed } from "./recently-used";
 import { findLinkByToken, photosOf, type DeliveryLink, type DeliveryPhoto } from "./delivery.repository";
 
 /** Links kept at most, least recently used out first. */
@@ -35,9 +35,9 @@ interface PhotoLoad {
  * A load that a change overtook is used for the request that made it but not kept.
  */
 export class DeliveryCache {
-  private readonly links = new Map<string, DeliveryLink>();
+  private readonly links = new RecentlyUsed<string, DeliveryLink>();
   private readonly tokenOfProject = new Map<number, string>();
-  private readonly photoLists = new Map<number, PhotoList>();
+  private readonly photoLists = new RecentlyUsed<number, PhotoList>();
   private readonly projectOfPhoto = new Map<number, number>();
   private readonly linkLoads = new Map<string, Promise<DeliveryLink | undefined>>();
   private readonly photoLoads = new Map<number, PhotoLoad>();
@@ -57,8 +57,8 @@ export class DeliveryCache {
   async link(token: string): Promise<DeliveryLink | undefined> {
     const trusted = await this.events.caughtUp();
     if (!trusted) return findLinkByToken(this.db, token);
-    const kept = this.links.get(token);
-    if (kept) return touch(this.links, token, kept);
+    const kept = this.links.use(token);
+    if (kept) return kept;
     let load = this.linkLoads.get(token);
     if (!load) {
       const generation = this.generation;
@@ -78,10 +78,9 @@ export class DeliveryCache {
    */
   peek(token: string): { link: DeliveryLink; photos: DeliveryPhoto[] } | undefined {
     if (!this.events.alone) return undefined;
-    const link = this.links.get(token);
+    const link = this.links.use(token);
     const list = link && this.currentList(link);
     if (!link || !list) return undefined;
-    touch(this.links, token, link);
     return { link, photos: list.photos };
   }
 
@@ -111,7 +110,8 @@ export class DeliveryCache {
   private currentList(link: DeliveryLink): PhotoList | undefined {
     const list = this.photoLists.get(link.projectId);
     if (!list || list.photos.length !== link.photoCount || list.bytes !== link.photoBytes) return undefined;
-    return touch(this.photoLists, link.projectId, list);
+    this.photoLists.use(link.projectId);
+    return list;
   }
 
   private keepLink(link: DeliveryLink): void {
@@ -120,7 +120,7 @@ export class DeliveryCache {
     this.links.set(link.token, link);
     this.tokenOfProject.set(link.projectId, link.token);
     if (this.links.size > MAX_LINKS) {
-      const [oldest, dropped] = this.links.entries().next().value as [string, DeliveryLink];
+      const [oldest, dropped] = this.links.leastRecentlyUsed()!;
       this.links.delete(oldest);
       this.tokenOfProject.delete(dropped.projectId);
     }
@@ -135,7 +135,7 @@ export class DeliveryCache {
     });
     for (const photo of photos) this.projectOfPhoto.set(photo.id, projectId);
     this.photosKept += photos.length;
-    while (this.photosKept > MAX_PHOTOS) this.forgetPhotos(this.photoLists.keys().next().value as number);
+    while (this.photosKept > MAX_PHOTOS) this.forgetPhotos(this.photoLists.leastRecentlyUsed()![0]);
   }
 
   private changed(change: ResourceChange): void {

@@ -1,4 +1,4 @@
-import { touch } from "./recently-used";
+import { RecentlyUsed } from "./recently-used";
 
 /** A thumbnail larger than this share of the cache is read each time rather than pushing out many others. */
 const LARGEST_SHARE = 1 / 16;
@@ -10,7 +10,7 @@ const LARGEST_SHARE = 1 / 16;
  * are shared.
  */
 export class ThumbnailCache {
-  private readonly byKey = new Map<string, Buffer>();
+  private readonly byKey = new RecentlyUsed<string, Buffer>();
   private readonly reading = new Map<string, Promise<Buffer>>();
   private bytes = 0;
 
@@ -21,8 +21,7 @@ export class ThumbnailCache {
 
   /** The thumbnail's bytes if they are in memory. */
   peek(key: string): Buffer | undefined {
-    const kept = this.byKey.get(key);
-    return kept && touch(this.byKey, key, kept);
+    return this.byKey.use(key);
   }
 
   /** The thumbnail's bytes, from memory or read (and kept) now; rejects as `load` does. */
@@ -42,11 +41,11 @@ export class ThumbnailCache {
   }
 
   private keep(key: string, data: Buffer): void {
-    if (data.length > this.maxBytes * LARGEST_SHARE || this.byKey.has(key)) return;
+    if (data.length > this.maxBytes * LARGEST_SHARE || this.byKey.get(key)) return;
     this.byKey.set(key, data);
     this.bytes += data.length;
-    for (const [oldest, bytes] of this.byKey) {
-      if (this.bytes <= this.maxBytes) break;
+    while (this.bytes > this.maxBytes) {
+      const [oldest, bytes] = this.byKey.leastRecentlyUsed()!;
       this.byKey.delete(oldest);
       this.bytes -= bytes.length;
     }
