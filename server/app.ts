@@ -103,9 +103,11 @@ export function createApp(ctx: AppContext): AppHandler {
   });
   const renditions = renditionQueue(ctx);
   const handler = (req: IncomingMessage, res: ServerResponse) => {
+    // A thumbnail answered at once is over before a background render could start.
+    if (files.answerReady(req, res)) return;
     // Background renders (a backfill of previews) wait while anyone is being served.
     res.once("close", renditions.requestStarted());
-    if (!files(req, res)) app(req, res);
+    if (!files.serve(req, res)) app(req, res);
   };
   return Object.assign(handler, { serverOptions: expressBornServerOptions(app) });
 }

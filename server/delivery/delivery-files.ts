@@ -141,8 +141,8 @@ export interface DeliveryFilesOptions {
  * cost more than a thumbnail from memory. Every answer follows the same rules as the page (404,
  * 410 past the expiry, 401 without the passcode's cookie); the link and its photos come from the
  * delivery cache, thumbnails from a bounded memory cache, other files from disk in 512 KiB reads or,
- * with SENDFILE_HEADER, from the proxy in front, or streamed from object storage. Answers false
- * for any other request.
+ * with SENDFILE_HEADER, from the proxy in front, or streamed from object storage. Each method
+ * answers false for any other request.
  */
 export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
   const observer = responseObserver(ctx);
@@ -239,7 +239,7 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
       countZipHandOver(ctx, req, link, clientAddress, zip.size, kind);
   }
 
-  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function serveFile(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const route = fileRouteOf(req.url ?? "/");
     const link = await openLink(ctx, route.token);
     // A person who opened the ZIP link itself is sent to the passcode form, whose cookie covers this path too.
@@ -269,18 +269,25 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
     answerError(req, res, answer, options.baseHeaders(req));
   }
 
-  return (req: IncomingMessage, res: ServerResponse): boolean => {
-    // The ready answer first: it knows its own route, so it needs none of the reading below.
-    const started = performance.now();
-    if (readyThumbnail(req, res)) {
+  return {
+    /**
+     * A thumbnail answered at once (see `readyThumbnails`): true if it was. It knows its own route,
+     * so it needs none of the reading `serve` does.
+     */
+    answerReady(req: IncomingMessage, res: ServerResponse): boolean {
+      const started = performance.now();
+      if (!readyThumbnail(req, res)) return false;
       observer.answered(req, res, GALLERY_THUMBNAIL, started);
       return true;
-    }
-    if (req.method !== "GET" && req.method !== "HEAD") return false;
-    const template = templateOf(req.url ?? "/");
-    if (!template) return false;
-    observer.observe(req, res, () => template);
-    serve(req, res).catch((err: unknown) => fail(req, res, err));
-    return true;
+    },
+    /** True if the request is for a delivery file, which is then being answered. */
+    serve(req: IncomingMessage, res: ServerResponse): boolean {
+      if (req.method !== "GET" && req.method !== "HEAD") return false;
+      const template = templateOf(req.url ?? "/");
+      if (!template) return false;
+      observer.observe(req, res, () => template);
+      serveFile(req, res).catch((err: unknown) => fail(req, res, err));
+      return true;
+    },
   };
 }
