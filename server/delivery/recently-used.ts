@@ -8,7 +8,8 @@ interface Entry<V> {
  * A Map that lets go of what was least recently used, approximately ("second chance", the clock
  * pages are evicted by): a use only marks its entry, and the entry to let go of next is the oldest
  * one not marked, the marked ones passed over being unmarked and moved to the newest end. Moving
- * an entry on every use (a delete and a set) was a tenth of a thumbnail answered from memory.
+ * an entry on every use (a delete and a set), three times a thumbnail answered from memory, cost
+ * 2-3 µs of its 33.
  */
 export class RecentlyUsed<K, V> {
   private readonly entries = new Map<K, Entry<V>>();
