@@ -106,11 +106,11 @@ export class DeliveryCache {
     return load.photos;
   }
 
-  /** The link's kept photos while the row's count and bytes still match them, made most recently used. */
+  /** The link's kept photos while the row's count and bytes still match them, marked used. */
   private currentList(link: DeliveryLink): PhotoList | undefined {
-    const list = this.photoLists.get(link.projectId);
+    // Marked used even when stale: a stale list is replaced by the next load anyway.
+    const list = this.photoLists.use(link.projectId);
     if (!list || list.photos.length !== link.photoCount || list.bytes !== link.photoBytes) return undefined;
-    this.photoLists.use(link.projectId);
     return list;
   }
 
