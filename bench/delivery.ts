@@ -21,7 +21,7 @@ import { openDatabase } from "../server/db/database";
 import { freePort } from "../server/test/free-port";
 import { startNginx } from "../server/test/nginx";
 import { memoryOf, resetPeakMemory } from "../server/test/app-process";
-import { readmeBlock } from "../server/test/readme-site";
+import { dataFoldersAt, readmeBlock, upstreamAt } from "../server/test/readme-site";
 import { BENCH_ADMIN, BENCH_ADMIN_ENV, benchApi, benchSignIn } from "./bench-api";
 import { benchDatabase, benchServerEnv } from "./bench-database";
 import { until } from "../server/test/wait";
@@ -241,12 +241,12 @@ async function main() {
 /** nginx in front of Photodrop with the README's upstream and locations as written there (its site without TLS). */
 function proxySite(port: number, upstream: string, work: string): string {
   return proxiedServer(port, [
-    readmeBlock("upstream photodrop {", [["127.0.0.1:3000", upstream.replace("http://", "")]]),
+    readmeBlock("upstream photodrop {", upstreamAt(upstream.replace("http://", ""))),
     readmeBlock("    location / {"),
-    readmeBlock("    location /_photodrop_files/ {", [
-      ["/var/lib/photodrop/uploads/", `${path.join(work, "uploads")}/`],
-      ["/var/lib/photodrop/published/", `${path.join(work, "published")}/`],
-    ]),
+    readmeBlock(
+      "    location /_photodrop_files/ {",
+      dataFoldersAt(path.join(work, "uploads"), path.join(work, "published")),
+    ),
   ]);
 }
 
@@ -255,7 +255,7 @@ function bareProxySite(port: number, upstream: string, site: string): string {
   const renamed: Array<[string, string]> = [
     ["upstream photodrop", "upstream bare"],
     ["http://photodrop", "http://bare"],
-    ["127.0.0.1:3000", upstream.replace("http://", "")],
+    ...upstreamAt(upstream.replace("http://", "")),
   ];
   return proxiedServer(port, [
     readmeBlock("upstream bare {", renamed),

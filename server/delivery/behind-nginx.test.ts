@@ -13,7 +13,7 @@ import { createTestApp, createUser, type TestApp, type TestUser } from "../test/
 import { freePort } from "../test/free-port";
 import { until } from "../test/wait";
 import { startNginx, type RunningNginx } from "../test/nginx";
-import { readmeSite } from "../test/readme-site";
+import { dataFoldersAt, readmeSite, upstreamAt } from "../test/readme-site";
 import { uploadPath } from "../storage/paths";
 import { downloadsOf, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
@@ -78,13 +78,12 @@ beforeAll(async () => {
   ]);
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
   const site = readmeSite([
-    ["server 127.0.0.1:3000;", `server 127.0.0.1:${(app.address() as AddressInfo).port};`],
+    ...upstreamAt(`127.0.0.1:${(app.address() as AddressInfo).port}`),
     ["listen 80;", `listen 127.0.0.1:${httpPort};`],
     ["listen 443 ssl http2;", `listen 127.0.0.1:${httpsPort} ssl http2;`],
     ["/etc/letsencrypt/live/photos.example.com/fullchain.pem", path.join(dir, "cert.pem")],
     ["/etc/letsencrypt/live/photos.example.com/privkey.pem", path.join(dir, "key.pem")],
-    ["/var/lib/photodrop/uploads/", `${t.ctx.config.uploadsDir}/`],
-    ["/var/lib/photodrop/published/", `${t.ctx.config.publishedDir}/`],
+    ...dataFoldersAt(t.ctx.config.uploadsDir, t.ctx.config.publishedDir),
   ]);
   nginx = await startNginx(dir, site, [httpPort, httpsPort]);
   base = `https://127.0.0.1:${httpsPort}`;

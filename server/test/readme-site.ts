@@ -14,6 +14,17 @@ export function readmeSite(replacements: Array<[string, string]>): string {
   }, site);
 }
 
+/** Replacements that point the site's upstream at `address` (`host:port`). */
+export const upstreamAt = (address: string): Array<[string, string]> => [
+  ["server 127.0.0.1:3000;", `server ${address};`],
+];
+
+/** Replacements that point the site's internal locations at these data folders. */
+export const dataFoldersAt = (uploadsDir: string, publishedDir: string): Array<[string, string]> => [
+  ["/var/lib/photodrop/uploads/", `${uploadsDir}/`],
+  ["/var/lib/photodrop/published/", `${publishedDir}/`],
+];
+
 /**
  * One block of the README's site, from its opening line (`upstream photodrop {`, `    location / {`)
  * to the brace that closes it at the same indentation, with `replacements` made.
