@@ -9,7 +9,8 @@
  * cache) are served in the same run by nginx (one worker, sendfile on), nginx with sendfile off
  * and 1 MiB buffers, and a bare express.static; then Photodrop again behind that nginx with
  * SENDFILE_HEADER=X-Accel-Redirect, beside bench/bare-accel-server.ts behind the same nginx (the
- * floor of deciding in Node: a handler that only names the file). Each row runs every server once
+ * floor of deciding in Node: a handler that only names the file) and a second nginx that names the
+ * file (the most any upstream can reach on the machine). Each row runs every server once
  * per round, in turn, and shows the median run. BENCH_ONLY=thumbnails, photos or ZIP runs one
  * row. Prints MB/s, req/s, shares of nginx, errors, p99, the CPU each process used (to show what
  * the limit was) and the server's peak RSS while serving.
@@ -205,27 +206,33 @@ async function main() {
     );
     const bareAccel = startBenchProcess(["bench/bare-accel-server.ts"], (line) => line.match(/running at (\S+)/)?.[1]);
     stops.push(() => bareAccel.stop());
-    const [accelPort, bareAccelPort] = [await freePort(), await freePort()];
+    const namingPort = await freePort();
+    const naming = await startNginx(path.join(work, "nginx-naming"), namingSite(namingPort), [namingPort]);
+    stops.push(() => naming.stop());
+    const [accelPort, bareAccelPort, nginxAccelPort] = [await freePort(), await freePort(), await freePort()];
     const proxied = await startNginx(
       path.join(work, "nginx-accel"),
-      proxySite(accelPort, server.url, work) + bareProxySite(bareAccelPort, await bareAccel.ready, site),
-      [accelPort, bareAccelPort],
+      proxySite(accelPort, server.url, work) +
+        bareProxySite(bareAccelPort, "bare", await bareAccel.ready, site) +
+        bareProxySite(nginxAccelPort, "naming", `http://127.0.0.1:${namingPort}`, site),
+      [accelPort, bareAccelPort, nginxAccelPort],
     );
     stops.push(() => proxied.stop());
     for (const row of ROWS) {
-      const behind = (port: number, pid: number | undefined) => () =>
+      const behind = (port: number, upstream: Record<string, number | undefined>) => () =>
         runWrk({
           base: `http://127.0.0.1:${port}`,
           paths: paths(row, (n) => row.photodrop(token, n)),
           connections: row.connections,
           seconds: SECONDS,
-          watch: { nginx: proxied.workerPid(), server: pid },
+          watch: { nginx: proxied.workerPid(), ...upstream },
         });
       Object.assign(
         results.get(row)!,
         await inRounds({
-          bareAccel: behind(bareAccelPort, bareAccel.child.pid),
-          accel: behind(accelPort, server.pid),
+          nginxAccel: behind(nginxAccelPort, { upstream: naming.workerPid() }),
+          bareAccel: behind(bareAccelPort, { server: bareAccel.child.pid }),
+          accel: behind(accelPort, { server: server.pid }),
         }),
       );
     }
@@ -250,18 +257,37 @@ function proxySite(port: number, upstream: string, work: string): string {
   ]);
 }
 
-/** The same proxying in front of bench/bare-accel-server.ts, whose `/_bare/` is the site folder. */
-function bareProxySite(port: number, upstream: string, site: string): string {
+/**
+ * The same proxying in front of an upstream that only names the file (`name`: bench/bare-accel-server.ts
+ * or `namingSite`), whose `/_bare/` is the site folder.
+ */
+function bareProxySite(port: number, name: string, upstream: string, site: string): string {
   const renamed: Array<[string, string]> = [
-    ["upstream photodrop", "upstream bare"],
-    ["http://photodrop", "http://bare"],
+    ["upstream photodrop", `upstream ${name}`],
+    ["http://photodrop", `http://${name}`],
     ...upstreamAt(upstream.replace("http://", "")),
   ];
   return proxiedServer(port, [
-    readmeBlock("upstream bare {", renamed),
+    readmeBlock(`upstream ${name} {`, renamed),
     readmeBlock("    location / {", renamed),
     `location /_bare/ { internal; alias ${site}/; }`,
   ]);
+}
+
+/**
+ * A second nginx as the upstream that costs least: it names the file as bench/bare-accel-server.ts
+ * does, in C and without a body. What the nginx in front reaches with it is the most any upstream can
+ * reach on this machine.
+ */
+function namingSite(port: number): string {
+  const naming = (path: string, target: string) =>
+    `location ~ ${path} { add_header X-Accel-Redirect ${target}; return 200 ""; }`;
+  return `server {
+  listen 127.0.0.1:${port};
+  ${naming("^/d/[^/]+/([pt])/(\\d+)$", "/_bare/$1/$2")}
+  ${naming("^/d/[^/]+/all\\.zip$", "/_bare/all.zip")}
+}
+`;
 }
 
 /** An upstream block and a plain-HTTP server on `port` around the locations. */
@@ -279,6 +305,7 @@ const NAMES: Record<string, string> = {
   nginxPlain: "nginx, sendfile off",
   bare: "bare express.static",
   photodrop: "Photodrop",
+  nginxAccel: "nginx naming the file, behind nginx",
   bareAccel: "bare handler behind nginx",
   accel: "Photodrop behind nginx",
 };
@@ -288,13 +315,13 @@ function report(results: Map<Row, Runs>, serving: { peak: number }) {
     `\nwrk, one thread, ${SECONDS} s per run, ${ROUNDS} rounds (the median run of each shown); ${PHOTOS} JPEGs of 3-5 MB; Photodrop started as \`npm start\` starts it\n`,
   );
   console.log(
-    "| what the client's browser asks for | nginx | nginx, sendfile off | bare express.static | Photodrop | share of nginx | bare handler behind nginx | share of nginx | Photodrop behind nginx (X-Accel-Redirect) | share of nginx |",
+    "| what the client's browser asks for | nginx | nginx, sendfile off | bare express.static | Photodrop | share of nginx | nginx naming the file, behind nginx | share of nginx | bare handler behind nginx | share of nginx | Photodrop behind nginx (X-Accel-Redirect) | share of nginx |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const [row, runs] of results) {
     const m = Object.fromEntries(Object.entries(runs).map(([name, r]) => [name, median(row, r)]));
     console.log(
-      `| ${row.label} | ${show(row, m.nginx)} | ${show(row, m.nginxPlain)} | ${show(row, m.bare)} | ${show(row, m.photodrop)} | ${share(row, m.photodrop, m.nginx)} | ${show(row, m.bareAccel)} | ${share(row, m.bareAccel, m.nginx)} | ${show(row, m.accel)} | ${share(row, m.accel, m.nginx)} |`,
+      `| ${row.label} | ${show(row, m.nginx)} | ${show(row, m.nginxPlain)} | ${show(row, m.bare)} | ${show(row, m.photodrop)} | ${share(row, m.photodrop, m.nginx)} | ${show(row, m.nginxAccel)} | ${share(row, m.nginxAccel, m.nginx)} | ${show(row, m.bareAccel)} | ${share(row, m.bareAccel, m.nginx)} | ${show(row, m.accel)} | ${share(row, m.accel, m.nginx)} |`,
     );
   }
   console.log("\nEvery round (the share is of nginx's run in the same round):\n");
