@@ -280,8 +280,8 @@ function bareProxySite(port: number, name: string, upstream: string, site: strin
  * reach on this machine.
  */
 function namingSite(port: number): string {
-  const naming = (path: string, target: string) =>
-    `location ~ ${path} { add_header X-Accel-Redirect ${target}; return 200 ""; }`;
+  const naming = (pattern: string, target: string) =>
+    `location ~ ${pattern} { add_header X-Accel-Redirect ${target}; return 200 ""; }`;
   return `server {
   listen 127.0.0.1:${port};
   ${naming("^/d/[^/]+/([pt])/(\\d+)$", "/_bare/$1/$2")}
