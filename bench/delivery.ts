@@ -213,8 +213,8 @@ async function main() {
     const proxied = await startNginx(
       path.join(work, "nginx-accel"),
       proxySite(accelPort, server.url, work) +
-        bareProxySite(bareAccelPort, "bare", await bareAccel.ready, site) +
-        bareProxySite(nginxAccelPort, "naming", `http://127.0.0.1:${namingPort}`, site),
+        bareProxySite(bareAccelPort, "bare", new URL(await bareAccel.ready).host, site) +
+        bareProxySite(nginxAccelPort, "naming", `127.0.0.1:${namingPort}`, site),
       [accelPort, bareAccelPort, nginxAccelPort],
     );
     stops.push(() => proxied.stop());
@@ -248,7 +248,7 @@ async function main() {
 /** nginx in front of Photodrop with the README's upstream and locations as written there (its site without TLS). */
 function proxySite(port: number, upstream: string, work: string): string {
   return proxiedServer(port, [
-    readmeBlock("upstream photodrop {", upstreamAt(upstream.replace("http://", ""))),
+    readmeBlock("upstream photodrop {", upstreamAt(new URL(upstream).host)),
     readmeBlock("    location / {"),
     readmeBlock(
       "    location /_photodrop_files/ {",
@@ -258,14 +258,14 @@ function proxySite(port: number, upstream: string, work: string): string {
 }
 
 /**
- * The same proxying in front of an upstream that only names the file (`name`: bench/bare-accel-server.ts
- * or `namingSite`), whose `/_bare/` is the site folder.
+ * The same proxying in front of an upstream at `address` (`host:port`) that only names the file
+ * (`name`: bench/bare-accel-server.ts or `namingSite`), whose `/_bare/` is the site folder.
  */
-function bareProxySite(port: number, name: string, upstream: string, site: string): string {
+function bareProxySite(port: number, name: string, address: string, site: string): string {
   const renamed: Array<[string, string]> = [
     ["upstream photodrop", `upstream ${name}`],
     ["http://photodrop", `http://${name}`],
-    ...upstreamAt(upstream.replace("http://", "")),
+    ...upstreamAt(address),
   ];
   return proxiedServer(port, [
     readmeBlock(`upstream ${name} {`, renamed),
@@ -309,20 +309,23 @@ const NAMES: Record<string, string> = {
   bareAccel: "bare handler behind nginx",
   accel: "Photodrop behind nginx",
 };
+/** The summary table's columns, in order; those in SHARED are followed by their share of nginx. */
+const COLUMNS = Object.keys(NAMES);
+const SHARED = new Set(["photodrop", "nginxAccel", "bareAccel", "accel"]);
 
 function report(results: Map<Row, Runs>, serving: { peak: number }) {
   console.log(
     `\nwrk, one thread, ${SECONDS} s per run, ${ROUNDS} rounds (the median run of each shown); ${PHOTOS} JPEGs of 3-5 MB; Photodrop started as \`npm start\` starts it\n`,
   );
-  console.log(
-    "| what the client's browser asks for | nginx | nginx, sendfile off | bare express.static | Photodrop | share of nginx | nginx naming the file, behind nginx | share of nginx | bare handler behind nginx | share of nginx | Photodrop behind nginx (X-Accel-Redirect) | share of nginx |",
-  );
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
+  const headings = COLUMNS.map((name) => (SHARED.has(name) ? `${NAMES[name]} | share of nginx` : NAMES[name]));
+  console.log(`| what the client's browser asks for | ${headings.join(" | ")} |`);
+  console.log(`|---|${"---|".repeat(COLUMNS.length + SHARED.size)}`);
   for (const [row, runs] of results) {
     const m = Object.fromEntries(Object.entries(runs).map(([name, r]) => [name, median(row, r)]));
-    console.log(
-      `| ${row.label} | ${show(row, m.nginx)} | ${show(row, m.nginxPlain)} | ${show(row, m.bare)} | ${show(row, m.photodrop)} | ${share(row, m.photodrop, m.nginx)} | ${show(row, m.nginxAccel)} | ${share(row, m.nginxAccel, m.nginx)} | ${show(row, m.bareAccel)} | ${share(row, m.bareAccel, m.nginx)} | ${show(row, m.accel)} | ${share(row, m.accel, m.nginx)} |`,
+    const cells = COLUMNS.map((name) =>
+      SHARED.has(name) ? `${show(row, m[name])} | ${share(row, m[name], m.nginx)}` : show(row, m[name]),
     );
+    console.log(`| ${row.label} | ${cells.join(" | ")} |`);
   }
   console.log("\nEvery round (the share is of nginx's run in the same round):\n");
   console.log(`| run | ${Array.from({ length: ROUNDS }, (_, i) => `round ${i + 1}`).join(" | ")} |`);
