@@ -7,6 +7,7 @@ import { EventSession } from "./event-session";
 import { appMetrics } from "../ops/metrics";
 import { TooManyRequestsError } from "../http/errors";
 import { authRateLimits, SIGN_IN } from "../http/rate-limit";
+import { clientAddressOf, trustProxyOf } from "../http/client-address";
 
 export interface EventsServerOptions {
   /** How often sockets are pinged; one that has not answered the previous ping is dropped. */
@@ -42,6 +43,8 @@ export function attachEventsServer(
   const queue = publishQueue(ctx);
   const perAddress = new Map<string, number>();
   const limits = authRateLimits(ctx);
+  // The client's address as the HTTP API's `req.ip` reads it: behind a trusted proxy, not the proxy's.
+  const trust = trustProxyOf(ctx.config.trustProxy);
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node drops its own error listener from upgraded sockets: without this a reset kills the process.
@@ -53,7 +56,7 @@ export function attachEventsServer(
       if (server.listenerCount("upgrade") === 1) refuse(socket, "404 Not Found");
       return;
     }
-    const address = req.socket.remoteAddress ?? "unknown";
+    const address = clientAddressOf(req, trust);
     if ((perAddress.get(address) ?? 0) >= ctx.config.events.maxSocketsPerIp) return refuse(socket, TOO_MANY);
     // The address's slot is taken now, before anything is awaited, so a burst cannot overshoot the
     // cap; it is given back when the connection ends, however it ends (refused, bad handshake, closed).
@@ -80,7 +83,7 @@ export function attachEventsServer(
   server.on("upgrade", onUpgrade);
 
   wss.on("connection", (ws: WebSocket, req: IncomingMessage) => {
-    const address = req.socket.remoteAddress ?? "unknown";
+    const address = clientAddressOf(req, trust);
     const onRefusedToken = () =>
       limits.byIp(SIGN_IN, address).catch((err: unknown) => {
         if (!(err instanceof TooManyRequestsError)) throw err;

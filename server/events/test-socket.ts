@@ -64,10 +64,17 @@ export class TestSocket {
   }
 }
 
-/** Opens a raw `ws` socket from a chosen loopback address; resolves once open, or with the refusal's status. */
-export function openFrom(url: string, from: string): Promise<{ ws: WebSocket; status?: number }> {
+/**
+ * Opens a raw `ws` socket from a chosen loopback address (with any extra request headers, such as a
+ * proxy's X-Forwarded-For); resolves once open, or with the refusal's status.
+ */
+export function openFrom(
+  url: string,
+  from: string,
+  headers: Record<string, string> = {},
+): Promise<{ ws: WebSocket; status?: number }> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { localAddress: from });
+    const ws = new WebSocket(url, { localAddress: from, headers });
     ws.once("open", () => resolve({ ws }));
     ws.once("unexpected-response", (_req, res) => resolve({ ws, status: res.statusCode }));
     ws.once("error", (err) => (ws.readyState === WebSocket.CLOSED ? undefined : reject(err)));
