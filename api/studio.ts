@@ -4,6 +4,8 @@
  * Plain code, safe in either.
  */
 
+import { singleLineProblem } from "./validation";
+
 export const STUDIO_NAME_MAX = 100;
 export const CONTACT_MAX = 200;
 /** The delivery page's accent when the studio has chosen none. */
@@ -11,7 +13,6 @@ export const DEFAULT_ACCENT = "#1971c2";
 
 export const INVALID_ACCENT = "Accent colour must be #rrggbb";
 export const INVALID_WEBSITE = "Web site must be an http:// or https:// address";
-export const CONTROL_CHARACTERS = "Control characters are not allowed";
 
 const ACCENT = /^#[0-9a-f]{6}$/i;
 // C0 and C1 controls, DEL, and the line and paragraph separators: a contact line is one line.
@@ -35,14 +36,15 @@ export function isWebsite(value: string): boolean {
 export function studioNameProblem(name: string): string | null {
   if (!name) return "Name is required";
   if (name.length > STUDIO_NAME_MAX) return `Name must be at most ${STUDIO_NAME_MAX} characters`;
-  return hasControlCharacters(name) ? CONTROL_CHARACTERS : null;
+  return singleLineProblem("Name", name);
 }
 
 /** What is wrong with a web site as typed (trim it first; blank is none), or null. */
 export function websiteProblem(site: string): string | null {
   if (!site) return null;
   if (site.length > CONTACT_MAX) return `Web site must be at most ${CONTACT_MAX} characters`;
-  if (hasControlCharacters(site)) return CONTROL_CHARACTERS;
+  const notOneLine = singleLineProblem("Web site", site);
+  if (notOneLine) return notOneLine;
   return isWebsite(site) ? null : INVALID_WEBSITE;
 }
 

@@ -31,3 +31,21 @@ export function isInFuture(iso: string, now = Date.now()): boolean {
   const at = Date.parse(iso);
   return !Number.isNaN(at) && at > now;
 }
+
+// Line breaks (CR, LF, NEL U+0085, the line and paragraph separators U+2028/U+2029), every other C0
+// and C1 control (tab among them) and DEL, and the bidi embeddings, overrides and isolates
+// (U+202A-U+202E, U+2066-U+2069) that reorder what follows them. The plain marks LRM and RLM stay:
+// they reorder nothing on their own and right-to-left names may need them.
+const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** A single-line text value (a name, a subject, a passcode): nothing in it can start a line or reorder one. */
+export function isSingleLine(value: string): boolean {
+  return !NOT_ONE_LINE.test(value);
+}
+
+/** The message for a single-line field that is not: `Name must be on one line, without control characters`. */
+export const notOnOneLine = (field: string) => `${field} must be on one line, without control characters`;
+
+/** What is wrong with a single-line field's value, or null. */
+export const singleLineProblem = (field: string, value: string): string | null =>
+  isSingleLine(value) ? null : notOnOneLine(field);

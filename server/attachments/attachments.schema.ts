@@ -1,10 +1,16 @@
 import { z } from "zod";
 import { MAX_ID, parseBody, requiredName } from "../http/validate";
-import { cleanFileName, MAX_FILE_NAME_LENGTH } from "./file-names";
+import { MAX_FILE_NAME_LENGTH } from "./file-names";
 
-/** Control and bidirectional-override characters go before the checks, so a name of only those is refused as empty. */
+/**
+ * A name typed in 'Rename' is one line like any other name: a line break, a control character or
+ * a bidi override is refused (an upload's name, which nobody typed, is cleaned instead).
+ */
 export const renameAttachmentSchema = z.object({
-  originalName: z.preprocess((v) => (typeof v === "string" ? cleanFileName(v) : v), requiredName(MAX_FILE_NAME_LENGTH)),
+  originalName: z.preprocess(
+    (v) => (typeof v === "string" ? v.normalize("NFC") : v),
+    requiredName(MAX_FILE_NAME_LENGTH),
+  ),
 });
 export type RenameAttachmentInput = z.infer<typeof renameAttachmentSchema>;
 

@@ -81,7 +81,7 @@ describe("file names made safe at upload and rename", () => {
     expect(entries.every((e) => e.name.endsWith(".jpg") || e.name.endsWith(".JPEG"))).toBe(true);
   }, 90_000);
 
-  it("cleans a rename the same way, and refuses a name that is only unsafe characters", async () => {
+  it("refuses a typed rename with a line break, a control character or a bidi override, and keeps the name", async () => {
     const projectId = await insertProjectRow(t.ctx);
     const up = await request(t.app)
       .post(`/api/attachments/projects/${projectId}/upload`)
@@ -91,15 +91,16 @@ describe("file names made safe at upload and rename", () => {
     const rename = (originalName: string) =>
       request(t.app).patch(`/api/attachments/${id}`).set(user.auth).send({ originalName });
 
-    const rtl = await rename("cute\u202Egnp.exe");
-    expect(rtl.status).toBe(200);
-    expect(rtl.body.originalName).toBe("cutegnp.exe.png");
+    // Spaces and line breaks around a name are trimmed away; the stored name still ends in its type.
     expect((await rename("page.html\r\n")).body.originalName).toBe("page.html.png");
     expect((await rename("kept.PNG")).body.originalName).toBe("kept.PNG");
 
-    const empty = await rename("\u202E\r\n\u0000");
-    expect(empty.status).toBe(400);
-    expect(empty.body.errors).toEqual({ originalName: "Name is required" });
+    for (const typed of ["cute\u202Egnp.exe", "two\r\nlines.png", "nul\u0000.png", "\u202E\r\n\u0000"]) {
+      const refused = await rename(typed);
+      expect(refused.status, JSON.stringify(typed)).toBe(400);
+      expect(refused.body.errors).toEqual({ originalName: "Name must be on one line, without control characters" });
+    }
+    expect((await rename(" \r\n ")).body.errors).toEqual({ originalName: "Name is required" });
     expect((await request(t.app).get(`/api/attachments/${id}`).set(user.auth)).body.originalName).toBe("kept.PNG");
   });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { optionalText } from "../http/validate";
+import { optionalLine } from "../http/validate";
 import { INVALID_EMAIL, isEmailAddress } from "../../api/validation";
 
 /** Longest password accepted before any policy applies: keeps hashing cost bounded. */
@@ -30,7 +30,7 @@ const password = z
 const secret = (label: string) =>
   z.string(required(label)).min(1, `${label} is required`).max(4096, `Invalid ${label.toLowerCase()}`);
 
-export const signupSchema = z.object({ email: newEmail, password, displayName: optionalText("Display name", 200) });
+export const signupSchema = z.object({ email: newEmail, password, displayName: optionalLine("Display name", 200) });
 export const loginSchema = z.object({ email, password });
 export const refreshSchema = z.object({ refreshToken: secret("Refresh token") });
 export const googleSchema = z.object({ credential: secret("Credential") });

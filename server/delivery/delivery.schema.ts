@@ -1,6 +1,8 @@
 import { z } from "zod";
-import { EXPIRY_NOT_IN_FUTURE, isInFuture } from "../../api/validation";
+import { EXPIRY_NOT_IN_FUTURE, isInFuture, isSingleLine, notOnOneLine } from "../../api/validation";
 import { FAVOURITES_LIMIT_MAX } from "../../api/favourites";
+
+export const PASSCODE_ONLY_SPACES = "Passcode must have a character other than a space";
 
 /** PUT /api/projects/:id/delivery: a field left out stays as it is; null removes it. */
 export const deliverySettingsSchema = z.object({
@@ -14,6 +16,8 @@ export const deliverySettingsSchema = z.object({
     .string({ error: "Passcode must be text" })
     .min(4, "Passcode must be 4 to 64 characters")
     .max(64, "Passcode must be 4 to 64 characters")
+    .refine(isSingleLine, notOnOneLine("Passcode"))
+    .refine((v) => /\S/.test(v), PASSCODE_ONLY_SPACES)
     .nullable()
     .optional(),
   allowDownloads: z.boolean({ error: "allowDownloads must be true or false" }).optional(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { COMMENT_MAX, NAME_MAX, NOT_PLAIN, isPlainLine } from "../../api/favourites";
-import { INVALID_EMAIL, isEmailAddress } from "../../api/validation";
+import { INVALID_EMAIL, isEmailAddress, isSingleLine, notOnOneLine } from "../../api/validation";
 
 /** POST /d/:token/favourites/visitor: who is choosing. */
 export const visitorSchema = z.object({
@@ -9,6 +9,7 @@ export const visitorSchema = z.object({
     .trim()
     .min(1, "Your name is required")
     .max(NAME_MAX, `Your name must be at most ${NAME_MAX} characters`)
+    .refine(isSingleLine, notOnOneLine("Your name"))
     .refine(isPlainLine, NOT_PLAIN),
   email: z
     .string({ error: "Your e-mail is required" })
@@ -23,6 +24,7 @@ export const favouriteSchema = z.object({
     .string({ error: "The comment must be text" })
     .trim()
     .max(COMMENT_MAX, `A comment must be at most ${COMMENT_MAX} characters`)
+    .refine(isSingleLine, notOnOneLine("The comment"))
     .refine(isPlainLine, NOT_PLAIN)
     .nullish()
     .transform((v) => (v === undefined ? undefined : v || null)),

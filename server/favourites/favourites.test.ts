@@ -103,8 +103,19 @@ describe("a visitor of the delivery page", () => {
     await refused("  ", "ana@lima.test", "name", "Your name is required");
     await refused(undefined, "ana@lima.test", "name", "Your name is required");
     await refused("x".repeat(101), "ana@lima.test", "name", "Your name must be at most 100 characters");
-    await refused("Ana\nBcc: x@y.test", "ana@lima.test", "name", "Use plain text on one line, without < or >");
-    await refused("Ana\u0007", "ana@lima.test", "name", "Use plain text on one line, without < or >");
+    await refused(
+      "Ana\nBcc: x@y.test",
+      "ana@lima.test",
+      "name",
+      "Your name must be on one line, without control characters",
+    );
+    await refused("Ana\u0007", "ana@lima.test", "name", "Your name must be on one line, without control characters");
+    await refused(
+      "Ana\u202Eetihw",
+      "ana@lima.test",
+      "name",
+      "Your name must be on one line, without control characters",
+    );
     await refused("<b>Ana</b>", "ana@lima.test", "name", "Use plain text on one line, without < or >");
     await refused("Ana", "ana", "email", "Invalid email format");
     await refused("Ana", "ana@lima.test\r\nBcc: x@y.test", "email", "Invalid email format");
@@ -119,7 +130,7 @@ describe("a visitor of the delivery page", () => {
       expect(res.body.errors.comment).toBe(message);
     };
     await comment("x".repeat(201), "A comment must be at most 200 characters");
-    await comment("line one\nline two", "Use plain text on one line, without < or >");
+    await comment("line one\nline two", "The comment must be on one line, without control characters");
     await comment("<img src=x onerror=alert(1)>", "Use plain text on one line, without < or >");
     await comment(42, "The comment must be text");
     expect((await v.list()).body.favourites).toEqual([]);

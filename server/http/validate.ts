@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { ValidationError, type FieldErrors } from "./errors";
-import { INVALID_EMAIL, INVALID_PHONE, isEmailAddress, isPhoneNumber } from "../../api/validation";
+import {
+  INVALID_EMAIL,
+  INVALID_PHONE,
+  isEmailAddress,
+  isPhoneNumber,
+  isSingleLine,
+  notOnOneLine,
+} from "../../api/validation";
 
 /** Parses input with a zod schema; failures become a 400 with a message per field. */
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
@@ -35,15 +42,16 @@ export function parseId(raw: unknown, label = "id"): number {
   return Number(text);
 }
 
-/** A required, trimmed name with the spec's message. */
+/** A required, trimmed name with the spec's message; a name is one line (api/validation.ts). */
 export const requiredName = (max = 200) =>
   z
     .string({ error: (i) => (i.input === undefined || i.input === null ? "Name is required" : "Name must be text") })
     .trim()
     .min(1, "Name is required")
-    .max(max, `Name must be at most ${max} characters`);
+    .max(max, `Name must be at most ${max} characters`)
+    .refine(isSingleLine, notOnOneLine("Name"));
 
-/** Optional free text: blank or absent becomes null. */
+/** Optional free text, line breaks kept (a description, a message): blank or absent becomes null. */
 export const optionalText = (label: string, max: number) =>
   z
     .string({ error: `${label} must be text` })
@@ -51,6 +59,10 @@ export const optionalText = (label: string, max: number) =>
     .max(max, `${label} must be at most ${max} characters`)
     .nullish()
     .transform((v) => (v ? v : null));
+
+/** Optional single-line text (a display name): blank or absent becomes null. */
+export const optionalLine = (label: string, max: number) =>
+  optionalText(label, max).refine((v) => v === null || isSingleLine(v), notOnOneLine(label));
 
 /** An optional e-mail address (api/validation.ts, the rule the web app applies too): blank becomes null. */
 export const optionalEmail = () =>

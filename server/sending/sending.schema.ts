@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { MAX_ID } from "../http/validate";
+import { isSingleLine, notOnOneLine } from "../../api/validation";
 
 export const MAX_RECIPIENTS = 50;
+const TOO_MANY = `At most ${MAX_RECIPIENTS} recipients at once`;
 
 const mailboxAddress = z.email("Invalid email format");
 
@@ -18,13 +20,13 @@ const sendSchemaBase = z.object({
     .array(z.number({ error: "Contact ids must be numbers" }).int().positive().max(MAX_ID), {
       error: "contactIds must be a list",
     })
-    .max(MAX_RECIPIENTS)
+    .max(MAX_RECIPIENTS, TOO_MANY)
     .default([]),
   emails: z
     .array(z.string({ error: "Addresses must be text" }).trim().refine(isMailableAddress, "Invalid email format"), {
       error: "emails must be a list",
     })
-    .max(MAX_RECIPIENTS)
+    .max(MAX_RECIPIENTS, TOO_MANY)
     .default([]),
   // A subject is a header: a line break in it could start a header of its own, so it is refused.
   subject: z
@@ -32,13 +34,19 @@ const sendSchemaBase = z.object({
     .trim()
     .min(1, "Subject is required")
     .max(200, "Subject must be at most 200 characters")
-    .refine((v) => !/[\r\n]/.test(v) && !CONTROL.test(v), "Subject must be one line without control characters"),
+    .refine(isSingleLine, notOnOneLine("Subject")),
   message: z
     .string({ error: "Message must be text" })
     .max(5000, "Message must be at most 5000 characters")
     .transform((v) => v.replace(/\r\n?/g, "\n").trim())
     .refine((v) => !CONTROL.test(v), "Message must not contain control characters"),
-  passcode: z.string({ error: "Passcode must be text" }).min(1, "Type the passcode").max(64).optional(),
+  // Written into the mail as a line of its own.
+  passcode: z
+    .string({ error: "Passcode must be text" })
+    .min(1, "Type the passcode")
+    .max(64, "Passcode must be at most 64 characters")
+    .refine(isSingleLine, notOnOneLine("Passcode"))
+    .optional(),
 });
 
 export const sendSchema = sendSchemaBase
@@ -47,7 +55,7 @@ export const sendSchema = sendSchemaBase
     path: ["contactIds"],
   })
   .refine((v) => v.contactIds.length + v.emails.length <= MAX_RECIPIENTS, {
-    message: `At most ${MAX_RECIPIENTS} recipients at once`,
+    message: TOO_MANY,
     path: ["emails"],
   });
 

@@ -213,7 +213,7 @@ describe("abuse", () => {
     for (const subject of ["Photos\r\nBcc: evil@attacker.test", "Photos\nBcc: evil@attacker.test", "Photos\rX: y"]) {
       const res = await sendMail(s.t, s.staff, s.delivery.id, { contactIds: [s.ana], subject });
       expect(res.status).toBe(400);
-      expect(res.body.errors).toEqual({ subject: "Subject must be one line without control characters" });
+      expect(res.body.errors).toEqual({ subject: "Subject must be on one line, without control characters" });
     }
     for (const email of [
       "ana@lima.test\r\nBcc: evil@attacker.test",

@@ -108,7 +108,7 @@ describe("the studio's settings", () => {
   it.each([
     [{ name: "" }, "name", "Name is required"],
     [{ name: "x".repeat(101) }, "name", "Name must be at most 100 characters"],
-    [{ name: "Lumen\u0007Studio" }, "name", "Control characters are not allowed"],
+    [{ name: "Lumen\u0007Studio" }, "name", "Name must be on one line, without control characters"],
     [{ accentColor: "red" }, "accentColor", "Accent colour must be #rrggbb"],
     [{ accentColor: "#12345" }, "accentColor", "Accent colour must be #rrggbb"],
     [{ accentColor: "#1234567" }, "accentColor", "Accent colour must be #rrggbb"],
@@ -129,7 +129,11 @@ describe("the studio's settings", () => {
       "contactWebsite",
       "Web site must be at most 200 characters",
     ],
-    [{ contactWebsite: "https://lumen.test/\u0085" }, "contactWebsite", "Control characters are not allowed"],
+    [
+      { contactWebsite: "https://lumen.test/\u0085" },
+      "contactWebsite",
+      "Web site must be on one line, without control characters",
+    ],
   ])("refuse %j with 400 and change nothing", async (body, field, message) => {
     const before = (await read(admin)).body;
     const res = await put(admin, body);

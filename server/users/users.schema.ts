@@ -1,12 +1,13 @@
 import { z } from "zod";
-import { optionalPhone, optionalText } from "../http/validate";
+import { optionalLine, optionalPhone, optionalText } from "../http/validate";
 
 /** Only these profile fields can be changed by their owner; anything else in the body is ignored. */
 export const profileSchema = z.object({
-  displayName: optionalText("Display name", 200).optional(),
+  displayName: optionalLine("Display name", 200).optional(),
   phoneNumber: optionalPhone().optional(),
 });
 
+// The access request's message is free text: its line breaks are kept.
 export const accessRequestSchema = z.object({ message: optionalText("Message", 1000) });
 
 const ACCESS_STATES = ["approved", "pending", "revoked", "none"] as const;
