@@ -1,6 +1,7 @@
 import { Router } from "express";
 import type { AppContext } from "../context";
 import { DELIVERY_TOKEN } from "../delivery/delivery.service";
+import { deliveryCache } from "../delivery/delivery-cache";
 import { LINK_KEY, setRecipientCookie } from "./recipient-cookie";
 import { recipientOfKey } from "./recipient-links.service";
 
@@ -16,8 +17,10 @@ export function recipientLinkRouter(ctx: AppContext): Router {
     const { token } = req.params;
     const key = req.query.r;
     if (key === undefined || !DELIVERY_TOKEN.test(token)) return next();
-    if (typeof key === "string" && LINK_KEY.test(key) && (await recipientOfKey(ctx, key, token)))
-      setRecipientCookie(req, res, token, key);
+    if (typeof key === "string" && LINK_KEY.test(key) && (await recipientOfKey(ctx, key, token))) {
+      const link = await deliveryCache(ctx).link(token);
+      if (link) setRecipientCookie(req, res, link, key);
+    }
     res.redirect(302, `/d/${token}`);
   });
   return router;
