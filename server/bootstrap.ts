@@ -10,15 +10,23 @@ import { createTokenService } from "./auth/tokens";
 import { renditionQueue } from "./attachments/renditions.service";
 import { recordingsSettled } from "./activity/activity.service";
 import { openStores, storageProblem } from "./storage/stores";
+import { dataFileModes, dataGroupProblem, makeFolderSync, settleSync, type FileModes } from "./storage/file-modes";
 
 export class StartupError extends Error {}
 
-function ensureWritableDir(dir: string, name: string) {
+/** Made if missing, and given its mode at once: what is inside is then out of others' reach before it is walked. */
+function ensureWritableDir(dir: string, name: string, modes: FileModes, logger: Logger) {
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    makeFolderSync(dir, modes);
     fs.accessSync(dir, fs.constants.W_OK);
   } catch (err) {
     throw new StartupError(`Cannot use ${name} ${dir}: ${(err as Error).message}`);
+  }
+  try {
+    settleSync(dir, modes.dir, modes);
+  } catch (err) {
+    // A mount point another user owns (a NAS share): its owner decides who reads it.
+    logger.warn({ err, dir }, `could not set the mode of ${name}`);
   }
 }
 
@@ -27,8 +35,10 @@ export async function createContext(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
 ): Promise<AppContext> {
-  ensureWritableDir(config.uploadsDir, "UPLOADS_DIR");
-  ensureWritableDir(config.publishedDir, "PUBLISHED_DIR");
+  const groupProblem = dataGroupProblem(config);
+  if (groupProblem) throw new StartupError(groupProblem);
+  ensureWritableDir(config.uploadsDir, "UPLOADS_DIR", dataFileModes(config), logger);
+  ensureWritableDir(config.publishedDir, "PUBLISHED_DIR", dataFileModes(config), logger);
   const problem = await storageProblem(config);
   if (problem) throw new StartupError(problem);
   await openStores(config);

@@ -134,6 +134,10 @@ const envSchema = z.object({
     .enum(["X-Accel-Redirect", "X-Sendfile", ""])
     .optional()
     .transform((v) => v || undefined),
+  DATA_GROUP: optionalText.refine(
+    (v) => v === undefined || /^(\d+|[A-Za-z_][A-Za-z0-9_.-]*\$?)$/.test(v),
+    "must be a group's name or number (unset: only Photodrop's own user reads its files)",
+  ),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
   SLOW_REQUEST_MS: int(1000, 1),
   BODY_TIMEOUT_SECONDS: int(15, 1, 3600),
@@ -219,6 +223,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     deliveryThumbnailCacheBytes: env.DELIVERY_THUMBNAIL_CACHE_MB * 1024 * 1024,
     /** Behind a proxy that sends files itself: the header that names the file (see README, "Behind a reverse proxy"). */
     sendfileHeader: env.SENDFILE_HEADER,
+    /** The group (name or number) given read access to UPLOADS_DIR and PUBLISHED_DIR, for a proxy sending files itself; unset: no one but Photodrop's user. */
+    dataGroup: env.DATA_GROUP,
   };
 }
 

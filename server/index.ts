@@ -11,8 +11,11 @@ import { sweepStaleTempFiles } from "./storage/paths";
 import { startupBanner } from "./startup-banner";
 import { superviseDeliveryMail } from "./reminders/delivery-schedule";
 import { superviseSearchIndexes } from "./db/search-index-upkeep";
+import { restrictUmask } from "./storage/file-modes";
 
 async function main() {
+  // Before the database is opened: sqlite, sharp and the upload parser make files under it.
+  restrictUmask();
   const config = loadConfig();
   const ctx = await createContext(config);
   const report = await runStartupTasks(ctx);

@@ -3,19 +3,23 @@ import { ensureAdminAccount } from "./users/admin-bootstrap";
 import { seedDemoData, isDatabaseEmpty } from "./seeds/demo";
 import { recoverInterruptedPublishes } from "./publish/recovery";
 import { removeStaleTempFiles } from "./storage/paths";
+import { tightenDataFolders, type TightenSummary } from "./storage/tighten-modes";
 import { resumeRenditions } from "./attachments/renditions.service";
 import { fillPublishedZipSizes } from "./dashboard/dashboard.service";
 
 export interface StartupReport {
   /** Set when the demo seed created the local admin: printed once, never logged again. */
   demoAdmin?: { email: string; password: string };
+  /** The data folders' files given their modes, in the background (an older install's were 0644). */
+  fileModes: Promise<TightenSummary>;
 }
 
-/** One-off work at every start, in order: bootstrap admin, demo data on an empty database, crash recovery, ZIP sizes not yet recorded, thumbnails and previews still to render. */
+/** One-off work at every start, in order (the data folders' file modes meanwhile): bootstrap admin, demo data on an empty database, crash recovery, ZIP sizes not yet recorded, thumbnails and previews still to render. */
 export async function runStartupTasks(ctx: AppContext): Promise<StartupReport> {
   const empty = await isDatabaseEmpty(ctx.db);
   await ensureAdminAccount(ctx);
-  const report: StartupReport = {};
+  // Not awaited: a million photos take a while to look at, and the service is safe meanwhile (the folders were set first).
+  const report: StartupReport = { fileModes: tightenDataFolders(ctx.config, ctx.logger) };
   if (empty && ctx.config.seedDemo) {
     report.demoAdmin = await seedDemoData(ctx, { createAdmin: !ctx.config.admin });
   }

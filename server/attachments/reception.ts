@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import type { Logger } from "pino";
+import { makeFolderSync } from "../storage/file-modes";
 import { removeOrLog } from "../storage/paths";
 
 /**
@@ -15,12 +16,24 @@ export function laterRemovalsMs(uploadTimeoutMs: number): number[] {
 /** The folder of its own that one request's uploaded files are written into. */
 export class ReceiveFolder {
   private discarded = false;
+  private made = false;
 
   constructor(
     readonly dir: string,
     private readonly logger: Logger,
     private readonly uploadTimeoutMs: number,
   ) {}
+
+  /** Makes the folder (0700, and UPLOADS_DIR/.tmp if missing) before its first file; once. */
+  make(): void {
+    if (this.made || this.discarded) return;
+    this.made = true;
+    try {
+      makeFolderSync(this.dir);
+    } catch {
+      // The library tries again and answers the failure (a full disk) as it always did.
+    }
+  }
 
   /** Removes the folder and whatever is in it. Never rejects. */
   remove(): Promise<void> {

@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config";
 import { releaseBodyDeadline } from "../http/body-timeout";
 import { HttpError, ValidationError } from "../http/errors";
+import { PRIVATE_MODES } from "../storage/file-modes";
 import { uploadsTempRoot } from "../storage/paths";
 import type { IncomingFile } from "./attachments.service";
 import { ReceiveFolder } from "./reception";
@@ -68,6 +69,8 @@ export function receiveUploads(config: Config, logger: Logger): RequestHandler {
       // Both before the library's own listeners, which call back at once: the outcome is known by then.
       parser.prependOnceListener("finish", () => (parserFinished = true));
       parser.on("file", (_field, file) => file.prependListener("error", (err) => (fileError ??= err)));
+      // Ahead of the library, which would make the folder under the process's umask.
+      parser.prependListener("file", () => folder.make());
       return pipe(destination, options);
     }) as typeof req.pipe;
 
@@ -99,6 +102,7 @@ export function receiveUploads(config: Config, logger: Logger): RequestHandler {
     const middleware = fileUpload({
       useTempFiles: true,
       tempFileDir: folder.dir,
+      tempFilePermissions: PRIVATE_MODES.file,
       hashAlgorithm: "sha256",
       uploadTimeout: UPLOAD_TIMEOUT_MS,
       // Names are kept exactly as sent (only in the database); browsers send UTF-8.

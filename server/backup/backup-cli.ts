@@ -2,6 +2,7 @@ import { loadConfig, ConfigError } from "../config";
 import { createBackup } from "./backup";
 import { BackupError } from "./backup-error";
 import { restoreBackup } from "./restore";
+import { restrictUmask } from "../storage/file-modes";
 
 const USAGE = `Usage:
   npm run backup -- <folder> [--with-zips]   back up the running Photodrop into a new or empty folder
@@ -19,6 +20,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
+  restrictUmask();
   const config = loadConfig();
   if (command === "backup") {
     const summary = await createBackup(config, folders[0], { withZips: flags.includes("--with-zips") });

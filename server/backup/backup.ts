@@ -5,6 +5,7 @@ import { PUBLISHED_ZIP_NAME, webSizeZipName } from "../storage/paths";
 import { BackupError, diskFullMessage } from "./backup-error";
 import { emptyFolder, prepareEmptyFolder } from "./backup-folder";
 import { isDiskFull } from "../storage/disk-full";
+import { makeFolderSync, PRIVATE_MODES } from "../storage/file-modes";
 import { databaseBackupFor } from "./database-backup";
 import { snapshotDatabase } from "./database-snapshot";
 import { createObjectBackup } from "./object-backup";
@@ -139,7 +140,7 @@ class FileTaker {
 
   /** Takes `source` as `target`; false when the source is gone. */
   take(source: string, target: string): boolean {
-    fs.mkdirSync(path.dirname(target), { recursive: true });
+    makeFolderSync(path.dirname(target));
     try {
       fs.linkSync(source, target);
       this.links++;
@@ -150,7 +151,9 @@ class FileTaker {
       if (code !== "EXDEV" && code !== "EPERM") throw err;
     }
     try {
+      // A copy keeps its source's mode, which an older install left 0644.
       fs.copyFileSync(source, target);
+      fs.chmodSync(target, PRIVATE_MODES.file);
       this.copies++;
       return true;
     } catch (err) {

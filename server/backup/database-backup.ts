@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { openDatabase, type Db } from "../db/database";
 import { sqliteFile } from "../db/dialect";
+import { makeFolderSync, PRIVATE_MODES } from "../storage/file-modes";
 import { BackupError } from "./backup-error";
 
 /**
@@ -39,6 +40,8 @@ class SqliteBackup implements DatabaseBackup {
     if (!fs.existsSync(this.file)) throw new BackupError(`No database at ${this.file}`);
     const live = openDatabase(this.file);
     try {
+      // Made first, 0600: VACUUM INTO writes into an empty file as it is, instead of one of the umask's.
+      fs.writeFileSync(target, "", { flag: "wx", mode: PRIVATE_MODES.file });
       // sqlite's online copy: one read transaction, so writers carry on (WAL) and the copy is one moment.
       await live.raw("VACUUM INTO ?", [target]);
     } finally {
@@ -60,10 +63,11 @@ class SqliteBackup implements DatabaseBackup {
 
   async restore(copy: string): Promise<void> {
     this.assertTargetEmpty();
-    fs.mkdirSync(path.dirname(path.resolve(this.file)), { recursive: true });
+    makeFolderSync(path.dirname(path.resolve(this.file)));
     const part = `${this.file}.restoring`;
     try {
       await fs.promises.copyFile(copy, part);
+      await fs.promises.chmod(part, PRIVATE_MODES.file);
       await fs.promises.rm(`${this.file}-shm`, { force: true });
       await fs.promises.rename(part, this.file);
     } finally {

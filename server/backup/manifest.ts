@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { z } from "zod";
+import { PRIVATE_MODES } from "../storage/file-modes";
 import { BackupError } from "./backup-error";
 
 export const MANIFEST_FILE = "manifest.json";
@@ -48,7 +49,7 @@ export async function describeFile(folder: string, relative: string): Promise<Ma
 /** Written last, under a temporary name then renamed: a folder without it is no backup. */
 export async function writeManifest(folder: string, manifest: Manifest): Promise<void> {
   const part = path.join(folder, `${MANIFEST_FILE}.part`);
-  await fs.promises.writeFile(part, `${JSON.stringify(manifest, null, 2)}\n`);
+  await fs.promises.writeFile(part, `${JSON.stringify(manifest, null, 2)}\n`, { mode: PRIVATE_MODES.file });
   await fs.promises.rename(part, path.join(folder, MANIFEST_FILE));
 }
 

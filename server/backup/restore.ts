@@ -4,6 +4,7 @@ import type { Config } from "../config";
 import { runtimeModules } from "../runtime-modules";
 import { BackupError, diskFullMessage } from "./backup-error";
 import { isDiskFull } from "../storage/disk-full";
+import { dataFileModes, makeFolderSync, settleFile } from "../storage/file-modes";
 import { openStores } from "../storage/stores";
 import { databaseBackupFor, type DatabaseBackup } from "./database-backup";
 import { fileProblems, readManifest, refuseDamaged, verifyBackup, type Manifest } from "./manifest";
@@ -35,15 +36,17 @@ export async function restoreBackup(config: Config, folder: string): Promise<Res
   for (const [name, dir] of Object.entries(targets))
     assertFolderEmpty(dir, name === "uploads" ? "UPLOADS_DIR" : "PUBLISHED_DIR");
   await verifyBackup(folder, manifest);
+  const modes = dataFileModes(config);
 
   // The files first and the database last: a restore cut short (a full disk) is undone whole.
   try {
     for (const file of manifest.files) {
       const [root, ...rest] = file.path.split("/");
       const target = path.join(targets[root as keyof typeof targets], ...rest);
-      fs.mkdirSync(path.dirname(target), { recursive: true });
+      makeFolderSync(path.dirname(target), modes);
       // A copy, not a link: the restored files must not change if the backup folder is touched.
       await fs.promises.copyFile(path.join(folder, file.path), target, fs.constants.COPYFILE_FICLONE);
+      await settleFile(target, modes);
     }
     await database.restore(path.join(folder, manifest.database.path));
   } catch (err) {

@@ -1,9 +1,8 @@
-import fs from "node:fs";
 import { createRequire } from "node:module";
-import path from "node:path";
 import type { Knex } from "knex";
 import pg from "pg";
 import { finalizeStatements } from "./prepared-reads";
+import { privateSqliteFile } from "./sqlite-file";
 
 const require = createRequire(import.meta.url);
 
@@ -32,7 +31,7 @@ export function sqliteFile(databaseUrl: string): string {
 export function knexConfigFor(databaseUrl: string, opts: { poolMax?: number } = {}): Knex.Config {
   if (isPostgresUrl(databaseUrl)) return pgConfig(databaseUrl, opts.poolMax ?? 10);
   const filename = sqliteFile(databaseUrl);
-  if (filename !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
+  if (filename !== ":memory:") privateSqliteFile(filename);
   return sqliteConfig(filename, { connections: 1, pragmas: ["journal_mode = WAL"] });
 }
 

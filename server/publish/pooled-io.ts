@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { Readable, Writable } from "node:stream";
+import { PRIVATE_MODES } from "../storage/file-modes";
 
 /**
  * Read buffers handed back once their bytes are on disk. `fs.createReadStream` allocates a fresh
@@ -163,7 +164,8 @@ export class PooledFileWriter extends Writable {
   }
 
   override _construct(callback: (err?: Error | null) => void): void {
-    fs.open(this.file, "wx", (err, fd) => {
+    // A ZIP being built is its builder's only; publish-job gives it the data folder's mode before it is renamed.
+    fs.open(this.file, "wx", PRIVATE_MODES.file, (err, fd) => {
       if (err) return callback(err);
       this.fd = fd;
       this.created = true;

@@ -6,6 +6,7 @@ import type { PublishEventType } from "../events/bus";
 import { InsufficientStorageError } from "../http/errors";
 import { newPublishedZipName, publishedZipFile, webSizeZipFile } from "../storage/paths";
 import { isDiskFull } from "../storage/disk-full";
+import { dataFileModes, settleFile } from "../storage/file-modes";
 import { removePublishedZips, webSizeZipKey } from "../storage/published-zips";
 import { storesOf } from "../storage/stores";
 import { zipEntryNames } from "./entry-names";
@@ -142,6 +143,8 @@ export async function runPublishBuild(ctx: AppContext, build: PublishBuild, sign
     if (published.kind === "disk") {
       await writeZip(sources, partFile, { signal, onBytes: progress.add });
       if (withWebSize) await writeZip(webSources, webPartFile, { signal, onBytes: progress.add });
+      for (const part of withWebSize ? [partFile, webPartFile] : [partFile])
+        await settleFile(part, dataFileModes(ctx.config));
       await fsp.rename(partFile, zipFile);
       if (withWebSize) await fsp.rename(webPartFile, webZipFile);
       await syncDirectory(ctx.config.publishedDir);

@@ -6,6 +6,7 @@ import { PassThrough, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ByteRange, ListedObject, ObjectStat, ObjectStore, ObjectWriter } from "./object-store";
 import { StorageNotFoundError } from "./object-store";
+import { makeFolder, PRIVATE_MODES, settleFile, type FileModes } from "./file-modes";
 import { removeQuietly } from "./paths";
 
 const missing = (err: unknown) => ["ENOENT", "ENOTDIR"].includes((err as NodeJS.ErrnoException).code ?? "");
@@ -14,7 +15,8 @@ const missing = (err: unknown) => ["ENOENT", "ENOTDIR"].includes((err as NodeJS.
  * Objects as files under one folder, a key's `/` a sub-folder: exactly the layout UPLOADS_DIR and
  * PUBLISHED_DIR always had. A file appears under its name only once whole (written under a
  * temporary name, then renamed), in `tempDir` when given (inside the same file system, so the
- * rename is atomic) or as `<name>.part` beside it.
+ * rename is atomic) or as `<name>.part` beside it. Files and folders get `modes` (0600 and 0700
+ * unless a group reads them), temp files and `tempDir` are always 0600 and 0700.
  */
 export class DiskStore implements ObjectStore {
   readonly kind = "disk";
@@ -22,6 +24,7 @@ export class DiskStore implements ObjectStore {
   constructor(
     private readonly root: string,
     private readonly tempDir?: string,
+    private readonly modes: FileModes = PRIVATE_MODES,
   ) {}
 
   localFile(key: string): string {
@@ -37,16 +40,22 @@ export class DiskStore implements ObjectStore {
 
   private async tempFor(target: string): Promise<string> {
     if (!this.tempDir) return `${target}.part`;
-    await fsp.mkdir(this.tempDir, { recursive: true });
+    await makeFolder(this.tempDir);
     return path.join(this.tempDir, `${crypto.randomBytes(12).toString("hex")}${path.extname(target)}`);
+  }
+
+  /** A file about to be renamed into place: with a group, its bits and group, which the umask took. */
+  private async settle(file: string): Promise<void> {
+    if (this.modes.gid !== undefined) await settleFile(file, this.modes);
   }
 
   async put(key: string, body: Readable): Promise<void> {
     const target = this.localFile(key);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await makeFolder(path.dirname(target), this.modes);
     const temp = await this.tempFor(target);
     try {
-      await pipeline(body, fs.createWriteStream(temp, { flags: "wx" }));
+      await pipeline(body, fs.createWriteStream(temp, { flags: "wx", mode: PRIVATE_MODES.file }));
+      await this.settle(temp);
       await fsp.rename(temp, target);
     } finally {
       await removeQuietly(temp);
@@ -55,7 +64,9 @@ export class DiskStore implements ObjectStore {
 
   async moveFileIn(key: string, file: string): Promise<void> {
     const target = this.localFile(key);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await makeFolder(path.dirname(target), this.modes);
+    // Made by others (sharp, express-fileupload) under whatever umask the process has.
+    await settleFile(file, this.modes);
     await fsp.rename(file, target);
   }
 
@@ -109,15 +120,16 @@ export class DiskStore implements ObjectStore {
     const target = this.localFile(key);
     const temp = `${target}.part`;
     const stream = new PassThrough();
-    const written = fsp
-      .mkdir(path.dirname(target), { recursive: true })
-      .then(() => pipeline(stream, fs.createWriteStream(temp, { flags: "wx" })));
+    const written = makeFolder(path.dirname(target), this.modes).then(() =>
+      pipeline(stream, fs.createWriteStream(temp, { flags: "wx", mode: PRIVATE_MODES.file })),
+    );
     written.catch(() => undefined);
     return {
       stream,
       complete: async () => {
         stream.end();
         await written;
+        await this.settle(temp);
         await fsp.rename(temp, target);
       },
       abort: async () => {

@@ -8,6 +8,7 @@ import sharp, { type Metadata, type Sharp } from "sharp";
 import type { Config } from "../config";
 import { HttpError, InsufficientStorageError, UnsupportedMediaTypeError } from "../http/errors";
 import { isDiskFull } from "./disk-full";
+import { makeFolder } from "./file-modes";
 import { endsWithWholeScan } from "./jpeg-structure";
 import { withLocalCopy } from "./local-copy";
 import { removeQuietly, uploadsTempRoot } from "./paths";
@@ -268,7 +269,7 @@ export async function renderStoredRendition(
   try {
     await withLocalCopy(store, storageKey, uploadsTempRoot(config), async (file) => {
       const bytes = decodeBytesWithinLimits(await readHeader(file), config.maxDecodeBytes, spec.size);
-      await fsp.mkdir(uploadsTempRoot(config), { recursive: true });
+      await makeFolder(uploadsTempRoot(config));
       await renderUnderBudget(file, mimeType, temp, spec, config.maxDecodeBytes, bytes);
     });
     await store.moveFileIn(key, temp, { contentType: spec.mimeType });

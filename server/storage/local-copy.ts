@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
-import fsp from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import { makeFolder, PRIVATE_MODES } from "./file-modes";
 import type { ObjectStore } from "./object-store";
 import { removeQuietly } from "./paths";
 
@@ -18,10 +18,10 @@ export async function withLocalCopy<T>(
 ): Promise<T> {
   const local = store.localFile(key);
   if (local) return work(local);
-  await fsp.mkdir(tempDir, { recursive: true });
+  await makeFolder(tempDir);
   const copy = path.join(tempDir, `${crypto.randomBytes(12).toString("hex")}${path.posix.extname(key)}`);
   try {
-    await pipeline(await store.get(key), fs.createWriteStream(copy, { flags: "wx" }));
+    await pipeline(await store.get(key), fs.createWriteStream(copy, { flags: "wx", mode: PRIVATE_MODES.file }));
     return await work(copy);
   } finally {
     await removeQuietly(copy);

@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
-import fsp from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import type { Config } from "../config";
 import { HttpError, UnsupportedMediaTypeError } from "../http/errors";
+import { makeFolder } from "./file-modes";
 import { decodeWithinBudget, IMAGE_DAMAGED } from "./image-files";
 import { removeQuietly, uploadsTempRoot } from "./paths";
 import { storesOf } from "./stores";
@@ -29,7 +29,7 @@ export async function storeLogo(config: Config, bytes: Buffer): Promise<string> 
   const key = `studio/${crypto.randomBytes(16).toString("hex")}.webp`;
   const temp = path.join(uploadsTempRoot(config), `logo-${crypto.randomBytes(8).toString("hex")}.webp`);
   try {
-    await fsp.mkdir(uploadsTempRoot(config), { recursive: true });
+    await makeFolder(uploadsTempRoot(config));
     // Within the decode budget photos use: a logo being re-encoded never adds a decode beside theirs.
     await decodeWithinBudget(bytes, config.maxDecodeBytes, LOGO_SIZE, () =>
       sharp(bytes, { limitInputPixels: MAX_LOGO_PIXELS, failOn: "error" })

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { ConfigError, loadConfig } from "../config";
 import { DiskStore } from "./disk-store";
+import { dataFileModes, restrictUmask } from "./file-modes";
 import { migrateObjects, type MigrationSummary } from "./migrate";
 import type { ObjectStore } from "./object-store";
 import { mib, progressReporter } from "./migrate-progress";
@@ -57,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
+  restrictUmask();
   const config = loadConfig();
   const { storage } = config;
   if (storage.kind !== "s3")
@@ -69,12 +71,15 @@ async function main(argv: string[]): Promise<number> {
   if (problem) throw new MigrateError(problem);
 
   const bucket = await openStores(config);
-  const uploads = await copyAll(args, new DiskStore(config.uploadsDir, uploadsTempRoot(config)), bucket.uploads, [
-    config.uploadsDir,
-    `s3://${storage.bucket}/${storage.prefix}uploads/`,
-  ]);
+  const modes = dataFileModes(config);
+  const uploads = await copyAll(
+    args,
+    new DiskStore(config.uploadsDir, uploadsTempRoot(config), modes),
+    bucket.uploads,
+    [config.uploadsDir, `s3://${storage.bucket}/${storage.prefix}uploads/`],
+  );
   // The published ZIPs keep their names (the delivery links' tokens) in the bucket.
-  const published = await copyAll(args, new DiskStore(config.publishedDir), bucket.published, [
+  const published = await copyAll(args, new DiskStore(config.publishedDir, undefined, modes), bucket.published, [
     config.publishedDir,
     `s3://${storage.bucket}/${storage.prefix}published/`,
   ]);

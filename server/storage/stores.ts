@@ -1,5 +1,6 @@
 import type { Config } from "../config";
 import { DiskStore } from "./disk-store";
+import { dataFileModes } from "./file-modes";
 import type { ObjectStore } from "./object-store";
 import { uploadsTempRoot } from "./paths";
 import { bucketProblem, loadS3Sdk, s3ClientFor } from "./s3-client";
@@ -21,9 +22,10 @@ export function storesOf(config: Config): Stores {
   let found = stores.get(config);
   if (!found) {
     if (config.storage.kind !== "disk") throw new Error("object storage is used before openStores()");
+    const modes = dataFileModes(config);
     found = {
-      uploads: new DiskStore(config.uploadsDir, uploadsTempRoot(config)),
-      published: new DiskStore(config.publishedDir),
+      uploads: new DiskStore(config.uploadsDir, uploadsTempRoot(config), modes),
+      published: new DiskStore(config.publishedDir, undefined, modes),
     };
     stores.set(config, found);
   }
