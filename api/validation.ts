@@ -6,6 +6,7 @@
 export const INVALID_EMAIL = "Invalid email format";
 export const INVALID_PHONE = "A phone number may hold only digits, spaces and + ( ) - . /";
 export const EXPIRY_NOT_IN_FUTURE = "The expiry must be in the future";
+export const PASSCODE_ONLY_SPACES = "Passcode must have a character other than a space";
 
 // One label of a domain name: letters, digits and inner hyphens, at most 63 characters.
 const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";

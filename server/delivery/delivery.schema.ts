@@ -1,8 +1,12 @@
 import { z } from "zod";
-import { EXPIRY_NOT_IN_FUTURE, isInFuture, isSingleLine, notOnOneLine } from "../../api/validation";
+import {
+  EXPIRY_NOT_IN_FUTURE,
+  PASSCODE_ONLY_SPACES,
+  isInFuture,
+  isSingleLine,
+  notOnOneLine,
+} from "../../api/validation";
 import { FAVOURITES_LIMIT_MAX } from "../../api/favourites";
-
-export const PASSCODE_ONLY_SPACES = "Passcode must have a character other than a space";
 
 /** PUT /api/projects/:id/delivery: a field left out stays as it is; null removes it. */
 export const deliverySettingsSchema = z.object({

@@ -1,4 +1,7 @@
-/** The spec's one rule for client and contact names: required once trimmed. */
+import { singleLineProblem } from "../../../api/validation";
+
+/** The one rule for client, contact and project names: required once trimmed, and on one line (the server's rule). */
 export function nameError(value: string | null | undefined): string | null {
-  return (value ?? "").trim() ? null : "Name is required";
+  const name = (value ?? "").trim();
+  return name ? singleLineProblem("Name", name) : "Name is required";
 }

@@ -4,7 +4,7 @@ import { useForm } from "@mantine/form";
 import { useLogin, useRegister, type AuthActionResponse } from "@refinedev/core";
 import type { SignInVariables, SignUpVariables } from "../../providers/auth-provider";
 import { AuthMessage } from "./auth-message";
-import { INVALID_EMAIL, isEmailAddress } from "../../../../api/validation";
+import { INVALID_EMAIL, isEmailAddress, singleLineProblem } from "../../../../api/validation";
 import { describePasswordPolicy, type PasswordPolicy } from "../../lib/password-policy";
 
 interface CredentialsFormProps {
@@ -26,6 +26,8 @@ export function CredentialsForm({ signUp, passwordPolicy, onToggleSignUp, onForg
       email: (value) =>
         !value.trim() ? "Email is required" : signUp && !isEmailAddress(value.trim()) ? INVALID_EMAIL : null,
       password: (value) => (value ? null : "Password is required"),
+      // The admins' access-request mail names the account on one line (the server's rule too).
+      displayName: (value) => (signUp ? singleLineProblem("Name", value.trim()) : null),
     },
   });
 

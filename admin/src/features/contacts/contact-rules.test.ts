@@ -8,6 +8,11 @@ describe("contact form rules", () => {
     expect(nameError("Jane")).toBeNull();
   });
 
+  it("refuses a name that is not on one line, as the server does: it heads the client's mail", () => {
+    for (const bad of ["Jane\nBcc: x@y.test", "Jane\tDoe", "Jane\u2067Doe\u2069"])
+      expect(nameError(bad), JSON.stringify(bad)).toBe("Name must be on one line, without control characters");
+  });
+
   it.each(INVALID_EMAILS)("refuses the e-mail %j as the server does", (email) => {
     expect(emailError(email)).toBe("Invalid email format");
   });

@@ -19,6 +19,10 @@ describe("the expiry field", () => {
     expect(passcodeError("abcd")).toBeNull();
     expect(passcodeError("abc")).toBe("Passcode must be 4 to 64 characters");
     expect(passcodeError("x".repeat(65))).toBe("Passcode must be 4 to 64 characters");
+    for (const bad of ["ab\ncd", "ab\tcd", "ab\u202Ecd", "ab\u0085cd"])
+      expect(passcodeError(bad), JSON.stringify(bad)).toBe("Passcode must be on one line, without control characters");
+    expect(passcodeError("    ")).toBe("Passcode must have a character other than a space");
+    expect(passcodeError(" a b ")).toBeNull();
   });
 
   it("refuses an expiry that is not in the future, and takes none or a later one", () => {

@@ -1,4 +1,4 @@
-import { EXPIRY_NOT_IN_FUTURE, isInFuture } from "../../../../api/validation";
+import { EXPIRY_NOT_IN_FUTURE, PASSCODE_ONLY_SPACES, isInFuture, singleLineProblem } from "../../../../api/validation";
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -20,7 +20,8 @@ export function fromLocalInput(value: string): string | null {
 /** The passcode rule the server applies, checked before sending: blank means "keep the current one". */
 export function passcodeError(passcode: string): string | null {
   if (passcode === "") return null;
-  return passcode.length < 4 || passcode.length > 64 ? "Passcode must be 4 to 64 characters" : null;
+  if (passcode.length < 4 || passcode.length > 64) return "Passcode must be 4 to 64 characters";
+  return singleLineProblem("Passcode", passcode) ?? (/\S/.test(passcode) ? null : PASSCODE_ONLY_SPACES);
 }
 
 /** The server's rule for an expiry, checked as it is typed: empty (no expiry) or later than now. */

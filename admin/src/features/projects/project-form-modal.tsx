@@ -5,6 +5,7 @@ import { useFailure } from "../../lib/failure";
 import type { CrudFilter, HttpError } from "@refinedev/core";
 import { useModalForm, useSelect } from "@refinedev/mantine";
 import type { Project } from "./types";
+import { nameError } from "./project-rules";
 
 interface ProjectFormValues {
   name: string;
@@ -55,7 +56,7 @@ function useProjectForm(action: "create" | "edit", defaultClientId?: number) {
       onMutationError: failure.show,
     },
     initialValues: { name: "", description: "", clientId: defaultClientId ? String(defaultClientId) : null },
-    validate: { name: (value) => (value?.trim() ? null : "Name is required") },
+    validate: { name: nameError },
     transformValues: (values) => toPayload(values, action),
   });
   return { ...form, failure };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressError } from "./recipient-rules";
+import { addressError, subjectError } from "./recipient-rules";
 
 describe("addressError", () => {
   it("accepts one plain address", () => {
@@ -21,5 +21,23 @@ describe("addressError", () => {
 
   it("refuses an address already listed, whatever its case", () => {
     expect(addressError("Ana@X.test", ["ana@x.test"])).toBe("This address is already listed");
+  });
+});
+
+describe("subjectError", () => {
+  it("takes a subject on one line, trimmed", () => {
+    expect(subjectError(" Your photos from Lumen: Lima Wedding \n")).toBeNull();
+    expect(subjectError("")).toBeNull();
+  });
+
+  it("refuses a line break, a control character or a bidi override inside it, as the server does", () => {
+    for (const bad of [
+      "Photos\nBcc: evil@attacker.test",
+      "Photos\r\nX: y",
+      "Photos\u2028now",
+      "Photos\tnow",
+      "Photos\u202Ewon",
+    ])
+      expect(subjectError(bad), JSON.stringify(bad)).toBe("Subject must be on one line, without control characters");
   });
 });

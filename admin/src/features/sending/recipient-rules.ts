@@ -1,3 +1,5 @@
+import { singleLineProblem } from "../../../../api/validation";
+
 /**
  * An address the dialog accepts: one mailbox, no name, no spaces or line breaks (the server
  * checks again, strictly). Answers the message to show, or null.
@@ -13,3 +15,6 @@ export function addressError(value: string, chosen: string[]): string | null {
 
 /** How many mails a send makes: the ticked contacts and the added addresses. */
 export const recipientCount = (contactIds: number[], emails: string[]) => contactIds.length + emails.length;
+
+/** A subject is a mail header: one line, no control characters (the server's rule); blank is left to the Send button. */
+export const subjectError = (subject: string): string | null => singleLineProblem("Subject", subject.trim());

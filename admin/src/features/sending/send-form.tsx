@@ -4,7 +4,7 @@ import type { HttpError } from "@refinedev/core";
 import { IconSend } from "@tabler/icons-react";
 import type { SendRequest, SendingDraft } from "../../../../api/types";
 import { RecipientPicker } from "./recipient-picker";
-import { recipientCount } from "./recipient-rules";
+import { recipientCount, subjectError } from "./recipient-rules";
 
 interface Props {
   draft: SendingDraft;
@@ -32,7 +32,9 @@ export function SendForm({ draft, sending, error, onSend, onCancel }: Props) {
     Object.keys(error?.errors ?? {})
       .filter((field) => field.startsWith("emails"))
       .map(fieldError)[0];
-  const ready = !draft.problem && count > 0 && subject.trim() !== "" && (!withPasscode || passcode !== "");
+  const subjectProblem = subjectError(subject);
+  const ready =
+    !draft.problem && count > 0 && subject.trim() !== "" && !subjectProblem && (!withPasscode || passcode !== "");
 
   return (
     <form
@@ -61,7 +63,7 @@ export function SendForm({ draft, sending, error, onSend, onCancel }: Props) {
           label="Subject"
           value={subject}
           maxLength={200}
-          error={fieldError("subject")}
+          error={subjectProblem ?? fieldError("subject")}
           onChange={(event) => setSubject(event.currentTarget.value)}
         />
         <Textarea

@@ -5,7 +5,8 @@ describe("the Studio screen's rules", () => {
   it("needs a name of at most 100 characters without control characters", () => {
     expect(studioNameError("  ")).toBe("Name is required");
     expect(studioNameError("x".repeat(101))).toBe("Name must be at most 100 characters");
-    expect(studioNameError("Lumen\tStudio")).toBe("Control characters are not allowed");
+    for (const bad of ["Lumen\tStudio", "Lumen\nStudio", "Lumen\u202EStudio", "Lumen\u2066Studio"])
+      expect(studioNameError(bad), JSON.stringify(bad)).toBe("Name must be on one line, without control characters");
     expect(studioNameError(" Lumen Studio ")).toBeNull();
   });
 
@@ -20,6 +21,9 @@ describe("the Studio screen's rules", () => {
     expect(websiteError("https://lumen.test")).toBeNull();
     expect(websiteError("lumen.test")).toBe("Web site must be an http:// or https:// address");
     expect(websiteError("javascript:alert(1)")).toBe("Web site must be an http:// or https:// address");
+    expect(websiteError("https://lumen.test/\u202Efdp.exe")).toBe(
+      "Web site must be on one line, without control characters",
+    );
     expect(websiteError(`https://lumen.test/${"a".repeat(200)}`)).toBe("Web site must be at most 200 characters");
   });
 

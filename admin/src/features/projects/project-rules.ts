@@ -1,0 +1,1 @@
+export { nameError } from "../../lib/name-rule";
