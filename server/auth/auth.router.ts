@@ -6,7 +6,8 @@ import { parseBody } from "../http/validate";
 import { trustedOrigin } from "../http/request-origin";
 import { createMailer } from "../mail/mailer";
 import { googleSchema, loginSchema, resetConfirmSchema, resetRequestSchema, signupSchema } from "./auth.schema";
-import { logIn, signUp } from "./auth.service";
+import { logInCounted, signUp } from "./auth.service";
+import { knownDevice, setDeviceCookie } from "./device-cookie";
 import { createGoogleVerifier, signInWithGoogle } from "./google-sign-in";
 import { confirmPasswordReset, requestPasswordReset } from "./password-reset.service";
 import { endSession, refreshSession } from "./sessions";
@@ -38,15 +39,19 @@ export function authRouter(ctx: AppContext): Router {
   router.post("/signup", async (req, res) => {
     await limits.byIp("signup", req.ip);
     const body = parseBody(signupSchema, req.body);
+    const session = await signUp(ctx, body, { mailer, origin: trustedOrigin(req, ctx.config) });
+    await setDeviceCookie(ctx.db, req, res, session.user.uid);
     res.status(201);
-    sendSession(req, res, await signUp(ctx, body, { mailer, origin: trustedOrigin(req, ctx.config) }), ttl);
+    sendSession(req, res, session, ttl);
   });
 
   router.post("/login", async (req, res) => {
     await limits.byIp(SIGN_IN, req.ip);
     const body = parseBody(loginSchema, req.body);
-    await limits.byAccount(SIGN_IN, body.email, req.ip);
-    sendSession(req, res, await logIn(ctx, body), ttl);
+    const deviceOf = (uid: string) => knownDevice(ctx.db, req, uid);
+    const { session, device } = await logInCounted(ctx, body, { ip: req.ip, deviceOf });
+    await setDeviceCookie(ctx.db, req, res, session.user.uid, device);
+    sendSession(req, res, session, ttl);
   });
 
   router.post("/google", async (req, res) => {
@@ -54,7 +59,9 @@ export function authRouter(ctx: AppContext): Router {
     await limits.byIp("google", req.ip);
     const body = parseBody(googleSchema, req.body);
     const mail = { mailer, origin: trustedOrigin(req, ctx.config) };
-    sendSession(req, res, await signInWithGoogle(ctx, verifyGoogle, body.credential, mail), ttl);
+    const session = await signInWithGoogle(ctx, verifyGoogle, body.credential, mail);
+    await setDeviceCookie(ctx.db, req, res, session.user.uid, await knownDevice(ctx.db, req, session.user.uid));
+    sendSession(req, res, session, ttl);
   });
 
   router.post("/refresh", async (req, res) => {
@@ -72,7 +79,8 @@ export function authRouter(ctx: AppContext): Router {
   router.post("/password-reset", async (req, res) => {
     await limits.byIp("reset", req.ip);
     const body = parseBody(resetRequestSchema, req.body);
-    await limits.byAccount("reset", body.email, req.ip);
+    // Its own budgets ("reset", not sign-in's): spending them never blocks signing in.
+    await limits.forAccount("reset", body.email, req.ip);
     await requestPasswordReset(ctx, mailer, body.email, trustedOrigin(req, ctx.config));
     res.status(202).json({ message: "If an account exists for this e-mail, a reset link has been sent." });
   });

@@ -1,5 +1,6 @@
 import type { AppContext } from "../context";
 import { UnauthorizedError } from "../http/errors";
+import { authRateLimits, SIGN_IN } from "../http/rate-limit";
 import { findUserRowByEmail, insertUser, toUser, type UserRow } from "../users/users.repository";
 import type { MailRoute } from "../users/access-mail";
 import { requestAccess } from "../users/users.service";
@@ -57,4 +58,23 @@ export async function logIn(ctx: AppContext, input: { email: string; password: s
     throw new UnauthorizedError("Invalid email or password");
   }
   return startSession(ctx, row);
+}
+
+/**
+ * A sign-in counted on the account's budgets before the password is judged (429 past them, unjudged).
+ * A browser that signed in to the account before (`deviceOf` finds its signed cookie) is held to a
+ * ceiling of its own instead of the account-wide one. Only failures keep their count. Answers the
+ * session and the browser's device id, if it had one.
+ */
+export async function logInCounted(
+  ctx: AppContext,
+  input: { email: string; password: string },
+  from: { ip: string | undefined; deviceOf: (uid: string) => Promise<string | undefined> },
+): Promise<{ session: Session; device: string | undefined }> {
+  const row = await findUserRowByEmail(ctx.db, input.email);
+  const device = row ? await from.deviceOf(row.uid) : undefined;
+  const attempt = await authRateLimits(ctx).forAccount(SIGN_IN, input.email, from.ip, { device });
+  const session = await logIn(ctx, input);
+  await attempt.succeeded();
+  return { session, device };
 }

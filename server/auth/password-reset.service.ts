@@ -1,7 +1,8 @@
 import type { AppContext } from "../context";
 import { ValidationError } from "../http/errors";
+import { authRateLimits, SIGN_IN } from "../http/rate-limit";
 import type { Mailer } from "../mail/mailer";
-import { findUserRowByEmail, updateUserRow } from "../users/users.repository";
+import { findUserRow, findUserRowByEmail, updateUserRow } from "../users/users.repository";
 import { assertPasswordPolicy } from "./password-policy";
 import { consumeResetToken, insertResetToken, invalidateUserResetTokens } from "./password-reset.repository";
 import { hashPassword } from "./passwords";
@@ -51,7 +52,10 @@ export async function requestPasswordReset(
     );
 }
 
-/** Sets the new password, spends the link, and signs the account out everywhere. */
+/**
+ * Sets the new password, spends the link, signs the account out everywhere, and ends the
+ * account's sign-in budgets (every address's and the ceiling): its owner may sign in at once.
+ */
 export async function confirmPasswordReset(ctx: AppContext, token: string, password: string): Promise<void> {
   assertPasswordPolicy(ctx.config.passwordPolicy, password);
   const passwordHash = await hashPassword(password);
@@ -65,6 +69,8 @@ export async function confirmPasswordReset(ctx: AppContext, token: string, passw
     return owner;
   });
   if (!uid) throw new ValidationError("Invalid or expired reset link");
+  const owner = await findUserRow(ctx.db, uid);
+  if (owner) await authRateLimits(ctx).clearAccount(SIGN_IN, owner.email);
   ctx.events.userChanged(uid);
   ctx.logger.info({ uid }, "password reset; every session of the account revoked");
 }

@@ -61,13 +61,18 @@ export async function requirePasscodeCookie(ctx: AppContext, req: IncomingMessag
   if (!(await mayOpen(ctx, req, link))) throw new UnauthorizedError("Passcode required");
 }
 
-/** Checks a passcode against the link's; wrong ones count towards the link's limit. */
+/**
+ * Checks a passcode against the link's. The try is counted before it is checked (429 past the
+ * link's budget, unchecked), and a right one gives its count back: only wrong ones spend it.
+ */
 export async function checkPasscode(link: DeliveryLink, passcode: unknown, attempts: PasscodeAttempts): Promise<void> {
   if (!link.passcodeHash) return;
-  await attempts.check(link.token);
+  await attempts.count(link.token);
   const given = typeof passcode === "string" ? passcode : "";
-  if (given.length > 0 && given.length <= 256 && (await verifyPassword(given, link.passcodeHash))) return;
-  await attempts.recordFailure(link.token);
+  if (given.length > 0 && given.length <= 256 && (await verifyPassword(given, link.passcodeHash))) {
+    await attempts.giveBack(link.token);
+    return;
+  }
   throw new UnauthorizedError(WRONG_PASSCODE);
 }
 

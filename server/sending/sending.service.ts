@@ -87,7 +87,11 @@ async function recipientsOf(ctx: AppContext, project: ProjectForMail, input: Sen
 
 const limiters = new WeakMap<AppContext, { perUser: RateLimiter; perProject: RateLimiter }>();
 
-/** Sends per staff member and per project in an hour, counted in the database like sign-ins. */
+/**
+ * Sends per staff member and per project in an hour, counted in the database like sign-ins, before
+ * anything is sent (one atomic count each: a burst gets no more through than the budgets). A send
+ * the project's budget refuses gives the staff member's count back.
+ */
 async function consumeSendBudget(ctx: AppContext, user: User, projectId: number): Promise<void> {
   let limits = limiters.get(ctx);
   if (!limits) {
@@ -98,9 +102,13 @@ async function consumeSendBudget(ctx: AppContext, user: User, projectId: number)
     };
     limiters.set(ctx, limits);
   }
+  const userKey = `send|user|${user.uid}`;
   try {
-    await limits.perUser.consume(`send|user|${user.uid}`);
-    await limits.perProject.consume(`send|project|${projectId}`);
+    await limits.perUser.consume(userKey);
+    await limits.perProject.consume(`send|project|${projectId}`).catch(async (err: unknown) => {
+      await limits.perUser.giveBack(userKey);
+      throw err;
+    });
   } catch (err) {
     if (!(err instanceof TooManyRequestsError)) throw err;
     const retryAfter = Number(err.headers?.["Retry-After"] ?? 60);
