@@ -22,9 +22,10 @@ export function isEmailAddress(value: string): boolean {
 // Digits with the usual separators, an optional leading +, and an optional extension ("x 12", "ext. 12").
 const PHONE = /^\+?[0-9 ()./-]*[0-9][0-9 ()./-]*(?:\s*(?:x|ext\.?)\s*[0-9]{1,6})?$/i;
 
-/** A phone number as people write it: printable phone characters with at least three digits. */
+/** A phone number as people write it: printable phone characters with at least three digits, on one line. */
 export function isPhoneNumber(value: string): boolean {
-  return PHONE.test(value) && (value.match(/[0-9]/g)?.length ?? 0) >= 3;
+  // The extension's `\s` would otherwise let a line break through.
+  return isSingleLine(value) && PHONE.test(value) && (value.match(/[0-9]/g)?.length ?? 0) >= 3;
 }
 
 /** An ISO instant later than now. */

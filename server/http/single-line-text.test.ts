@@ -179,6 +179,21 @@ describe("a single-line field", () => {
   });
 });
 
+describe("a phone number", () => {
+  it("is one line too, wherever it is typed", async () => {
+    const invalid = "A phone number may hold only digits, spaces and + ( ) - . /";
+    for (const phone of ["555 0100\n\next 12", "555 0100\u2028x 12", "555 0100\tx 12"]) {
+      const contact = await api().patch(`/api/contacts/${s.ana}`).set(s.staff.auth).send({ phoneNumber: phone });
+      expect(contact.body.errors, JSON.stringify(phone)).toEqual({ phoneNumber: invalid });
+      const studio = await api().put("/api/studio/settings").set(admin.auth).send({ contactPhone: phone });
+      expect(studio.body.errors, JSON.stringify(phone)).toEqual({ contactPhone: invalid });
+      const me = await api().put("/api/users/me").set(s.staff.auth).send({ phoneNumber: phone });
+      expect(me.body.errors, JSON.stringify(phone)).toEqual({ phoneNumber: invalid });
+    }
+    expect((await row("contacts", { id: s.ana })).phone_number).toBeNull();
+  });
+});
+
 describe("a multi-line field", () => {
   it("keeps the line breaks of a project's description", async () => {
     const description = "Ceremony at noon.\nReception after.\n\nBring the drone.";

@@ -31,6 +31,11 @@ describe("contact form rules", () => {
     expect(phoneError(phone)).toMatch(/^A phone number may hold only/);
   });
 
+  it("refuses a phone number on more than one line, as the server does", () => {
+    for (const bad of ["555 0100\n\next 12", "555 0100\u2028x 12", "555 0100\tx 12"])
+      expect(phoneError(bad), JSON.stringify(bad)).toMatch(/^A phone number may hold only/);
+  });
+
   it.each(VALID_PHONES)("accepts the phone number %s as the server does, and a blank one", (phone) => {
     expect(phoneError(phone)).toBeNull();
     expect(phoneError("  ")).toBeNull();
