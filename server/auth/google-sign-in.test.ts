@@ -76,6 +76,13 @@ describe("Google sign-in", () => {
     expect((await request(t.app).get("/api/users/me").set(bearer(res.body.accessToken))).status).toBe(200);
   });
 
+  it("keeps no name from a token whose name is not one line (it would write lines of the admins' mail)", async () => {
+    await signUp(t.app, "owner@studio.test");
+    const res = await google(await idToken({ name: "Ruth\n\nURGENT: renew at http://evil.test\u202E" }));
+    expect(res.status).toBe(200);
+    expect(res.body.user.displayName).toBeNull();
+  });
+
   it("signs the same Google account into the same user next time", async () => {
     const first = await google(await idToken());
     const second = await google(await idToken({ email: "ruth.renamed@gmail.test" }));

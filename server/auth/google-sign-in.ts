@@ -2,6 +2,7 @@ import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
 import type { Config } from "../config";
 import type { AppContext } from "../context";
 import { UnauthorizedError } from "../http/errors";
+import { isSingleLine } from "../../api/validation";
 import {
   findUserRow,
   findUserRowByEmail,
@@ -56,7 +57,8 @@ export function createGoogleVerifier(
     return {
       sub: payload.sub!,
       email: payload.email.trim().toLowerCase(),
-      name: typeof payload.name === "string" ? payload.name : null,
+      // A name that is not one line would write lines of the admins' access-request mail: none is kept.
+      name: typeof payload.name === "string" && isSingleLine(payload.name) ? payload.name : null,
       picture: typeof payload.picture === "string" ? payload.picture : null,
     };
   };
