@@ -15,6 +15,7 @@ import { until } from "../test/wait";
 import { startNginx, type RunningNginx } from "../test/nginx";
 import { dataFoldersAt, readmeSite, upstreamAt } from "../test/readme-site";
 import { uploadPath } from "../storage/paths";
+import { groupId } from "../storage/file-modes";
 import { downloadsOf, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
 /**
@@ -64,8 +65,23 @@ async function storedFile(kind: "storage_key" | "thumbnail_key", n: number): Pro
   return fs.readFileSync(uploadPath(t.ctx.config, rows[n - 1][kind]));
 }
 
+/**
+ * As the README sets it up when the test can: nginx's workers as www-data, reading Photodrop's
+ * files through DATA_GROUP=www-data, the folders above let through by that group. Otherwise
+ * nginx runs as the test's own user.
+ */
+const wwwData = process.getuid?.() === 0 ? groupId("www-data") : undefined;
+
 beforeAll(async () => {
-  t = await createTestApp({ SENDFILE_HEADER: "X-Accel-Redirect", TRUST_PROXY: "1" });
+  t = await createTestApp({
+    SENDFILE_HEADER: "X-Accel-Redirect",
+    TRUST_PROXY: "1",
+    ...(wwwData === undefined ? {} : { DATA_GROUP: "www-data" }),
+  });
+  if (wwwData !== undefined) {
+    fs.chownSync(t.dir, -1, wwwData);
+    fs.chmodSync(t.dir, 0o750);
+  }
   staff = await createUser(t.ctx);
   app = http.createServer(t.app);
   hub = attachEventsServer(app, t.ctx);
@@ -85,7 +101,7 @@ beforeAll(async () => {
     ["/etc/letsencrypt/live/photos.example.com/privkey.pem", path.join(dir, "key.pem")],
     ...dataFoldersAt(t.ctx.config.uploadsDir, t.ctx.config.publishedDir),
   ]);
-  nginx = await startNginx(dir, site, [httpPort, httpsPort]);
+  nginx = await startNginx(dir, site, [httpPort, httpsPort], { user: wwwData === undefined ? undefined : "www-data" });
   base = `https://127.0.0.1:${httpsPort}`;
   plainBase = `http://127.0.0.1:${httpPort}`;
   d = await publishDelivery(t, staff, { photoNames: ["one.jpg", "two.jpg", "three.jpg"], side: 640 });

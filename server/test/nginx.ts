@@ -16,18 +16,23 @@ export interface RunningNginx {
 
 /**
  * A real nginx (Debian's nginx-light) run from `dir`: in the foreground, one worker, every
- * temporary and log file inside `dir`, as root's user (nginx's default `nobody` could not read a
- * test's folders). `servers` is the `server { ... }` blocks of the site; they are put inside an
+ * temporary and log file inside `dir`, its worker as root's user (nginx's default `nobody` could
+ * not read a test's folders) or, when run as root, as `opts.user` (user and group of that name). `servers` is the `server { ... }` blocks of the site; they are put inside an
  * `http` block with Debian's MIME types and `sendfile on`. Resolves once every port in `ports`
  * accepts connections.
  */
-export async function startNginx(dir: string, servers: string, ports: number[]): Promise<RunningNginx> {
+export async function startNginx(
+  dir: string,
+  servers: string,
+  ports: number[],
+  opts: { user?: string } = {},
+): Promise<RunningNginx> {
   fs.mkdirSync(dir, { recursive: true });
   const temp = (name: string) => `${name}_temp_path ${path.join(dir, name)};`;
   const conf = [
     "daemon off;",
     "master_process on;",
-    process.getuid?.() === 0 ? "user root root;" : "",
+    process.getuid?.() === 0 ? `user ${opts.user ?? "root"} ${opts.user ?? "root"};` : "",
     "worker_processes 1;",
     `pid ${path.join(dir, "nginx.pid")};`,
     `error_log ${path.join(dir, "error.log")} warn;`,
