@@ -1,7 +1,7 @@
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/harness";
-import { createRateLimiter } from "../http/rate-limit";
+import { clearScope, createRateLimiter } from "../http/rate-limit";
 import { TooManyRequestsError } from "../http/errors";
 import { signUp } from "./auth-test-helpers";
 
@@ -82,7 +82,32 @@ describe("the fixed-window limiter", () => {
     expect(refused).toBeInstanceOf(TooManyRequestsError);
     expect((refused as TooManyRequestsError).headers).toEqual({ "Retry-After": "6" });
     clock += 6_000;
-    await expect(limiter.consume("k")).resolves.toBeUndefined();
+    await expect(limiter.consume("k")).resolves.toBe(1);
+  });
+
+  it("counts each hit before it answers, so of a burst at once only `limit` get through", async () => {
+    t = await createTestApp();
+    const limiter = createRateLimiter({ db: t.ctx.db, limit: 3, windowSeconds: 60 });
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => limiter.consume("burst")));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+    expect(results.filter((r) => r.status === "rejected" && r.reason instanceof TooManyRequestsError)).toHaveLength(7);
+    expect(await limiter.spent("burst")).toBe(true);
+  });
+
+  it("takes a hit back with giveBack, and clearScope ends every window of a scope", async () => {
+    t = await createTestApp();
+    const limiter = createRateLimiter({ db: t.ctx.db, limit: 2, windowSeconds: 60 });
+    await limiter.consume("a", { scope: "s" });
+    await limiter.consume("a", { scope: "s" });
+    await limiter.giveBack("a");
+    await expect(limiter.consume("a", { scope: "s" })).resolves.toBe(2);
+    await expect(limiter.consume("a", { scope: "s" })).rejects.toBeInstanceOf(TooManyRequestsError);
+    await limiter.consume("b", { scope: "s" });
+    await limiter.consume("c", { scope: "other" });
+    await clearScope(t.ctx.db, "s");
+    await expect(limiter.consume("a")).resolves.toBe(1);
+    await expect(limiter.consume("b")).resolves.toBe(1);
+    await expect(limiter.consume("c")).resolves.toBe(2);
   });
 
   it("keeps no address or e-mail in the database, only hashes of the keys", async () => {
