@@ -143,10 +143,18 @@ export interface DashboardStats {
   projectCount: number;
   attachmentCount: number;
   totalFileSize: number;
-  /** GB (1024³): used = photos + published ZIPs; total = used + free space on the photos' volume. */
+  /**
+   * GB (1024³): used = photos + published ZIPs; total = used + free space on the photos' volume.
+   * In a bucket, which reports no size to run out of, total = used and percentage 0.
+   */
   diskUsage: { used: number; total: number; percentage: number };
-  /** Bytes: what Photodrop keeps, and the free/total space of the file system holding UPLOADS_DIR. */
-  storage: { photosBytes: number; zipsBytes: number; freeBytes: number; totalBytes: number };
+  /** Where the photos and ZIPs are kept: the volume holding UPLOADS_DIR, or STORAGE_URL's bucket. */
+  location: { kind: "disk" } | { kind: "bucket"; bucket: string };
+  /**
+   * Bytes: what Photodrop keeps, and the free/total space of the file system holding UPLOADS_DIR.
+   * Absent in a bucket: the local disk then holds only uploads being received.
+   */
+  storage?: { photosBytes: number; zipsBytes: number; freeBytes: number; totalBytes: number };
 }
 
 /** GET /api/projects/{id}/sending: what the 'Send to client' dialog opens with. */

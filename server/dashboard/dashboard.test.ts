@@ -77,6 +77,7 @@ describe("dashboard stats", () => {
     expect(body.storage.totalBytes).toBe(s.blocks * s.bsize);
     expect(Math.abs(body.storage.freeBytes - s.bavail * s.bsize)).toBeLessThan(1e9);
 
+    expect(body.location).toEqual({ kind: "disk" });
     const used = body.storage.photosBytes + body.storage.zipsBytes;
     const total = used + body.storage.freeBytes;
     expect(body.diskUsage).toEqual({

@@ -11,9 +11,10 @@ import type { TrustProxy } from "./security";
  */
 export function trustProxyOf(setting: Config["trustProxy"]): TrustProxy {
   if (setting === true) return () => true;
-  if (setting === false) return proxyaddr.compile([]);
   if (typeof setting === "number") return (_address, i) => i < setting;
-  return proxyaddr.compile(setting.split(",").map((part) => part.trim()));
+  const trusted = proxyaddr.compile(setting === false ? [] : setting.split(",").map((part) => part.trim()));
+  // A socket already closed has no address: nothing to trust.
+  return (address, i) => address !== undefined && trusted(address, i);
 }
 
 /**

@@ -3,27 +3,59 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { AppContext } from "../context";
 import { diskSpace, type DiskSpace } from "../storage/disk-space";
+import { makeFolder } from "../storage/file-modes";
+import { uploadsTempRoot } from "../storage/paths";
+import { checkBucket } from "./bucket-readiness";
 import { pingDatabase } from "./readiness.repository";
 
 export type CheckResult = "ok" | string;
 
-export interface Readiness {
-  ready: boolean;
-  checks: { database: CheckResult; uploads: CheckResult; published: CheckResult };
-  /** Free and total bytes of the file system holding each data folder (null when it cannot be read). */
-  disk: { uploads: DiskSpace | null; published: DiskSpace | null };
-}
+/**
+ * What /readyz reports. On disk: the database, and each data folder with its disk's space. In
+ * object storage (STORAGE_URL): the database, the bucket, and the local folder uploads are
+ * received and renditions made in (`UPLOADS_DIR/.tmp`) with its disk's space: that disk holds no
+ * photo, so it is not reported as the photos' disk.
+ */
+export type Readiness =
+  | {
+      ready: boolean;
+      checks: { database: CheckResult; uploads: CheckResult; published: CheckResult };
+      /** Free and total bytes of the file system holding each data folder (null when it cannot be read). */
+      disk: { uploads: DiskSpace | null; published: DiskSpace | null };
+    }
+  | {
+      ready: boolean;
+      checks: { database: CheckResult; storage: CheckResult; temp: CheckResult };
+      /** Free and total bytes of the file system holding the temp folder (null when it cannot be read). */
+      disk: { temp: DiskSpace | null };
+    };
 
 const DATABASE_TIMEOUT_MS = 2000;
+const BUCKET_TIMEOUT_MS = 2000;
 
 /**
- * What /readyz reports: the database answers a query, and a file can really be created in each
- * data folder (an access() check says yes to root even on a read-only mount) on a disk with at
+ * The database answers a query, the bucket a HeadBucket, and a file can really be created in each
+ * local folder (an access() check says yes to root even on a read-only mount) on a disk with at
  * least MIN_FREE_DISK_MB free (an empty file still fits on a full one). Failures name the error
  * code only, never a path, since the endpoint needs no sign-in.
  */
 export async function checkReadiness(ctx: AppContext): Promise<Readiness> {
-  const { uploadsDir, publishedDir, minFreeDiskBytes } = ctx.config;
+  const { uploadsDir, publishedDir, minFreeDiskBytes, storage } = ctx.config;
+  if (storage.kind === "s3") {
+    const tempDir = uploadsTempRoot(ctx.config);
+    // Made on first use by uploads and renders; a failure to make it shows in its check.
+    await makeFolder(tempDir).catch(() => undefined);
+    const [database, bucket, temp] = await Promise.all([
+      checkDatabase(ctx),
+      checkBucket(storage, BUCKET_TIMEOUT_MS),
+      checkFolder(tempDir, minFreeDiskBytes),
+    ]);
+    return {
+      ready: [database, bucket, temp.check].every((c) => c === "ok"),
+      checks: { database, storage: bucket, temp: temp.check },
+      disk: { temp: temp.space },
+    };
+  }
   const [database, uploads, published] = await Promise.all([
     checkDatabase(ctx),
     checkFolder(uploadsDir, minFreeDiskBytes),
