@@ -89,8 +89,7 @@ const limiters = new WeakMap<AppContext, { perUser: RateLimiter; perProject: Rat
 
 /**
  * Sends per staff member and per project in an hour, counted in the database like sign-ins, before
- * anything is sent (one atomic count each: a burst gets no more through than the budgets). A send
- * the project's budget refuses gives the staff member's count back.
+ * anything is sent (one atomic count each: a burst gets no more through than the budgets).
  */
 async function consumeSendBudget(ctx: AppContext, user: User, projectId: number): Promise<void> {
   let limits = limiters.get(ctx);
@@ -102,13 +101,9 @@ async function consumeSendBudget(ctx: AppContext, user: User, projectId: number)
     };
     limiters.set(ctx, limits);
   }
-  const userKey = `send|user|${user.uid}`;
   try {
-    await limits.perUser.consume(userKey);
-    await limits.perProject.consume(`send|project|${projectId}`).catch(async (err: unknown) => {
-      await limits.perUser.giveBack(userKey);
-      throw err;
-    });
+    await limits.perUser.consume(`send|user|${user.uid}`);
+    await limits.perProject.consume(`send|project|${projectId}`);
   } catch (err) {
     if (!(err instanceof TooManyRequestsError)) throw err;
     const retryAfter = Number(err.headers?.["Retry-After"] ?? 60);
