@@ -3,6 +3,7 @@ import { TextInput } from "@mantine/core";
 import { useUpdate } from "@refinedev/core";
 import { FormDialog } from "../../ui/form-dialog";
 import { useFailureFor } from "../../lib/failure";
+import { nameError } from "../../lib/name-rule";
 import type { Attachment } from "../../../../api/types";
 
 interface RenameDialogProps {
@@ -25,6 +26,9 @@ export function RenameDialog({ attachment, onClose }: RenameDialogProps) {
   const save = () => {
     const trimmed = name.trim();
     if (!attachment || !trimmed || trimmed === attachment.originalName) return onClose();
+    // One line, as the server requires of a typed name.
+    const problem = nameError(trimmed);
+    if (problem) return failure.show({ message: problem });
     failure.clear();
     mutate(
       {
