@@ -113,12 +113,23 @@ export function toHttpError(error: unknown): HttpError {
   if (axios.isAxiosError(error)) {
     const response = error.response;
     if (response) {
-      const body = (response.data ?? {}) as { message?: unknown; errors?: unknown };
+      const body = (response.data ?? {}) as {
+        message?: unknown;
+        errors?: unknown;
+        current?: unknown;
+        changedBy?: unknown;
+      };
       const message =
         typeof body.message === "string" && body.message
           ? body.message
           : `API request failed: ${response.status} ${response.statusText}`;
-      return { message, statusCode: response.status, errors: validationErrors(body.errors) };
+      const error: HttpError = { message, statusCode: response.status, errors: validationErrors(body.errors) };
+      // A write refused because the record changed since the form was filled: the record as it is now, and who saved it.
+      if (response.status === 412 && typeof body.current === "object" && body.current !== null) {
+        error.current = body.current;
+        error.changedBy = body.changedBy ?? null;
+      }
+      return error;
     }
     if (error.code === "ECONNABORTED" || error.code === "ETIMEDOUT") {
       return { message: "The server did not answer in time", statusCode: 0 };

@@ -1,6 +1,8 @@
 import type { FormEvent, ReactNode } from "react";
 import { Button, Group, Modal, Stack } from "@mantine/core";
+import type { HttpError } from "@refinedev/core";
 import { FailureAlert } from "./failure-alert";
+import { ConflictAlert } from "./conflict-alert";
 
 interface FormDialogProps {
   title: string;
@@ -11,6 +13,8 @@ interface FormDialogProps {
   saveDisabled?: boolean;
   /** Why the last save failed (the server's message); the dialog stays open to try again. */
   error?: string | null;
+  /** Shown under the fields: someone else saved the record meanwhile (`ConflictAlert`). */
+  notice?: ReactNode;
   children: ReactNode;
 }
 
@@ -23,12 +27,14 @@ export function FormDialog({
   loading,
   saveDisabled,
   error,
+  notice,
   children,
 }: FormDialogProps) {
   return (
     <Modal opened={opened} onClose={onClose} title={title} centered>
       <form onSubmit={onSubmit} noValidate>
         <Stack spacing="sm">{children}</Stack>
+        {notice}
         {error && <FailureAlert message={error} />}
         <Group position="right" mt="lg">
           <Button variant="default" onClick={onClose}>
@@ -49,7 +55,15 @@ export interface FailingModalForm<V> {
   modal: { visible: boolean; close: () => void; submit: (values: V) => unknown };
   refineCore: { formLoading: boolean };
   saveButtonProps?: { disabled?: boolean };
-  failure: { message: string | null; clear: () => void };
+  failure: { message: string | null; clear: () => void; show: (error: Partial<HttpError>) => void };
+  setFieldError?: (field: string, message: string) => void;
+  /** An edit form's own saving (`useVersionedEdit`): changed fields only, with conflicts shown in the dialog. */
+  versioned?: {
+    save: () => Promise<{ status: "saved" | "unchanged" | "conflict" }>;
+    conflict: { message: string } | null;
+    discardMine: () => void;
+    saving: boolean;
+  };
 }
 
 /**
@@ -65,9 +79,20 @@ export function ModalFormDialog<V>({
   title: string;
   children: ReactNode;
 }) {
-  const { modal, failure } = form;
+  const { modal, failure, versioned } = form;
+  const saveChanges = async (save: NonNullable<typeof versioned>["save"]) => {
+    try {
+      if ((await save()).status !== "conflict") modal.close();
+    } catch (error) {
+      const failed = error as Partial<HttpError>;
+      for (const [field, message] of Object.entries(failed.errors ?? {}))
+        if (typeof message === "string") form.setFieldError?.(field, message);
+      failure.show(failed);
+    }
+  };
   const handleSubmit = form.onSubmit(async (values) => {
     failure.clear();
+    if (versioned) return saveChanges(versioned.save);
     try {
       await modal.submit(values);
     } catch {
@@ -80,9 +105,22 @@ export function ModalFormDialog<V>({
       opened={modal.visible}
       onClose={modal.close}
       onSubmit={handleSubmit}
-      loading={form.refineCore.formLoading}
+      loading={form.refineCore.formLoading || Boolean(versioned?.saving)}
       saveDisabled={form.saveButtonProps?.disabled}
       error={failure.message}
+      notice={
+        versioned && (
+          <ConflictAlert
+            conflict={versioned.conflict}
+            busy={versioned.saving}
+            onApply={() => {
+              failure.clear();
+              void saveChanges(versioned.save);
+            }}
+            onDiscard={versioned.discardMine}
+          />
+        )
+      }
     >
       {children}
     </FormDialog>

@@ -1,0 +1,49 @@
+import { useList, useUpdate, type BaseKey, type BaseRecord, type HttpError } from "@refinedev/core";
+import type { RecordVersion } from "./edit-changes";
+
+interface UpdateOptions<R> {
+  /** The record's id in its resource's URL. */
+  idOf: (record: R) => BaseKey;
+  successMessage: string;
+  invalidates?: Array<"list" | "many" | "detail" | "resourceAll" | "all">;
+}
+
+/**
+ * A `send` for `useVersionedEdit` through the data provider: PATCH of the changed fields, with
+ * `meta.ifMatch` (the data provider turns it into If-Match). Failures are shown by the form.
+ */
+export function useVersionedUpdate<R extends BaseRecord & RecordVersion>(
+  resource: string,
+  { idOf, successMessage, invalidates }: UpdateOptions<R>,
+) {
+  const { mutateAsync } = useUpdate<R, HttpError, object>();
+  return async (changes: object, version: number | undefined, record: R): Promise<R> => {
+    const { data } = await mutateAsync({
+      resource,
+      id: idOf(record),
+      values: changes,
+      meta: { ifMatch: version },
+      successNotification: { type: "success", message: successMessage },
+      errorNotification: false,
+      ...(invalidates ? { invalidates } : {}),
+    });
+    return data;
+  };
+}
+
+/**
+ * A record as its resource's list has it now (filtered by id: a few hundred bytes, without what a
+ * record's own URL embeds), refetched on every live change of the resource while `enabled`.
+ */
+export function useLatestRecord<R extends BaseRecord>(resource: string, id: BaseKey | undefined, enabled: boolean) {
+  const { result } = useList<R>({
+    resource,
+    filters: [{ field: "id", operator: "eq", value: id }],
+    pagination: { mode: "off" },
+    queryOptions: { enabled: enabled && id !== undefined },
+    errorNotification: false,
+  });
+  const record = result.data[0] as R | undefined;
+  // While another record's query answers (the dialog reopened for a new one), nothing.
+  return enabled && record && String(record.id) === String(id) ? record : undefined;
+}
