@@ -31,8 +31,23 @@ export interface AccessRequest {
  */
 export type AccessState = "approved" | "pending" | "revoked" | "none";
 
-/** A user as the admin resource /api/users shows it. */
-export interface ManagedUser extends User {
+/** A staff member as an edited record names them: display name, else e-mail. */
+export interface Editor {
+  uid: string;
+  name: string;
+}
+
+/**
+ * What every editable record carries: its version (also its `ETag: "<version>"`; counted up by each
+ * edit through the API, sent back as If-Match) and who made the last of those edits.
+ */
+export interface Versioned {
+  version: number;
+  updatedBy: Editor | null;
+}
+
+/** A user as the admin resource /api/users shows it; its version follows changes of role and access. */
+export interface ManagedUser extends User, Versioned {
   accessRequest: AccessRequest | null;
   access: AccessState;
 }
@@ -45,7 +60,7 @@ export interface Session {
   user: User;
 }
 
-export interface Client {
+export interface Client extends Versioned {
   id: number;
   name: string;
   createdAt: string;
@@ -55,7 +70,7 @@ export interface Client {
 }
 
 /** Absent values are null. */
-export interface Contact {
+export interface Contact extends Versioned {
   id: number;
   clientId: number;
   name: string;
@@ -67,7 +82,7 @@ export interface Contact {
 
 export type PublishStatus = "draft" | "publishing" | "published" | "failed";
 
-export interface Project {
+export interface Project extends Versioned {
   id: number;
   name: string;
   description: string | null;
@@ -224,7 +239,7 @@ export interface NotificationSettings {
 }
 
 /** GET/PUT /api/studio/settings: the studio's branding, shown on every client's delivery page. */
-export interface StudioSettings {
+export interface StudioSettings extends Versioned {
   /** As saved, or STUDIO_NAME until an admin saves one. */
   name: string;
   /** The logo on the delivery pages (`/d/logo/<name>.webp`), or null. */

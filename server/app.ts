@@ -71,7 +71,7 @@ export function createApp(ctx: AppContext): AppHandler {
   api.use(express.json({ limit: "1mb", strict: false }));
   api.use((_req, res, next) => {
     res.set("Cache-Control", "no-store");
-    res.set("Access-Control-Expose-Headers", "X-Total-Count");
+    res.set("Access-Control-Expose-Headers", "X-Total-Count, ETag");
     next();
   });
   api.use("/auth", authRouter(ctx));

@@ -4,6 +4,8 @@ import type { ListQuery, ListSpec } from "../http/list-query";
 import { listPageBody } from "../db/list-pages";
 import { jsonSql, oncePerDialect } from "../db/json-select";
 import { readRows } from "../db/prepared-reads";
+import { updatedByJson } from "../db/edited-by";
+import { editColumns, whereVersion, type Edit } from "../http/record-version";
 
 export const clientListSpec: ListSpec = {
   sortable: {
@@ -32,6 +34,8 @@ const clientColumn = oncePerDialect((db: Db): string => {
       // Both counts are kept on the row by triggers (migration add_clients_project_and_contact_counts).
       projectCount: json.number("c.project_count"),
       contactCount: json.number("c.contact_count"),
+      version: json.number("c.version"),
+      updatedBy: updatedByJson(json, "c.updated_by"),
     },
     "client",
   );
@@ -53,35 +57,44 @@ export function listClients(db: Db, list: ListQuery): Promise<{ body: Buffer | s
   );
 }
 
-/** A client as the API writes it, its JSON text as the database built it. */
-export async function findClientText(db: Db, id: number): Promise<string | undefined> {
-  const [row] = await readRows<{ client: string }>(db, {
-    text: `SELECT ${clientColumn(db)} FROM clients c WHERE c.id = ?`,
+/** A client as the API writes it, its JSON text as the database built it, and its version. */
+export async function findClientText(db: Db, id: number): Promise<{ text: string; version: number } | undefined> {
+  const [row] = await readRows<{ client: string; version: number | string }>(db, {
+    text: `SELECT ${clientColumn(db)}, c.version FROM clients c WHERE c.id = ?`,
     values: [id],
   });
-  return row?.client;
+  return row && { text: row.client, version: Number(row.version) };
 }
 
 export async function findClient(db: Db, id: number): Promise<Client | undefined> {
-  const text = await findClientText(db, id);
-  return text === undefined ? undefined : (JSON.parse(text) as Client);
+  const found = await findClientText(db, id);
+  return found === undefined ? undefined : (JSON.parse(found.text) as Client);
 }
 
 export async function clientExists(db: Db, id: number): Promise<boolean> {
   return Boolean(await db("clients").where({ id }).first("id"));
 }
 
-export async function insertClient(db: Db, values: { name: string; now: string }): Promise<number> {
-  const [row] = await db("clients").insert({ name: values.name, created_at: values.now, updated_at: values.now }, [
-    "id",
-  ]);
+export async function insertClient(db: Db, values: { name: string; now: string; by: string }): Promise<number> {
+  const [row] = await db("clients").insert(
+    { name: values.name, created_at: values.now, updated_at: values.now, updated_by: values.by },
+    ["id"],
+  );
   return typeof row === "object" ? row.id : row;
 }
 
-export async function updateClient(db: Db, id: number, values: { name?: string; now: string }): Promise<boolean> {
-  const changed = await db("clients")
-    .where({ id })
-    .update({ ...(values.name !== undefined ? { name: values.name } : {}), updated_at: values.now });
+/** Changes the fields given when the version is one the edit may apply to; false when nothing matched. */
+export async function updateClient(
+  db: Db,
+  id: number,
+  values: { name?: string; now: string },
+  edit: Edit,
+): Promise<boolean> {
+  const changed = await whereVersion(db("clients").where({ id }), edit.condition).update({
+    ...(values.name !== undefined ? { name: values.name } : {}),
+    updated_at: values.now,
+    ...editColumns(db, edit),
+  });
   return changed > 0;
 }
 

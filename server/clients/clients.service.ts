@@ -3,6 +3,7 @@ import { nowIso, type Db } from "../db/database";
 import { NotFoundError, ValidationError } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
 import { withFields } from "../http/page-cache";
+import { StaleRecordError, versionedOf, type Edit, type VersionedRecord } from "../http/record-version";
 import { contactsOfClient } from "../contacts/contacts.repository";
 import { projectTextsOfClient } from "../projects/projects.repository";
 import type { CreateClientInput, UpdateClientInput } from "./clients.schema";
@@ -28,27 +29,31 @@ export function listClients(ctx: AppContext, list: ListQuery) {
  * A client's record as JSON bytes: its fields, its contacts, and its projects as the database
  * wrote them (a client with 50 projects was 28 kB of JSON parsed and written again).
  */
-export async function getClient(ctx: AppContext, id: number): Promise<Buffer> {
+export async function getClient(ctx: AppContext, id: number): Promise<VersionedRecord> {
   const [client, contacts, projects] = await Promise.all([
     repo.findClientText(ctx.db, id),
     contactsOfClient(ctx.db, id),
     projectTextsOfClient(ctx.db, id),
   ]);
   if (client === undefined) throw new NotFoundError(CLIENT_NOT_FOUND);
-  return withFields(client, { contacts: JSON.stringify(contacts), projects: `[${projects.join(",")}]` });
+  const body = withFields(client.text, { contacts: JSON.stringify(contacts), projects: `[${projects.join(",")}]` });
+  return { body, version: client.version };
 }
 
-export async function createClient(ctx: AppContext, input: CreateClientInput) {
-  const id = await repo.insertClient(ctx.db, { name: input.name, now: nowIso() });
+export async function createClient(ctx: AppContext, input: CreateClientInput, by: string) {
+  const id = await repo.insertClient(ctx.db, { name: input.name, now: nowIso(), by });
   ctx.events.resourceChanged({ resource: "clients", type: "created", ids: [id] });
-  return (await repo.findClient(ctx.db, id))!;
+  return versionedOf((await repo.findClient(ctx.db, id))!);
 }
 
-export async function updateClient(ctx: AppContext, id: number, input: UpdateClientInput) {
-  if (!(await repo.updateClient(ctx.db, id, { name: input.name, now: nowIso() })))
+/** Changes the fields given; a stale If-Match changes nothing (StaleRecordError). */
+export async function updateClient(ctx: AppContext, id: number, input: UpdateClientInput, edit: Edit) {
+  if (!(await repo.updateClient(ctx.db, id, { name: input.name, now: nowIso() }, edit))) {
+    if (await repo.clientExists(ctx.db, id)) throw new StaleRecordError();
     throw new NotFoundError(CLIENT_NOT_FOUND);
+  }
   ctx.events.resourceChanged({ resource: "clients", type: "updated", ids: [id] });
-  return (await repo.findClient(ctx.db, id))!;
+  return versionedOf((await repo.findClient(ctx.db, id))!);
 }
 
 export async function deleteClient(ctx: AppContext, id: number) {

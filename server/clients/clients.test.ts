@@ -35,7 +35,10 @@ describe("creating a client", () => {
       updatedAt: res.body.createdAt,
       projectCount: 0,
       contactCount: 0,
+      version: 1,
+      updatedBy: { uid: user.uid, name: user.email },
     });
+    expect(res.headers.etag).toBe('"1"');
     const row = await t.ctx.db("clients").where({ id: res.body.id }).first();
     expect(row.name).toBe("Harbour Lights Weddings");
     expect(events.seen).toEqual([{ resource: "clients", type: "created", ids: [res.body.id] }]);

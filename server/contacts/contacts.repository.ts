@@ -3,6 +3,8 @@ import { toIso } from "../db/database";
 import type { Contact } from "../../api/types";
 import type { ListQuery, ListSpec } from "../http/list-query";
 import { listPage } from "../db/list-pages";
+import { editorNameSql, editorOf } from "../db/edited-by";
+import { editColumns, whereVersion, type Edit } from "../http/record-version";
 
 interface ContactRow {
   id: number;
@@ -12,6 +14,10 @@ interface ContactRow {
   phone_number: string | null;
   created_at: string;
   updated_at: string;
+  version: number | string;
+  updated_by: string | null;
+  /** Read beside the row: the editor's name (editorNameSql). */
+  updated_by_name?: string | null;
 }
 
 export interface ContactValues {
@@ -38,8 +44,13 @@ function toContact(row: ContactRow): Contact {
     phoneNumber: row.phone_number ?? null,
     createdAt: toIso(row.created_at)!,
     updatedAt: toIso(row.updated_at)!,
+    version: Number(row.version),
+    updatedBy: editorOf(row.updated_by, row.updated_by_name),
   };
 }
+
+/** A contact's columns and its editor's name. */
+const CONTACT_COLUMNS = `contacts.*, ${editorNameSql("contacts.updated_by")} AS updated_by_name`;
 
 function toRow(values: Partial<ContactValues>): Partial<ContactRow> {
   const row: Partial<ContactRow> = {};
@@ -54,7 +65,7 @@ export async function listContacts(db: Db, list: ListQuery): Promise<{ rows: Con
   const { rows, total } = await listPage<ContactRow>(db, list, contactListSpec, {
     table: "contacts",
     from: "contacts",
-    columns: "*",
+    columns: CONTACT_COLUMNS,
     idColumn: "id",
     countedBy: { client_id: { table: "clients", column: "contact_count" } },
   });
@@ -62,26 +73,35 @@ export async function listContacts(db: Db, list: ListQuery): Promise<{ rows: Con
 }
 
 export async function contactsOfClient(db: Db, clientId: number): Promise<Contact[]> {
-  const rows: ContactRow[] = await db("contacts").where({ client_id: clientId }).orderBy("id");
+  const rows: ContactRow[] = await db("contacts")
+    .where({ client_id: clientId })
+    .orderBy("id")
+    .select(db.raw(CONTACT_COLUMNS));
   return rows.map(toContact);
 }
 
 export async function findContact(db: Db, id: number): Promise<Contact | undefined> {
-  const row: ContactRow | undefined = await db("contacts").where({ id }).first();
+  const row: ContactRow | undefined = await db("contacts").where({ id }).first(db.raw(CONTACT_COLUMNS));
   return row && toContact(row);
 }
 
-export async function insertContact(db: Db, values: ContactValues, now: string): Promise<number> {
-  const [row] = await db("contacts").insert({ ...toRow(values), created_at: now, updated_at: now }, ["id"]);
+export async function insertContact(db: Db, values: ContactValues, now: string, by: string): Promise<number> {
+  const [row] = await db("contacts").insert({ ...toRow(values), created_at: now, updated_at: now, updated_by: by }, [
+    "id",
+  ]);
   return typeof row === "object" ? row.id : row;
 }
 
-export async function updateContact(db: Db, id: number, values: Partial<ContactValues>, now: string): Promise<boolean> {
-  return (
-    (await db("contacts")
-      .where({ id })
-      .update({ ...toRow(values), updated_at: now })) > 0
-  );
+/** Changes the fields given when the version is one the edit may apply to; false when nothing matched. */
+export async function updateContact(
+  db: Db,
+  id: number,
+  values: Partial<ContactValues>,
+  now: string,
+  edit: Edit,
+): Promise<boolean> {
+  const query = whereVersion(db("contacts").where({ id }), edit.condition);
+  return (await query.update({ ...toRow(values), updated_at: now, ...editColumns(db, edit) })) > 0;
 }
 
 export async function deleteContact(db: Db, id: number): Promise<boolean> {

@@ -2,6 +2,7 @@ import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
 import { NotFoundError } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
+import { StaleRecordError, versionedOf, type Edit } from "../http/record-version";
 import { requireClient } from "../clients/clients.service";
 import type { CreateContactInput, UpdateContactInput } from "./contacts.schema";
 import * as repo from "./contacts.repository";
@@ -24,10 +25,10 @@ function announceContactCounts(ctx: AppContext, ...clientIds: number[]) {
 export async function getContact(ctx: AppContext, id: number) {
   const contact = await repo.findContact(ctx.db, id);
   if (!contact) throw new NotFoundError(CONTACT_NOT_FOUND);
-  return contact;
+  return versionedOf(contact);
 }
 
-export async function createContact(ctx: AppContext, input: CreateContactInput) {
+export async function createContact(ctx: AppContext, input: CreateContactInput, by: string) {
   const values = {
     clientId: input.clientId,
     name: input.name,
@@ -37,26 +38,27 @@ export async function createContact(ctx: AppContext, input: CreateContactInput) 
   // The check and the write share a transaction so a client deleted in between cannot break the foreign key.
   const id = await ctx.db.transaction(async (trx) => {
     await requireClient(trx, input.clientId);
-    return repo.insertContact(trx, values, nowIso());
+    return repo.insertContact(trx, values, nowIso(), by);
   });
   ctx.events.resourceChanged({ resource: "contacts", type: "created", ids: [id] });
   announceContactCounts(ctx, input.clientId);
-  return (await repo.findContact(ctx.db, id))!;
+  return versionedOf((await repo.findContact(ctx.db, id))!);
 }
 
-export async function updateContact(ctx: AppContext, id: number, input: UpdateContactInput) {
+/** Changes the fields given; a stale If-Match changes nothing (StaleRecordError). */
+export async function updateContact(ctx: AppContext, id: number, input: UpdateContactInput, edit: Edit) {
   const previousClientId = await ctx.db.transaction(async (trx) => {
     const previous = await repo.findContact(trx, id);
     if (!previous) throw new NotFoundError(CONTACT_NOT_FOUND);
     if (input.clientId !== undefined) await requireClient(trx, input.clientId);
-    await repo.updateContact(trx, id, input, nowIso());
+    if (!(await repo.updateContact(trx, id, input, nowIso(), edit))) throw new StaleRecordError();
     return previous.clientId;
   });
   ctx.events.resourceChanged({ resource: "contacts", type: "updated", ids: [id] });
   if (input.clientId !== undefined && input.clientId !== previousClientId) {
     announceContactCounts(ctx, previousClientId, input.clientId);
   }
-  return (await repo.findContact(ctx.db, id))!;
+  return versionedOf((await repo.findContact(ctx.db, id))!);
 }
 
 export async function deleteContact(ctx: AppContext, id: number) {

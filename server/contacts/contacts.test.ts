@@ -36,6 +36,8 @@ describe("creating a contact", () => {
       phoneNumber: "+46 70 123 45 67",
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      version: 1,
+      updatedBy: { uid: user.uid, name: user.email },
     });
     const row = await t.ctx.db("contacts").where({ id: res.body.id }).first();
     expect(row).toMatchObject({ client_id: clientId, name: "Maya Lind", email: "maya@northfield.test" });

@@ -1,6 +1,8 @@
 import { Router } from "express";
 import type { AppContext } from "../context";
 import { parseBody, parseId } from "../http/validate";
+import { answerWrite, editOf, sendVersioned, versionedOf } from "../http/record-version";
+import { getProject } from "../projects/projects.service";
 import { deliverySettingsSchema } from "./delivery.schema";
 import { regenerateLink, updateSettings } from "./delivery.service";
 import { currentUser } from "../http/authenticate";
@@ -10,15 +12,22 @@ import { noteLinkRegenerated } from "../activity/delivery-hooks";
 export function deliverySettingsRouter(ctx: AppContext): Router {
   const router = Router();
 
+  // The settings are the project's own fields: its version and ETag, its If-Match (412 with the project).
   router.put("/:id/delivery", async (req, res) => {
     const id = parseId(req.params.id);
-    res.json(await updateSettings(ctx, id, parseBody(deliverySettingsSchema, req.body)));
+    const edit = editOf(req, currentUser(req).uid);
+    const input = parseBody(deliverySettingsSchema, req.body);
+    await answerWrite(
+      res,
+      async () => versionedOf(await updateSettings(ctx, id, input, edit)),
+      () => getProject(ctx, id),
+    );
   });
 
   router.post("/:id/delivery/regenerate", async (req, res) => {
     const project = await regenerateLink(ctx, parseId(req.params.id));
     noteLinkRegenerated(ctx, project.id, currentUser(req));
-    res.json(project);
+    sendVersioned(res, versionedOf(project));
   });
 
   return router;

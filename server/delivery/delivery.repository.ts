@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { Db } from "../db/database";
 import { nowIso } from "../db/database";
+import { editColumns, whereVersion, type Edit } from "../http/record-version";
 
 /** A published project as its delivery page sees it: nothing about clients or staff. */
 export interface DeliveryLink {
@@ -121,11 +122,15 @@ export interface DeliverySettingsValues {
   favouritesLimit?: number | null;
 }
 
-/** Changes only the settings given; false when the project does not exist. */
+/**
+ * Changes only the settings given, and counts up the project's version, when its version is one
+ * the edit may apply to; false when nothing matched (no such project, or another version).
+ */
 export async function updateDeliverySettings(
   db: Db,
   projectId: number,
   values: DeliverySettingsValues,
+  edit: Edit,
 ): Promise<boolean> {
   const row: Record<string, unknown> = {};
   if (values.expiresAt !== undefined) row.delivery_expires_at = values.expiresAt;
@@ -133,8 +138,8 @@ export async function updateDeliverySettings(
   if (values.allowDownloads !== undefined) row.delivery_allow_downloads = values.allowDownloads;
   if (values.offerWebSize !== undefined) row.delivery_offer_web_size = values.offerWebSize;
   if (values.favouritesLimit !== undefined) row.favourites_limit = values.favouritesLimit;
-  if (Object.keys(row).length === 0) return (await db("projects").where({ id: projectId }).first("id")) !== undefined;
-  return (await db("projects").where({ id: projectId }).update(row)) > 0;
+  const query = whereVersion(db("projects").where({ id: projectId }), edit.condition);
+  return (await query.update({ ...row, ...editColumns(db, edit) })) > 0;
 }
 
 /**

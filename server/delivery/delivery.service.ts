@@ -8,6 +8,7 @@ import { publishedZipKey, webSizeZipKey } from "../storage/published-zips";
 import { storesOf } from "../storage/stores";
 import type { ObjectStore } from "../storage/object-store";
 import type { Project } from "../../api/types";
+import { StaleRecordError, type Edit } from "../http/record-version";
 import {
   countView,
   swapZipPath,
@@ -135,6 +136,7 @@ export async function updateSettings(
   ctx: AppContext,
   projectId: number,
   input: DeliverySettingsInput,
+  edit: Edit,
 ): Promise<Project> {
   const passcodeHash = typeof input.passcode === "string" ? await hashPassword(input.passcode) : input.passcode;
   const expiresAt =
@@ -143,7 +145,10 @@ export async function updateSettings(
       : new Date(input.expiresAt).toISOString();
   const { allowDownloads, offerWebSize, favouritesLimit } = input;
   const values = { expiresAt, passcodeHash, allowDownloads, offerWebSize, favouritesLimit };
-  if (!(await updateDeliverySettings(ctx.db, projectId, values))) throw new NotFoundError("Project not found");
+  if (!(await updateDeliverySettings(ctx.db, projectId, values, edit))) {
+    await projectOrNotFound(ctx, projectId);
+    throw new StaleRecordError();
+  }
   projectChanged(ctx, projectId);
   return projectOrNotFound(ctx, projectId);
 }

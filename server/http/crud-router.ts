@@ -2,8 +2,10 @@ import { Router, type Request, type Response } from "express";
 import type { z } from "zod";
 import type { AppContext } from "../context";
 import { sqliteWriteCount } from "../db/dialect";
+import { currentUser } from "./authenticate";
 import { parseListQuery, type ListQuery, type ListSpec } from "./list-query";
-import { PageCache, encoded, sendJson, sendPage, type ListedPage } from "./page-cache";
+import { PageCache, encoded, sendPage, type ListedPage } from "./page-cache";
+import { answerWrite, editOf, sendVersioned, type Edit, type VersionedRecord } from "./record-version";
 import { parseBody, parseId } from "./validate";
 
 /** What a plain resource (clients, contacts, projects) provides for the five REST calls. */
@@ -13,16 +15,18 @@ export interface CrudResource<Create extends z.ZodType, Update extends z.ZodType
   updateSchema: Update;
   /** A page as it is sent: its JSON body and X-Total-Count. */
   list(ctx: AppContext, list: ListQuery): Promise<ListedPage>;
-  /** The record, or its JSON already as bytes. */
-  get(ctx: AppContext, id: number): Promise<unknown>;
-  create(ctx: AppContext, input: z.infer<Create>): Promise<unknown>;
-  update(ctx: AppContext, id: number, input: z.infer<Update>): Promise<unknown>;
+  /** The record as GET answers it (an object, or its JSON already as bytes) and its version. */
+  get(ctx: AppContext, id: number): Promise<VersionedRecord>;
+  create(ctx: AppContext, input: z.infer<Create>, by: string): Promise<VersionedRecord>;
+  /** Throws StaleRecordError (record-version.ts) when the edit's If-Match names another version. */
+  update(ctx: AppContext, id: number, input: z.infer<Update>, edit: Edit): Promise<VersionedRecord>;
   remove(ctx: AppContext, id: number): Promise<void>;
 }
 
 /**
  * GET / (simple-rest list parameters, X-Total-Count), GET /:id, POST /, PUT and PATCH /:id
- * (both partial: the spec sends PUT, simple-rest sends PATCH), DELETE /:id (204).
+ * (both partial: the spec sends PUT, simple-rest sends PATCH), DELETE /:id (204). A record's
+ * answers carry its ETag; PUT and PATCH honour If-Match (412 with the current record).
  */
 export function crudRouter<Create extends z.ZodType, Update extends z.ZodType>(
   ctx: AppContext,
@@ -38,18 +42,23 @@ export function crudRouter<Create extends z.ZodType, Update extends z.ZodType>(
   });
 
   router.get("/:id", async (req, res) => {
-    const record = await resource.get(ctx, parseId(req.params.id));
-    if (Buffer.isBuffer(record)) sendJson(res, record);
-    else res.json(record);
+    sendVersioned(res, await resource.get(ctx, parseId(req.params.id)));
   });
 
   router.post("/", async (req, res) => {
-    res.status(201).json(await resource.create(ctx, parseBody(resource.createSchema, req.body)));
+    const input = parseBody(resource.createSchema, req.body);
+    sendVersioned(res, await resource.create(ctx, input, currentUser(req).uid), 201);
   });
 
   const update = async (req: Request, res: Response) => {
     const id = parseId(req.params.id);
-    res.json(await resource.update(ctx, id, parseBody(resource.updateSchema, req.body)));
+    const edit = editOf(req, currentUser(req).uid);
+    const input = parseBody(resource.updateSchema, req.body);
+    await answerWrite(
+      res,
+      () => resource.update(ctx, id, input, edit),
+      () => resource.get(ctx, id),
+    );
   };
   router.put("/:id", update);
   router.patch("/:id", update);

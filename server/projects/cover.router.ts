@@ -1,6 +1,7 @@
 import { Router } from "express";
 import type { AppContext } from "../context";
 import { parseBody, parseId } from "../http/validate";
+import { sendVersioned, versionedOf } from "../http/record-version";
 import { coverSchema } from "./projects.schema";
 import { setCover } from "./projects.service";
 
@@ -10,7 +11,7 @@ export function coverRouter(ctx: AppContext): Router {
   router.put("/:id/cover", async (req, res) => {
     const id = parseId(req.params.id);
     const { attachmentId } = parseBody(coverSchema, req.body);
-    res.json(await setCover(ctx, id, attachmentId));
+    sendVersioned(res, versionedOf(await setCover(ctx, id, attachmentId)));
   });
   return router;
 }

@@ -5,6 +5,8 @@ import type { ListQuery, ListSpec } from "../http/list-query";
 import { listPageBody } from "../db/list-pages";
 import { jsonSql, oncePerDialect } from "../db/json-select";
 import { readRows } from "../db/prepared-reads";
+import { updatedByJson } from "../db/edited-by";
+import { editColumns, whereVersion, type Edit } from "../http/record-version";
 
 export interface ProjectValues {
   name: string;
@@ -88,6 +90,9 @@ const projectColumn = oncePerDialect((db: Db): string => {
       totalFileSize: json.number("p.total_file_size"),
       createdAt: json.iso("p.created_at"),
       updatedAt: json.iso("p.updated_at"),
+      // Counted up by edits through the API (its fields, its delivery settings), not by counters or publishing.
+      version: json.number("p.version"),
+      updatedBy: updatedByJson(json, "p.updated_by"),
     },
     "project",
   );
@@ -139,9 +144,13 @@ export async function findProject(db: Db, id: number): Promise<Project | undefin
   return (await projectsWhere(db, "p.id = ?", id))[0];
 }
 
-/** A project as the API writes it, its JSON text as the database built it. */
-export async function findProjectText(db: Db, id: number): Promise<string | undefined> {
-  return (await projectTextsWhere(db, "p.id = ?", id))[0];
+/** A project as the API writes it, its JSON text as the database built it, and its version. */
+export async function findProjectText(db: Db, id: number): Promise<{ text: string; version: number } | undefined> {
+  const [row] = await readRows<{ project: string; version: number | string }>(db, {
+    text: `SELECT ${projectColumn(db)}, p.version FROM ${FROM_PROJECTS} WHERE p.id = ?`,
+    values: [id],
+  });
+  return row && { text: row.project, version: Number(row.version) };
 }
 
 /**
@@ -150,8 +159,14 @@ export async function findProjectText(db: Db, id: number): Promise<string | unde
  */
 export async function findProjectState(db: Db, id: number) {
   return lockedForUpdate(db, db("projects").where({ id })).first<
-    { publish_status: PublishStatus; published_zip_path: string | null; client_id: number | null } | undefined
-  >("publish_status", "published_zip_path", "client_id");
+    | {
+        publish_status: PublishStatus;
+        published_zip_path: string | null;
+        client_id: number | null;
+        version: number | string;
+      }
+    | undefined
+  >("publish_status", "published_zip_path", "client_id", "version");
 }
 
 function toRow(values: Partial<ProjectValues>) {
@@ -162,9 +177,9 @@ function toRow(values: Partial<ProjectValues>) {
   return row;
 }
 
-export async function insertProject(db: Db, values: ProjectValues, now: string): Promise<number> {
+export async function insertProject(db: Db, values: ProjectValues, now: string, by: string): Promise<number> {
   const [row] = await db("projects").insert(
-    { ...toRow(values), publish_status: "draft", created_at: now, updated_at: now },
+    { ...toRow(values), publish_status: "draft", created_at: now, updated_at: now, updated_by: by },
     ["id"],
   );
   return typeof row === "object" ? row.id : row;
@@ -172,17 +187,20 @@ export async function insertProject(db: Db, values: ProjectValues, now: string):
 
 export const LOCKED_STATUSES: readonly PublishStatus[] = ["published", "publishing"];
 
-/** Updates a project unless it is published or publishing; false when nothing matched. */
+/**
+ * Updates a project unless it is published or publishing, or its version is not one the edit may
+ * apply to; false when nothing matched.
+ */
 export async function updateUnpublishedProject(
   db: Db,
   id: number,
   values: Partial<ProjectValues>,
   now: string,
+  edit: Edit,
 ): Promise<boolean> {
-  const changed = await db("projects")
-    .where({ id })
+  const changed = await whereVersion(db("projects").where({ id }), edit.condition)
     .whereNotIn("publish_status", LOCKED_STATUSES)
-    .update({ ...toRow(values), updated_at: now });
+    .update({ ...toRow(values), updated_at: now, ...editColumns(db, edit) });
   return changed > 0;
 }
 

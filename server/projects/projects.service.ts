@@ -3,6 +3,7 @@ import { nowIso } from "../db/database";
 import { ConflictError, NotFoundError, ValidationError } from "../http/errors";
 import type { ListQuery } from "../http/list-query";
 import { withFields } from "../http/page-cache";
+import { StaleRecordError, versionMatches, versionedOf, type Edit, type VersionedRecord } from "../http/record-version";
 import { requireClient } from "../clients/clients.service";
 import { firstProjectAttachments } from "../attachments/attachments.service";
 import { removePublishedZips } from "../storage/published-zips";
@@ -30,39 +31,44 @@ export function listProjects(ctx: AppContext, list: ListQuery) {
  * A project's record as JSON bytes: its fields, then `attachments`, the first ones with their links
  * (attachments.service.ts), as the database joined them; neither is decoded and written again.
  */
-export async function getProject(ctx: AppContext, id: number): Promise<Buffer> {
+export async function getProject(ctx: AppContext, id: number): Promise<VersionedRecord> {
   const [project, attachments] = await Promise.all([
     repo.findProjectText(ctx.db, id),
     firstProjectAttachments(ctx, id),
   ]);
   if (project === undefined) throw new NotFoundError(PROJECT_NOT_FOUND);
-  return withFields(project, { attachments });
+  return { body: withFields(project.text, { attachments }), version: project.version };
 }
 
-export async function createProject(ctx: AppContext, input: CreateProjectInput) {
+export async function createProject(ctx: AppContext, input: CreateProjectInput, by: string) {
   const values = { name: input.name, description: input.description ?? null, clientId: input.clientId ?? null };
   const id = await ctx.db.transaction(async (trx) => {
     await requireClient(trx, values.clientId);
-    return repo.insertProject(trx, values, nowIso());
+    return repo.insertProject(trx, values, nowIso(), by);
   });
   ctx.events.resourceChanged({ resource: "projects", type: "created", ids: [id] });
   announceClientCounts(ctx, values.clientId);
-  return (await repo.findProject(ctx.db, id))!;
+  return versionedOf((await repo.findProject(ctx.db, id))!);
 }
 
-/** A published or publishing project is frozen: its ZIP must keep matching what the page shows. */
-export async function updateProject(ctx: AppContext, id: number, input: UpdateProjectInput) {
+/**
+ * A published or publishing project is frozen: its ZIP must keep matching what the page shows. The
+ * row stays locked from its read to the write, so the If-Match check holds until the write.
+ */
+export async function updateProject(ctx: AppContext, id: number, input: UpdateProjectInput, edit: Edit) {
   const previousClientId = await ctx.db.transaction(async (trx) => {
     const state = await repo.findProjectState(trx, id);
     if (!state) throw new NotFoundError(PROJECT_NOT_FOUND);
+    if (!versionMatches(edit.condition, Number(state.version))) throw new StaleRecordError();
     await requireClient(trx, input.clientId);
-    if (!(await repo.updateUnpublishedProject(trx, id, input, nowIso()))) throw new ConflictError(PROJECT_IS_PUBLISHED);
+    if (!(await repo.updateUnpublishedProject(trx, id, input, nowIso(), edit)))
+      throw new ConflictError(PROJECT_IS_PUBLISHED);
     return state.client_id;
   });
   ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [id] });
   if (input.clientId !== undefined && input.clientId !== previousClientId)
     announceClientCounts(ctx, previousClientId, input.clientId);
-  return (await repo.findProject(ctx.db, id))!;
+  return versionedOf((await repo.findProject(ctx.db, id))!);
 }
 
 /**

@@ -52,6 +52,8 @@ describe("creating a project", () => {
       totalFileSize: 0,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      version: 1,
+      updatedBy: { uid: user.uid, name: user.email },
     });
     expect(await t.ctx.db("projects").where({ id: res.body.id }).first()).toMatchObject({
       name: "Spring wedding",

@@ -1,5 +1,8 @@
+import type { Editor } from "../../api/types";
 import { toIso, type Db } from "../db/database";
-import { lockedForUpdate } from "../db/transactions";
+import { editorNameSql, editorOf } from "../db/edited-by";
+import { lockedForUpdate, serializable } from "../db/transactions";
+import { StaleRecordError, versionMatches, type Edit } from "../http/record-version";
 
 /** The stored row's values; null where the studio kept the default. */
 export interface StudioRow {
@@ -10,6 +13,12 @@ export interface StudioRow {
   contactPhone: string | null;
   contactWebsite: string | null;
   updatedAt: string | null;
+}
+
+/** The row's version (1 until the first edit, also before the row exists) and its last editor. */
+export interface StudioEdit {
+  version: number;
+  updatedBy: Editor | null;
 }
 
 const COLUMNS: Record<keyof StudioRow, string> = {
@@ -24,8 +33,11 @@ const COLUMNS: Record<keyof StudioRow, string> = {
 
 const ROW_ID = 1;
 
-export async function readStudioRow(db: Db): Promise<StudioRow> {
-  const row = (await db("studio_settings").where({ id: ROW_ID }).first()) as Record<string, unknown> | undefined;
+export async function readStudioRow(db: Db): Promise<StudioRow & StudioEdit> {
+  const row = (await db("studio_settings")
+    .where({ id: ROW_ID })
+    .first(db.raw(`studio_settings.*, ${editorNameSql("studio_settings.updated_by")} AS updated_by_name`))) as
+    Record<string, unknown> | undefined;
   const value = (key: keyof StudioRow) => (row?.[COLUMNS[key]] as string | null | undefined) ?? null;
   return {
     name: value("name"),
@@ -35,18 +47,35 @@ export async function readStudioRow(db: Db): Promise<StudioRow> {
     contactPhone: value("contactPhone"),
     contactWebsite: value("contactWebsite"),
     updatedAt: toIso(row?.updated_at),
+    version: Number(row?.version ?? 1),
+    updatedBy: editorOf(
+      row?.updated_by as string | null | undefined,
+      row?.updated_by_name as string | null | undefined,
+    ),
   };
 }
 
-/** Writes the values given (creating the row the first time); answers the logo key it replaced. */
+/**
+ * Writes the values given (creating the row the first time); answers the logo key it replaced.
+ * With an edit (the settings, not the logo) the version is checked against the edit's If-Match
+ * (StaleRecordError) and counted up; serializable, so the first save, which finds no row to lock,
+ * cannot race another.
+ */
 export async function writeStudioRow(
   db: Db,
   values: Partial<Omit<StudioRow, "updatedAt">>,
   now: string,
+  edit?: Edit,
 ): Promise<{ previousLogoKey: string | null }> {
-  return db.transaction(async (trx) => {
-    const before = await lockedForUpdate(trx, trx("studio_settings").where({ id: ROW_ID })).first("logo_key");
+  return serializable(db, async (trx) => {
+    const before = await lockedForUpdate(trx, trx("studio_settings").where({ id: ROW_ID })).first(
+      "logo_key",
+      "version",
+    );
+    const version = Number(before?.version ?? 1);
+    if (edit && !versionMatches(edit.condition, version)) throw new StaleRecordError();
     const row: Record<string, unknown> = { updated_at: now };
+    if (edit) Object.assign(row, { version: version + 1, updated_by: edit.by });
     for (const [key, value] of Object.entries(values)) {
       if (value !== undefined) row[COLUMNS[key as keyof StudioRow]] = value;
     }

@@ -1,10 +1,11 @@
 import express, { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
-import { requireAdmin } from "../http/authenticate";
+import { currentUser, requireAdmin } from "../http/authenticate";
 import { NotFoundError, PayloadTooLargeError } from "../http/errors";
 import { sendStoredObject } from "../http/stored-object";
 import { storesOf } from "../storage/stores";
 import { parseBody } from "../http/validate";
+import { answerWrite, editOf, sendVersioned, versionedOf } from "../http/record-version";
 import { MAX_LOGO_BYTES } from "../storage/logo-files";
 import { studioChangeSchema } from "./studio.schema";
 import { STUDIO_RECORD, changeStudio, deleteLogo, getStudio, logoKeyOf, replaceLogo } from "./studio.service";
@@ -18,11 +19,17 @@ export function studioRouter(ctx: AppContext): Router {
   const router = Router();
 
   router.get(`/${STUDIO_RECORD}`, async (_req, res) => {
-    res.json(await getStudio(ctx));
+    sendVersioned(res, versionedOf(await getStudio(ctx)));
   });
 
   const update = async (req: Request, res: Response) => {
-    res.json(await changeStudio(ctx, parseBody(studioChangeSchema, req.body)));
+    const edit = editOf(req, currentUser(req).uid);
+    const change = parseBody(studioChangeSchema, req.body);
+    await answerWrite(
+      res,
+      async () => versionedOf(await changeStudio(ctx, change, edit)),
+      async () => versionedOf(await getStudio(ctx)),
+    );
   };
   router.put(`/${STUDIO_RECORD}`, requireAdmin, update);
   router.patch(`/${STUDIO_RECORD}`, requireAdmin, update);
@@ -35,10 +42,10 @@ export function studioRouter(ctx: AppContext): Router {
   const logoBody = express.raw({ type: () => true, limit: MAX_LOGO_BYTES });
   router.put("/logo", requireAdmin, tooLarge, logoBody, async (req, res) => {
     const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    res.json(await replaceLogo(ctx, bytes));
+    sendVersioned(res, versionedOf(await replaceLogo(ctx, bytes)));
   });
   router.delete("/logo", requireAdmin, async (_req, res) => {
-    res.json(await deleteLogo(ctx));
+    sendVersioned(res, versionedOf(await deleteLogo(ctx)));
   });
   return router;
 }

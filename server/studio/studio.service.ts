@@ -5,7 +5,8 @@ import { isLogoKey, removeLogo, storeLogo } from "../storage/logo-files";
 import { DEFAULT_ACCENT, textColourOn } from "../../api/studio";
 import type { StudioSettings } from "../../api/types";
 import type { StudioChange } from "./studio.schema";
-import { readStudioRow, writeStudioRow, type StudioRow } from "./studio.repository";
+import type { Edit } from "../http/record-version";
+import { readStudioRow, writeStudioRow, type StudioEdit, type StudioRow } from "./studio.repository";
 
 /** The one record of the `studio` resource, as the web app addresses it (`/api/studio/settings`). */
 export const STUDIO_RECORD = "settings";
@@ -13,7 +14,7 @@ export const STUDIO_RECORD = "settings";
 /** Where the public logo route serves a stored logo key (`studio/<hex>.webp`). */
 const logoUrlOf = (key: string | null) => (key ? `/d/logo/${key.slice("studio/".length)}` : null);
 
-function toSettings(row: StudioRow, defaultName: string): StudioSettings {
+function toSettings(row: StudioRow & StudioEdit, defaultName: string): StudioSettings {
   return {
     name: row.name ?? defaultName,
     logoUrl: logoUrlOf(row.logoKey),
@@ -22,6 +23,8 @@ function toSettings(row: StudioRow, defaultName: string): StudioSettings {
     contactPhone: row.contactPhone,
     contactWebsite: row.contactWebsite,
     updatedAt: row.updatedAt,
+    version: row.version,
+    updatedBy: row.updatedBy,
   };
 }
 
@@ -87,8 +90,9 @@ function announce(ctx: AppContext) {
   ctx.events.resourceChanged({ resource: "studio", type: "updated", ids: [STUDIO_RECORD] });
 }
 
-export async function changeStudio(ctx: AppContext, change: StudioChange): Promise<StudioSettings> {
-  await writeStudioRow(ctx.db, change, nowIso());
+/** Changes the fields given; a stale If-Match changes nothing (StaleRecordError). The logo counts no version. */
+export async function changeStudio(ctx: AppContext, change: StudioChange, edit: Edit): Promise<StudioSettings> {
+  await writeStudioRow(ctx.db, change, nowIso(), edit);
   announce(ctx);
   return getStudio(ctx);
 }

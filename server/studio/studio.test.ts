@@ -42,6 +42,8 @@ const DEFAULTS = {
   contactPhone: null,
   contactWebsite: null,
   updatedAt: null,
+  version: 1,
+  updatedBy: null,
 };
 
 describe("the studio's settings", () => {
@@ -90,6 +92,8 @@ describe("the studio's settings", () => {
       contactPhone: "+44 20 7946 0000",
       contactWebsite: "https://lumen.test/",
       updatedAt: expect.any(String),
+      version: 2,
+      updatedBy: { uid: admin.uid, name: admin.email },
     });
     expect(seen).toContainEqual({ resource: "studio", type: "updated", ids: ["settings"] });
     expect((await read(staff)).body).toEqual(res.body);

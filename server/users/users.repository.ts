@@ -4,6 +4,7 @@ import type { AccessState, ManagedUser, Role, User } from "../../api/types";
 import type { Db } from "../db/database";
 import { nowIso, toIso } from "../db/database";
 import { isUniqueViolation } from "../db/dialect";
+import { editorNameSql, editorOf } from "../db/edited-by";
 import { serializable } from "../db/transactions";
 import { ConflictError } from "../http/errors";
 import { applyFilters, applyPage, type ListQuery, type ListSpec } from "../http/list-query";
@@ -23,6 +24,9 @@ export interface UserRow {
   access_revoked_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Counted up by each change of role or access through the API (/api/users/:uid). */
+  version: number | string;
+  updated_by: string | null;
 }
 
 export function toUser(row: UserRow): User {
@@ -122,6 +126,13 @@ export async function updateUserRow(db: Db, uid: string, patch: UserPatch): Prom
       .update({ ...patch, updated_at: nowIso() });
 }
 
+/** A change of role or access by an admin: the patch, the version counted up and who made it. */
+export async function updateUserAccess(db: Db, uid: string, patch: UserPatch, by: string): Promise<void> {
+  await db("users")
+    .where({ uid })
+    .update({ ...patch, updated_at: nowIso(), version: db.raw("version + 1"), updated_by: by });
+}
+
 /** From now on, access tokens issued earlier are refused for this user. */
 export async function bumpSessionGeneration(db: Db, uid: string): Promise<void> {
   await db("users").where({ uid }).increment("session_generation", 1);
@@ -170,6 +181,7 @@ export async function approvedAdminEmails(db: Db): Promise<string[]> {
 }
 
 type ManagedUserRow = UserRow & {
+  updated_by_name: string | null;
   request_message: string | null;
   request_created_at: string | null;
   request_id: number | null;
@@ -220,6 +232,7 @@ function managedUsers(db: Db) {
       "access_requests.id as request_id",
       "access_requests.message as request_message",
       "access_requests.created_at as request_created_at",
+      db.raw(`${editorNameSql("users.updated_by")} AS updated_by_name`),
     );
 }
 
@@ -229,6 +242,8 @@ function toManagedUser(row: ManagedUserRow): ManagedUser {
     accessRequest:
       row.request_id === null ? null : { message: row.request_message, createdAt: toIso(row.request_created_at)! },
     access: accessOf(row),
+    version: Number(row.version),
+    updatedBy: editorOf(row.updated_by, row.updated_by_name),
   };
 }
 

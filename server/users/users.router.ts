@@ -4,6 +4,7 @@ import { currentUser } from "../http/authenticate";
 import { NotFoundError } from "../http/errors";
 import { parseListQuery } from "../http/list-query";
 import { parseBody } from "../http/validate";
+import { answerWrite, editOf, sendVersioned, versionedOf } from "../http/record-version";
 import { trustedOrigin } from "../http/request-origin";
 import { createMailer } from "../mail/mailer";
 import { accessFilterSchema, userChangeSchema } from "./users.schema";
@@ -28,13 +29,20 @@ export function usersRouter(ctx: AppContext): Router {
   });
 
   router.get("/:uid", async (req, res) => {
-    res.json(await getUser(ctx, parseUid(req.params.uid)));
+    sendVersioned(res, versionedOf(await getUser(ctx, parseUid(req.params.uid))));
   });
 
   const update = async (req: Request, res: Response) => {
     const uid = parseUid(req.params.uid);
+    const actor = currentUser(req);
+    const edit = editOf(req, actor.uid);
     const change = parseBody(userChangeSchema, req.body);
-    res.json(await changeUser(ctx, currentUser(req), uid, change, { mailer, origin: trustedOrigin(req, ctx.config) }));
+    const mail = { mailer, origin: trustedOrigin(req, ctx.config) };
+    await answerWrite(
+      res,
+      async () => versionedOf(await changeUser(ctx, actor, uid, change, mail, edit)),
+      async () => versionedOf(await getUser(ctx, uid)),
+    );
   };
   router.put("/:uid", update);
   router.patch("/:uid", update);

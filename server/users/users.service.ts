@@ -3,6 +3,7 @@ import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
 import { serializable } from "../db/transactions";
 import { ConflictError, NotFoundError } from "../http/errors";
+import { StaleRecordError, versionMatches, type Edit } from "../http/record-version";
 import type { ListQuery } from "../http/list-query";
 import { deleteAccessRequest, saveAccessRequest } from "./access-requests.repository";
 import { mailAccessRequest, mailApproval, type MailRoute } from "./access-mail";
@@ -13,6 +14,7 @@ import {
   findUserRow,
   listManagedUsers,
   toUser,
+  updateUserAccess,
   updateUserRow,
   type UserListOptions,
   type UserPatch,
@@ -64,7 +66,8 @@ export async function getUser(ctx: AppContext, uid: string): Promise<ManagedUser
  * Approves, revokes or changes the role of a user. Nobody can take away their own access or admin
  * role, and the last approved admin can never lose either: the count and the update share a
  * serializable transaction, so two admins demoting each other at once, in one process or
- * several, cannot leave none.
+ * several, cannot leave none. The same transaction checks the If-Match (StaleRecordError), so two
+ * admins saving the same version cannot both succeed.
  */
 export async function changeUser(
   ctx: AppContext,
@@ -72,10 +75,12 @@ export async function changeUser(
   uid: string,
   change: UserChange,
   mail?: MailRoute,
+  edit: Edit = { by: actor.uid, condition: "any" },
 ): Promise<ManagedUser> {
   const approved = await serializable(ctx.db, async (trx) => {
     const row = await findUserRow(trx, uid);
     if (!row) throw new NotFoundError("User not found");
+    if (!versionMatches(edit.condition, Number(row.version))) throw new StaleRecordError();
     const losesAccess = change.hasAccess === false && Boolean(row.has_access);
     const losesAdmin = change.role === "staff" && row.role === "admin";
     if (uid === actor.uid && losesAccess) throw new ConflictError("You cannot revoke your own access");
@@ -89,7 +94,7 @@ export async function changeUser(
     if (change.role !== undefined) patch.role = change.role;
     if (losesAccess) patch.access_revoked_at = nowIso();
     if (change.hasAccess === true) patch.access_revoked_at = null;
-    await updateUserRow(trx, uid, patch);
+    await updateUserAccess(trx, uid, patch, edit.by);
     // An approved request has been answered; a later revocation starts from a clean slate.
     if (change.hasAccess === true) await deleteAccessRequest(trx, uid);
     return change.hasAccess === true && !row.has_access ? { uid: row.uid, email: row.email } : undefined;
