@@ -8,7 +8,15 @@ import path from "node:path";
 
 export interface TlsProxy {
   port: number;
+  /** How many answers the proxy has held back so far (see `hold`). */
+  held(): number;
   close(): Promise<void>;
+}
+
+/** Answers to GET requests whose path and query match are passed on `ms` after the server gave them: a slow link. */
+export interface Hold {
+  path: RegExp;
+  ms: number;
 }
 
 /** A throwaway certificate for `name`, valid for a day (browsers are told to ignore whose it is). */
@@ -43,14 +51,20 @@ function forwarded(req: http.IncomingMessage): string[] {
  * would in front of Photodrop: requests and WebSocket upgrades are passed on with
  * X-Forwarded-Proto: https, which the server believes under TRUST_PROXY=loopback.
  */
-export async function startTlsProxy(upstream: string, name = "studio.lan"): Promise<TlsProxy> {
+export async function startTlsProxy(upstream: string, name = "studio.lan", hold?: Hold): Promise<TlsProxy> {
   const target = new URL(upstream);
+  let held = 0;
   const server = https.createServer(throwawayCertificate(name), (req, res) => {
     const proxied = http.request(
       { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: forwarded(req) },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
-        answer.pipe(res);
+        const pass = () => {
+          res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
+          answer.pipe(res);
+        };
+        if (!hold || req.method !== "GET" || !hold.path.test(req.url ?? "")) return pass();
+        held += 1;
+        setTimeout(pass, hold.ms);
       },
     );
     proxied.on("error", () => res.destroy());
@@ -78,6 +92,7 @@ export async function startTlsProxy(upstream: string, name = "studio.lan"): Prom
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     port: (server.address() as net.AddressInfo).port,
+    held: () => held,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of upgraded) socket.destroy();

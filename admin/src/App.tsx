@@ -20,7 +20,7 @@ import { theme } from "./ui/theme";
 import { accessControlProvider } from "./providers/access-control";
 import { authProvider, followSessionChangesInOtherTabs } from "./providers/auth-provider";
 import { dataProvider } from "./providers/data-provider";
-import { liveProvider } from "./providers/live-provider";
+import { liveProvider, liveQueryClient } from "./providers/live-provider";
 import { useAppNotificationProvider } from "./providers/notification-provider";
 
 // Each screen's code is a chunk of its own; the one the address opens starts loading at once,
@@ -62,6 +62,7 @@ const queryOptions = {
     return failureCount < 2 && (status === 0 || status >= 500);
   },
 };
+const queryClient = liveQueryClient({ defaultOptions: { queries: queryOptions } });
 
 function PageLoader({ fullScreen = false }: { fullScreen?: boolean }) {
   return (
@@ -150,7 +151,7 @@ export function App() {
               warnWhenUnsavedChanges: true,
               disableTelemetry: true,
               title: { text: "Photodrop" },
-              reactQuery: { clientConfig: { defaultOptions: { queries: queryOptions } } },
+              reactQuery: { clientConfig: queryClient },
             }}
           >
             <Routes>

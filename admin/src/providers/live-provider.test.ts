@@ -1,10 +1,12 @@
 // @vitest-environment jsdom
 import type { LiveEvent } from "@refinedev/core";
+import { QueryObserver } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import { insertProjectRow } from "../../../server/test/rows";
 import { eventsSocket } from "../lib/events-socket";
 import { webAppServerPerFile } from "../test/web-app-server";
-import { liveProvider, projectChannel } from "./live-provider";
+import { http } from "./http";
+import { liveProvider, liveQueryClient, projectChannel } from "./live-provider";
 
 const server = webAppServerPerFile({ signIn: true });
 
@@ -67,6 +69,32 @@ describe("the live provider over the real /events socket", () => {
       ["publish_progress", { progress: 40 }],
       ["publish_completed", { progress: 100 }],
     ]);
+    live.stop();
+  });
+
+  it("reads a list again when a change arrives while it is being read (its first answer predates the change)", async () => {
+    const queryClient = liveQueryClient({ defaultOptions: { queries: { retry: false, staleTime: 60_000 } } });
+    const live = await subscribed("resources/clients");
+    let reads = 0;
+    let changeHeard: () => void = () => {};
+    const heard = new Promise<void>((resolve) => (changeHeard = resolve));
+    const observer = new QueryObserver(queryClient, {
+      queryKey: ["data", "default", "clients", "list", { name: "in flight" }],
+      queryFn: async () => {
+        const { data } = await http.get<Array<{ name: string }>>("/clients");
+        // The first answer was read before the change and arrives only after it was announced.
+        if (++reads === 1) await heard;
+        return data.map((client) => client.name);
+      },
+    });
+    const stopObserving = observer.subscribe(() => {});
+    await expect.poll(() => reads).toBe(1);
+    await server.api().post("/api/clients").set(server.colleague.auth).send({ name: "Made Mid-Read" }).expect(201);
+    await expect.poll(() => live.events.length).toBeGreaterThan(0);
+    changeHeard();
+    await expect.poll(() => observer.getCurrentResult().data ?? [], { timeout: 10_000 }).toContain("Made Mid-Read");
+    expect(reads).toBe(2);
+    stopObserving();
     live.stop();
   });
 

@@ -1,5 +1,6 @@
 import type { BaseKey, LiveEvent, LiveProvider } from "@refinedev/core";
-import { eventsSocket } from "../lib/events-socket";
+import { QueryClient, type Query, type QueryClientConfig } from "@tanstack/react-query";
+import { eventsSocket, type EventFrame } from "../lib/events-socket";
 
 // What the /events socket announces: every approved user's resources (the dashboard's totals and
 // the studio's settings among them), and `users`, which only the admin-only screens ever subscribe to.
@@ -70,6 +71,36 @@ function followProject(channel: string, projectId: number, callback: Callback) {
     stopState();
     stopFrames();
   };
+}
+
+/** Refine's cache key of a resource's data (default data provider): lists, records, many. */
+const resourceKey = (resource: string) => ["data", "default", resource];
+
+/**
+ * Reads again what was being read when a change arrived. Refine's "auto" mode invalidates with
+ * `cancelRefetch: false`, which leaves a fetch already in flight alone: its answer, read by the
+ * server before the change, then lands as fresh data and the change is lost for the stale time.
+ * That was the TLS journey's missed client: the list page's first fetch, slower through the TLS
+ * proxy, was still in flight when the new client's `resource-changed` arrived.
+ */
+async function refetchInFlight(queryClient: QueryClient, { event, data }: EventFrame) {
+  if (event !== "resource-changed" || !LIVE_RESOURCES.has(String(data.resource))) return;
+  const inFlight = { queryKey: resourceKey(String(data.resource)), fetchStatus: "fetching" as const };
+  const queries: Query[] = queryClient.getQueryCache().findAll(inFlight);
+  if (queries.length === 0) return;
+  // Cancelling reverts each to its state before the fetch (React Query's cancelRefetch would not
+  // cancel a first fetch, which has no data yet); then they are read afresh.
+  await queryClient.cancelQueries(inFlight);
+  for (const { queryKey } of queries)
+    void queryClient.invalidateQueries({ queryKey, exact: true, refetchType: "active" }, { cancelRefetch: false });
+}
+
+/** The app's React Query client, made here so that live frames can reach the queries they affect. */
+export function liveQueryClient(config: QueryClientConfig): QueryClient {
+  const queryClient = new QueryClient(config);
+  // Registered before any screen subscribes, so it sees each frame before Refine's invalidation.
+  eventsSocket.onFrame((frame) => void refetchInFlight(queryClient, frame));
+  return queryClient;
 }
 
 /**
