@@ -2,11 +2,19 @@ import type { HttpError } from "@refinedev/core";
 import { useModalForm } from "@refinedev/mantine";
 import { nameError, toClientPayload } from "./client-rules";
 import { useFailure } from "../../lib/failure";
+import type { RecordVersion } from "../../lib/edit-changes";
+import { useVersionedEdit } from "../../lib/use-versioned-edit";
+import { useLatestRecord, useVersionedUpdate } from "../../lib/versioned-update";
 import type { Client, ClientFormValues, ClientPayload } from "./types";
+
+type EditedClient = Pick<Client, "id" | "name"> & RecordVersion;
+
+const toValues = (client: EditedClient): ClientFormValues => ({ name: client.name });
 
 /**
  * The add or edit client dialog's form. A client's name shows up in projects, the navigation
  * and the dashboard's totals, so a change refreshes every cached query, not just the clients.
+ * An edit sends only what changed, from the version it was filled with (`useVersionedEdit`).
  */
 export function useClientModalForm(action: "create" | "edit") {
   const failure = useFailure(["name"]);
@@ -26,14 +34,25 @@ export function useClientModalForm(action: "create" | "edit") {
       onMutationError: failure.show,
     },
   });
+  const editing = action === "edit" && form.modal.visible;
+  const versioned = useVersionedEdit({
+    form,
+    toValues,
+    toPayload: toClientPayload,
+    labels: { name: "Name" },
+    send: useVersionedUpdate<EditedClient>("clients", {
+      idOf: (client) => client.id,
+      successMessage: "Client saved",
+      invalidates: ["all"],
+    }),
+    latest: useLatestRecord<Client>("clients", form.refineCore.id, editing),
+  });
 
   /** Opens the edit dialog filled with the record on screen. */
-  const showFor = (client: Pick<Client, "id" | "name">) => {
-    const values = { name: client.name };
+  const showFor = (client: EditedClient) => {
     failure.clear();
     form.modal.show(client.id);
-    form.setValues(values);
-    form.resetDirty(values);
+    versioned.start(client);
   };
 
   const showNew = () => {
@@ -41,7 +60,7 @@ export function useClientModalForm(action: "create" | "edit") {
     form.modal.show();
   };
 
-  return { ...form, showFor, showNew, failure };
+  return { ...form, showFor, showNew, failure, ...(action === "edit" ? { versioned } : {}) };
 }
 
 export type ClientModalForm = ReturnType<typeof useClientModalForm>;

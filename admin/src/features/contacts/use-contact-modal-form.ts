@@ -2,6 +2,8 @@ import type { HttpError } from "@refinedev/core";
 import { useModalForm } from "@refinedev/mantine";
 import { emailError, nameError, phoneError, toContactPayload } from "./contact-rules";
 import { useFailure } from "../../lib/failure";
+import { useVersionedEdit } from "../../lib/use-versioned-edit";
+import { useLatestRecord, useVersionedUpdate } from "../../lib/versioned-update";
 import type { Contact, ContactFormValues, ContactPayload } from "./types";
 
 interface ContactModalFormOptions {
@@ -10,7 +12,18 @@ interface ContactModalFormOptions {
   onSaved?: (contact: Contact) => void;
 }
 
-/** The add or edit contact dialog's form, with the spec's rules and messages. */
+const toValues = (contact: Contact): ContactFormValues => ({
+  name: contact.name,
+  email: contact.email ?? "",
+  phoneNumber: contact.phoneNumber ?? "",
+});
+
+const LABELS = { name: "Name", email: "Email", phoneNumber: "Phone" };
+
+/**
+ * The add or edit contact dialog's form, with the spec's rules and messages. An edit sends only
+ * what changed, from the version it was filled with (`useVersionedEdit`).
+ */
 export function useContactModalForm({ clientId, action, onSaved }: ContactModalFormOptions) {
   const failure = useFailure(["name", "email", "phoneNumber"]);
   const form = useModalForm<Contact, HttpError, ContactFormValues, ContactPayload>({
@@ -31,14 +44,29 @@ export function useContactModalForm({ clientId, action, onSaved }: ContactModalF
       onMutationError: failure.show,
     },
   });
+  const editing = action === "edit" && form.modal.visible;
+  const sendUpdate = useVersionedUpdate<Contact>("contacts", {
+    idOf: (contact) => contact.id,
+    successMessage: "Contact saved",
+  });
+  const versioned = useVersionedEdit({
+    form,
+    toValues,
+    toPayload: (values: ContactFormValues) => toContactPayload(values),
+    labels: LABELS,
+    send: async (changes, version, contact: Contact) => {
+      const saved = await sendUpdate(changes, version, contact);
+      onSaved?.(saved);
+      return saved;
+    },
+    latest: useLatestRecord<Contact>("contacts", form.refineCore.id, editing),
+  });
 
   /** Opens the edit dialog filled with the contact on screen. */
   const showFor = (contact: Contact) => {
-    const values = { name: contact.name, email: contact.email ?? "", phoneNumber: contact.phoneNumber ?? "" };
     failure.clear();
     form.modal.show(contact.id);
-    form.setValues(values);
-    form.resetDirty(values);
+    versioned.start(contact);
   };
 
   const showNew = () => {
@@ -46,7 +74,7 @@ export function useContactModalForm({ clientId, action, onSaved }: ContactModalF
     form.modal.show();
   };
 
-  return { ...form, showFor, showNew, failure };
+  return { ...form, showFor, showNew, failure, ...(action === "edit" ? { versioned } : {}) };
 }
 
 export type ContactModalForm = ReturnType<typeof useContactModalForm>;

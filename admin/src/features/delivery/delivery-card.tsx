@@ -29,7 +29,8 @@ export function DeliveryCard({ project }: { project: Project }) {
         <DeliveryFigures delivery={project.delivery} />
         <Divider />
         <DeliverySettingsForm
-          key={`${project.delivery.expiresAt}|${project.delivery.hasPasscode}|${project.delivery.favouritesLimit}|${project.delivery.allowDownloads}|${project.delivery.offerWebSize}`}
+          // Another project's page starts a form of its own; this one's changes are followed live.
+          key={project.id}
           project={project}
           saving={actions.saving}
           onSave={actions.saveSettings}

@@ -30,11 +30,3 @@ export function DownloadChoicesFields({ value, onChange }: Props) {
     </Stack>
   );
 }
-
-/** The choices that differ from the project's, for a PUT that leaves the rest alone. */
-export function changedChoices(saved: DownloadChoices, value: DownloadChoices): Partial<DownloadChoices> {
-  return {
-    ...(value.allowDownloads !== saved.allowDownloads ? { allowDownloads: value.allowDownloads } : {}),
-    ...(value.offerWebSize !== saved.offerWebSize ? { offerWebSize: value.offerWebSize } : {}),
-  };
-}

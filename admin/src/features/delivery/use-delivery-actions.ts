@@ -9,7 +9,7 @@ export interface DeliverySettingsChange {
   favouritesLimit?: number | null;
 }
 
-/** PUT /projects/:id/delivery and POST /projects/:id/delivery/regenerate; the project is refetched after each. */
+/** PUT /projects/:id/delivery (If-Match from `meta.ifMatch`) and POST /projects/:id/delivery/regenerate; the project is refetched after each. */
 export function useDeliveryActions(projectId: number) {
   const invalidate = useInvalidate();
   const { mutateAsync: save, mutation: saving } = useCustomMutation<Project>();
@@ -23,13 +23,17 @@ export function useDeliveryActions(projectId: number) {
   });
 
   return {
-    saveSettings: (values: DeliverySettingsChange) =>
+    /** Only the given settings change; with `version`, only if nobody saved the project since (else 412). */
+    saveSettings: (values: DeliverySettingsChange, version?: number) =>
       save({
         url: `/projects/${projectId}/delivery`,
         method: "put",
         values,
+        meta: { ifMatch: version },
         ...saved("Delivery settings saved"),
-      }).finally(refetch),
+      })
+        .then(({ data }) => data)
+        .finally(refetch),
     regenerateLink: () =>
       regenerate({
         url: `/projects/${projectId}/delivery/regenerate`,

@@ -23,9 +23,3 @@ export function FavouritesLimitInput({
     />
   );
 }
-
-/** What the form sends: the limit only when it changed, null to remove it. */
-export function favouritesLimitChange(saved: number | null, value: number | undefined) {
-  const next = value ?? null;
-  return next === saved ? {} : { favouritesLimit: next };
-}

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { fileNameLines, isPlainLine, lightroomFilter, withoutExtension } from "../../../../api/favourites";
-import { favouritesLimitChange } from "./favourites-limit-input";
 
 describe("what the 'Favourites' card copies", () => {
   it("gives the picks' file names one per line", () => {
@@ -20,14 +19,5 @@ describe("the rules a visitor's text follows", () => {
     expect(isPlainLine("Brighter, please — and crop a bit")).toBe(true);
     for (const bad of ["a\nb", "a\rb", "tab\there", "bell\u0007", "<b>", "x > y", "line\u2028sep"])
       expect(isPlainLine(bad), JSON.stringify(bad)).toBe(false);
-  });
-});
-
-describe("the 'Delivery' card's favourites limit", () => {
-  it("is sent only when it changed, and as null when emptied", () => {
-    expect(favouritesLimitChange(null, undefined)).toEqual({});
-    expect(favouritesLimitChange(null, 5)).toEqual({ favouritesLimit: 5 });
-    expect(favouritesLimitChange(5, 5)).toEqual({});
-    expect(favouritesLimitChange(5, undefined)).toEqual({ favouritesLimit: null });
   });
 });

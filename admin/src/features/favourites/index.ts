@@ -1,2 +1,2 @@
 export { FavouritesCard } from "./favourites-card";
-export { FavouritesLimitInput, favouritesLimitChange } from "./favourites-limit-input";
+export { FavouritesLimitInput } from "./favourites-limit-input";

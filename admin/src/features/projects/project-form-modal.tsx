@@ -2,6 +2,8 @@ import { useState } from "react";
 import { Select, Textarea, TextInput } from "@mantine/core";
 import { ModalFormDialog } from "../../ui/form-dialog";
 import { useFailure } from "../../lib/failure";
+import { useVersionedEdit } from "../../lib/use-versioned-edit";
+import { useLatestRecord, useVersionedUpdate } from "../../lib/versioned-update";
 import type { CrudFilter, HttpError } from "@refinedev/core";
 import { useModalForm, useSelect } from "@refinedev/mantine";
 import type { Project } from "./types";
@@ -32,6 +34,15 @@ const toPayload = (values: ProjectFormValues, action: "create" | "edit"): Projec
   return payload;
 };
 
+/** The API answers numbers and null; the form keeps what the inputs show. */
+const toValues = (project: Project): ProjectFormValues => ({
+  name: project.name,
+  description: project.description ?? "",
+  clientId: project.clientId == null ? null : String(project.clientId),
+});
+
+const LABELS = { name: "Name", description: "Description", clientId: "Client" };
+
 const NO_CLIENT = { value: "", label: "No client" };
 
 export interface ProjectFormModal {
@@ -59,7 +70,20 @@ function useProjectForm(action: "create" | "edit", defaultClientId?: number) {
     validate: { name: nameError },
     transformValues: (values) => toPayload(values, action),
   });
-  return { ...form, failure };
+  // An edit sends only what changed, from the version it was filled with, and follows live changes.
+  const versioned = useVersionedEdit({
+    form,
+    toValues,
+    toPayload: (values: ProjectFormValues) => toPayload(values, "edit"),
+    labels: LABELS,
+    send: useVersionedUpdate<Project>("projects", {
+      idOf: (project) => project.id,
+      successMessage: "Project saved",
+      invalidates: ["list", "many", "detail"],
+    }),
+    latest: useLatestRecord<Project>("projects", form.refineCore.id, action === "edit" && form.modal.visible),
+  });
+  return { ...form, failure, ...(action === "edit" ? { versioned } : {}), start: versioned.start };
 }
 
 const CLIENTS_OFFERED = 20;
@@ -111,15 +135,8 @@ export function useProjectFormModal(defaultClientId?: number): ProjectFormModal 
     },
     showEdit: (project) => {
       edit.failure.clear();
-      // The API answers numbers and null; the form keeps what the inputs show.
-      const values = {
-        name: project.name,
-        description: project.description ?? "",
-        clientId: project.clientId == null ? null : String(project.clientId),
-      };
       edit.modal.show(project.id);
-      edit.setValues(values);
-      edit.resetDirty(values);
+      edit.start(project);
     },
     modals: (
       <>

@@ -14,15 +14,27 @@ import {
 } from "@mantine/core";
 import type { ChangeEvent } from "react";
 import { useForm } from "@mantine/form";
-import { useOne, useUpdate, type HttpError } from "@refinedev/core";
+import { useOne, type HttpError } from "@refinedev/core";
 import { IconAlertCircle } from "@tabler/icons-react";
 import { DEFAULT_ACCENT, isAccentColour, textColourOn } from "../../../../api/studio";
 import type { StudioSettings } from "../../../../api/types";
 import { useFailure } from "../../lib/failure";
+import { useVersionedEdit } from "../../lib/use-versioned-edit";
+import { useVersionedUpdate } from "../../lib/versioned-update";
+import { ConflictAlert } from "../../ui/conflict-alert";
 import { LogoCard } from "./logo-card";
-import { studioRules, toFormValues, toStudioPayload, type StudioFormValues, type StudioPayload } from "./studio-rules";
+import { studioRules, toFormValues, toStudioPayload, type StudioFormValues } from "./studio-rules";
 
 const FIELDS = ["name", "accentColor", "contactEmail", "contactPhone", "contactWebsite"] as const;
+const LABELS = {
+  name: "Studio name",
+  accentColor: "Accent colour",
+  contactEmail: "Contact e-mail",
+  contactPhone: "Contact phone",
+  contactWebsite: "Web site",
+};
+
+type Settings = StudioSettings & { id?: string };
 /** The accent as typed when it is a colour yet, else the default: what the swatch and the picker show. */
 const shown = (accent: string) => (isAccentColour(accent.trim()) ? accent.trim().toLowerCase() : DEFAULT_ACCENT);
 
@@ -53,10 +65,11 @@ function AccentPreview({ accent }: { accent: string }) {
 /**
  * /studio (admins only): the studio's name, accent colour, contact line and logo, as every
  * client's delivery page shows them. One record, `studio/settings`, refreshed live when another
- * admin saves (the form starts again from what was saved).
+ * admin saves: fields the user has not touched follow it, and a save that would undo another
+ * admin's says so instead (`useVersionedEdit`).
  */
 export function StudioSettingsPage() {
-  const { query, result } = useOne<StudioSettings & { id: string }>({
+  const { query, result } = useOne<Settings>({
     resource: "studio",
     id: "settings",
     errorNotification: false,
@@ -74,7 +87,7 @@ export function StudioSettingsPage() {
         </Alert>
       ) : result ? (
         <>
-          <StudioForm key={result.updatedAt ?? "defaults"} settings={result} />
+          <StudioForm settings={result} />
           <LogoCard logoUrl={result.logoUrl} />
         </>
       ) : (
@@ -86,30 +99,27 @@ export function StudioSettingsPage() {
   );
 }
 
-function StudioForm({ settings }: { settings: StudioSettings }) {
+function StudioForm({ settings }: { settings: Settings }) {
   const form = useForm<StudioFormValues>({ initialValues: toFormValues(settings), validate: studioRules });
   const failure = useFailure(FIELDS);
-  const { mutate, mutation } = useUpdate<StudioSettings, HttpError, StudioPayload>();
+  const versioned = useVersionedEdit({
+    form,
+    toValues: (record: Settings) => toFormValues(record),
+    toPayload: toStudioPayload,
+    labels: LABELS,
+    send: useVersionedUpdate<Settings>("studio", { idOf: () => "settings", successMessage: "Studio settings saved" }),
+    initial: settings,
+    latest: settings,
+  });
 
-  const save = (values: StudioFormValues) => {
+  const save = () => {
     failure.clear();
-    mutate(
-      {
-        resource: "studio",
-        id: "settings",
-        values: toStudioPayload(values),
-        successNotification: { type: "success", message: "Studio settings saved" },
-        errorNotification: false,
-      },
-      {
-        onError: (error) => {
-          // The server's message for each field it refused, beside that field.
-          for (const [field, message] of Object.entries(error.errors ?? {}))
-            if (typeof message === "string") form.setFieldError(field, message);
-          failure.show(error);
-        },
-      },
-    );
+    versioned.save().catch((error: HttpError) => {
+      // The server's message for each field it refused, beside that field.
+      for (const [field, message] of Object.entries(error.errors ?? {}))
+        if (typeof message === "string") form.setFieldError(field, message);
+      failure.show(error);
+    });
   };
 
   return (
@@ -154,13 +164,19 @@ function StudioForm({ settings }: { settings: StudioSettings }) {
             maxLength={200}
             {...form.getInputProps("contactWebsite")}
           />
+          <ConflictAlert
+            conflict={versioned.conflict}
+            busy={versioned.saving}
+            onApply={save}
+            onDiscard={versioned.discardMine}
+          />
           {failure.message && (
             <Text size="sm" color="red" role="alert">
               {failure.message}
             </Text>
           )}
           <Group>
-            <Button type="submit" loading={mutation.isPending}>
+            <Button type="submit" loading={versioned.saving}>
               Save studio settings
             </Button>
           </Group>

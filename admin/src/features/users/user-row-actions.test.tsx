@@ -34,6 +34,8 @@ const user = (over: Partial<ManagedUser> = {}): ManagedUser => ({
   updatedAt: "2026-11-23T20:00:00.000Z",
   accessRequest: { message: "hi", createdAt: "2026-11-23T20:00:00.000Z" },
   access: "pending",
+  version: 3,
+  updatedBy: null,
   ...over,
 });
 
@@ -71,7 +73,12 @@ describe("a users list row's actions", () => {
     await clicker.click(screen.getByRole("button", { name: "Approve" }));
     await waitFor(() =>
       expect(update).toHaveBeenCalledWith(
-        expect.objectContaining({ resource: "users", id: "u1", variables: { hasAccess: true } }),
+        expect.objectContaining({
+          resource: "users",
+          id: "u1",
+          variables: { hasAccess: true },
+          meta: expect.objectContaining({ ifMatch: 3 }),
+        }),
       ),
     );
     await clicker.click(screen.getByRole("button", { name: "Make admin" }));
@@ -105,5 +112,30 @@ describe("a users list row's actions", () => {
     await clicker.click(within(dialog).getByRole("button", { name: "Revoke" }));
     expect((await within(dialog).findByRole("alert")).textContent).toBe("You cannot revoke your own access");
     expect(update).toHaveBeenCalledWith(expect.objectContaining({ id: "u1", variables: { hasAccess: false } }));
+  });
+
+  it("says who changed the user meanwhile, and applies the change on top of theirs only when asked", async () => {
+    const current = user({ role: "admin", version: 4 });
+    const update = vi
+      .fn()
+      .mockRejectedValueOnce({
+        statusCode: 412,
+        message: "Someone else saved this record while you were editing",
+        current,
+        changedBy: { uid: "u9", name: "Ada" },
+      })
+      .mockResolvedValue({ data: { ...current, hasAccess: true, version: 5 } });
+    const clicker = setup(user(), update as unknown as DataProvider["update"]);
+    await clicker.click(screen.getByRole("button", { name: "Approve" }));
+    const alert = await screen.findByRole("alert");
+    expect(within(alert).getByText("Ada changed Role while you were editing")).toBeTruthy();
+    expect(update).toHaveBeenCalledTimes(1);
+    await clicker.click(within(alert).getByRole("button", { name: "Apply my changes on top" }));
+    await waitFor(() =>
+      expect(update).toHaveBeenLastCalledWith(
+        expect.objectContaining({ variables: { hasAccess: true }, meta: expect.objectContaining({ ifMatch: 4 }) }),
+      ),
+    );
+    await waitFor(() => expect(screen.queryByRole("alert")).toBeNull());
   });
 });

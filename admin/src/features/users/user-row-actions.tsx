@@ -1,10 +1,25 @@
 import { useState } from "react";
 import { Button, Group, Stack, Text } from "@mantine/core";
 import { useUpdate, type HttpError } from "@refinedev/core";
+import { conflictSentence, differingFields } from "../../lib/edit-changes";
+import { conflictOf } from "../../lib/use-versioned-edit";
+import { ConflictAlert } from "../../ui/conflict-alert";
 import type { ManagedUser } from "./access-labels";
 import { RevokeDialog } from "./revoke-dialog";
 
 type Change = { hasAccess: boolean } | { role: "admin" | "staff" };
+
+/** What a row changes of a user, and how its fields are named in a conflict. */
+const roleAndAccess = ({ role, hasAccess }: Pick<ManagedUser, "role" | "hasAccess">) => ({ role, hasAccess });
+const LABELS: Record<string, string> = { role: "Role", hasAccess: "Access" };
+
+/** A change refused because someone else changed the user first: to send again on top of theirs. */
+interface Refused {
+  message: string;
+  change: Change;
+  version: number | undefined;
+  onSuccess?: () => void;
+}
 
 const confirmation = (change: Change, email: string) =>
   "hasAccess" in change
@@ -12,26 +27,43 @@ const confirmation = (change: Change, email: string) =>
     : `${email} is now ${change.role === "admin" ? "an admin" : "staff"}`;
 
 /**
- * Approve / Revoke / Make admin / Make staff, each one PUT through `useUpdate`. The server's
- * refusals (your own account, the last admin) show here, in the row or the dialog; a change made
- * is confirmed by a notification.
+ * Approve / Revoke / Make admin / Make staff, each one PUT through `useUpdate` with If-Match of
+ * the row's version. The server's refusals (your own account, the last admin) show here, in the
+ * row or the dialog; a change made is confirmed by a notification. When another admin changed the
+ * user since the row was shown, the row says who changed what and offers to apply the change anyway.
  */
 export function UserRowActions({ user }: { user: ManagedUser }) {
   const { mutate, mutation } = useUpdate<ManagedUser, HttpError, Change>();
   const [error, setError] = useState<string | null>(null);
   const [confirmingRevoke, setConfirmingRevoke] = useState(false);
+  const [refused, setRefused] = useState<Refused | null>(null);
 
-  const change = (values: Change, onSuccess?: () => void) => {
+  const change = (values: Change, onSuccess?: () => void, version = user.version) => {
     setError(null);
+    setRefused(null);
     mutate(
       {
         resource: "users",
         id: user.uid,
         values,
+        meta: { ifMatch: version },
         successNotification: { type: "success", message: confirmation(values, user.email) },
         errorNotification: false,
       },
-      { onSuccess, onError: (err) => setError(err.message) },
+      {
+        onSuccess,
+        onError: (err) => {
+          const conflict = conflictOf<ManagedUser>(err);
+          if (!conflict) return setError(err.message);
+          const fields = differingFields(roleAndAccess(user), roleAndAccess(conflict.current));
+          const message = conflictSentence(
+            conflict.changedBy,
+            fields.map((field) => LABELS[field]),
+          );
+          setConfirmingRevoke(false);
+          setRefused({ message, change: values, version: conflict.current.version, onSuccess });
+        },
+      },
     );
   };
 
@@ -69,6 +101,12 @@ export function UserRowActions({ user }: { user: ManagedUser }) {
           </Button>
         )}
       </Group>
+      <ConflictAlert
+        conflict={refused}
+        busy={busy}
+        onApply={() => refused && change(refused.change, refused.onSuccess, refused.version)}
+        onDiscard={() => setRefused(null)}
+      />
       {error && !confirmingRevoke && (
         <Text size="xs" color="red" role="alert">
           {error}
