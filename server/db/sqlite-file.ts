@@ -20,7 +20,11 @@ export function privateSqliteFile(filename: string): void {
     fs.writeFileSync(filename, "", { flag: "wx", mode: PRIVATE_MODES.file });
     return;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    // One that cannot be made is sqlite's to report, as it always was ("Cannot open database").
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") {
+      if (ignorable(err)) return;
+      throw err;
+    }
   }
   for (const file of [filename, ...SQLITE_COMPANIONS.map((suffix) => `${filename}${suffix}`)]) {
     try {
