@@ -136,11 +136,14 @@ function createAuthRateLimits(
   const pairHourly = hourly(config.perAccountHourly);
   const ceiling = hourly(config.perAccountHourly);
   return {
-    byIp: async (action, ip) => void (await ipLimiter.consume(`ip|${action}|${ip ?? "unknown"}`)),
+    byIp: async (action, ip) => {
+      await ipLimiter.consume(`ip|${action}|${ip ?? "unknown"}`);
+    },
     ipSpent: (action, ip) => ipLimiter.spent(`ip|${action}|${ip ?? "unknown"}`),
     forAccount: async (action, account, ip, { device } = {}) => {
       const scope = accountScope(action, account);
-      const pair = `pair|${scope}|${ip ?? "unknown"}`;
+      const address = ip ?? "unknown";
+      const pair = `pair|${scope}|${address}`;
       const counted: Array<[RateLimiter, string]> = [];
       const count = async (limiter: RateLimiter, key: string) => {
         const n = await limiter.consume(key, { scope });
@@ -149,7 +152,8 @@ function createAuthRateLimits(
       };
       await count(pairLimiter, pair);
       if (device) await count(ceiling, `device|${scope}|${device}`);
-      else if ((await count(pairHourly, pair)) <= config.perAccount) await count(ceiling, `account|${scope}`);
+      else if ((await count(pairHourly, `pair-hour|${scope}|${address}`)) <= config.perAccount)
+        await count(ceiling, `account|${scope}`);
       else {
         // Past its share the address no longer counts towards the ceiling, but is still held to it.
         const refusal = await ceiling.refusalIfSpent(`account|${scope}`);
