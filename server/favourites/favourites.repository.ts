@@ -1,3 +1,4 @@
+import type { Knex } from "knex";
 import type { Db } from "../db/database";
 import { toIso } from "../db/database";
 import { lockedForUpdate } from "../db/transactions";
@@ -85,16 +86,35 @@ export type PutOutcome =
   { done: true; changed: boolean; count: number; comment: string | null } | { done: false; count: number; gone?: true };
 
 /**
+ * Locks the photo's row, then the visitor's: the order a project's deletion takes them on
+ * PostgreSQL (its photos, then its visitors), so the two never wait on each other (the other order
+ * deadlocked, a 500 for one of them). A photo already deleted, or being deleted and then gone, is
+ * reported as such; the deletion waits for the change to end. Answers whether both are there.
+ */
+async function lockPhotoAndVisitor(trx: Knex.Transaction, visitorId: number, attachmentId: number): Promise<boolean> {
+  const photo = await lockedForUpdate(trx, trx("attachments").where({ id: attachmentId })).first("id");
+  if (!photo) return false;
+  const visitor = await lockedForUpdate(trx, trx("favourite_visitors").where({ id: visitorId })).first("id");
+  return Boolean(visitor);
+}
+
+/** A foreign key refused the row: what it names was deleted meanwhile (sqlite's or PostgreSQL's code). */
+const isForeignKeyFailure = (err: unknown) => {
+  const { code, message } = err as { code?: string; message?: string };
+  return code === "23503" || (code === "SQLITE_CONSTRAINT" && /FOREIGN KEY/i.test(message ?? ""));
+};
+
+/**
  * Puts a photo on the visitor's list (or changes its comment: `undefined` leaves it), unless the
- * list is already at `limit`. The visitor's row is locked first, so two photos added at once can
- * never pass the limit together.
+ * list is already at `limit`. The visitor's row is locked (after the photo's), so two photos added
+ * at once can never pass the limit together. A photo (or visitor) deleted before or while this runs is `gone`.
  */
 export async function putFavourite(
   db: Db,
   f: { visitorId: number; attachmentId: number; comment: string | null | undefined; limit: number | null; at: string },
 ): Promise<PutOutcome> {
-  return db.transaction(async (trx) => {
-    await lockedForUpdate(trx, trx("favourite_visitors").where({ id: f.visitorId })).first("id");
+  const put = db.transaction(async (trx): Promise<PutOutcome> => {
+    if (!(await lockPhotoAndVisitor(trx, f.visitorId, f.attachmentId))) return { done: false, count: 0, gone: true };
     const mine = { visitor_id: f.visitorId, attachment_id: f.attachmentId };
     const existing = await trx("favourites").where(mine).first("comment");
     const count = await countOf(trx, f.visitorId);
@@ -107,12 +127,14 @@ export async function putFavourite(
       return { done: true, changed: true, count, comment: f.comment };
     }
     if (f.limit !== null && count >= f.limit) return { done: false, count };
-    // Locked so its deletion waits for this insert: a photo another process deleted meanwhile is gone, not a 500.
-    const photo = await lockedForUpdate(trx, trx("attachments").where({ id: f.attachmentId })).first("id");
-    if (!photo) return { done: false, count, gone: true };
     await trx("favourites").insert({ ...mine, comment: f.comment ?? null, created_at: f.at });
     await trx("favourite_visitors").where({ id: f.visitorId }).update({ changed_at: f.at });
     return { done: true, changed: true, count: count + 1, comment: f.comment ?? null };
+  });
+  // The locks above leave no window for it; should one open, the answer is still the photo's 404.
+  return put.catch((err: unknown) => {
+    if (isForeignKeyFailure(err)) return { done: false, count: 0, gone: true };
+    throw err;
   });
 }
 
@@ -129,8 +151,8 @@ export async function removeFavourite(
   at: string,
 ): Promise<{ count: number; changed: boolean }> {
   return db.transaction(async (trx) => {
-    // The visitor's row first, as putFavourite locks it: the other order deadlocks PostgreSQL when both run at once.
-    await lockedForUpdate(trx, trx("favourite_visitors").where({ id: visitorId })).first("id");
+    // In putFavourite's order (the photo, then the visitor): any other deadlocks PostgreSQL when both run at once.
+    await lockPhotoAndVisitor(trx, visitorId, attachmentId);
     const removed = await trx("favourites").where({ visitor_id: visitorId, attachment_id: attachmentId }).delete();
     if (removed > 0) await trx("favourite_visitors").where({ id: visitorId }).update({ changed_at: at });
     return { count: await countOf(trx, visitorId), changed: removed > 0 };
