@@ -1,6 +1,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../test/harness";
+import { createTestApp, createUser, type TestApp } from "../test/harness";
+import { publishDelivery } from "../delivery/test-fixtures";
 
 /** The headers of one public call, as a browser that reached the server by `host` would get them. */
 async function headersAt(t: TestApp, host: string, extra: Record<string, string> = {}) {
@@ -37,6 +38,21 @@ async function expectDeliveryFilesAlike(t: TestApp, host: string, extra: Record<
   expect(file.status).toBe(404);
   for (const name of SECURITY_HEADERS) expect(file.headers[name], `${name} at ${host}`).toBe(api[name]);
 }
+
+/** A published delivery's first photo, answered before Express: the headers it came with. */
+async function deliveredPhotoHeaders(t: TestApp, host: string, extra: Record<string, string> = {}) {
+  const d = await publishDelivery(t, await createUser(t.ctx), { photoNames: ["a.jpg"] });
+  const res = await request(t.app).get(`/d/${d.token}/p/1`).set("Host", host).set(extra);
+  expect(res.status).toBe(200);
+  expect(res.headers["content-type"]).toBe("image/jpeg");
+  return res.headers;
+}
+
+/** Whether the headers tell the browser it came over HTTPS (to remember it, and to upgrade what it loads). */
+const toldHttps = (headers: Record<string, string>) => ({
+  hsts: headers["strict-transport-security"] !== undefined,
+  upgrade: /upgrade-insecure-requests/.test(headers["content-security-policy"] ?? ""),
+});
 
 describe("security headers over plain HTTP at a LAN name", () => {
   let t: TestApp;
@@ -80,6 +96,12 @@ describe("security headers over plain HTTP at a LAN name", () => {
     expect(headers["strict-transport-security"]).toBeUndefined();
     expect(await sessionCookie(t, "studio.lan", { "X-Forwarded-Proto": "https" })).not.toMatch(/Secure/);
   });
+
+  it("does not believe X-Forwarded-Proto without TRUST_PROXY on the delivery files either (answered before Express)", async () => {
+    const headers = await deliveredPhotoHeaders(t, "studio.lan:3000", { "X-Forwarded-Proto": "https" });
+    expect(toldHttps(headers)).toEqual({ hsts: false, upgrade: false });
+    expect(headers["cross-origin-opener-policy"]).toBeUndefined();
+  });
 });
 
 describe("security headers behind a TLS proxy (TRUST_PROXY)", () => {
@@ -100,6 +122,13 @@ describe("security headers behind a TLS proxy (TRUST_PROXY)", () => {
   it("gives the delivery files the same headers by the forwarded scheme", async () => {
     await expectDeliveryFilesAlike(t, "photos.studio.example", { "X-Forwarded-Proto": "https" });
     await expectDeliveryFilesAlike(t, "studio.lan:3000", { "X-Forwarded-Proto": "http" });
+  });
+
+  it("believes the trusted proxy's X-Forwarded-Proto on the delivery files (answered before Express)", async () => {
+    const https = await deliveredPhotoHeaders(t, "photos.studio.example", { "X-Forwarded-Proto": "https" });
+    expect(toldHttps(https)).toEqual({ hsts: true, upgrade: true });
+    const http = await deliveredPhotoHeaders(t, "photos.studio.example", { "X-Forwarded-Proto": "http" });
+    expect(toldHttps(http)).toEqual({ hsts: false, upgrade: false });
   });
 
   it("answers the same process's plain-HTTP requests as plain HTTP", async () => {
@@ -131,6 +160,15 @@ describe("security headers with an https PUBLIC_URL", () => {
   it("gives the delivery files HSTS at that name and none at the LAN address", async () => {
     await expectDeliveryFilesAlike(t, "photos.studio.example");
     await expectDeliveryFilesAlike(t, "192.168.1.20:3000");
+  });
+
+  it("does not believe an untrusted hop's X-Forwarded-Host naming that name on the delivery files", async () => {
+    const forged = { "X-Forwarded-Host": "photos.studio.example" };
+    expect(toldHttps(await deliveredPhotoHeaders(t, "192.168.1.20:3000", forged))).toEqual({
+      hsts: false,
+      upgrade: false,
+    });
+    expect(toldHttps(await deliveredPhotoHeaders(t, "photos.studio.example"))).toEqual({ hsts: true, upgrade: true });
   });
 
   it("still serves the office's plain-HTTP LAN address as plain HTTP", async () => {
