@@ -163,7 +163,8 @@ describe.each(kinds)("the $name", (kind) => {
     expect(after.body.updatedBy).toEqual({ uid: ann.uid, name: "Ann Editor" });
     expect(kind.shown(after.body)).toMatchObject(change);
     // W/"n", a list naming it, and * match as well; each save counts up once.
-    for (const [i, tag] of [`W/"${after.version}"`, `"999999", "${after.version + 1}"`, "*"].entries()) {
+    const tags = [`W/"${after.version}"`, `"999999", , "${after.version + 1}"`, "*"];
+    for (const [i, tag] of tags.entries()) {
       const again = await write(urls, patch, bob, kind.first(next()), tag);
       expect(again.status).toBe(200);
       expect(again.headers.etag).toBe(`"${after.version + 1 + i}"`);
@@ -220,7 +221,7 @@ describe.each(kinds)("the $name", (kind) => {
     expect(kind.shown(after.body)).toEqual(kind.name === "client" ? b : { ...kind.shown(opened.body), ...a, ...b });
   });
 
-  it.each(["abc", '"1', "W/1", '"1", abc', '"1";'])(
+  it.each(["abc", '"1', "W/1", '"1", abc', '"1";', " , "])(
     "answers 400 to a malformed If-Match %j and changes nothing",
     async (tag) => {
       const urls = await kind.create();

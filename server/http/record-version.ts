@@ -36,7 +36,12 @@ export function versionCondition(header: string | undefined): VersionCondition {
   if (header === undefined) return "any";
   const value = header.trim();
   if (value === "*") return "any";
-  const tags = value.split(",").map((tag) => tag.trim());
+  // Empty list elements are allowed (RFC 9110 5.6.1), an empty list is not.
+  const tags = value
+    .split(",")
+    .map((tag) => tag.trim())
+    .filter(Boolean);
+  if (tags.length === 0) throw new ValidationError(MALFORMED_IF_MATCH, { "If-Match": MALFORMED_IF_MATCH });
   const versions: number[] = [];
   for (const tag of tags) {
     const match = ENTITY_TAG.exec(tag);
