@@ -147,7 +147,9 @@ export function useVersionedEdit<V extends FormValues, R extends RecordVersion, 
       const saved = await sendFrom(changes, base);
       if (!saved) return { status: "conflict" };
       setConflict(null);
-      form.setValues(startFrom(saved));
+      const values = startFrom(saved);
+      form.setValues(values);
+      form.resetDirty?.(values);
       return { status: "saved", record: saved };
     } finally {
       setSaving(false);

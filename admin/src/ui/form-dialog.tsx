@@ -1,6 +1,6 @@
-import type { FormEvent, ReactNode } from "react";
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Button, Group, Modal, Stack } from "@mantine/core";
-import type { HttpError } from "@refinedev/core";
+import { useWarnAboutChange, type HttpError } from "@refinedev/core";
 import { FailureAlert } from "./failure-alert";
 import { ConflictAlert } from "./conflict-alert";
 
@@ -80,9 +80,19 @@ export function ModalFormDialog<V>({
   children: ReactNode;
 }) {
   const { modal, failure, versioned } = form;
+  const { setWarnWhen } = useWarnAboutChange();
+  // Closed once the changes just sent no longer count as unsaved (else closing asks to confirm).
+  const [saved, setSaved] = useState(0);
+  const closeRef = useRef(modal.close);
+  closeRef.current = modal.close;
+  useEffect(() => {
+    if (saved) closeRef.current();
+  }, [saved]);
   const saveChanges = async (save: NonNullable<typeof versioned>["save"]) => {
     try {
-      if ((await save()).status !== "conflict") modal.close();
+      if ((await save()).status === "conflict") return;
+      setWarnWhen(false);
+      setSaved((count) => count + 1);
     } catch (error) {
       const failed = error as Partial<HttpError>;
       for (const [field, message] of Object.entries(failed.errors ?? {}))

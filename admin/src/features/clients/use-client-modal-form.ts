@@ -28,6 +28,9 @@ export function useClientModalForm(action: "create" | "edit") {
       redirect: false,
       // The dialog is filled from the record already on screen; no second read of it.
       queryOptions: { enabled: false },
+      // A query of its own: sharing the page's (same resource and id) would refill the form, over
+      // what the user typed, each time the page refetches (useVersionedEdit follows it instead).
+      queryMeta: { editDialog: true },
       invalidates: ["all"],
       successNotification: { type: "success", message: action === "create" ? "Client added" : "Client saved" },
       errorNotification: false,

@@ -36,6 +36,9 @@ export function useContactModalForm({ clientId, action, onSaved }: ContactModalF
       redirect: false,
       // The dialog is filled from the record already on screen; no second read of it.
       queryOptions: { enabled: false },
+      // A query of its own: sharing the page's (same resource and id) would refill the form, over
+      // what the user typed, each time the page refetches (useVersionedEdit follows it instead).
+      queryMeta: { editDialog: true },
       successNotification: { type: "success", message: action === "create" ? "Contact added" : "Contact saved" },
       errorNotification: false,
       // The client's page and its contact count follow through the live provider (the server

@@ -61,6 +61,9 @@ function useProjectForm(action: "create" | "edit", defaultClientId?: number) {
       // The edit dialog is filled from the project on screen: no second read of it (the record
       // would also carry attachments the dialog never shows).
       queryOptions: { enabled: false },
+      // A query of its own: sharing the page's (same resource and id) would refill the form, over
+      // what the user typed, each time the page refetches (useVersionedEdit follows it instead).
+      queryMeta: { editDialog: true },
       invalidates: ["list", "many", "detail"],
       successNotification: { type: "success", message: action === "create" ? "Project created" : "Project saved" },
       errorNotification: false,
