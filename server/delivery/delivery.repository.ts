@@ -78,6 +78,20 @@ export async function findLinkByToken(db: Db, token: string): Promise<DeliveryLi
   };
 }
 
+/**
+ * Whether `published/<token>.zip` is the link a project keeps while it is not published
+ * (unpublished to be changed, or publishing again): its page says "being updated", and nothing
+ * behind it is served.
+ */
+export async function isBeingUpdated(db: Db, token: string): Promise<boolean> {
+  const row = await db("projects")
+    .where({ published_zip_path: zipPathFor(token) })
+    .whereNot({ publish_status: "published" })
+    .first("published_zip_path");
+  // Compared again byte for byte, whatever the database's collation.
+  return row?.published_zip_path === zipPathFor(token);
+}
+
 const photoColumns = [
   "id",
   "original_name",

@@ -12,6 +12,7 @@ import { createPasscodeAttempts } from "./passcode-attempts";
 import { setPasscodeCookie } from "./passcode-cookie";
 import { notePasscodeFailure } from "../activity/delivery-hooks";
 import { galleryDownloads } from "./download-choices";
+import { BEING_UPDATED, beingUpdatedError, linkBeingUpdated, updatingHeaders } from "./being-updated.service";
 import {
   checkPasscode,
   EXPIRED_MESSAGE,
@@ -45,13 +46,20 @@ export function sendHtml(res: Response, status: number, html: string) {
 export function deliveryRouter(ctx: AppContext): Router {
   const router = Router();
   const attempts = createPasscodeAttempts(ctx.db);
+  const beingUpdated = (token: string) => linkBeingUpdated(ctx, token);
 
-  /** The page's own answers are pages too: a 404 or 410 a person can read. */
+  /** The page's own answers are pages too: a 404, 410 or 503 (being updated) a person can read. */
   async function pageFor(res: Response, token: string): Promise<DeliveryLink | undefined> {
     try {
       return await openLink(ctx, token);
     } catch (err) {
       if (!(err instanceof HttpError) || (err.statusCode !== 404 && err.statusCode !== 410)) throw err;
+      if (err.statusCode === 404 && (await beingUpdated(token))) {
+        res.set(updatingHeaders());
+        const page = renderMessage({ ...(await brandOf(ctx)), title: BEING_UPDATED, ask: true });
+        sendHtml(res, 503, page);
+        return undefined;
+      }
       const gone = err.statusCode === 410;
       const title = gone ? EXPIRED_MESSAGE : "This delivery link does not exist";
       const text = gone ? "Ask the studio for a new link." : "Check the address, or ask the studio for a new link.";
@@ -92,7 +100,10 @@ export function deliveryRouter(ctx: AppContext): Router {
   /** A part of the grid for the script, under the same rules as the photos: 404, 410, 401 without the passcode's cookie. */
   router.get("/:token/photos", async (req, res) => {
     const { from } = parse(galleryPartSchema, req.query);
-    const link = await openLink(ctx, req.params.token);
+    const link = await openLink(ctx, req.params.token).catch(async (err: unknown) => {
+      if (err instanceof NotFoundError && (await beingUpdated(req.params.token))) throw beingUpdatedError();
+      throw err;
+    });
     await requirePasscodeCookie(ctx, req, link);
     const { photos } = await galleryOf(ctx, link);
     res.set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex" }).json(galleryPart(photos, from));

@@ -10,9 +10,10 @@ import { dataFileModes, settleFile } from "../storage/file-modes";
 import { removePublishedZips, webSizeZipKey } from "../storage/published-zips";
 import { storesOf } from "../storage/stores";
 import { zipEntryNames } from "./entry-names";
-import { attachmentsForBuild, markFailed, markPublished, offersWebSize } from "./publish.repository";
+import { attachmentsForBuild, keptZipName, markFailed, markPublished, offersWebSize } from "./publish.repository";
 import { PublishQueue, type PublishBuild } from "./publish-queue";
 import { writeZip, type ZipSource } from "./zip-writer";
+import { notifyGalleryUpdated } from "../sending/update-notice";
 import { expectedWebSizeWork, webSizeSources } from "./web-size-zip";
 
 const queues = new WeakMap<AppContext, PublishQueue>();
@@ -91,8 +92,10 @@ async function syncDirectory(dir: string): Promise<void> {
 export const newBuildId = () => crypto.randomBytes(16).toString("base64url");
 
 /**
- * Builds the project's ZIP under a temporary name and renames it (in object storage: a multipart
- * upload, completed once whole), then records it. On failure the project becomes `failed` with a
+ * Builds the project's ZIP under a name of its own, renamed from `.part` when whole (in object
+ * storage: a multipart upload, completed once whole), then records it, moving it to the name
+ * the project's link kept from an earlier publish in the same step. With `notifyRecipients`,
+ * mails the link's recipients once it is published. On failure the project becomes `failed` with a
  * reason; on cancel (signal) it only cleans up, since whoever cancelled sets the status. A build
  * that is no longer the project's current one (its claim was undone or replaced) records nothing
  * and leaves no file. Never throws.
@@ -157,8 +160,17 @@ export async function runPublishBuild(ctx: AppContext, build: PublishBuild, sign
       size = (await published.stat(zipName))?.size ?? 0;
     }
     signal.throwIfAborted();
-    const zip = { path: `published/${zipName}`, size };
-    if (!(await markPublished(ctx.db, projectId, buildId, zip))) {
+    // A project published before keeps its link: the ZIP moves to the name the link has kept.
+    const linkName = (await keptZipName(ctx.db, projectId)) ?? zipName;
+    const putInPlace = async () => {
+      if (linkName === zipName) return;
+      await published.rename(zipName, linkName);
+      if (withWebSize) await published.rename(webSizeZipKey(zipName), webSizeZipKey(linkName));
+      else await published.remove(webSizeZipKey(linkName));
+      if (published.kind === "disk") await syncDirectory(ctx.config.publishedDir);
+    };
+    const zip = { path: `published/${linkName}`, size };
+    if (!(await markPublished(ctx.db, projectId, buildId, zip, putInPlace))) {
       await removePublishedZips(ctx.config, zipName);
       return;
     }
@@ -175,6 +187,7 @@ export async function runPublishBuild(ctx: AppContext, build: PublishBuild, sign
   }
   emit("publish_completed", { progress: 100 });
   ctx.events.resourceChanged({ resource: "projects", type: "updated", ids: [projectId] });
+  if (build.notifyRecipients) await notifyGalleryUpdated(ctx, projectId);
 }
 
 async function handleFailure(

@@ -8,6 +8,8 @@ export type PublishTask = (signal: AbortSignal) => Promise<void>;
 export interface PublishBuild {
   projectId: number;
   buildId: string;
+  /** Once published, mail the recipients who already have the link that the gallery was updated. */
+  notifyRecipients?: boolean;
 }
 
 interface Job extends PublishBuild {

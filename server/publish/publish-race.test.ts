@@ -103,11 +103,19 @@ describe("publish and unpublish of one project at nearly the same moment", () =>
       const claimed = await projectRow(t.ctx, id);
       expect(claimed).toMatchObject({ publish_status: "publishing", publish_build_id: "current-build" });
 
-      expect(await markPublished(t.ctx.db, id, "stale-build", { path: "published/stale.zip", size: 1 })).toBe(false);
+      let moved = 0;
+      const putInPlace = async () => void moved++;
+      expect(
+        await markPublished(t.ctx.db, id, "stale-build", { path: "published/stale.zip", size: 1 }, putInPlace),
+      ).toBe(false);
+      expect(moved).toBe(0);
       expect(await markFailed(t.ctx.db, id, "stale-build", "Could not build the ZIP")).toBe(false);
       expect(await projectRow(t.ctx, id)).toEqual(claimed);
 
-      expect(await markPublished(t.ctx.db, id, "current-build", { path: "published/current.zip", size: 1 })).toBe(true);
+      expect(
+        await markPublished(t.ctx.db, id, "current-build", { path: "published/current.zip", size: 1 }, putInPlace),
+      ).toBe(true);
+      expect(moved).toBe(1);
       expect(await projectRow(t.ctx, id)).toMatchObject({
         publish_status: "published",
         published_zip_path: "published/current.zip",

@@ -130,26 +130,40 @@ export async function offersWebSize(db: Db, projectId: number): Promise<boolean>
 }
 
 /**
- * Records a finished build and its ZIP's size (the dashboard's published bytes); `false` when it
- * is no longer the project's current build (cancelled, deleted, superseded).
+ * Records a finished build and its ZIP's size (the dashboard's published bytes), and runs
+ * `putInPlace` (renaming the build's ZIP to the link's name) in the same transaction: the row
+ * is locked by then, so a stale build never reaches the link's file, and a failed move leaves
+ * the row as it was. `false` when it is no longer the project's current build (cancelled,
+ * deleted, superseded).
  */
 export async function markPublished(
   db: Db,
   id: number,
   buildId: string,
   zip: { path: string; size: number },
+  putInPlace: () => Promise<void>,
 ): Promise<boolean> {
-  const now = nowIso();
-  const count = await currentBuild(db, id, buildId).update({
-    publish_status: "published",
-    ...BUILD_ENDED,
-    published_at: now,
-    published_zip_path: zip.path,
-    published_zip_size: zip.size,
-    publish_error: null,
-    updated_at: now,
+  return db.transaction(async (trx) => {
+    const now = nowIso();
+    const count = await currentBuild(trx, id, buildId).update({
+      publish_status: "published",
+      ...BUILD_ENDED,
+      published_at: now,
+      published_zip_path: zip.path,
+      published_zip_size: zip.size,
+      publish_error: null,
+      updated_at: now,
+    });
+    if (count !== 1) return false;
+    await putInPlace();
+    return true;
   });
-  return count === 1;
+}
+
+/** The ZIP name the project's link has kept (`<token>.zip`), or undefined before its first publish. */
+export async function keptZipName(db: Db, id: number): Promise<string | undefined> {
+  const row = await db("projects").where({ id }).first("published_zip_path");
+  return row?.published_zip_path ? publishedZipKey(row.published_zip_path as string) : undefined;
 }
 
 export async function markFailed(db: Db, id: number, buildId: string, error: string): Promise<boolean> {
@@ -163,34 +177,33 @@ export async function markFailed(db: Db, id: number, buildId: string, error: str
 }
 
 /**
- * Back to draft; answers the ZIP path the project had, for removal after the commit, and the
- * build it was publishing with, for cancelling: that build, and never a newer one.
+ * Back to draft, keeping the link: the row keeps `published_zip_path` (the token) and the next
+ * publish builds under the same name. `removeZips` deletes the link's ZIPs inside the
+ * transaction, while the row is locked, so a publish claimed after this reset cannot have put
+ * its own ZIP there yet. Answers the build the project was publishing with, for cancelling.
  */
 export async function resetToDraft(
   db: Db,
   id: number,
-): Promise<{ changed: boolean; previousZipPath: string | null; buildId: string | null } | undefined> {
+  removeZips: (zipPath: string) => Promise<void>,
+): Promise<{ changed: boolean; buildId: string | null } | undefined> {
   return db.transaction(async (trx) => {
     const row = await trx("projects").where({ id }).first("publish_status", "published_zip_path", "publish_build_id");
     if (!row) return undefined;
     // Already a draft: nothing to undo, and its updatedAt stays.
-    if (row.publish_status === "draft") return { changed: false, previousZipPath: null, buildId: null };
+    if (row.publish_status === "draft") return { changed: false, buildId: null };
     await trx("projects")
       .where({ id })
       .update({
         publish_status: "draft",
         ...BUILD_ENDED,
         published_at: null,
-        published_zip_path: null,
         published_zip_size: null,
         publish_error: null,
         updated_at: nowIso(),
       });
-    return {
-      changed: true,
-      previousZipPath: row.published_zip_path as string | null,
-      buildId: row.publish_build_id as string | null,
-    };
+    if (row.published_zip_path) await removeZips(row.published_zip_path as string);
+    return { changed: true, buildId: row.publish_build_id as string | null };
   });
 }
 

@@ -30,9 +30,16 @@ function asJustClaimed(project: Project): Project {
   };
 }
 
-/** Marks the project `publishing` and queues its build; answers the project as the claim left it. */
-export async function publishProject(ctx: AppContext, id: number): Promise<Project> {
-  const build = { projectId: id, buildId: newBuildId() };
+/**
+ * Marks the project `publishing` and queues its build; answers the project as the claim left it.
+ * `notifyRecipients`: once published, the recipients who already have the link get a short mail.
+ */
+export async function publishProject(
+  ctx: AppContext,
+  id: number,
+  options: { notifyRecipients?: boolean } = {},
+): Promise<Project> {
+  const build = { projectId: id, buildId: newBuildId(), notifyRecipients: options.notifyRecipients === true };
   if (!(await claimForPublishing(ctx.db, id, build.buildId, leaseUntil(ctx)))) {
     const state = await findPublishState(ctx.db, id);
     if (!state) throw new NotFoundError("Project not found");
@@ -54,16 +61,16 @@ export async function cancelAllPublishes(ctx: AppContext): Promise<void> {
 }
 
 /**
- * Back to draft from any state, then cancels the build the row named and deletes the old ZIP.
- * Draft first: from then on that build can record nothing, and a publish claimed after the
- * reset has a build of its own that this call leaves alone.
+ * Back to draft from any state, deleting the ZIP in the same step, then cancels the build the
+ * row named. Draft first: from then on that build can record nothing, and a publish claimed after
+ * the reset has a build of its own that this call leaves alone. The link stays the project's: it
+ * shows "being updated" until the next publish, which serves under it again.
  */
 export async function unpublishProject(ctx: AppContext, id: number): Promise<Project> {
-  const reset = await resetToDraft(ctx.db, id);
+  const reset = await resetToDraft(ctx.db, id, (zipPath) => removePublishedZips(ctx.config, zipPath));
   if (!reset) throw new NotFoundError("Project not found");
   if (reset.changed) {
     if (reset.buildId) await publishQueue(ctx).cancelBuild(reset.buildId);
-    if (reset.previousZipPath) await removePublishedZips(ctx.config, reset.previousZipPath);
     projectsChanged(ctx, id);
   }
   return projectOrNotFound(ctx, id);

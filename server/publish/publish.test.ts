@@ -172,7 +172,7 @@ describe("a build that fails", () => {
 });
 
 describe("DELETE /api/projects/:id/publish", () => {
-  it("returns a published project to draft and deletes its ZIP after the change", async () => {
+  it("returns a published project to draft and deletes its ZIP, keeping the link's name for the next publish", async () => {
     const id = await insertProjectRow(t.ctx);
     await addPhoto(t.ctx, id, "one.jpg");
     const events = recordPublishEvents(t.ctx, id);
@@ -187,14 +187,16 @@ describe("DELETE /api/projects/:id/publish", () => {
       id,
       publishStatus: "draft",
       publishedAt: null,
-      publishedZipPath: null,
+      publishedZipPath: `published/${zip}`,
       downloadUrl: null,
+      deliveryUrl: null,
       attachmentCount: 1,
     });
     expect(await projectRow(t.ctx, id)).toMatchObject({
       publish_status: "draft",
       published_at: null,
-      published_zip_path: null,
+      published_zip_path: `published/${zip}`,
+      published_zip_size: null,
     });
     expect(await publishedKeys(t.ctx)).not.toContain(zip);
   });

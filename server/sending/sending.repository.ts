@@ -136,3 +136,35 @@ export async function markRecipientDownloaded(db: Db, projectId: number, email: 
     .whereNull("downloaded_at")
     .update({ downloaded_at: at });
 }
+
+/** One address that was sent the project's current link: its latest mail's key and origin. */
+export interface LinkHolder {
+  email: string;
+  name: string | null;
+  linkKey: string;
+  linkOrigin: string;
+}
+
+/** Every address sent the link the project has now (a regenerated link's mails are void), each once, with its latest mail. */
+export async function holdersOfLink(db: Db, projectId: number): Promise<LinkHolder[]> {
+  const rows = await db("delivery_recipients as r")
+    .join("projects as p", "p.id", "r.project_id")
+    .where("r.project_id", projectId)
+    .where("p.published_zip_path", db.ref("r.zip_path"))
+    .whereNotExists(
+      db("delivery_recipients as later")
+        .select(db.raw("1"))
+        .whereRaw("later.project_id = r.project_id")
+        .whereRaw("later.zip_path = r.zip_path")
+        .whereRaw("lower(later.email) = lower(r.email)")
+        .whereRaw("later.id > r.id"),
+    )
+    .orderBy("r.id")
+    .select("r.email", "r.name", "r.link_key", "r.link_origin");
+  return rows.map((r) => ({
+    email: r.email as string,
+    name: (r.name as string | null) ?? null,
+    linkKey: r.link_key as string,
+    linkOrigin: r.link_origin as string,
+  }));
+}

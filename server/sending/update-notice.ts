@@ -1,0 +1,69 @@
+import type { AppContext } from "../context";
+import { mailerOf } from "../mail/mailer";
+import { studioName } from "../studio/studio.service";
+import { mailAddresses, mailbox, unsubscribeUrl } from "../unsubscribe/unsubscribe.service";
+import { oneLine, renderClientMail } from "./client-mail";
+import { findProjectForMail, holdersOfLink } from "./sending.repository";
+
+/** What the mail to say the gallery was updated says; the link is the one the recipient already has. */
+export function updateNoticeTexts(studio: string, projectName: string) {
+  return {
+    subject: oneLine(`Updated: your photos of ${projectName}`),
+    message: `Hello,\n\n${studio} has updated your gallery ${projectName}. Your link stays the same: open it to see the photos as they are now.`,
+  };
+}
+
+/**
+ * After a republish the client asked for: each address that was sent the link (and has not
+ * unsubscribed) gets a short mail with its own link again. Without SMTP_URL nothing is sent. A
+ * mail that fails is logged and the others still go. Never rejects.
+ */
+export async function notifyGalleryUpdated(ctx: AppContext, projectId: number): Promise<number> {
+  try {
+    if (!ctx.config.mail.smtpUrl) return 0;
+    const project = await findProjectForMail(ctx.db, projectId);
+    if (!project?.published || !project.zipPath) return 0;
+    const holders = await holdersOfLink(ctx.db, projectId);
+    if (holders.length === 0) return 0;
+    const addresses = await mailAddresses(
+      ctx,
+      holders.map((h) => h.email),
+    );
+    const studio = await studioName(ctx);
+    const texts = updateNoticeTexts(studio, project.name);
+    const token = project.zipPath.replace(/^published\/|\.zip$/g, "");
+    let sent = 0;
+    for (const holder of holders) {
+      const address = addresses.get(mailbox(holder.email));
+      if (!address || address.unsubscribed) continue;
+      const unsubscribe = unsubscribeUrl(holder.linkOrigin, address.token);
+      try {
+        await mailerOf(ctx).send({
+          to: holder.name ? { name: oneLine(holder.name), address: holder.email } : holder.email,
+          subject: texts.subject,
+          ...renderClientMail({
+            studio,
+            projectName: project.name,
+            photoCount: project.photoCount,
+            totalSize: project.totalSize,
+            expiresAt: project.expiresAt,
+            message: texts.message,
+            link: `${holder.linkOrigin}/d/${token}?r=${holder.linkKey}`,
+            passcodeHint: project.passcodeHash !== null,
+            unsubscribeUrl: unsubscribe,
+          }),
+          fromName: oneLine(studio),
+          unsubscribeUrl: unsubscribe,
+        });
+        sent++;
+      } catch (err) {
+        ctx.logger.warn({ projectId, err: (err as Error).message }, "a gallery-updated mail could not be sent");
+      }
+    }
+    ctx.logger.info({ projectId, sent }, "recipients told the gallery was updated");
+    return sent;
+  } catch (err) {
+    ctx.logger.error({ err, projectId }, "could not tell recipients the gallery was updated");
+    return 0;
+  }
+}
