@@ -1,11 +1,14 @@
-import { Button, Group, Progress, Stack, Text } from "@mantine/core";
-import { IconDownload, IconRocket, IconRocketOff } from "@tabler/icons-react";
+import { useState } from "react";
+import { Button, Checkbox, Group, Progress, Stack, Text } from "@mantine/core";
+import { IconDownload, IconRocket } from "@tabler/icons-react";
 import type { Project } from "../../../../api/types";
 import { canPublish, isPublished } from "../../lib/project-status";
 import { CopyLinkButton } from "./copy-link-button";
 import { DeliveryLinkButtons } from "../delivery";
 import type { PublishProgress } from "./use-publish-progress";
 import { usePublishActions } from "./use-publish-actions";
+import { UnpublishButton } from "./unpublish-button";
+import { useLinkRecipients } from "./use-link-recipients";
 
 interface PublishControlProps {
   project: Project;
@@ -21,20 +24,15 @@ export function PublishControl({ project, live, primaryOnly = false }: PublishCo
   const published = isPublished(project);
   const storedError = project.publishStatus === "failed" ? project.publishError || "Failed" : null;
   const error = failure ?? live.error ?? (publishing ? null : storedError);
+  const hasRecipients = useLinkRecipients(project);
+  const [notifyRecipients, setNotifyRecipients] = useState(false);
+  const offerNotice = hasRecipients && !publishing && canPublish(project);
 
   return (
     <Stack spacing={6} align="flex-end">
       <Group spacing="xs">
         {published ? (
-          <Button
-            color="orange"
-            variant="light"
-            leftIcon={<IconRocketOff size={16} />}
-            loading={unpublishPending}
-            onClick={() => unpublish(project.id)}
-          >
-            Unpublish Project
-          </Button>
+          <UnpublishButton pending={unpublishPending} onConfirm={() => unpublish(project.id)} />
         ) : (
           <Button
             leftIcon={<IconRocket size={16} />}
@@ -42,7 +40,8 @@ export function PublishControl({ project, live, primaryOnly = false }: PublishCo
             disabled={!publishing && !canPublish(project)}
             onClick={() => {
               live.reset({ error: null, progress: 0 });
-              publish(project);
+              publish(project, { notifyRecipients: offerNotice && notifyRecipients });
+              setNotifyRecipients(false);
             }}
           >
             Publish Project
@@ -65,6 +64,14 @@ export function PublishControl({ project, live, primaryOnly = false }: PublishCo
           </>
         )}
       </Group>
+      {offerNotice && (
+        <Checkbox
+          size="sm"
+          label="Let recipients know the gallery was updated"
+          checked={notifyRecipients}
+          onChange={(event) => setNotifyRecipients(event.currentTarget.checked)}
+        />
+      )}
       {publishing && (
         <Stack spacing={2} style={{ width: 260, maxWidth: "100%" }}>
           <Text size="xs" color="dimmed">

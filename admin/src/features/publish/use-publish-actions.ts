@@ -21,7 +21,11 @@ export function usePublishActions({ inline = false }: { inline?: boolean } = {})
   const onError = (error: HttpError) => failure.show(error);
   const notifyFailure = (what: string) => (inline ? false : failedTo(what));
 
-  const publish = (project: Pick<Project, "id" | "publishStatus" | "attachmentCount">) => {
+  /** `notifyRecipients`: once published, the recipients who have the link get a short mail. */
+  const publish = (
+    project: Pick<Project, "id" | "publishStatus" | "attachmentCount">,
+    { notifyRecipients = false }: { notifyRecipients?: boolean } = {},
+  ) => {
     if (!canPublish(project)) {
       console.error(
         project.attachmentCount > 0
@@ -35,7 +39,7 @@ export function usePublishActions({ inline = false }: { inline?: boolean } = {})
       {
         url: `/projects/${project.id}/publish`,
         method: "post",
-        values: {},
+        values: notifyRecipients ? { notifyRecipients: true } : {},
         successNotification: { type: "success", message: "Publishing started" },
         errorNotification: notifyFailure("publish"),
       },
