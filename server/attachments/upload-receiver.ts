@@ -14,6 +14,9 @@ import { ReceiveFolder } from "./reception";
 
 export const MAX_FILES_PER_REQUEST = 200;
 
+/** express-fileupload's own option (its default is 0644), which its type definitions do not list. */
+const privateTempFiles = { tempFilePermissions: PRIVATE_MODES.file };
+
 /** A file that sends nothing for this long is given up, so a stalled upload holds no temp file open for long. */
 export const UPLOAD_TIMEOUT_MS = 15_000;
 
@@ -100,9 +103,9 @@ export function receiveUploads(config: Config, logger: Logger): RequestHandler {
     });
 
     const middleware = fileUpload({
+      ...privateTempFiles,
       useTempFiles: true,
       tempFileDir: folder.dir,
-      tempFilePermissions: PRIVATE_MODES.file,
       hashAlgorithm: "sha256",
       uploadTimeout: UPLOAD_TIMEOUT_MS,
       // Names are kept exactly as sent (only in the database); browsers send UTF-8.
