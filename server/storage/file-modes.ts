@@ -25,8 +25,7 @@ export function restrictUmask(): void {
 /** A group's number from its name (the group file, then NSS through getent) or its number. */
 export function groupId(group: string): number | undefined {
   if (/^\d+$/.test(group)) return Number(group);
-  const fromFile = fs
-    .readFileSync("/etc/group", { encoding: "utf8", flag: "r" })
+  const fromFile = groupFile()
     .split("\n")
     .map((line) => line.split(":"))
     .find((fields) => fields[0] === group)?.[2];
@@ -35,6 +34,14 @@ export function groupId(group: string): number | undefined {
     return Number(execFileSync("getent", ["group", group], { encoding: "utf8" }).split(":")[2]);
   } catch {
     return undefined;
+  }
+}
+
+function groupFile(): string {
+  try {
+    return fs.readFileSync("/etc/group", "utf8");
+  } catch {
+    return "";
   }
 }
 
