@@ -5,6 +5,7 @@ import { DELIVERY_TOKEN } from "./delivery.service";
 
 /** What an unpublished project's link says until it is published again. */
 export const BEING_UPDATED = "This gallery is being updated — please check back soon";
+export const UPDATING_TEXT = "The studio is making changes to these photos. This link stays the same.";
 
 /**
  * Answered with 503 and Retry-After, not 200: the page is back at the same address soon, so

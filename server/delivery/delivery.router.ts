@@ -12,7 +12,13 @@ import { createPasscodeAttempts } from "./passcode-attempts";
 import { setPasscodeCookie } from "./passcode-cookie";
 import { notePasscodeFailure } from "../activity/delivery-hooks";
 import { galleryDownloads } from "./download-choices";
-import { BEING_UPDATED, beingUpdatedError, linkBeingUpdated, updatingHeaders } from "./being-updated.service";
+import {
+  BEING_UPDATED,
+  UPDATING_TEXT,
+  beingUpdatedError,
+  linkBeingUpdated,
+  updatingHeaders,
+} from "./being-updated.service";
 import {
   checkPasscode,
   EXPIRED_MESSAGE,
@@ -56,7 +62,7 @@ export function deliveryRouter(ctx: AppContext): Router {
       if (!(err instanceof HttpError) || (err.statusCode !== 404 && err.statusCode !== 410)) throw err;
       if (err.statusCode === 404 && (await beingUpdated(token))) {
         res.set(updatingHeaders());
-        const page = renderMessage({ ...(await brandOf(ctx)), title: BEING_UPDATED, ask: true });
+        const page = renderMessage({ ...(await brandOf(ctx)), title: BEING_UPDATED, text: UPDATING_TEXT, ask: true });
         sendHtml(res, 503, page);
         return undefined;
       }

@@ -424,14 +424,17 @@ describe("regenerate", () => {
 });
 
 describe("unpublish and delete", () => {
-  it("end the page, photos and ZIP at once", async () => {
+  it("end the photos and ZIP at once, and the page (an unpublished one's says it is being updated)", async () => {
     const unpublished = await publishDelivery(t, staff);
     const deleted = await publishDelivery(t, staff);
     expect((await api().delete(`/api/projects/${unpublished.id}/publish`).set(staff.auth)).status).toBe(200);
     expect((await api().delete(`/api/projects/${deleted.id}`).set(staff.auth)).status).toBe(204);
     for (const d of [unpublished, deleted]) {
-      for (const url of [d.page, ...fileUrls(d)]) expect((await api().get(url)).status, url).toBe(404);
+      for (const url of fileUrls(d)) expect((await api().get(url)).status, url).toBe(404);
     }
+    // The unpublished project keeps its link, which says it is being updated (republish.test.ts).
+    expect((await api().get(unpublished.page)).status).toBe(503);
+    expect((await api().get(deleted.page)).status).toBe(404);
     const project = (await api().get(`/api/projects/${unpublished.id}`).set(staff.auth)).body;
     expect(project.deliveryUrl).toBeNull();
   });

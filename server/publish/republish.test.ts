@@ -45,6 +45,7 @@ describe("unpublishing and publishing again keep the delivery link", () => {
     expect(res.headers["cache-control"]).toBe("no-store");
     expect(res.text).toContain(BEING_UPDATED);
     expect(res.text).toContain("Lumen Studio");
+    expect(res.text).toContain("This link stays the same.");
     expect(res.text).not.toContain("does not exist");
     const part = await request(s.t.app).get(`${page}/photos?from=1`);
     expect(part.status).toBe(503);
