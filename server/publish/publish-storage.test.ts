@@ -150,6 +150,20 @@ describe("publishing with object storage", () => {
     expect((await request(t.app).get(`/d/${token}/all.zip`)).status).toBe(404);
   });
 
+  it("publishes again under the same link: the build's object is moved onto the link's name, and nothing else is left", async () => {
+    const events = recordPublishEvents(t.ctx, id);
+    expect((await request(t.app).post(`/api/projects/${id}/publish`).set(staff.auth)).status).toBe(202);
+    await events.next("publish_completed");
+    events.stop();
+    expect(path.basename((await projectRow(t.ctx, id)).published_zip_path)).toBe(zipKey);
+    expect(await publishedKeys(t.ctx)).toEqual([zipKey]);
+    const res = await getBinary(t.app, `/d/${token}/all.zip`);
+    expect(res.status).toBe(200);
+    expect((res.body as Buffer).length).toBe(zip.length);
+    expect((await request(t.app).delete(`/api/projects/${id}/publish`).set(staff.auth)).status).toBe(200);
+    expect(await publishedKeys(t.ctx)).toEqual([]);
+  });
+
   it("leaves no object when a publish is cancelled mid-way", async () => {
     const other = await projectWithPhotos("Cancelled");
     const events = recordPublishEvents(t.ctx, other);
