@@ -141,6 +141,28 @@ describe("republishing a gallery the client already has", () => {
     expect(notice.header("Subject")).toEqual(["Updated: your photos of Lima Wedding"]);
     expect(linkIn(notice.text)).toBe(link);
 
+    // The same on a phone: the confirmation fits the screen, and the link survives again.
+    await staff.setViewportSize({ width: 390, height: 844 });
+    await staff.getByRole("button", { name: "Unpublish Project" }).click();
+    const unpublish = confirm.getByRole("button", { name: "Unpublish" });
+    for (const element of [confirm.getByText("The link stays the same.", { exact: false }), unpublish]) {
+      const box = (await element.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    await screenshot(staff, "unpublish-confirm-phone", { fullPage: false });
+    await unpublish.click();
+    await staff.getByRole("button", { name: "Publish Project" }).waitFor();
+    expect((await ana.goto(link))?.status()).toBe(503);
+    // Ticked last time, the box starts unticked again.
+    expect(await tell.isChecked()).toBe(false);
+    await staff.getByRole("button", { name: "Publish Project" }).click();
+    await staff.getByRole("button", { name: "Unpublish Project" }).waitFor();
+    await ana.goto(link);
+    await ana.getByText("3 photos").waitFor();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(smtp.mails).toHaveLength(2);
+
     await phone.close();
     await studio.close();
   });
