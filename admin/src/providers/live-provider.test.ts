@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import type { LiveEvent } from "@refinedev/core";
 import { QueryObserver } from "@tanstack/react-query";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { insertProjectRow } from "../../../server/test/rows";
 import { eventsSocket } from "../lib/events-socket";
 import { webAppServerPerFile } from "../test/web-app-server";
@@ -94,6 +94,40 @@ describe("the live provider over the real /events socket", () => {
     changeHeard();
     await expect.poll(() => observer.getCurrentResult().data ?? [], { timeout: 10_000 }).toContain("Made Mid-Read");
     expect(reads).toBe(2);
+    stopObserving();
+    live.stop();
+  });
+
+  it("reads lists again once a lost socket is back, for the changes made while it was down", async () => {
+    const queryClient = liveQueryClient({ defaultOptions: { queries: { retry: false, staleTime: 60_000 } } });
+    const live = await subscribed("resources/clients");
+    const observer = new QueryObserver(queryClient, {
+      queryKey: ["data", "default", "clients", "list", { name: "across a reconnect" }],
+      queryFn: async () => (await http.get<Array<{ name: string }>>("/clients")).data.map((client) => client.name),
+    });
+    const stopObserving = observer.subscribe(() => {});
+    await expect.poll(() => observer.getCurrentResult().status).toBe("success");
+    const states: string[] = [];
+    let lost: () => void = () => {};
+    const wentDown = new Promise<void>((resolve) => (lost = resolve));
+    const stopStates = eventsSocket.onState((state) => {
+      states.push(state);
+      if (state === "lost") lost();
+    });
+    // The connection drops (a proxy restart, a phone leaving Wi-Fi); the change is made meanwhile.
+    // The first retry waits 30 s: only that timer is faked, and run once the change is made.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      (eventsSocket as unknown as { socket: WebSocket }).socket.close();
+      await wentDown;
+      await server.api().post("/api/clients").set(server.colleague.auth).send({ name: "Made Offline" }).expect(201);
+      vi.advanceTimersByTime(30_000);
+    } finally {
+      vi.useRealTimers();
+    }
+    await expect.poll(() => observer.getCurrentResult().data ?? [], { timeout: 15_000 }).toContain("Made Offline");
+    expect(states).toContain("open");
+    stopStates();
     stopObserving();
     live.stop();
   });

@@ -95,11 +95,29 @@ async function refetchInFlight(queryClient: QueryClient, { event, data }: EventF
     void queryClient.invalidateQueries({ queryKey, exact: true, refetchType: "active" }, { cancelRefetch: false });
 }
 
+/**
+ * Changes made while the socket was down were never announced: once a new socket's resource
+ * subscriptions are confirmed (so nothing later can be missed), what was read before is read again.
+ */
+function catchUpAfterReconnect(queryClient: QueryClient) {
+  let missed = false;
+  eventsSocket.onState((state) => {
+    if (state === "lost" || state === "failed") missed = true;
+  });
+  eventsSocket.onFrame(({ event, data }) => {
+    if (!missed || event !== "subscribed" || !Array.isArray(data.resources)) return;
+    missed = false;
+    for (const resource of data.resources as string[])
+      void queryClient.invalidateQueries({ queryKey: resourceKey(resource), refetchType: "active" });
+  });
+}
+
 /** The app's React Query client, made here so that live frames can reach the queries they affect. */
 export function liveQueryClient(config: QueryClientConfig): QueryClient {
   const queryClient = new QueryClient(config);
   // Registered before any screen subscribes, so it sees each frame before Refine's invalidation.
   eventsSocket.onFrame((frame) => void refetchInFlight(queryClient, frame));
+  catchUpAfterReconnect(queryClient);
   return queryClient;
 }
 
