@@ -137,6 +137,7 @@ describe("projects, attachments and publishing", () => {
     expect((await zip.body()).subarray(0, 2).toString("latin1")).toBe("PK");
 
     await page.getByRole("button", { name: "Unpublish Project" }).click();
+    await page.getByRole("dialog", { name: "Unpublish project" }).getByRole("button", { name: "Unpublish" }).click();
     await details.getByText("Draft", { exact: true }).waitFor();
     await page.getByRole("button", { name: "Publish Project" }).waitFor();
     await expect(page.getByRole("link", { name: "Download ZIP" }).count()).resolves.toBe(0);

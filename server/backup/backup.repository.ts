@@ -27,11 +27,14 @@ export async function schemaVersion(db: Db): Promise<string> {
   return row?.v ?? "";
 }
 
-/** For a backup's own copy only: projects that had a ZIP become `failed` with `reason`, so they can be published again. */
+/**
+ * For a backup's own copy only: published projects become `failed` with `reason`, so they can be
+ * published again. They keep their link's token (published_zip_path), as an unpublished project
+ * does: the client's link says the gallery is being updated and the next publish answers at it.
+ */
 export async function forgetZips(db: Db, reason: string): Promise<void> {
-  await db("projects").whereNotNull("published_zip_path").update({
+  await db("projects").where({ publish_status: "published" }).update({
     publish_status: "failed",
-    published_zip_path: null,
     published_zip_size: null,
     published_at: null,
     publish_error: reason,

@@ -244,8 +244,16 @@ describe("backup and restore", () => {
     const server = await serverOver(placeB);
     try {
       const project = await request(server.app).get(`/api/projects/${projectId}`).set(user.auth);
-      expect(project.body).toMatchObject({ publishStatus: "failed", publishedZipPath: null });
+      // The link is kept: the client's page says the gallery is being updated until it is published again.
+      expect(project.body).toMatchObject({
+        publishStatus: "failed",
+        publishedZipPath: published.body.publishedZipPath,
+      });
       expect(project.body.publishError).toMatch(/publish again/);
+      const token = zipName.replace(/\.zip$/, "");
+      const page = await request(server.app).get(`/d/${token}`);
+      expect(page.status).toBe(503);
+      expect((await request(server.app).get(`/published/${zipName}`)).status).toBe(404);
     } finally {
       await server.close();
     }
