@@ -12,6 +12,7 @@ import { startupBanner } from "./startup-banner";
 import { superviseDeliveryMail } from "./reminders/delivery-schedule";
 import { superviseSearchIndexes } from "./db/search-index-upkeep";
 import { restrictUmask } from "./storage/file-modes";
+import { giveBackMemoryWhenIdle } from "./ops/idle-memory";
 
 async function main() {
   // Before the database is opened: sqlite, sharp and the upload parser make files under it.
@@ -24,6 +25,7 @@ async function main() {
   const stopSweepingUploads = superviseAbandonedUploads(ctx);
   const stopDeliveryMail = superviseDeliveryMail(ctx);
   const stopMergingSearch = superviseSearchIndexes(ctx);
+  const stopGivingBackMemory = giveBackMemoryWhenIdle();
   const app = createApp(ctx);
   const server = http.createServer(app.serverOptions, app);
   const events = attachEventsServer(server, ctx);
@@ -55,6 +57,7 @@ async function main() {
     stopSweepingUploads();
     stopDeliveryMail();
     stopMergingSearch();
+    stopGivingBackMemory();
     await events.close();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
