@@ -28,6 +28,8 @@ export function authRouter(ctx: AppContext): Router {
       passwordPolicy: ctx.config.passwordPolicy,
       // The web app refuses a larger file before sending any of it.
       maxUploadBytes: ctx.config.maxUploadBytes,
+      // The address clients are sent (PUBLIC_URL), so the web app shows the links the mails carry.
+      publicUrl: ctx.config.publicUrl ?? null,
     });
   });
 

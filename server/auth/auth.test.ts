@@ -262,6 +262,7 @@ describe("public identity configuration", () => {
         requireNonAlphanumeric: false,
       },
       maxUploadBytes: 10 * 1024 * 1024,
+      publicUrl: null,
     });
   });
 

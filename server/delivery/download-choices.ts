@@ -16,8 +16,11 @@ export function mayDownload(link: Pick<DeliveryLink, "allowDownloads" | "offerWe
   return link.allowDownloads && (kind === "original" || link.offerWebSize);
 }
 
+/** A 404 (as for a file that is not there) that a browser is told about in words: the studio offers no download. */
+export class DownloadsOffError extends NotFoundError {}
+
 export function requireDownload(link: DeliveryLink, kind: DownloadKind): void {
-  if (!mayDownload(link, kind)) throw new NotFoundError();
+  if (!mayDownload(link, kind)) throw new DownloadsOffError();
 }
 
 const webZipStats = new WeakMap<DeliveryLink, ZipStat | null>();

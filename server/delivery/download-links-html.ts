@@ -10,9 +10,12 @@ export interface GalleryDownloads {
   webZipSize?: number;
 }
 
-/** The header's ZIP buttons. */
+/** What a view-only gallery says in place of its download buttons. */
+export const NO_DOWNLOADS_TEXT = "The studio has not offered downloads for this gallery.";
+
+/** The header's ZIP buttons; a view-only gallery says it offers none. */
 export function zipLinks(downloads: GalleryDownloads, zipSize: number): string {
-  if (!downloads.originals) return "";
+  if (!downloads.originals) return `<p class="view-only">${NO_DOWNLOADS_TEXT}</p>`;
   const web =
     downloads.webSize && downloads.webZipSize !== undefined
       ? `<a class="button secondary" href="web.zip" download>Download web size (ZIP, ${formatSize(downloads.webZipSize)})</a>`

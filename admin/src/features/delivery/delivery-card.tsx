@@ -1,15 +1,16 @@
 import { Card, Divider, Group, Stack, Text, Title } from "@mantine/core";
 import type { Project } from "../../../../api/types";
-import { absoluteUrl } from "../../lib/copy-text";
 import { DeliveryFigures } from "./delivery-figures";
 import { DeliveryLinkState } from "./delivery-link-state";
 import { DeliverySettingsForm } from "./delivery-settings-form";
 import { RegenerateLinkButton } from "./regenerate-link-button";
 import { useDeliveryActions } from "./use-delivery-actions";
+import { useClientLink } from "./use-client-link";
 
 /** The client's delivery page: its link, its settings and what the client did with it. */
 export function DeliveryCard({ project }: { project: Project }) {
   const actions = useDeliveryActions(project.id);
+  const clientLink = useClientLink();
   return (
     <Card withBorder shadow="xs" radius="md" p="lg" mt="md" aria-label="Delivery">
       <Group position="apart" mb="md">
@@ -19,7 +20,7 @@ export function DeliveryCard({ project }: { project: Project }) {
       <Stack spacing="md">
         {project.deliveryUrl ? (
           <Text size="sm" sx={{ fontFamily: "monospace", overflowWrap: "anywhere" }} aria-label="Delivery page link">
-            {absoluteUrl(project.deliveryUrl)}
+            {clientLink(project.deliveryUrl)}
           </Text>
         ) : (
           <Text size="sm" color="dimmed">

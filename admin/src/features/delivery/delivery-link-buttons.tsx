@@ -1,14 +1,15 @@
 import { useEffect, useState } from "react";
 import { Button } from "@mantine/core";
 import { IconCheck, IconExternalLink, IconLink } from "@tabler/icons-react";
-import { absoluteUrl, copyText } from "../../lib/copy-text";
+import { copyText } from "../../lib/copy-text";
+import { useClientLink } from "./use-client-link";
 
 const COPIED_FOR_MS = 2_000;
 
-/** 'Copy page link' (the delivery page's absolute URL) and 'Open delivery page', to sit beside the ZIP's copy-link button. */
+/** 'Copy page link' (the delivery page's link as the client gets it) and 'Open delivery page', to sit beside the ZIP's copy-link button. */
 export function DeliveryLinkButtons({ deliveryUrl }: { deliveryUrl: string }) {
   const [copied, setCopied] = useState(false);
-  const link = absoluteUrl(deliveryUrl);
+  const link = useClientLink()(deliveryUrl);
   useEffect(() => {
     if (!copied) return;
     const timer = setTimeout(() => setCopied(false), COPIED_FOR_MS);

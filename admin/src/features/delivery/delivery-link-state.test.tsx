@@ -7,11 +7,20 @@ import { DeliveryLinkState } from "./delivery-link-state";
 
 afterEach(cleanup);
 
-const published = (expiresAt: string | null) =>
+const published = (expiresAt: string | null, allowDownloads = true) =>
   ({
     id: 3,
     deliveryUrl: "/d/abc",
-    delivery: { expiresAt, hasPasscode: false, views: 0, downloads: 0, lastDownloadAt: null, favouritesLimit: null },
+    delivery: {
+      expiresAt,
+      hasPasscode: false,
+      views: 0,
+      downloads: 0,
+      lastDownloadAt: null,
+      allowDownloads,
+      offerWebSize: false,
+      favouritesLimit: null,
+    },
   }) as Project;
 
 describe("the delivery link's badge", () => {
@@ -37,5 +46,20 @@ describe("the delivery link's badge", () => {
       </MantineProvider>,
     );
     expect(screen.getByText("Live")).toBeTruthy();
+  });
+
+  it("says 'View-only' while downloads are off, and only then", () => {
+    const { rerender } = render(
+      <MantineProvider>
+        <DeliveryLinkState project={published(null, false)} />
+      </MantineProvider>,
+    );
+    expect(screen.getByText("View-only")).toBeTruthy();
+    rerender(
+      <MantineProvider>
+        <DeliveryLinkState project={published(null, true)} />
+      </MantineProvider>,
+    );
+    expect(screen.queryByText("View-only")).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import type { Project } from "../../../../api/types";
 import { useNotification } from "@refinedev/core";
 import { absoluteUrl, copyText } from "../../lib/copy-text";
 import { isPublished } from "../../lib/project-status";
+import { useClientLink } from "../delivery";
 
 /**
  * A phone's project header: everything but Publish / Unpublish in one menu (six buttons would
@@ -13,8 +14,9 @@ export function ProjectActionsMenu({ project, onEdit }: { project: Project; onEd
   const { downloadUrl, deliveryUrl } = project;
   const published = isPublished(project);
   const { open } = useNotification();
-  const copy = (path: string, what: string) =>
-    copyText(absoluteUrl(path)).then(
+  const clientLink = useClientLink();
+  const copy = (link: string, what: string) =>
+    copyText(link).then(
       () => open?.({ type: "success", message: `${what} copied` }),
       () => open?.({ type: "error", message: `Could not copy the ${what.toLowerCase()}` }),
     );
@@ -40,20 +42,20 @@ export function ProjectActionsMenu({ project, onEdit }: { project: Project; onEd
             >
               Download ZIP
             </Menu.Item>
-            <Menu.Item icon={<IconCopy size={16} />} onClick={() => copy(downloadUrl, "Download link")}>
+            <Menu.Item icon={<IconCopy size={16} />} onClick={() => copy(absoluteUrl(downloadUrl), "Download link")}>
               Copy link
             </Menu.Item>
           </>
         )}
         {published && deliveryUrl && (
           <>
-            <Menu.Item icon={<IconLink size={16} />} onClick={() => copy(deliveryUrl, "Page link")}>
+            <Menu.Item icon={<IconLink size={16} />} onClick={() => copy(clientLink(deliveryUrl), "Page link")}>
               Copy page link
             </Menu.Item>
             <Menu.Item
               icon={<IconExternalLink size={16} />}
               component="a"
-              href={absoluteUrl(deliveryUrl)}
+              href={clientLink(deliveryUrl)}
               target="_blank"
               rel="noopener"
             >

@@ -60,9 +60,10 @@ export function PublishControl({ project, live, primaryOnly = false }: PublishCo
               Download ZIP
             </Button>
             <CopyLinkButton path={project.downloadUrl} />
-            {project.deliveryUrl && <DeliveryLinkButtons deliveryUrl={project.deliveryUrl} />}
           </>
         )}
+        {/* A view-only gallery (no ZIP) is shared all the same. */}
+        {!primaryOnly && published && project.deliveryUrl && <DeliveryLinkButtons deliveryUrl={project.deliveryUrl} />}
       </Group>
       {offerNotice && (
         <Checkbox
