@@ -204,6 +204,9 @@ export interface SendResult {
 export type DeliveryActivityType =
   "sent" | "reminder" | "views" | "download" | "photo_download" | "passcode_failures" | "link_regenerated" | "expired";
 
+/** The originals, or the previews offered as the web size. */
+export type DownloadSize = "original" | "web";
+
 /** GET /api/projects/{id}/activity: one entry of the 'Delivery activity' timeline (newest first). */
 export interface DeliveryActivity {
   id: number;
@@ -223,6 +226,8 @@ export interface DeliveryActivity {
   failed: string[];
   /** The photo (photo_download). */
   photo: string | null;
+  /** Which size was downloaded (ZIP and photo downloads): the originals or the web size; null before it was recorded. */
+  size: DownloadSize | null;
   /** Expired with no full download of the ZIP (expired). */
   unused: boolean;
 }

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import type { Db } from "../db/database";
-import type { DeliveryActivity, DeliveryActivityType } from "../../api/types";
+import type { DeliveryActivity, DeliveryActivityType, DownloadSize } from "../../api/types";
 
 /** What an activity row holds beyond its type: who did it, whom it concerned, what. */
 export interface ActivityDetails {
@@ -8,6 +8,8 @@ export interface ActivityDetails {
   recipients?: string[];
   failed?: string[];
   photo?: string;
+  /** The size a ZIP or photo download was. */
+  size?: DownloadSize;
   unused?: boolean;
 }
 
@@ -35,6 +37,7 @@ function toActivity(row: ActivityRow): DeliveryActivity {
     recipients: data.recipients ?? [],
     failed: data.failed ?? [],
     photo: data.photo ?? null,
+    size: data.size ?? null,
     unused: data.unused ?? false,
   };
 }

@@ -67,8 +67,8 @@ describe("Delivery activity", () => {
     ]);
     const [regenerated, download, photo, views, failures, sent] = activity;
     expect(regenerated).toMatchObject({ by: "Ann Staff", recipients: [] });
-    expect(download).toMatchObject({ recipients: ["Ana Lima <ana@lima.test>"], count: 1, day: null });
-    expect(photo).toMatchObject({ photo: "two.jpg", recipients: ["Ana Lima <ana@lima.test>"] });
+    expect(download).toMatchObject({ recipients: ["Ana Lima <ana@lima.test>"], count: 1, day: null, size: "original" });
+    expect(photo).toMatchObject({ photo: "two.jpg", size: "original", recipients: ["Ana Lima <ana@lima.test>"] });
     expect(views).toMatchObject({ count: 4, day: today() });
     expect(failures).toMatchObject({ count: 2, day: today() });
     expect(sent).toMatchObject({ by: "Ann Staff", recipients: ["Ana Lima <ana@lima.test>"], failed: [] });

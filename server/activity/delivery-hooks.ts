@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
-import type { User } from "../../api/types";
+import type { DownloadSize, User } from "../../api/types";
 import { notifyFirstDownload } from "../notifications/notifications.service";
 import { markDownloaded, recipientOfRequest } from "../sending/recipient-links.service";
 import { countActivityToday, inBackground, recipientLabel, recordActivity, staffLabel } from "./activity.service";
@@ -33,29 +33,33 @@ export function noteZipDownload(
   ctx: AppContext,
   req: IncomingMessage,
   link: { projectId: number; zipPath: string },
+  size: DownloadSize,
 ): Promise<void> {
   return inBackground(ctx, "a download", async () => {
     const recipient = await recipientOfRequest(ctx, req, link.zipPath);
     if (recipient) await markDownloaded(ctx, recipient, nowIso());
     const who = recipient && recipientLabel(recipient);
-    await recordActivity(ctx, link.projectId, "download", { recipients: who ? [who] : [] }, { announce: false });
+    const details = { recipients: who ? [who] : [], size };
+    await recordActivity(ctx, link.projectId, "download", details, { announce: false });
     void inBackground(ctx, "a download notice", () =>
       notifyFirstDownload(ctx, link.projectId, recipient?.name ?? recipient?.email),
     );
   });
 }
 
-/** One photo's own download (the viewer's Download). */
+/** One photo's own download (the viewer's Download, or its web size): the name it was downloaded under. */
 export function notePhotoDownload(
   ctx: AppContext,
   req: IncomingMessage,
   link: { projectId: number; zipPath: string },
   photo: string,
+  size: DownloadSize,
 ): void {
   void inBackground(ctx, "a photo download", async () => {
     const recipient = await recipientOfRequest(ctx, req, link.zipPath);
     await recordActivity(ctx, link.projectId, "photo_download", {
       photo,
+      size,
       recipients: recipient ? [recipientLabel(recipient)] : [],
     });
   });

@@ -8,7 +8,7 @@ import { answerError } from "../http/plain-answers";
 import { answerFor } from "../http/error-middleware";
 import { sendfileTarget } from "../http/sendfile-header";
 import { GALLERY_THUMBNAIL, responseObserver } from "../ops/request-observer";
-import { attachmentDisposition } from "../publish/download-name";
+import { attachmentDisposition, webSizeNameOf } from "../publish/download-name";
 import { KEY_FIELDS, renditionKeyOf } from "../attachments/renditions.service";
 import { jpegNameOf } from "../attachments/file-names";
 import { renditionSpec, type Rendition, type RenditionSpec } from "../storage/image-files";
@@ -33,6 +33,7 @@ import { deliveryCache } from "./delivery-cache";
 import { countZipDownload, countZipHandOver } from "./zip-downloads";
 import { notePhotoDownload } from "../activity/delivery-hooks";
 import { mayDownload, requireDownload, webSizeZipStatOf } from "./download-choices";
+import { answerZipErrorPage, isZipPageRequest } from "./zip-error-page";
 
 type PhotoRoute = { kind: "photo" | "download" | "webDownload" | Rendition; token: string; n: string };
 type FileRoute = PhotoRoute | { kind: "zip" | "webZip" | "published"; token: string };
@@ -100,7 +101,7 @@ function dispositionOf(photo: DeliveryPhoto, type: Disposition): string {
       inline: contentDisposition(photo.originalName, { type: "inline" }),
       attachment: contentDisposition(photo.originalName, { type: "attachment" }),
       preview: contentDisposition(jpegNameOf(photo.originalName), { type: "inline" }),
-      webSize: contentDisposition(jpegNameOf(photo.originalName), { type: "attachment" }),
+      webSize: contentDisposition(webSizeNameOf(photo.originalName), { type: "attachment" }),
     };
     dispositions.set(photo, all);
   }
@@ -175,8 +176,8 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
     if (route.kind === "photo" || route.kind === "download") requireDownload(link, "original");
     if (route.kind === "webDownload") requireDownload(link, "webSize");
     const photo = await photoAt(ctx, link, route.n);
-    if (route.kind === "download") notePhotoDownload(ctx, req, link, photo.originalName);
-    if (route.kind === "webDownload") notePhotoDownload(ctx, req, link, jpegNameOf(photo.originalName));
+    if (route.kind === "download") notePhotoDownload(ctx, req, link, photo.originalName, "original");
+    if (route.kind === "webDownload") notePhotoDownload(ctx, req, link, webSizeNameOf(photo.originalName), "web");
     const rendition = route.kind === "thumbnail" || route.kind === "preview" ? route.kind : undefined;
     const renditionOrWebSize = route.kind === "webDownload" ? "preview" : rendition;
     // A photo whose rendition cannot be rendered (damaged, or no room on the disk) is shown itself,
@@ -266,7 +267,8 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
       return;
     }
     const answer = answerFor(err, ctx.logger, { method: req.method, path: pathOf(req.url ?? "/") });
-    answerError(req, res, answer, options.baseHeaders(req));
+    if (isZipPageRequest(req)) void answerZipErrorPage(ctx, req, res, err, answer, options.baseHeaders(req));
+    else answerError(req, res, answer, options.baseHeaders(req));
   }
 
   return {

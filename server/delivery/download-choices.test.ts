@@ -8,6 +8,8 @@ import { publishedZipCopy, readStored } from "../test/stored-files";
 import { addPhoto, readZip, recordPublishEvents } from "../publish/test-fixtures";
 import { cookiesOf, downloadsOf, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 import { getBinary } from "../test/binary-body";
+import { recordingsSettled } from "../activity/activity.service";
+import { activityOf } from "../sending/test-fixtures";
 
 let t: TestApp;
 let staff: TestUser;
@@ -113,7 +115,7 @@ describe("web size", () => {
     const body = res.body as Buffer;
     expect(body.equals(await readStored(t.ctx, d.webZip, "published"))).toBe(true);
     const entries = await readZip(await publishedZipCopy(t.ctx, d.webZip));
-    expect(entries.map((e) => e.name)).toEqual(["one.jpg", "two.jpg", "three.jpg"]);
+    expect(entries.map((e) => e.name)).toEqual(["one-web.jpg", "two-web.jpg", "three-web.jpg"]);
     for (const [i, entry] of entries.entries()) expect(entry.content.equals(await previewAt(d.id, i + 1))).toBe(true);
 
     const part = await get(`${d.page}/web.zip`, { Range: "bytes=10-99" });
@@ -121,6 +123,26 @@ describe("web size", () => {
     expect(part.headers["content-range"]).toBe(`bytes 10-99/${body.length}`);
     expect((part.body as Buffer).equals(body.subarray(10, 100))).toBe(true);
     expect((await get(`${d.page}/web.zip`, { "If-None-Match": res.headers.etag })).status).toBe(304);
+  });
+
+  it("tells the size on the activity timeline: the web-size ZIP and photo apart from the originals", async () => {
+    const sized = await webSizeDelivery("Sized");
+    await get(`${sized.page}/web.zip`);
+    await get(`${sized.page}/all.zip`);
+    await get(`${sized.page}/v/1/download`);
+    await get(`${sized.page}/p/1/download`);
+    const settled = async () => {
+      await recordingsSettled(t.ctx);
+      return activityOf(t, staff, sized.id);
+    };
+    const activity = await until(settled, (list) => list.length === 4);
+    const told = activity.map((a) => `${a.type} ${a.size} ${a.photo ?? ""}`.trim()).sort();
+    expect(told).toEqual([
+      "download original",
+      "download web",
+      "photo_download original one.jpg",
+      "photo_download web one-web.jpg",
+    ]);
   });
 
   it("counts a whole web-size ZIP as a download, once however many ranges it took, and a part alone not at all", async () => {
@@ -140,11 +162,11 @@ describe("web size", () => {
     expect(await downloads(d.id)).toBe(before + 1);
   });
 
-  it("serves each photo's web size at v/<n>/download: its preview as an attachment under a .jpg name", async () => {
+  it("serves each photo's web size at v/<n>/download: its preview as an attachment named <name>-web.jpg", async () => {
     const res = await get(`${d.page}/v/2/download`);
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("image/jpeg");
-    expect(res.headers["content-disposition"]).toBe("attachment; filename=two.jpg");
+    expect(res.headers["content-disposition"]).toBe("attachment; filename=two-web.jpg");
     expect((res.body as Buffer).equals(await previewAt(d.id, 2))).toBe(true);
     const original = await get(`${d.page}/p/2/download`);
     expect(original.headers["content-disposition"]).toBe("attachment; filename=two.png");
@@ -202,6 +224,21 @@ describe("a view-only link (downloads off)", () => {
     expect(await downloads(d.id)).toBe(0);
   });
 
+  it("tells a browser opening a ZIP link, on the studio's page, that downloads are not offered", async () => {
+    for (const url of [`${d.page}/all.zip`, `${d.page}/web.zip`, d.zipUrl]) {
+      const res = await api().get(url).set("Accept", "text/html,application/xhtml+xml");
+      expect(res.status, url).toBe(404);
+      expect(res.headers["content-type"], url).toMatch(/^text\/html/);
+      expect(res.text, url).toContain("The studio has not offered downloads for this gallery.");
+      expect(res.text, url).not.toContain("statusCode");
+    }
+    const unknown = await api()
+      .get(`/d/${"x".repeat(22)}/all.zip`)
+      .set("Accept", "text/html");
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toContain("This download link does not exist");
+  });
+
   it("still shows the thumbnails and previews, and a page with no download at all", async () => {
     for (const url of [`${d.page}/t/1`, `${d.page}/v/1`, `${d.page}/photos?from=1`])
       expect((await get(url)).status, url).toBe(200);
@@ -209,6 +246,7 @@ describe("a view-only link (downloads off)", () => {
     expect(page).not.toMatch(/Download|all\.zip|web\.zip|data-downloads|\/download/);
     expect(page).toContain('<a href="v/1"><img src="t/1"');
     expect(page).not.toContain('href="p/');
+    expect(page).toContain("The studio has not offered downloads for this gallery.");
   });
 
   it("opens again, every download with it, when downloads are turned back on", async () => {

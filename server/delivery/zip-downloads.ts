@@ -32,7 +32,9 @@ function recordDelivered(
     const counted = inBackground(ctx, `a download of project ${link.projectId}`, () =>
       countDownload(ctx.db, link.projectId),
     );
-    void Promise.all([counted, noteZipDownload(ctx, req, link)]).then(() => announceActivity(ctx, link.projectId));
+    void Promise.all([counted, noteZipDownload(ctx, req, link, zip === "webSize" ? "web" : "original")]).then(() =>
+      announceActivity(ctx, link.projectId),
+    );
   };
 }
 

@@ -1,3 +1,12 @@
+import { jpegNameOf } from "../attachments/file-names";
+
+/** A photo's web size (its preview, a JPEG) as a file: `IMG_0103.heic` → `IMG_0103-web.jpg`, apart from the original's name. */
+export function webSizeNameOf(originalName: string): string {
+  const jpeg = jpegNameOf(originalName);
+  const dot = jpeg.lastIndexOf(".");
+  return dot > 0 ? `${jpeg.slice(0, dot)}-web${jpeg.slice(dot)}` : `${jpeg}-web.jpg`;
+}
+
 /** A file name for the project's ZIP that every browser and file system accepts. */
 export function zipFileName(projectName: string): string {
   const cleaned = projectName

@@ -47,7 +47,7 @@ describe("the web-size ZIP", () => {
     for (const p of previews) expect(p.preview_key).toMatch(/\.preview\.jpg$/);
     const webZipFile = await publishedZipCopy(ctx, webZip);
     const entries = await readZip(webZipFile);
-    expect(entries.map((e) => e.name)).toEqual(["b.jpg", "b (1).jpg", "Sunset.JPEG", "c.jpg"]);
+    expect(entries.map((e) => e.name)).toEqual(["b-web.jpg", "b-web (1).jpg", "Sunset-web.JPEG", "c-web.jpg"]);
     for (const [i, entry] of entries.entries())
       expect(entry.content.equals(await readStored(ctx, previews[i].preview_key))).toBe(true);
     expect((await sharp(entries[0].content).metadata()).format).toBe("jpeg");

@@ -1,6 +1,6 @@
 import type { AppContext } from "../context";
 import { renditionKeyOf } from "../attachments/renditions.service";
-import { jpegNameOf } from "../attachments/file-names";
+import { webSizeNameOf } from "./download-name";
 import { storesOf } from "../storage/stores";
 import { zipEntryNames } from "./entry-names";
 import type { PublishableAttachment } from "./publish.repository";
@@ -30,7 +30,7 @@ export interface WebSizeSources {
 
 /**
  * The web-size ZIP's entries, in the originals' order: each photo's preview (a JPEG, named like
- * the original's entry with a `.jpg` extension, de-duplicated the same way), rendered first where
+ * the original with `-web.jpg`, IMG_0103-web.jpg, de-duplicated the same way), rendered first where
  * it is missing, through the rendition queue and so within the decode budget uploads share. A
  * photo whose preview cannot be rendered (damaged) goes in as itself, as the delivery page then
  * shows it. Rejects with InsufficientStorageError when the disk is too full to render one.
@@ -61,7 +61,7 @@ export async function webSizeSources(
       return {
         file: sourceOf(key),
         size: stat.size,
-        originalName: jpegNameOf(a.originalName),
+        originalName: webSizeNameOf(a.originalName),
         mimeType: "image/jpeg",
       };
     }),

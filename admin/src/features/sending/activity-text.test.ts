@@ -13,6 +13,7 @@ const entry = (values: Partial<DeliveryActivity>): DeliveryActivity => ({
   recipients: [],
   failed: [],
   photo: null,
+  size: null,
   unused: false,
   ...values,
 });
@@ -45,6 +46,19 @@ describe("describeActivity", () => {
       title: "Photo downloaded: rings.jpg",
       detail: null,
     });
+  });
+
+  it("names the size a ZIP or photo was downloaded in", () => {
+    expect(describeActivity(entry({ type: "download", size: "web" })).title).toBe("Web-size ZIP downloaded");
+    expect(describeActivity(entry({ type: "download", size: "original" })).title).toBe(
+      "Full ZIP downloaded (originals)",
+    );
+    expect(describeActivity(entry({ type: "photo_download", size: "web", photo: "IMG_0103-web.jpg" })).title).toBe(
+      "Photo downloaded (web size): IMG_0103-web.jpg",
+    );
+    expect(describeActivity(entry({ type: "photo_download", size: "original", photo: "IMG_0103.jpg" })).title).toBe(
+      "Photo downloaded (original): IMG_0103.jpg",
+    );
   });
 
   it("tells an expiry with no download apart", () => {

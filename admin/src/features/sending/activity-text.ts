@@ -4,6 +4,18 @@ import { formatDate } from "../../lib/format";
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 const names = (list: string[]) => list.join(", ");
 
+// Which size a download was (not recorded before the web size was told apart: "unknown").
+const ZIP_TITLES = {
+  original: "Full ZIP downloaded (originals)",
+  web: "Web-size ZIP downloaded",
+  unknown: "Full ZIP downloaded",
+} as const;
+const PHOTO_TITLES = {
+  original: "Photo downloaded (original)",
+  web: "Photo downloaded (web size)",
+  unknown: "Photo downloaded",
+} as const;
+
 /** What one timeline entry says: a title, and a line of detail when there is more to tell. */
 export function describeActivity(entry: DeliveryActivity): { title: string; detail: string | null } {
   const by = entry.recipients.length > 0 ? `By ${names(entry.recipients)}` : null;
@@ -21,9 +33,9 @@ export function describeActivity(entry: DeliveryActivity): { title: string; deta
         detail: entry.day ? `On ${formatDate(`${entry.day}T12:00:00Z`)}` : null,
       };
     case "download":
-      return { title: "Full ZIP downloaded", detail: by };
+      return { title: ZIP_TITLES[entry.size ?? "unknown"], detail: by };
     case "photo_download":
-      return { title: `Photo downloaded: ${entry.photo ?? ""}`, detail: by };
+      return { title: `${PHOTO_TITLES[entry.size ?? "unknown"]}: ${entry.photo ?? ""}`, detail: by };
     case "passcode_failures":
       return {
         title: plural(entry.count, "wrong passcode", "wrong passcodes"),
