@@ -43,4 +43,22 @@ describe("the Storage Usage card", () => {
     expect(screen.getByText("0.0 GB used of 37.2 GB")).toBeTruthy();
     expect(screen.getAllByText("0 B")).toHaveLength(2);
   });
+
+  it("shows a bucket's use without a volume to fill or a free-space line", () => {
+    const stats = {
+      diskUsage: { used: 12.5, total: 12.5, percentage: 0 },
+      location: { kind: "bucket" as const, bucket: "studio-photos" },
+    };
+    render(
+      <MantineProvider>
+        <StorageCard stats={stats} loading={false} />
+      </MantineProvider>,
+    );
+    expect(screen.getByText("12.5 GB in object storage")).toBeTruthy();
+    expect(within(screen.getByLabelText("Storage in detail")).getByText("Bucket").nextSibling?.textContent).toBe(
+      "studio-photos",
+    );
+    expect(screen.queryByLabelText("Storage used")).toBeNull();
+    expect(screen.queryByText(/available/)).toBeNull();
+  });
 });

@@ -11,7 +11,7 @@ export function StorageCard({
   stats,
   loading,
 }: {
-  stats?: Pick<DashboardStats, "diskUsage" | "storage">;
+  stats?: Pick<DashboardStats, "diskUsage" | "storage"> & Partial<Pick<DashboardStats, "location">>;
   loading: boolean;
 }) {
   const usage = stats?.diskUsage;
@@ -25,6 +25,12 @@ export function StorageCard({
       </Title>
       {loading || !usage ? (
         <Skeleton height={60} mt="md" />
+      ) : stats?.location?.kind === "bucket" ? (
+        // A bucket has no size to fill: what Photodrop keeps there, and where.
+        <Stack spacing={2} mt="md" aria-label="Storage in detail">
+          <Text size="sm">{formatStorage(usage.used)} in object storage</Text>
+          <StatLine size="xs" label="Bucket" value={stats.location.bucket} />
+        </Stack>
       ) : (
         <>
           <Group position="apart" mt="md" mb={6}>
