@@ -141,6 +141,13 @@ class EventsSocket {
     };
   }
 
+  /** The network is back (the browser says so): connect at once instead of waiting out the backoff. */
+  reconnectNow() {
+    if (this.socket || !this.retryTimer) return;
+    clearTimeout(this.retryTimer);
+    this.connect();
+  }
+
   private scheduleReconnect() {
     const delay = reconnectDelay(this.retries);
     this.retries += 1;
@@ -230,3 +237,4 @@ class EventsSocket {
 }
 
 export const eventsSocket = new EventsSocket();
+window.addEventListener("online", () => eventsSocket.reconnectNow());
