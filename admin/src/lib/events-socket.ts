@@ -237,4 +237,5 @@ class EventsSocket {
 }
 
 export const eventsSocket = new EventsSocket();
-window.addEventListener("online", () => eventsSocket.reconnectNow());
+// Absent where this module is loaded without a page (unit tests of its pure parts).
+if (typeof window !== "undefined") window.addEventListener("online", () => eventsSocket.reconnectNow());
