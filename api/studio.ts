@@ -32,6 +32,16 @@ export function isWebsite(value: string): boolean {
   }
 }
 
+/**
+ * A web site as the studio meant it: a bare host such as `nordlicht.example` (no scheme, a dot in
+ * its first part) gains `https://`; anything else is left as typed (trim it first).
+ */
+export function completeWebsite(site: string): string {
+  if (!site || /^[a-z][a-z0-9+.-]*:/i.test(site)) return site;
+  const host = site.split(/[/?#]/)[0];
+  return /^[^\s@:]+\.[^\s@:]+(:\d+)?$/.test(host) ? `https://${site.replace(/^\/\//, "")}` : site;
+}
+
 /** What is wrong with a studio name as typed (trim it first), or null. */
 export function studioNameProblem(name: string): string | null {
   if (!name) return "Name is required";
@@ -39,9 +49,10 @@ export function studioNameProblem(name: string): string | null {
   return singleLineProblem("Name", name);
 }
 
-/** What is wrong with a web site as typed (trim it first; blank is none), or null. */
-export function websiteProblem(site: string): string | null {
-  if (!site) return null;
+/** What is wrong with a web site as typed (trim it first; blank is none; a bare host is completed), or null. */
+export function websiteProblem(typed: string): string | null {
+  if (!typed) return null;
+  const site = completeWebsite(typed);
   if (site.length > CONTACT_MAX) return `Web site must be at most ${CONTACT_MAX} characters`;
   const notOneLine = singleLineProblem("Web site", site);
   if (notOneLine) return notOneLine;

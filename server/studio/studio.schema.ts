@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { optionalEmail, optionalPhone } from "../http/validate";
-import { INVALID_ACCENT, isAccentColour, studioNameProblem, websiteProblem } from "../../api/studio";
+import { completeWebsite, INVALID_ACCENT, isAccentColour, studioNameProblem, websiteProblem } from "../../api/studio";
 
 /** A zod check by one of api/studio.ts's rules, with its message. */
 const checkedBy = (problem: (value: string) => string | null) => (value: string | null, ctx: z.RefinementCtx) => {
@@ -29,7 +29,7 @@ export const studioChangeSchema = z.object({
     .trim()
     .nullish()
     .superRefine((v, ctx) => checkedBy(websiteProblem)(v ?? null, ctx))
-    .transform((v) => v || null)
+    .transform((v) => (v ? completeWebsite(v) : null))
     .optional(),
 });
 

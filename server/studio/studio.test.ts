@@ -102,6 +102,12 @@ describe("the studio's settings", () => {
     expect(partial.body).toMatchObject({ name: "Lumen & Co", contactPhone: null, contactEmail: "hello@lumen.test" });
   });
 
+  it("complete a bare host such as nordlicht.example as https://", async () => {
+    const res = await api().patch("/api/studio/settings").set(admin.auth).send({ contactWebsite: "nordlicht.example" });
+    expect(res.status).toBe(200);
+    expect(res.body.contactWebsite).toBe("https://nordlicht.example");
+  });
+
   it("give the name clients see in mails too, once saved", async () => {
     const id = await insertProjectRow(t.ctx, { name: "Lima Wedding" });
     const draft = await api().get(`/api/projects/${id}/sending`).set(staff.auth);
@@ -122,7 +128,7 @@ describe("the studio's settings", () => {
     [{ contactEmail: "a\n@b.test" }, "contactEmail", "Invalid email format"],
     [{ contactPhone: "call us" }, "contactPhone", "A phone number may hold only digits, spaces and + ( ) - . /"],
     [{ contactWebsite: "javascript:alert(1)" }, "contactWebsite", "Web site must be an http:// or https:// address"],
-    [{ contactWebsite: "lumen.test" }, "contactWebsite", "Web site must be an http:// or https:// address"],
+    [{ contactWebsite: "lumen" }, "contactWebsite", "Web site must be an http:// or https:// address"],
     [
       { contactWebsite: "https://user:pw@lumen.test" },
       "contactWebsite",

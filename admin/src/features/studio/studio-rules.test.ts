@@ -20,12 +20,21 @@ describe("the Studio screen's rules", () => {
   it("takes a blank web site, or an http(s) address", () => {
     expect(websiteError("")).toBeNull();
     expect(websiteError("https://lumen.test")).toBeNull();
-    expect(websiteError("lumen.test")).toBe("Web site must be an http:// or https:// address");
+    expect(websiteError("lumen.test")).toBeNull();
+    expect(websiteError("lumen")).toBe("Web site must be an http:// or https:// address");
     expect(websiteError("javascript:alert(1)")).toBe("Web site must be an http:// or https:// address");
     expect(websiteError("https://lumen.test/\u202Efdp.exe")).toBe(
       "Web site must be on one line, without control characters",
     );
     expect(websiteError(`https://lumen.test/${"a".repeat(200)}`)).toBe("Web site must be at most 200 characters");
+  });
+
+  it("completes a bare host as an https:// address", () => {
+    const values = { name: "N", accentColor: "#000000", contactEmail: "", contactPhone: "" };
+    expect(toStudioPayload({ ...values, contactWebsite: " nordlicht.example " }).contactWebsite).toBe(
+      "https://nordlicht.example",
+    );
+    expect(toStudioPayload({ ...values, contactWebsite: "http://a.test" }).contactWebsite).toBe("http://a.test");
   });
 
   it("sends trimmed values, the accent in lower case and blank contact fields as null", () => {

@@ -1,4 +1,10 @@
-import { INVALID_ACCENT, isAccentColour, studioNameProblem, websiteProblem } from "../../../../api/studio";
+import {
+  completeWebsite,
+  INVALID_ACCENT,
+  isAccentColour,
+  studioNameProblem,
+  websiteProblem,
+} from "../../../../api/studio";
 import type { StudioSettings } from "../../../../api/types";
 import { emailError, phoneError } from "../contacts/index";
 
@@ -52,6 +58,6 @@ export function toStudioPayload(values: StudioFormValues): StudioPayload {
     accentColor: values.accentColor.trim().toLowerCase(),
     contactEmail: optional(values.contactEmail),
     contactPhone: optional(values.contactPhone),
-    contactWebsite: optional(values.contactWebsite),
+    contactWebsite: optional(completeWebsite(values.contactWebsite.trim())),
   };
 }
