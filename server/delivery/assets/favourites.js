@@ -78,14 +78,18 @@
   );
   bar.after(empty, favGrid);
 
+  // One notice, where the visitor is: in the open viewer, else above the grid.
   function say(text) {
-    status.textContent = text;
-    viewerStatus.textContent = viewer && !viewer.hidden ? text : "";
+    var inViewer = Boolean(viewer && !viewer.hidden);
+    status.textContent = inViewer ? "" : text;
+    viewerStatus.textContent = inViewer ? text : "";
   }
 
   function refreshBar() {
     toggle.textContent = "Favourites (" + state.count + ")";
     limitNote.textContent = state.limit ? "Choose up to " + state.limit + " photos" : "";
+    // Offered once something is chosen.
+    send.hidden = state.count === 0;
     send.disabled = state.sent;
     send.textContent = state.sent ? "Selection sent" : "Send my selection to " + studio;
     Array.prototype.forEach.call(document.querySelectorAll(".fav-heart"), function (heart) {

@@ -62,10 +62,12 @@ export function PhotoLightbox({ lightbox, locked, onRename, onDelete, coverId, o
   const { photo } = lightbox;
 
   // On the window: the focus starts on the dialog's close button, outside the photo's own area.
+  // Escape too, so the lightbox closes wherever the focus went.
   useWindowEvent("keydown", (event) => {
     if (!lightbox.opened || event.defaultPrevented) return;
     if (event.key === "ArrowRight") lightbox.next();
     else if (event.key === "ArrowLeft") lightbox.previous();
+    else if (event.key === "Escape") lightbox.close();
     else return;
     event.preventDefault();
   });
@@ -108,12 +110,14 @@ export function PhotoLightbox({ lightbox, locked, onRename, onDelete, coverId, o
               >
                 Download
               </Button>
+              {/* Looks disabled once chosen but keeps the focus (a disabled button would drop it to the page). */}
               <Button
                 size="xs"
                 variant="default"
                 leftIcon={<IconPhotoStar size={16} />}
-                disabled={photo.id === coverId}
-                onClick={() => onCover(photo)}
+                data-disabled={photo.id === coverId || undefined}
+                aria-disabled={photo.id === coverId}
+                onClick={() => photo.id !== coverId && onCover(photo)}
               >
                 {photo.id === coverId ? "Cover photo" : "Use as cover"}
               </Button>

@@ -12,7 +12,8 @@ export function useCover(projectId: number) {
           url: `/projects/${projectId}/cover`,
           method: "put",
           values: { attachmentId },
-          successNotification: { type: "success", message: "Cover photo chosen" },
+          // The button turning to 'Cover photo' says so; a toast would cover the lightbox's toolbar.
+          successNotification: false,
           errorNotification: { type: "error", message: "Could not choose the cover photo" },
         },
         {
