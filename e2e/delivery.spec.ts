@@ -253,7 +253,7 @@ describe("the client's delivery page", () => {
         client.page.waitForEvent("download"),
         viewer.getByRole("link", { name: "Download web size" }).click(),
       ]);
-      expect(one.suggestedFilename()).toBe("golden-hour-001.jpg");
+      expect(one.suggestedFilename()).toBe("golden-hour-001-web.jpg");
       const meta = await sharp(fs.readFileSync((await one.path())!)).metadata();
       expect([meta.format, meta.width]).toEqual(["jpeg", 1200]);
       await client.page.keyboard.press("Escape");
