@@ -81,3 +81,13 @@ export function contrastRatio(a: string, b: string): number {
 export function textColourOn(accent: string): "#000000" | "#ffffff" {
   return contrastRatio(accent, "#000000") >= contrastRatio(accent, "#ffffff") ? "#000000" : "#ffffff";
 }
+
+export const INVALID_TIME_ZONE = "Time zone must be one of the IANA time zones, such as Europe/Berlin";
+
+/** The IANA zones this runtime knows (plus UTC, which some list only as Etc/UTC). */
+export function timeZones(): string[] {
+  const known = Intl.supportedValuesOf("timeZone");
+  return known.includes("UTC") ? known : [...known, "UTC"];
+}
+
+export const isTimeZone = (value: string) => timeZones().includes(value);

@@ -82,12 +82,17 @@ export interface Contact extends Versioned {
 
 export type PublishStatus = "draft" | "publishing" | "published" | "failed";
 
+/** Capture time (EXIF, falling back to file name), file name in natural order, or upload order. */
+export type PhotoOrder = "captured" | "name" | "uploaded";
+
 export interface Project extends Versioned {
   id: number;
   name: string;
   description: string | null;
   clientId: number | null;
   client: { id: number; name: string } | null;
+  /** How the project's photos are ordered everywhere (staff list, gallery, ZIPs, favourites); fixed while published. */
+  photoOrder: PhotoOrder;
   publishStatus: PublishStatus;
   publishedAt: string | null;
   publishedZipPath: string | null;
@@ -254,5 +259,7 @@ export interface StudioSettings extends Versioned {
   contactEmail: string | null;
   contactPhone: string | null;
   contactWebsite: string | null;
+  /** IANA name (`Europe/Berlin`): the zone of times in the client's mails; the server's until chosen. */
+  timeZone: string;
   updatedAt: string | null;
 }

@@ -17,6 +17,8 @@ export interface MailMessage {
    * `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058), which `list` cannot express.
    */
   unsubscribeUrl?: string;
+  /** Images the HTML shows inline (`<img src="cid:…">`): the studio's logo, a gallery's cover. */
+  attachments?: Array<{ cid: string; filename: string; contentType: string; content: Buffer }>;
 }
 
 export interface Mailer {
@@ -58,6 +60,7 @@ export function createMailer(mail: Config["mail"], logger: Logger): Mailer {
         subject: message.subject,
         text: message.text,
         html: message.html,
+        ...(message.attachments?.length && { attachments: message.attachments }),
         ...(unsubscribe && {
           list: { unsubscribe: { url: unsubscribe, comment: "Unsubscribe" } },
           headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },

@@ -1,5 +1,5 @@
 import type { AppContext } from "../context";
-import { studioName } from "../studio/studio.service";
+import { clientMailBrand } from "../mail/client-brand";
 import { nowIso } from "../db/database";
 import { NotFoundError } from "../http/errors";
 import { mailerOf } from "../mail/mailer";
@@ -44,15 +44,16 @@ export async function updateReminderSettings(
 
 async function sendReminder(ctx: AppContext, reminder: DueReminder, unsubscribeToken: string): Promise<void> {
   const { project } = reminder;
-  const studio = await studioName(ctx);
-  const texts = reminderTexts(studio, project.name, project.expiresAt!);
+  const brand = await clientMailBrand(ctx, project.id);
+  const studio = brand.name;
+  const texts = reminderTexts(studio, project.name, project.expiresAt!, brand.timeZone);
   const unsubscribe = unsubscribeUrl(reminder.linkOrigin, unsubscribeToken);
   const token = project.zipPath!.replace(/^published\/|\.zip$/g, "");
   await mailerOf(ctx).send({
     to: reminder.name ? { name: oneLine(reminder.name), address: reminder.email } : reminder.email,
     subject: texts.subject,
     ...renderClientMail({
-      studio,
+      brand,
       projectName: project.name,
       photoCount: project.photoCount,
       totalSize: project.totalSize,

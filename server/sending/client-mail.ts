@@ -1,8 +1,10 @@
 import { escapeHtml, formatSize } from "../delivery/delivery-page";
+import { inlineAttachments, type MailBrand } from "../mail/client-brand";
 
 /** What a mail to a client says: the same facts in its HTML and its plain-text part. */
 export interface ClientMailView {
-  studio: string;
+  /** The studio: its name, colours, contact line, time zone, logo, and the project's cover. */
+  brand: MailBrand;
   projectName: string;
   photoCount: number;
   totalSize: number;
@@ -18,15 +20,32 @@ export interface ClientMailView {
   unsubscribeUrl: string;
 }
 
-const UTC = { timeZone: "UTC" } as const;
+const partsOf = (iso: string, timeZone: string) => {
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZoneName: "short",
+  }).formatToParts(new Date(iso));
+  return (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+};
 
-/** `14 March 2099` (UTC). */
-export const formatDay = (iso: string) =>
-  new Date(iso).toLocaleDateString("en-GB", { ...UTC, day: "numeric", month: "long", year: "numeric" });
+/** `14 March 2099`, the day in the zone given (UTC unless told). */
+export const formatDay = (iso: string, timeZone = "UTC") => {
+  const part = partsOf(iso, timeZone);
+  return `${part("day")} ${part("month")} ${part("year")}`;
+};
 
-/** `Saturday 14 March 2099, 18:30 UTC`: clients are anywhere, so the zone is named. */
-export const formatExpiry = (iso: string) =>
-  `${new Date(iso).toLocaleDateString("en-GB", { ...UTC, weekday: "long" })} ${formatDay(iso)}, ${new Date(iso).toISOString().slice(11, 16)} UTC`;
+/** `Saturday 14 March 2099, 19:30 CET`: clients are anywhere, so the zone is named. */
+export const formatExpiry = (iso: string, timeZone = "UTC") => {
+  const part = partsOf(iso, timeZone);
+  return `${part("weekday")} ${formatDay(iso, timeZone)}, ${part("hour")}:${part("minute")} ${part("timeZoneName")}`;
+};
 
 const photosLine = (v: ClientMailView) =>
   `${v.photoCount} ${v.photoCount === 1 ? "photo" : "photos"}, ${formatSize(v.totalSize)}`;
@@ -36,11 +55,15 @@ export const BUTTON_TEXT = "View and download the photos";
 function factLines(v: ClientMailView): string[] {
   return [
     photosLine(v),
-    ...(v.expiresAt ? [`Available until ${formatExpiry(v.expiresAt)}.`] : []),
+    ...(v.expiresAt ? [`Available until ${formatExpiry(v.expiresAt, v.brand.timeZone)}.`] : []),
     ...(v.passcode ? [`Passcode: ${v.passcode}`] : []),
     ...(v.passcodeHint ? ["Open it with the passcode you were given."] : []),
   ];
 }
+
+/** The studio's e-mail, phone and web site, those it gave. */
+const contacts = (brand: MailBrand) =>
+  [brand.contactEmail, brand.contactPhone, brand.contactWebsite].filter((c): c is string => Boolean(c));
 
 function text(v: ClientMailView): string {
   return [
@@ -53,7 +76,8 @@ function text(v: ClientMailView): string {
     v.link,
     "",
     "-- ",
-    v.studio,
+    v.brand.name,
+    ...(contacts(v.brand).length ? [contacts(v.brand).join(" · ")] : []),
     `Unsubscribe from these e-mails: ${v.unsubscribeUrl}`,
     "",
   ].join("\n");
@@ -65,29 +89,69 @@ const paragraphs = (message: string) =>
     .map((p) => `<p style="margin:0 0 16px">${escapeHtml(p).replace(/\n/g, "<br>")}</p>`)
     .join("");
 
+/** The contact line, each part a link a phone can follow. */
+function contactLine(brand: MailBrand): string {
+  const link = (href: string, label: string) =>
+    `<a href="${escapeHtml(href)}" style="color:#495057;word-break:break-all">${escapeHtml(label)}</a>`;
+  const parts = [
+    ...(brand.contactEmail ? [link(`mailto:${brand.contactEmail}`, brand.contactEmail)] : []),
+    ...(brand.contactPhone ? [link(`tel:${brand.contactPhone.replace(/[^\d+]/g, "")}`, brand.contactPhone)] : []),
+    ...(brand.contactWebsite ? [link(brand.contactWebsite, brand.contactWebsite)] : []),
+  ];
+  return parts.length
+    ? `<p class="contact" style="margin:24px 0 0;font-size:13px;color:#495057">${parts.join(" · ")}</p>`
+    : "";
+}
+
+/** The studio's logo (inline), or its name in small capitals. */
+function masthead(brand: MailBrand): string {
+  const { logo } = brand;
+  return logo
+    ? `<p style="margin:0 0 16px"><img src="cid:${logo.cid}" width="${logo.width}" height="${logo.height}" alt="${escapeHtml(brand.name)}" style="display:block;border:0;max-width:100%;height:auto"></p>`
+    : `<p style="margin:0 0 8px;font-size:13px;letter-spacing:.08em;text-transform:uppercase;color:#868e96">${escapeHtml(brand.name)}</p>`;
+}
+
+function coverImage(brand: MailBrand): string {
+  const { cover } = brand;
+  return cover
+    ? `<p style="margin:0 0 24px"><img src="cid:${cover.cid}" width="${cover.width}" height="${cover.height}" alt="" style="display:block;border:0;width:100%;max-width:${cover.width}px;height:auto;border-radius:6px"></p>`
+    : "";
+}
+
+/**
+ * A 600 px card that shrinks to the window (a table, as older mail programs lay out only those),
+ * the long link broken anywhere so that it never runs past the card on a 320 px phone.
+ */
 function html(v: ClientMailView): string {
+  const { brand } = v;
   const link = escapeHtml(v.link);
   const facts = factLines(v)
     .map((line) => `<p style="margin:0 0 6px;color:#495057">${escapeHtml(line)}</p>`)
     .join("");
   return (
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(v.projectName)}</title></head>` +
-    `<body style="margin:0;padding:24px;background:#f1f3f5;font-family:Helvetica,Arial,sans-serif;color:#212529">` +
-    `<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">` +
-    `<p style="margin:0 0 8px;font-size:13px;letter-spacing:.08em;text-transform:uppercase;color:#868e96">${escapeHtml(v.studio)}</p>` +
-    `<h1 style="margin:0 0 24px;font-size:24px">${escapeHtml(v.projectName)}</h1>` +
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(v.projectName)}</title></head>` +
+    `<body style="margin:0;padding:0;background:#f1f3f5;font-family:Helvetica,Arial,sans-serif;color:#212529">` +
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%;background:#f1f3f5"><tr><td align="center" style="padding:16px 8px">` +
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:600px;table-layout:fixed">` +
+    `<tr><td style="background:#ffffff;border-radius:8px;padding:24px 20px;word-wrap:break-word;overflow-wrap:break-word">` +
+    masthead(brand) +
+    `<h1 style="margin:0 0 20px;font-size:24px">${escapeHtml(v.projectName)}</h1>` +
+    coverImage(brand) +
     paragraphs(v.message) +
     facts +
-    `<p style="margin:28px 0"><a href="${link}" style="display:inline-block;padding:12px 22px;background:#1c7ed6;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold">${BUTTON_TEXT}</a></p>` +
-    `<p style="margin:0;font-size:13px;color:#868e96">Or open this address: <a href="${link}" style="color:#1c7ed6">${link}</a></p>` +
-    `</div><p style="max-width:560px;margin:16px auto 0;font-size:12px;color:#868e96;text-align:center">` +
-    `${escapeHtml(v.studio)} · <a href="${escapeHtml(v.unsubscribeUrl)}" style="color:#868e96">Unsubscribe from these e-mails</a></p>` +
-    `</body></html>`
+    `<p style="margin:28px 0"><a href="${link}" class="button" style="display:inline-block;padding:12px 22px;background:${brand.accent};color:${brand.onAccent};text-decoration:none;border-radius:6px;font-weight:bold">${BUTTON_TEXT}</a></p>` +
+    `<p style="margin:0;font-size:13px;color:#868e96">Or open this address: <a href="${link}" class="link" style="color:#495057;word-break:break-all">${link}</a></p>` +
+    contactLine(brand) +
+    `</td></tr>` +
+    `<tr><td style="padding:16px 8px 0;font-size:12px;color:#868e96;text-align:center">` +
+    `${escapeHtml(brand.name)} · <a href="${escapeHtml(v.unsubscribeUrl)}" style="color:#868e96">Unsubscribe from these e-mails</a></td></tr>` +
+    `</table></td></tr></table></body></html>`
   );
 }
 
-export function renderClientMail(view: ClientMailView): { text: string; html: string } {
-  return { text: text(view), html: html(view) };
+/** The mail's text and HTML parts, and the inline images its HTML shows. */
+export function renderClientMail(view: ClientMailView) {
+  return { text: text(view), html: html(view), attachments: inlineAttachments(view.brand) };
 }
 
 /** Names people typed, made safe for a header: any control character (CR, LF...) becomes a space. */
@@ -102,9 +166,9 @@ export function defaultTexts(studio: string, projectName: string): { subject: st
 }
 
 /** A reminder's subject and words: it repeats the link and says until when it works. */
-export function reminderTexts(studio: string, projectName: string, expiresAt: string) {
+export function reminderTexts(studio: string, projectName: string, expiresAt: string, timeZone = "UTC") {
   return {
-    subject: oneLine(`Reminder: your photos of ${projectName} are available until ${formatDay(expiresAt)}`),
-    message: `Hello,\n\nA reminder from ${studio}: your photos of ${projectName} can be downloaded until ${formatExpiry(expiresAt)}. After that the link stops working.`,
+    subject: oneLine(`Reminder: your photos of ${projectName} are available until ${formatDay(expiresAt, timeZone)}`),
+    message: `Hello,\n\nA reminder from ${studio}: your photos of ${projectName} can be downloaded until ${formatExpiry(expiresAt, timeZone)}. After that the link stops working.`,
   };
 }

@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import { studioName } from "../studio/studio.service";
 import { Semaphore } from "../storage/semaphore";
 import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
@@ -7,6 +6,8 @@ import { ConflictError, NotFoundError, TooManyRequestsError, ValidationError } f
 import { createRateLimiter, type RateLimiter } from "../http/rate-limit";
 import { verifyPassword } from "../auth/passwords";
 import type { Mailer } from "../mail/mailer";
+import { clientMailBrand } from "../mail/client-brand";
+import { studioName } from "../studio/studio.service";
 import { recordActivity, recipientLabel, staffLabel } from "../activity/activity.service";
 import { mailAddresses, mailbox, unsubscribedSet, unsubscribeUrl } from "../unsubscribe/unsubscribe.service";
 import type { SendResult, SendingDraft, User } from "../../api/types";
@@ -158,7 +159,8 @@ export async function sendToClient(
     recipients.filter((r) => isMailableAddress(r.email)).map((r) => r.email),
   );
   const token = zipPath.replace(/^published\/|\.zip$/g, "");
-  const studio = await studioName(ctx);
+  const brand = await clientMailBrand(ctx, projectId);
+  const studio = brand.name;
 
   const sending = new Semaphore(SEND_CONCURRENCY);
   const outcomes = await Promise.all(
@@ -170,7 +172,7 @@ export async function sendToClient(
         const linkKey = newLinkKey();
         const unsubscribe = unsubscribeUrl(origin, address.token);
         const mail = renderClientMail({
-          studio,
+          brand,
           projectName: project.name,
           photoCount: project.photoCount,
           totalSize: project.totalSize,

@@ -1,6 +1,6 @@
 import type { AppContext } from "../context";
 import { mailerOf } from "../mail/mailer";
-import { studioName } from "../studio/studio.service";
+import { clientMailBrand } from "../mail/client-brand";
 import { mailAddresses, mailbox, unsubscribeUrl } from "../unsubscribe/unsubscribe.service";
 import { oneLine, renderClientMail } from "./client-mail";
 import { findProjectForMail, holdersOfLink } from "./sending.repository";
@@ -29,7 +29,8 @@ export async function notifyGalleryUpdated(ctx: AppContext, projectId: number): 
       ctx,
       holders.map((h) => h.email),
     );
-    const studio = await studioName(ctx);
+    const brand = await clientMailBrand(ctx, projectId);
+    const studio = brand.name;
     const texts = updateNoticeTexts(studio, project.name);
     const token = project.zipPath.replace(/^published\/|\.zip$/g, "");
     let sent = 0;
@@ -42,7 +43,7 @@ export async function notifyGalleryUpdated(ctx: AppContext, projectId: number): 
           to: holder.name ? { name: oneLine(holder.name), address: holder.email } : holder.email,
           subject: texts.subject,
           ...renderClientMail({
-            studio,
+            brand,
             projectName: project.name,
             photoCount: project.photoCount,
             totalSize: project.totalSize,

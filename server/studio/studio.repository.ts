@@ -12,6 +12,7 @@ export interface StudioRow {
   contactEmail: string | null;
   contactPhone: string | null;
   contactWebsite: string | null;
+  timeZone: string | null;
   updatedAt: string | null;
 }
 
@@ -28,6 +29,7 @@ const COLUMNS: Record<keyof StudioRow, string> = {
   contactEmail: "contact_email",
   contactPhone: "contact_phone",
   contactWebsite: "contact_website",
+  timeZone: "time_zone",
   updatedAt: "updated_at",
 };
 
@@ -46,6 +48,7 @@ export async function readStudioRow(db: Db): Promise<StudioRow & StudioEdit> {
     contactEmail: value("contactEmail"),
     contactPhone: value("contactPhone"),
     contactWebsite: value("contactWebsite"),
+    timeZone: value("timeZone"),
     updatedAt: toIso(row?.updated_at),
     version: Number(row?.version ?? 1),
     updatedBy: editorOf(

@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { optionalEmail, optionalPhone } from "../http/validate";
-import { completeWebsite, INVALID_ACCENT, isAccentColour, studioNameProblem, websiteProblem } from "../../api/studio";
+import {
+  completeWebsite,
+  INVALID_ACCENT,
+  INVALID_TIME_ZONE,
+  isAccentColour,
+  isTimeZone,
+  studioNameProblem,
+  websiteProblem,
+} from "../../api/studio";
 
 /** A zod check by one of api/studio.ts's rules, with its message. */
 const checkedBy = (problem: (value: string) => string | null) => (value: string | null, ctx: z.RefinementCtx) => {
@@ -31,6 +39,7 @@ export const studioChangeSchema = z.object({
     .superRefine((v, ctx) => checkedBy(websiteProblem)(v ?? null, ctx))
     .transform((v) => (v ? completeWebsite(v) : null))
     .optional(),
+  timeZone: z.string({ error: INVALID_TIME_ZONE }).trim().refine(isTimeZone, INVALID_TIME_ZONE).optional(),
 });
 
 export type StudioChange = z.infer<typeof studioChangeSchema>;

@@ -11,6 +11,9 @@ import { readStudioRow, writeStudioRow, type StudioEdit, type StudioRow } from "
 /** The one record of the `studio` resource, as the web app addresses it (`/api/studio/settings`). */
 export const STUDIO_RECORD = "settings";
 
+/** The zone of the machine the server runs on: the studio's until an admin chooses one. */
+export const serverTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+
 /** Where the public logo route serves a stored logo key (`studio/<hex>.webp`). */
 const logoUrlOf = (key: string | null) => (key ? `/d/logo/${key.slice("studio/".length)}` : null);
 
@@ -22,6 +25,7 @@ function toSettings(row: StudioRow & StudioEdit, defaultName: string): StudioSet
     contactEmail: row.contactEmail,
     contactPhone: row.contactPhone,
     contactWebsite: row.contactWebsite,
+    timeZone: row.timeZone ?? serverTimeZone(),
     updatedAt: row.updatedAt,
     version: row.version,
     updatedBy: row.updatedBy,

@@ -41,6 +41,7 @@ const DEFAULTS = {
   contactEmail: null,
   contactPhone: null,
   contactWebsite: null,
+  timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
   updatedAt: null,
   version: 1,
   updatedBy: null,
@@ -108,6 +109,13 @@ describe("the studio's settings", () => {
     expect(res.body.contactWebsite).toBe("https://nordlicht.example");
   });
 
+  it("keep the studio's time zone, an IANA name", async () => {
+    const res = await api().patch("/api/studio/settings").set(admin.auth).send({ timeZone: "Europe/Berlin" });
+    expect(res.status).toBe(200);
+    expect(res.body.timeZone).toBe("Europe/Berlin");
+    expect((await read(staff)).body.timeZone).toBe("Europe/Berlin");
+  });
+
   it("give the name clients see in mails too, once saved", async () => {
     const id = await insertProjectRow(t.ctx, { name: "Lima Wedding" });
     const draft = await api().get(`/api/projects/${id}/sending`).set(staff.auth);
@@ -128,6 +136,8 @@ describe("the studio's settings", () => {
     [{ contactEmail: "a\n@b.test" }, "contactEmail", "Invalid email format"],
     [{ contactPhone: "call us" }, "contactPhone", "A phone number may hold only digits, spaces and + ( ) - . /"],
     [{ contactWebsite: "javascript:alert(1)" }, "contactWebsite", "Web site must be an http:// or https:// address"],
+    [{ timeZone: "Mars/Olympus" }, "timeZone", "Time zone must be one of the IANA time zones, such as Europe/Berlin"],
+    [{ timeZone: 3 }, "timeZone", "Time zone must be one of the IANA time zones, such as Europe/Berlin"],
     [{ contactWebsite: "lumen" }, "contactWebsite", "Web site must be an http:// or https:// address"],
     [
       { contactWebsite: "https://user:pw@lumen.test" },

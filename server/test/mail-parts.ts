@@ -49,25 +49,30 @@ function decodeBody(body: string, encoding: string | undefined): string {
   return body;
 }
 
+/** The text and HTML parts of an entity, looking inside nested multiparts (HTML with inline images is multipart/related). */
+function textParts(lines: string[], body: string, parts: { text: string; html: string }): void {
+  const type = valueOf(lines, "content-type")[0] ?? "text/plain";
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (boundary) {
+    for (const entity of body
+      .split(`--${boundary}`)
+      .slice(1, -1)
+      .map((part) => part.replace(/^\r\n/, ""))) {
+      const part = split(entity);
+      textParts(part.lines, part.body.replace(/\r\n$/, ""), parts);
+    }
+    return;
+  }
+  const encoding = valueOf(lines, "content-transfer-encoding")[0];
+  const content = decodeBody(body, encoding).replace(/\r\n/g, "\n");
+  if (type.toLowerCase().startsWith("text/html")) parts.html ||= content;
+  else if (type.toLowerCase().startsWith("text/plain")) parts.text ||= content;
+}
+
 export function mailParts(raw: string): MailParts {
   const { lines, body } = split(raw);
   const parts = { text: "", html: "" };
-  const type = valueOf(lines, "content-type")[0] ?? "text/plain";
-  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
-  const entities = boundary
-    ? body
-        .split(`--${boundary}`)
-        .slice(1, -1)
-        .map((part) => part.replace(/^\r\n/, ""))
-    : [raw];
-  for (const entity of entities) {
-    const part = split(entity);
-    const partType = (valueOf(part.lines, "content-type")[0] ?? "text/plain").toLowerCase();
-    const encoding = valueOf(part.lines, "content-transfer-encoding")[0];
-    const content = decodeBody(part.body.replace(/\r\n$/, ""), encoding).replace(/\r\n/g, "\n");
-    if (partType.startsWith("text/html")) parts.html = content;
-    else if (partType.startsWith("text/plain")) parts.text = content;
-  }
+  textParts(lines, body, parts);
   return {
     headerLines: lines,
     header: (name) => valueOf(lines, name).map(decodeWords),

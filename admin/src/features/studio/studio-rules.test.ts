@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { accentError, studioNameError, toFormValues, toStudioPayload, websiteError } from "./studio-rules";
+import {
+  accentError,
+  studioNameError,
+  timeZoneError,
+  toFormValues,
+  toStudioPayload,
+  websiteError,
+} from "./studio-rules";
 import type { StudioSettings } from "../../../../api/types";
 
 describe("the Studio screen's rules", () => {
@@ -30,7 +37,7 @@ describe("the Studio screen's rules", () => {
   });
 
   it("completes a bare host as an https:// address", () => {
-    const values = { name: "N", accentColor: "#000000", contactEmail: "", contactPhone: "" };
+    const values = { name: "N", accentColor: "#000000", contactEmail: "", contactPhone: "", timeZone: "UTC" };
     expect(toStudioPayload({ ...values, contactWebsite: " nordlicht.example " }).contactWebsite).toBe(
       "https://nordlicht.example",
     );
@@ -45,6 +52,7 @@ describe("the Studio screen's rules", () => {
         contactEmail: " hello@lumen.test ",
         contactPhone: "  ",
         contactWebsite: "",
+        timeZone: "Europe/Berlin",
       }),
     ).toEqual({
       name: "Lumen",
@@ -52,6 +60,7 @@ describe("the Studio screen's rules", () => {
       contactEmail: "hello@lumen.test",
       contactPhone: null,
       contactWebsite: null,
+      timeZone: "Europe/Berlin",
     });
   });
 
@@ -64,6 +73,7 @@ describe("the Studio screen's rules", () => {
       contactEmail: null,
       contactPhone: "+44 20",
       contactWebsite: null,
+      timeZone: "Europe/Lisbon",
       updatedAt: null,
       version: 1,
       updatedBy: null,
@@ -74,6 +84,13 @@ describe("the Studio screen's rules", () => {
       contactEmail: "",
       contactPhone: "+44 20",
       contactWebsite: "",
+      timeZone: "Europe/Lisbon",
     });
+  });
+
+  it("takes only the IANA time zones", () => {
+    expect(timeZoneError("Europe/Berlin")).toBeNull();
+    expect(timeZoneError("UTC")).toBeNull();
+    expect(timeZoneError("Berlin")).toBe("Time zone must be one of the IANA time zones, such as Europe/Berlin");
   });
 });

@@ -1,7 +1,9 @@
 import {
   completeWebsite,
   INVALID_ACCENT,
+  INVALID_TIME_ZONE,
   isAccentColour,
+  isTimeZone,
   studioNameProblem,
   websiteProblem,
 } from "../../../../api/studio";
@@ -15,6 +17,8 @@ export interface StudioFormValues {
   contactEmail: string;
   contactPhone: string;
   contactWebsite: string;
+  /** IANA name, the zone of times in the client's mails. */
+  timeZone: string;
 }
 
 /** What PUT /api/studio/settings takes: trimmed, blank contact fields as null. */
@@ -31,6 +35,8 @@ export const accentError = (value: string): string | null => (isAccentColour(val
 /** Optional; one that is given is an http(s) address (the server's rule). */
 export const websiteError = (value: string) => websiteProblem(value.trim());
 
+export const timeZoneError = (value: string): string | null => (isTimeZone(value) ? null : INVALID_TIME_ZONE);
+
 /** The same rules the server applies, for Mantine's `validate`. */
 export const studioRules = {
   name: studioNameError,
@@ -38,6 +44,7 @@ export const studioRules = {
   contactEmail: emailError,
   contactPhone: phoneError,
   contactWebsite: websiteError,
+  timeZone: timeZoneError,
 };
 
 export function toFormValues(settings: StudioSettings | undefined): StudioFormValues {
@@ -47,6 +54,7 @@ export function toFormValues(settings: StudioSettings | undefined): StudioFormVa
     contactEmail: settings?.contactEmail ?? "",
     contactPhone: settings?.contactPhone ?? "",
     contactWebsite: settings?.contactWebsite ?? "",
+    timeZone: settings?.timeZone ?? "",
   };
 }
 
@@ -59,5 +67,6 @@ export function toStudioPayload(values: StudioFormValues): StudioPayload {
     contactEmail: optional(values.contactEmail),
     contactPhone: optional(values.contactPhone),
     contactWebsite: optional(completeWebsite(values.contactWebsite.trim())),
+    timeZone: values.timeZone,
   };
 }

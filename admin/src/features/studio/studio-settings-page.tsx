@@ -7,6 +7,7 @@ import {
   ColorSwatch,
   Group,
   Loader,
+  Select,
   Stack,
   Text,
   TextInput,
@@ -16,7 +17,7 @@ import type { ChangeEvent } from "react";
 import { useForm } from "@mantine/form";
 import { useOne, type HttpError } from "@refinedev/core";
 import { IconAlertCircle } from "@tabler/icons-react";
-import { DEFAULT_ACCENT, isAccentColour, textColourOn } from "../../../../api/studio";
+import { DEFAULT_ACCENT, isAccentColour, textColourOn, timeZones } from "../../../../api/studio";
 import type { StudioSettings } from "../../../../api/types";
 import { useFailure } from "../../lib/failure";
 import { useVersionedEdit } from "../../lib/use-versioned-edit";
@@ -25,14 +26,16 @@ import { ConflictAlert } from "../../ui/conflict-alert";
 import { LogoCard } from "./logo-card";
 import { studioRules, toFormValues, toStudioPayload, type StudioFormValues } from "./studio-rules";
 
-const FIELDS = ["name", "accentColor", "contactEmail", "contactPhone", "contactWebsite"] as const;
+const FIELDS = ["name", "accentColor", "contactEmail", "contactPhone", "contactWebsite", "timeZone"] as const;
 const LABELS = {
   name: "Studio name",
   accentColor: "Accent colour",
   contactEmail: "Contact e-mail",
   contactPhone: "Contact phone",
   contactWebsite: "Web site",
+  timeZone: "Time zone",
 };
+const TIME_ZONES = timeZones();
 
 type Settings = StudioSettings & { id?: string };
 /** The accent as typed when it is a colour yet, else the default: what the swatch and the picker show. */
@@ -163,6 +166,15 @@ function StudioForm({ settings }: { settings: Settings }) {
             type="url"
             maxLength={200}
             {...form.getInputProps("contactWebsite")}
+          />
+          <Select
+            label="Time zone"
+            description="The link's expiry in the client's mails is given in this zone"
+            data={TIME_ZONES}
+            searchable
+            maxDropdownHeight={280}
+            nothingFound="No such time zone"
+            {...form.getInputProps("timeZone")}
           />
           <ConflictAlert
             conflict={versioned.conflict}
