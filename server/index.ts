@@ -13,6 +13,7 @@ import { superviseDeliveryMail } from "./reminders/delivery-schedule";
 import { superviseSearchIndexes } from "./db/search-index-upkeep";
 import { restrictUmask } from "./storage/file-modes";
 import { giveBackMemoryWhenIdle } from "./ops/idle-memory";
+import { backfillCaptureTimes } from "./attachments/capture-backfill";
 
 async function main() {
   // Before the database is opened: sqlite, sharp and the upload parser make files under it.
@@ -26,6 +27,7 @@ async function main() {
   const stopDeliveryMail = superviseDeliveryMail(ctx);
   const stopMergingSearch = superviseSearchIndexes(ctx);
   const stopGivingBackMemory = giveBackMemoryWhenIdle();
+  const stopReadingCaptureTimes = backfillCaptureTimes(ctx);
   const app = createApp(ctx);
   const server = http.createServer(app.serverOptions, app);
   const events = attachEventsServer(server, ctx);
@@ -58,6 +60,7 @@ async function main() {
     stopDeliveryMail();
     stopMergingSearch();
     stopGivingBackMemory();
+    stopReadingCaptureTimes();
     await events.close();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -5,6 +5,7 @@ import type { ListQuery, ListSpec } from "../http/list-query";
 import { listPageBody } from "../db/list-pages";
 import { jsonSql, oncePerDialect } from "../db/json-select";
 import type { Rendition, StoredImage } from "../storage/image-files";
+import { orderKeys, photoOrderOf, type PhotoOrder } from "./photo-order";
 
 /** An attachment as the API shows it, before signed links are added, plus where its files are. */
 export interface AttachmentRecord {
@@ -136,12 +137,12 @@ export async function projectPublishStatuses(db: Queryable, projectIds: number[]
 export async function insertAttachments(
   trx: Knex.Transaction,
   projectId: number,
-  files: Array<{ originalName: string; image: StoredImage }>,
+  files: Array<{ originalName: string; image: StoredImage; capturedAt: string | null }>,
   now: string,
 ): Promise<number[]> {
   const ids: number[] = [];
   // One insert per row: portable way to learn every new id (sqlite returns only the last of a batch).
-  for (const { originalName, image } of files) {
+  for (const { originalName, image, capturedAt } of files) {
     const [row] = await trx("attachments")
       .insert({
         project_id: projectId,
@@ -153,6 +154,9 @@ export async function insertAttachments(
         width: image.width,
         height: image.height,
         checksum: image.checksum,
+        captured_at: capturedAt,
+        captured_at_checked: true,
+        ...orderKeys(originalName, capturedAt),
         created_at: now,
         updated_at: now,
       })
@@ -163,7 +167,48 @@ export async function insertAttachments(
 }
 
 export async function renameAttachment(trx: Queryable, id: number, originalName: string, now: string): Promise<void> {
-  await trx("attachments").where({ id }).update({ original_name: originalName, updated_at: now });
+  const row = await trx("attachments").where({ id }).first("captured_at");
+  const keys = orderKeys(originalName, row?.captured_at ? String(row.captured_at) : null);
+  await trx("attachments")
+    .where({ id })
+    .update({ original_name: originalName, ...keys, updated_at: now });
+}
+
+/** A project's photo order, or undefined when there is no such project. */
+export async function projectPhotoOrder(db: Queryable, projectId: number): Promise<PhotoOrder | undefined> {
+  const row = await db("projects").where({ id: projectId }).first("photo_order");
+  return row ? photoOrderOf(row.photo_order) : undefined;
+}
+
+/** Up to `limit` photos whose EXIF was never read (stored before capture times were kept), after `afterId`. */
+export async function uncheckedCaptureTimes(
+  db: Queryable,
+  afterId: number,
+  limit: number,
+): Promise<Array<{ id: number; storageKey: string; originalName: string }>> {
+  const rows = await db("attachments")
+    .where({ captured_at_checked: false })
+    .where("id", ">", afterId)
+    .orderBy("id")
+    .limit(limit)
+    .select("id", "storage_key", "original_name");
+  return rows.map((r) => ({
+    id: Number(r.id),
+    storageKey: String(r.storage_key),
+    originalName: String(r.original_name),
+  }));
+}
+
+/** Records a photo's capture time (null: none found) and its order keys, read with its current name. */
+export async function setCaptureTime(db: Db, id: number, capturedAt: string | null): Promise<void> {
+  await db.transaction(async (trx) => {
+    const row = await lockedForUpdate(trx, trx("attachments").where({ id })).first("original_name");
+    if (!row) return;
+    const name = String(row.original_name);
+    await trx("attachments")
+      .where({ id })
+      .update({ captured_at: capturedAt, captured_at_checked: true, ...orderKeys(name, capturedAt) });
+  });
 }
 
 export async function deleteAttachments(trx: Queryable, ids: number[]): Promise<void> {

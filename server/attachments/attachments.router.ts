@@ -48,7 +48,7 @@ export function attachmentsRouter(ctx: AppContext): Router {
 
   router.get("/", async (req, res) => {
     const list = parseListQuery(req.query, service.attachmentListSpec);
-    sendPage(res, await service.listAttachments(ctx, list));
+    sendPage(res, await service.listAttachments(ctx, list, req.query._sort !== undefined));
   });
 
   router.get("/:id", async (req, res) => {

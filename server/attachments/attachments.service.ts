@@ -19,6 +19,8 @@ import { bytesOf, type SentPage } from "../http/page-cache";
 import { linkSigner, type LinkKind } from "./signed-links";
 import { appMetrics } from "../ops/metrics";
 import { renditionQueue } from "./renditions.service";
+import { captureTimeOf } from "./capture-time";
+import { photoOrderSort } from "./photo-order";
 
 export const ATTACHMENT_NOT_FOUND = "Attachment not found";
 
@@ -52,8 +54,16 @@ export async function getAttachmentRecord(ctx: AppContext, id: number): Promise<
   return record;
 }
 
-/** A page of the list as its JSON body: the rows as the database joined them, each with its four signed links added. */
-export function listAttachments(ctx: AppContext, list: ListQuery): Promise<SentPage> {
+/**
+ * A page of the list as its JSON body: the rows as the database joined them, each with its four
+ * signed links added. A project's photos asked for without a sort come in the project's photo order.
+ */
+export async function listAttachments(ctx: AppContext, list: ListQuery, sortGiven = true): Promise<SentPage> {
+  const projectFilter = list.filters.find((f) => f.column === "project_id" && f.operator === "eq");
+  if (!sortGiven && projectFilter && projectFilter.values.length === 1) {
+    const order = await repo.projectPhotoOrder(ctx.reads, Number(projectFilter.values[0]));
+    if (order) list = { ...list, sort: photoOrderSort(order) };
+  }
   return linkedPage(ctx, ctx.reads, list);
 }
 
@@ -63,7 +73,7 @@ async function linkedPage(ctx: AppContext, db: Db, list: ListQuery): Promise<Sen
 }
 
 /**
- * How many attachments a project's record holds: the first ones in upload order (id ascending).
+ * How many attachments a project's record holds: the first ones in the project's photo order.
  * The rest are paged from GET /api/attachments?projectId= (README, API), so a project of 10,000
  * photos is not a 6 MB record.
  */
@@ -71,12 +81,13 @@ export const PROJECT_RECORD_ATTACHMENTS = 100;
 
 /**
  * A project's first attachments (PROJECT_RECORD_ATTACHMENTS) as a JSON array with their links, as
- * bytes: the page of `GET /api/attachments?projectId=&_sort=id` that starts the list.
+ * bytes: the page of `GET /api/attachments?projectId=` that starts the list.
  */
 export async function firstProjectAttachments(ctx: AppContext, projectId: number): Promise<Buffer> {
+  const order = await repo.projectPhotoOrder(ctx.db, projectId);
   const first: ListQuery = {
     range: { offset: 0, limit: PROJECT_RECORD_ATTACHMENTS },
-    sort: [{ column: "id", order: "asc" }],
+    sort: order ? photoOrderSort(order) : [{ column: "id", order: "asc" }],
     filters: [{ column: "project_id", operator: "eq", values: [projectId] }],
   };
   return (await linkedPage(ctx, ctx.db, first)).body;
@@ -120,6 +131,8 @@ async function prepareAll(files: IncomingFile[], maxDecodeBytes: number): Promis
  */
 export async function uploadAttachments(ctx: AppContext, projectId: number, files: IncomingFile[]) {
   const prepared = await prepareAll(files, ctx.config.maxDecodeBytes);
+  // Read before the files are moved into storage (object storage leaves no local file).
+  const capturedAt = await Promise.all(prepared.map((p) => captureTimeOf(p.file)));
   const stored: StoredImage[] = [];
   let ids: number[];
   try {
@@ -135,6 +148,7 @@ export async function uploadAttachments(ctx: AppContext, projectId: number, file
         files.map((f, i) => ({
           originalName: safeFileName(f.originalName, stored[i].mimeType, i + 1),
           image: stored[i],
+          capturedAt: capturedAt[i],
         })),
         now,
       );

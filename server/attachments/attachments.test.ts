@@ -45,7 +45,8 @@ describe("listing attachments", () => {
     const all = await request(t.app).get(`/api/attachments?projectId=${projectId}`).set(user.auth);
     expect(all.status).toBe(200);
     expect(all.headers["x-total-count"]).toBe("3");
-    expect(all.body.map((a: { originalName: string }) => a.originalName)).toEqual(["b.jpg", "c.jpg", "a.jpg"]);
+    // The project's photo order: by capture time, and by name for photos without one (these).
+    expect(all.body.map((a: { originalName: string }) => a.originalName)).toEqual(["a.jpg", "b.jpg", "c.jpg"]);
     expect(Object.keys(all.body[0]).sort()).toEqual(
       [
         "id",

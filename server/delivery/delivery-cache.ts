@@ -2,6 +2,7 @@ import type { Db } from "../db/database";
 import type { EventBus, ResourceChange } from "../events/bus";
 import { RecentlyUsed } from "./recently-used";
 import { findLinkByToken, photosOf, type DeliveryLink, type DeliveryPhoto } from "./delivery.repository";
+import type { PhotoOrder } from "../attachments/photo-order";
 
 /** Links kept at most, least recently used out first. */
 const MAX_LINKS = 1_000;
@@ -11,10 +12,12 @@ const MAX_PHOTOS = 100_000;
 interface PhotoList {
   photos: DeliveryPhoto[];
   bytes: number;
+  order: PhotoOrder;
 }
 
 interface PhotoLoad {
   photos: Promise<DeliveryPhoto[]>;
+  order: PhotoOrder;
   /** Set when the project's photos change while it loads: the result is used once, not kept. */
   spoiled: boolean;
 }
@@ -89,18 +92,20 @@ export class DeliveryCache {
     const kept = this.links.get(link.token) === link;
     const list = kept ? this.currentList(link) : undefined;
     if (list) return list.photos;
-    if (!kept) return photosOf(this.db, link.projectId);
+    const order = link.photoOrder;
+    if (!kept) return photosOf(this.db, link.projectId, order);
     let load = this.photoLoads.get(link.projectId);
-    if (!load) {
-      const started: PhotoLoad = { photos: photosOf(this.db, link.projectId), spoiled: false };
+    if (!load || load.order !== order) {
+      if (load) load.spoiled = true;
+      const started: PhotoLoad = { photos: photosOf(this.db, link.projectId, order), order, spoiled: false };
       this.photoLoads.set(link.projectId, started);
-      void started.photos.then(
-        (photos) => {
-          this.photoLoads.delete(link.projectId);
-          if (!started.spoiled) this.keepPhotos(link.projectId, photos);
-        },
-        () => this.photoLoads.delete(link.projectId),
-      );
+      const done = () => {
+        if (this.photoLoads.get(link.projectId) === started) this.photoLoads.delete(link.projectId);
+      };
+      void started.photos.then((photos) => {
+        done();
+        if (!started.spoiled) this.keepPhotos(link.projectId, photos, order);
+      }, done);
       load = started;
     }
     return load.photos;
@@ -111,6 +116,8 @@ export class DeliveryCache {
     // Marked used even when stale: a stale list is replaced by the next load anyway.
     const list = this.photoLists.use(link.projectId);
     if (!list || list.photos.length !== link.photoCount || list.bytes !== link.photoBytes) return undefined;
+    // Kept in another order (changed while the project was unpublished, its link kept).
+    if (list.order !== link.photoOrder) return undefined;
     return list;
   }
 
@@ -126,12 +133,13 @@ export class DeliveryCache {
     }
   }
 
-  private keepPhotos(projectId: number, photos: DeliveryPhoto[]): void {
+  private keepPhotos(projectId: number, photos: DeliveryPhoto[], order: PhotoOrder): void {
     if (photos.length > MAX_PHOTOS) return;
     this.forgetPhotos(projectId);
     this.photoLists.set(projectId, {
       photos,
       bytes: photos.reduce((sum, p) => sum + p.size, 0),
+      order,
     });
     for (const photo of photos) this.projectOfPhoto.set(photo.id, projectId);
     this.photosKept += photos.length;

@@ -2,6 +2,8 @@ import crypto from "node:crypto";
 import type { Db } from "../db/database";
 import { nowIso } from "../db/database";
 import { editColumns, whereVersion, type Edit } from "../http/record-version";
+import { projectPhotoOrder } from "../attachments/attachments.repository";
+import { DEFAULT_PHOTO_ORDER, photoOrderColumns, photoOrderOf, type PhotoOrder } from "../attachments/photo-order";
 
 /** A published project as its delivery page sees it: nothing about clients or staff. */
 export interface DeliveryLink {
@@ -23,6 +25,8 @@ export interface DeliveryLink {
   allowDownloads: boolean;
   /** The previews offered for download too (per photo, and the web-size ZIP when it was built). */
   offerWebSize: boolean;
+  /** The order of the photos (the ZIP's, chosen before publishing: fixed while published). */
+  photoOrder: PhotoOrder;
 }
 
 /** One photo of a delivery, in the ZIP's order. */
@@ -57,6 +61,7 @@ export async function findLinkByToken(db: Db, token: string): Promise<DeliveryLi
       "cover_attachment_id",
       "delivery_allow_downloads",
       "delivery_offer_web_size",
+      "photo_order",
     );
   // Compared again byte for byte (and in constant time), whatever the database's collation.
   const expected = Buffer.from(zipPathFor(token));
@@ -75,6 +80,7 @@ export async function findLinkByToken(db: Db, token: string): Promise<DeliveryLi
     coverAttachmentId: row.cover_attachment_id == null ? null : Number(row.cover_attachment_id),
     allowDownloads: Boolean(row.delivery_allow_downloads),
     offerWebSize: Boolean(row.delivery_offer_web_size),
+    photoOrder: photoOrderOf(row.photo_order),
   };
 }
 
@@ -104,10 +110,9 @@ const photoColumns = [
   "width",
   "height",
 ];
-const inZipOrder = (db: Db, projectId: number) =>
-  db("attachments")
-    .where({ project_id: projectId })
-    .orderBy([{ column: "created_at" }, { column: "id" }]);
+/** A project's photos in its photo order (the ZIP's), read from that order's index. */
+const inZipOrder = (db: Db, projectId: number, order: PhotoOrder) =>
+  db("attachments").where({ project_id: projectId }).orderBy(photoOrderColumns(order));
 
 function toPhoto(r: Record<string, unknown>): DeliveryPhoto {
   return {
@@ -124,8 +129,10 @@ function toPhoto(r: Record<string, unknown>): DeliveryPhoto {
   };
 }
 
-export async function photosOf(db: Db, projectId: number): Promise<DeliveryPhoto[]> {
-  return (await inZipOrder(db, projectId).select(photoColumns)).map(toPhoto);
+/** A project's photos in its photo order (read from the project when not given). */
+export async function photosOf(db: Db, projectId: number, photoOrder?: PhotoOrder): Promise<DeliveryPhoto[]> {
+  const order = photoOrder ?? (await projectPhotoOrder(db, projectId)) ?? DEFAULT_PHOTO_ORDER;
+  return (await inZipOrder(db, projectId, order).select(photoColumns)).map(toPhoto);
 }
 
 export interface DeliverySettingsValues {

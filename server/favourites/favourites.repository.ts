@@ -219,15 +219,22 @@ export async function findListedVisitor(
   return row ? toListed(row) : undefined;
 }
 
-/** The photos on a visitor's list, in the delivery's order (the ZIP's). */
+/**
+ * The order keys of the project's photo order, for a query joining projects as `p` and attachments
+ * as `a` (a visitor's list is short: sorted without an index).
+ */
+const PICKS_ORDER = `CASE p.photo_order WHEN 'name' THEN a.name_key WHEN 'uploaded' THEN '' ELSE a.capture_key END`;
+
+/** The photos on a visitor's list, in the delivery's order (the project's photo order, the ZIP's). */
 export async function picksOf(
   db: Db,
   visitorId: number,
 ): Promise<Array<{ attachmentId: number; originalName: string; comment: string | null }>> {
   const rows = await db("favourites as f")
     .join("attachments as a", "a.id", "f.attachment_id")
+    .join("projects as p", "p.id", "a.project_id")
     .where("f.visitor_id", visitorId)
-    .orderBy([{ column: "a.created_at" }, { column: "a.id" }])
+    .orderByRaw(`${PICKS_ORDER}, a.created_at, a.id`)
     .select("a.id", "a.original_name", "f.comment");
   return rows.map((r) => ({
     attachmentId: Number(r.id),

@@ -7,11 +7,13 @@ import { jsonSql, oncePerDialect } from "../db/json-select";
 import { readRows } from "../db/prepared-reads";
 import { updatedByJson } from "../db/edited-by";
 import { editColumns, whereVersion, type Edit } from "../http/record-version";
+import type { PhotoOrder } from "../attachments/photo-order";
 
 export interface ProjectValues {
   name: string;
   description: string | null;
   clientId: number | null;
+  photoOrder?: PhotoOrder;
 }
 
 export const projectListSpec: ListSpec = {
@@ -64,6 +66,7 @@ const projectColumn = oncePerDialect((db: Db): string => {
         id: json.number("p.client_id"),
         name: "c.name",
       }),
+      photoOrder: "p.photo_order",
       publishStatus: "p.publish_status",
       publishedAt: json.iso("p.published_at"),
       publishedZipPath: "p.published_zip_path",
@@ -174,6 +177,7 @@ function toRow(values: Partial<ProjectValues>) {
   if (values.name !== undefined) row.name = values.name;
   if (values.description !== undefined) row.description = values.description;
   if (values.clientId !== undefined) row.client_id = values.clientId;
+  if (values.photoOrder !== undefined) row.photo_order = values.photoOrder;
   return row;
 }
 

@@ -41,7 +41,12 @@ export async function getProject(ctx: AppContext, id: number): Promise<Versioned
 }
 
 export async function createProject(ctx: AppContext, input: CreateProjectInput, by: string) {
-  const values = { name: input.name, description: input.description ?? null, clientId: input.clientId ?? null };
+  const values = {
+    name: input.name,
+    description: input.description ?? null,
+    clientId: input.clientId ?? null,
+    photoOrder: input.photoOrder,
+  };
   const id = await ctx.db.transaction(async (trx) => {
     await requireClient(trx, values.clientId);
     return repo.insertProject(trx, values, nowIso(), by);

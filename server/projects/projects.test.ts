@@ -31,6 +31,7 @@ describe("creating a project", () => {
       description: "Two cameras",
       clientId,
       client: { id: clientId, name: "Bluebird Studio" },
+      photoOrder: "captured",
       publishStatus: "draft",
       publishedAt: null,
       publishedZipPath: null,

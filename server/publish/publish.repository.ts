@@ -4,6 +4,8 @@ import { isPostgres } from "../db/transactions";
 import type { PublishStatus } from "../../api/types";
 import { webSizeZipName } from "../storage/paths";
 import { publishedZipKey } from "../storage/published-zips";
+import { projectPhotoOrder } from "../attachments/attachments.repository";
+import { DEFAULT_PHOTO_ORDER, photoOrderColumns } from "../attachments/photo-order";
 
 export interface PublishState {
   id: number;
@@ -108,9 +110,11 @@ export async function attachmentsForBuild(
 }
 
 async function attachmentsToPublish(db: Db, projectId: number): Promise<PublishableAttachment[]> {
+  // The order chosen when publishing: a published project's order cannot change (project-rules.ts).
+  const order = (await projectPhotoOrder(db, projectId)) ?? DEFAULT_PHOTO_ORDER;
   const rows = await db("attachments")
     .where({ project_id: projectId })
-    .orderBy([{ column: "created_at" }, { column: "id" }])
+    .orderBy(photoOrderColumns(order))
     .select("id", "original_name", "storage_key", "mime_type", "size", "created_at", "preview_key");
   return rows.map((r) => ({
     id: r.id,

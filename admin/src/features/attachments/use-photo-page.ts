@@ -4,13 +4,14 @@ import type { Attachment } from "../../../../api/types";
 
 export const PHOTOS_PER_PAGE = 60;
 
-const UPLOAD_ORDER: CrudSort[] = [{ field: "id", order: "asc" }];
+/** None: the server answers a project's photos in the project's photo order. */
+const PROJECT_ORDER: CrudSort[] = [];
 
-/** GET /api/attachments?projectId=, a page at a time in upload order. */
+/** GET /api/attachments?projectId=, a page at a time in the project's photo order. */
 const photoList = (projectId: number, page: number) => ({
   resource: "attachments",
   filters: [{ field: "projectId", operator: "eq", value: projectId }] as CrudFilter[],
-  sorters: UPLOAD_ORDER,
+  sorters: PROJECT_ORDER,
   pagination: { currentPage: page, pageSize: PHOTOS_PER_PAGE, mode: "server" as const },
   errorNotification: false as const,
 });

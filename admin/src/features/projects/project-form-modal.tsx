@@ -6,7 +6,7 @@ import { useVersionedEdit } from "../../lib/use-versioned-edit";
 import { useLatestRecord, useVersionedUpdate } from "../../lib/versioned-update";
 import type { CrudFilter, HttpError } from "@refinedev/core";
 import { useModalForm, useSelect } from "@refinedev/mantine";
-import type { Project } from "./types";
+import type { PhotoOrder, Project } from "./types";
 import { nameError } from "./project-rules";
 
 interface ProjectFormValues {
@@ -14,12 +14,14 @@ interface ProjectFormValues {
   description: string;
   /** Select values are strings in Mantine 5; null is "No client". */
   clientId: string | null;
+  photoOrder: PhotoOrder;
 }
 
 interface ProjectPayload {
   name: string;
   description?: string | null;
   clientId: number | null;
+  photoOrder: PhotoOrder;
 }
 
 const toPayload = (values: ProjectFormValues, action: "create" | "edit"): ProjectPayload => {
@@ -27,6 +29,7 @@ const toPayload = (values: ProjectFormValues, action: "create" | "edit"): Projec
   const payload: ProjectPayload = {
     name: values.name.trim(),
     clientId: values.clientId ? Number(values.clientId) : null,
+    photoOrder: values.photoOrder,
   };
   // A blank description is left out of a new project, and clears the one an edited project had.
   if (description) payload.description = description;
@@ -39,9 +42,17 @@ const toValues = (project: Project): ProjectFormValues => ({
   name: project.name,
   description: project.description ?? "",
   clientId: project.clientId == null ? null : String(project.clientId),
+  photoOrder: project.photoOrder ?? "captured",
 });
 
-const LABELS = { name: "Name", description: "Description", clientId: "Client" };
+const LABELS = { name: "Name", description: "Description", clientId: "Client", photoOrder: "Photo order" };
+
+/** Capture time falls back to the file name for photos without one (the API's default order). */
+const PHOTO_ORDERS: Array<{ value: PhotoOrder; label: string }> = [
+  { value: "captured", label: "Capture time" },
+  { value: "name", label: "File name" },
+  { value: "uploaded", label: "Upload order" },
+];
 
 const NO_CLIENT = { value: "", label: "No client" };
 
@@ -52,7 +63,7 @@ export interface ProjectFormModal {
 }
 
 function useProjectForm(action: "create" | "edit", defaultClientId?: number) {
-  const failure = useFailure(["name", "description", "clientId"]);
+  const failure = useFailure(["name", "description", "clientId", "photoOrder"]);
   const form = useModalForm<Project, HttpError, ProjectFormValues, ProjectPayload>({
     refineCoreProps: {
       resource: "projects",
@@ -69,7 +80,12 @@ function useProjectForm(action: "create" | "edit", defaultClientId?: number) {
       errorNotification: false,
       onMutationError: failure.show,
     },
-    initialValues: { name: "", description: "", clientId: defaultClientId ? String(defaultClientId) : null },
+    initialValues: {
+      name: "",
+      description: "",
+      clientId: defaultClientId ? String(defaultClientId) : null,
+      photoOrder: "captured",
+    },
     validate: { name: nameError },
     transformValues: (values) => toPayload(values, action),
   });
@@ -122,6 +138,12 @@ function ProjectFormFields({ form, title }: { form: ReturnType<typeof useProject
         searchable
         clearable
         {...getInputProps("clientId")}
+      />
+      <Select
+        label="Photo order"
+        description="The order of the photos here, in the client's gallery and in the ZIPs"
+        data={PHOTO_ORDERS}
+        {...getInputProps("photoOrder")}
       />
     </ModalFormDialog>
   );

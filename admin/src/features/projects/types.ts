@@ -1,2 +1,2 @@
-export type { Attachment, Project, ProjectWithAttachments, PublishStatus } from "../../../../api/types";
+export type { Attachment, PhotoOrder, Project, ProjectWithAttachments, PublishStatus } from "../../../../api/types";
 export { canPublish, isPublished } from "../../lib/project-status";

@@ -1,0 +1,66 @@
+import type { AppContext } from "../context";
+import { readAll } from "../storage/object-store";
+import { storesOf } from "../storage/stores";
+import * as repo from "./attachments.repository";
+import { captureTimeOf, EXIF_HEAD_BYTES } from "./capture-time";
+
+/** Photos read per batch, and the pause between batches, so requests and renditions go first. */
+export const CAPTURE_BATCH = 20;
+export const CAPTURE_PAUSE_MS = 250;
+
+/** The capture time at the start of a stored photo (read through the store: disk or S3); null when none or unreadable. */
+async function storedCaptureTime(ctx: AppContext, storageKey: string): Promise<string | null> {
+  const store = storesOf(ctx.config).uploads;
+  const stat = await store.stat(storageKey);
+  if (!stat || stat.size === 0) return null;
+  const head = await readAll(await store.get(storageKey, { start: 0, end: Math.min(stat.size, EXIF_HEAD_BYTES) - 1 }));
+  return captureTimeOf(head);
+}
+
+/**
+ * Reads the capture time of up to `limit` photos stored before capture times were kept, after
+ * `afterId`; each is marked read, with or without a time, so it is read once. Answers the last id
+ * read, or undefined when none was left.
+ */
+export async function readCaptureTimes(ctx: AppContext, afterId = 0, limit = CAPTURE_BATCH) {
+  const photos = await repo.uncheckedCaptureTimes(ctx.db, afterId, limit);
+  for (const photo of photos) {
+    let capturedAt: string | null = null;
+    try {
+      capturedAt = await storedCaptureTime(ctx, photo.storageKey);
+    } catch (err) {
+      ctx.logger.warn({ err, attachmentId: photo.id }, "could not read a photo's capture time");
+    }
+    await repo.setCaptureTime(ctx.db, photo.id, capturedAt);
+  }
+  return photos.at(-1)?.id;
+}
+
+/**
+ * After start, reads the capture times of photos stored by an earlier release in small batches
+ * with pauses between, until none is left; never delays start. Answers the function that stops it.
+ */
+export function backfillCaptureTimes(ctx: AppContext, pauseMs = CAPTURE_PAUSE_MS): () => void {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const next = (afterId: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      readCaptureTimes(ctx, afterId).then(
+        (last) => {
+          if (last === undefined) ctx.logger.debug("every photo's capture time is read");
+          else next(last);
+        },
+        (err: unknown) => {
+          ctx.logger.warn({ err }, "reading capture times stopped; it resumes at the next start");
+        },
+      );
+    }, pauseMs);
+    timer.unref();
+  };
+  next(0);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
