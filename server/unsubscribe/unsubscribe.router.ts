@@ -1,5 +1,5 @@
 import express, { Router, type Response } from "express";
-import { studioName } from "../studio/studio.service";
+import { branding } from "../studio/studio.service";
 import type { AppContext } from "../context";
 import { HttpError } from "../http/errors";
 import { sendHtml } from "../delivery/delivery.router";
@@ -7,28 +7,26 @@ import { addressOfToken, unsubscribe } from "./unsubscribe.service";
 import { renderInvalidLink, renderUnsubscribeForm, renderUnsubscribed } from "./unsubscribe-page";
 
 /**
- * /unsubscribe/<token>: GET shows a button; POST unsubscribes. The POST is also RFC 8058's
- * one-click (`List-Unsubscribe=One-Click` in a form body, no cookie, no sign-in).
+ * /unsubscribe/<token>: GET shows a button (or, to an address already out, says so); POST
+ * unsubscribes. The POST is also RFC 8058's one-click (`List-Unsubscribe=One-Click` in a form
+ * body, no cookie, no sign-in). Every page carries the studio's logo, accent and contact line.
  */
 export function unsubscribeRouter(ctx: AppContext): Router {
   const router = Router();
-  const answer =
-    (action: typeof addressOfToken, page: typeof renderUnsubscribeForm) =>
-    async (req: express.Request, res: Response) => {
-      try {
-        const address = await action(ctx, String(req.params.token));
-        sendHtml(res, 200, page({ studio: await studioName(ctx), email: address.email }));
-      } catch (err) {
-        if (!(err instanceof HttpError) || err.statusCode !== 404) throw err;
-        sendHtml(res, 404, renderInvalidLink(await studioName(ctx)));
-      }
-    };
+  const answer = (action: typeof addressOfToken) => async (req: express.Request, res: Response) => {
+    const brand = await branding(ctx);
+    const studio = { studio: brand.name, brand };
+    try {
+      const address = await action(ctx, String(req.params.token));
+      const page = address.unsubscribed ? renderUnsubscribed : renderUnsubscribeForm;
+      sendHtml(res, 200, page({ ...studio, email: address.email }));
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.statusCode !== 404) throw err;
+      sendHtml(res, 404, renderInvalidLink(studio));
+    }
+  };
 
-  router.get("/:token", answer(addressOfToken, renderUnsubscribeForm));
-  router.post(
-    "/:token",
-    express.urlencoded({ extended: false, limit: "1kb", parameterLimit: 5 }),
-    answer(unsubscribe, renderUnsubscribed),
-  );
+  router.get("/:token", answer(addressOfToken));
+  router.post("/:token", express.urlencoded({ extended: false, limit: "1kb", parameterLimit: 5 }), answer(unsubscribe));
   return router;
 }

@@ -1,4 +1,7 @@
 import request from "supertest";
+import sharp from "sharp";
+import { replaceLogo } from "../studio/studio.service";
+import { writeStudioRow } from "../studio/studio.repository";
 import { describe, expect, it } from "vitest";
 import type { SendingDraft } from "../../api/types";
 import { sendMail, studioFixture, unsubscribePathIn, type Studio } from "../sending/test-fixtures";
@@ -20,7 +23,7 @@ describe("unsubscribe", () => {
 
     const res = await request(s.t.app).post(path).type("form").send("List-Unsubscribe=One-Click");
     expect(res.status).toBe(200);
-    expect(res.text).toContain("You are unsubscribed");
+    expect(res.text).toContain("You&#39;re unsubscribed");
     expect(res.text).toContain("Lumen Studio will send no more e-mails to ana@lima.test.");
     expect(await anaIsUnsubscribed()).toBe(true);
     // A second click is harmless.
@@ -52,6 +55,46 @@ describe("unsubscribe", () => {
 
     expect((await request(s.t.app).post(path)).status).toBe(200);
     expect(await anaIsUnsubscribed()).toBe(true);
+  });
+
+  it("is branded (logo, name, accent, contact line) and, to an address already out, says so without a second button", async () => {
+    s = await fixture.studio();
+    await writeStudioRow(
+      s.t.ctx.db,
+      {
+        name: "Nordlicht",
+        accentColor: "#ffd43b",
+        contactEmail: "hallo@nordlicht.example",
+        contactPhone: "+49 30 1234",
+      },
+      new Date().toISOString(),
+    );
+    const logo = await sharp({ create: { width: 90, height: 30, channels: 3, background: "#5c3d2e" } })
+      .png()
+      .toBuffer();
+    await replaceLogo(s.t.ctx, logo);
+    await sendMail(s.t, s.staff, s.delivery.id, { contactIds: [s.ana] }).expect(200);
+    const path = unsubscribePathIn(fixture.mails[0]);
+    const branded = (html: string) => {
+      expect(html).toContain('style="--accent:#ffd43b;--on-accent:#000000"');
+      expect(html).toMatch(/<img class="logo" src="\/d\/logo\/[0-9a-f]{32}\.webp"/);
+      expect(html).toContain("<span>Nordlicht</span>");
+      expect(html).toContain('<a href="mailto:hallo@nordlicht.example"');
+      expect(html).toContain('<a href="tel:+49301234"');
+      expect(html).not.toContain("Photo Delivery, Fast");
+    };
+    const form = await request(s.t.app).get(path);
+    branded(form.text);
+    expect(form.text).toContain(">Unsubscribe</button>");
+
+    branded((await request(s.t.app).post(path)).text);
+    const again = await request(s.t.app).get(path);
+    expect(again.status).toBe(200);
+    branded(again.text);
+    expect(again.text).toContain("<h1>You&#39;re unsubscribed</h1>");
+    expect(again.text).toContain("Nordlicht will send no more e-mails to ana@lima.test.");
+    expect(again.text).not.toContain("<button");
+    expect(again.text).not.toContain("<form");
   });
 
   it("answers an unknown or malformed link with a 404 page and changes nothing", async () => {
