@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from "../test/harness";
 import { startSmtpInbox, type SmtpInbox } from "../test/smtp-inbox";
 import { eventually } from "../test/wait";
 import { signUp } from "./auth-test-helpers";
+import { post as postFrom } from "./burst-test-helpers";
 import { DEVICE_COOKIE } from "./device-cookie";
 import { SESSION_HEADER } from "./session-cookie";
 
@@ -47,30 +48,12 @@ interface Answer {
   device?: string;
 }
 
-/** A POST sent from a chosen loopback address (Linux routes all of 127/8 to lo), as a browser if `cookie` is given. */
-function post(from: string, path: string, body: object, cookie?: string): Promise<Answer> {
-  const json = JSON.stringify(body);
+/** A POST sent from a chosen loopback address, as a browser if `cookie` is given. */
+async function post(from: string, path: string, body: Record<string, string>, cookie?: string): Promise<Answer> {
   const browser = cookie === undefined ? {} : { [SESSION_HEADER]: "cookie", ...(cookie ? { Cookie: cookie } : {}) };
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: "127.0.0.1",
-        port,
-        localAddress: from,
-        method: "POST",
-        path,
-        agent: false,
-        headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(json), ...browser },
-      },
-      (res) => {
-        res.resume();
-        const device = (res.headers["set-cookie"] ?? []).find((c) => c.startsWith(`${DEVICE_COOKIE}=`))?.split(";")[0];
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, device }));
-      },
-    );
-    req.on("error", reject);
-    req.end(json);
-  });
+  const { status, headers } = await postFrom({ port, path, body, from, headers: browser });
+  const device = (headers["set-cookie"] ?? []).find((c) => c.startsWith(`${DEVICE_COOKIE}=`))?.split(";")[0];
+  return { status, device };
 }
 
 const login = async (from: string, password: string, cookie?: string, email = OWNER) =>

@@ -1,7 +1,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { burst, listen, tally, type Listening } from "../auth/burst-test-helpers";
+import { burst, listen, passcodeGuesses, tallyOnly, type Listening } from "../auth/burst-test-helpers";
 import { publishDelivery } from "./test-fixtures";
 import { PASSCODE_LIMIT } from "./passcode-attempts";
 
@@ -28,8 +28,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-const guesses = Array.from({ length: 30 }, (_, i) => String(i).padStart(4, "0"));
-
 describe("thirty passcode guesses sent at once", () => {
   it.each([
     ["one app", 1],
@@ -39,19 +37,8 @@ describe("thirty passcode guesses sent at once", () => {
     const set = await request(t.app).put(`/api/projects/${d.id}/delivery`).set(staff.auth).send({ passcode: "0025" });
     expect(set.status).toBe(200);
 
-    const statuses = await burst(
-      guesses.map((passcode, i) => ({
-        port: servers[i % apps].port,
-        path: `/d/${d.token}/unlock`,
-        body: { passcode },
-        form: true,
-      })),
-    );
-    const counts = tally(statuses);
-    expect(
-      statuses.every((s) => s === 401 || s === 429),
-      JSON.stringify(counts),
-    ).toBe(true);
+    const statuses = await burst(passcodeGuesses(d.token, (i) => servers[i % apps].port));
+    const counts = tallyOnly(statuses, [401, 429]);
     expect(counts[401]).toBe(PASSCODE_LIMIT.limit);
     expect(counts[429]).toBe(30 - PASSCODE_LIMIT.limit);
     expect(statuses[25], "the right passcode, sent 26th").toBe(429);
