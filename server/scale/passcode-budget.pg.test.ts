@@ -1,10 +1,8 @@
-import path from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, RELAXED_LIMITS, signUp } from "../auth/auth-test-helpers";
-import { makeNoisyJpeg } from "../attachments/test-fixtures";
+import { RELAXED_LIMITS, signUp } from "../auth/auth-test-helpers";
 import { startAppProcess, startTwoProcesses, type AppProcess, type TwoProcesses } from "../test/app-process";
-import { until } from "../test/wait";
+import { publishWithPasscode } from "./publish-with-passcode";
 
 /**
  * A delivery link's wrong-passcode budget (10 per 15 minutes) with two real processes on one
@@ -23,34 +21,14 @@ afterAll(async () => {
   await two?.stop();
 });
 
-/** A project published through `on`, with a passcode: answers its delivery token. */
-async function publishWithPasscode(on: AppProcess, passcode: string): Promise<string> {
-  const admin = await signUp(on.url, "admin@studio.test");
-  const auth = bearer(admin.accessToken);
-  const project = await request(on.url).post("/api/projects").set(auth).send({ name: "Locked Wedding" });
-  expect(project.status).toBe(201);
-  const upload = await request(on.url)
-    .post(`/api/attachments/projects/${project.body.id}/upload`)
-    .set(auth)
-    .attach("file", await makeNoisyJpeg(320, 240), "one.jpg");
-  expect(upload.status, JSON.stringify(upload.body)).toBe(201);
-  expect((await request(on.url).post(`/api/projects/${project.body.id}/publish`).set(auth)).status).toBe(202);
-  const published = await until(
-    async () => (await request(on.url).get(`/api/projects/${project.body.id}`).set(auth)).body,
-    (p) => p.publishStatus === "published",
-  );
-  const settings = await request(on.url).put(`/api/projects/${project.body.id}/delivery`).set(auth).send({ passcode });
-  expect(settings.status, JSON.stringify(settings.body)).toBe(200);
-  return path.basename(published.downloadUrl as string, ".zip");
-}
-
 const unlock = (on: AppProcess, token: string, passcode: string) =>
   request(on.url).post(`/d/${token}/unlock`).type("form").send({ passcode });
 
 describe("one wrong-passcode budget per delivery link", () => {
   it("is spent by ten wrong passcodes split between two processes, and stays spent after both restart", async () => {
     const { a, b } = two;
-    const token = await publishWithPasscode(a, "right one");
+    const admin = await signUp(a.url, "admin@studio.test");
+    const token = await publishWithPasscode(a, admin.accessToken, "right one");
     for (let i = 0; i < 10; i++) {
       const res = await unlock(i % 2 === 0 ? a : b, token, `wrong ${i}`);
       expect(res.status, `wrong passcode ${i}`).toBe(401);
