@@ -1,27 +1,21 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../test/harness";
-import { RELAXED_LIMITS, signUp } from "./auth-test-helpers";
+import type { TestApp } from "../test/harness";
+import { appWithOwner, cookieSet, OWNER as owner } from "./cookie-test-helpers";
 import { DEVICE_COOKIE } from "./device-cookie";
 import { SESSION_HEADER } from "./session-cookie";
 
 let t: TestApp;
-const owner = { email: "owner@studio.test", password: "secret123" };
 
 beforeAll(async () => {
-  t = await createTestApp({ ...RELAXED_LIMITS, TRUST_PROXY: "1" });
-  await signUp(t.app, owner.email, owner.password);
+  t = await appWithOwner();
 });
 afterAll(() => t.close());
 
-/** The device cookie an answer sets: its `name=value` and its attributes. */
+/** The device cookie an answer sets: its `name=value`, its attributes and the device id. */
 function deviceCookie(res: request.Response) {
-  const header = ([] as string[])
-    .concat(res.headers["set-cookie"] ?? [])
-    .find((c) => c.startsWith(`${DEVICE_COOKIE}=`));
-  expect(header, "a device cookie").toBeDefined();
-  const [pair, ...attributes] = header!.split(";").map((p) => p.trim());
-  return { pair, attributes: attributes.join("; "), device: pair.split(".")[1] };
+  const { pair, attributes } = cookieSet(res, DEVICE_COOKIE);
+  return { pair, attributes, device: pair.split(".")[1] };
 }
 
 const signIn = () => request(t.app).post("/api/auth/login").set(SESSION_HEADER, "cookie").send(owner);

@@ -1,31 +1,22 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../test/harness";
-import { RELAXED_LIMITS, signUp } from "./auth-test-helpers";
+import type { TestApp } from "../test/harness";
+import { appWithOwner, cookieSet, OWNER as owner } from "./cookie-test-helpers";
 import { hashSecretToken } from "./secret-tokens";
 import { REFRESH_COOKIE, SESSION_HEADER } from "./session-cookie";
 import { REFRESH_GRACE_SECONDS } from "./sessions";
 
 let t: TestApp;
-const owner = { email: "owner@studio.test", password: "secret123" };
 
 beforeAll(async () => {
-  t = await createTestApp({ ...RELAXED_LIMITS, TRUST_PROXY: "1" });
-  await signUp(t.app, owner.email, owner.password);
+  t = await appWithOwner();
 });
 afterAll(() => t.close());
 
 const browser = { [SESSION_HEADER]: "cookie" };
 
 /** The refresh cookie a response sets, as `name=value`, and its attributes. */
-function refreshCookie(res: request.Response): { pair: string; attributes: string } {
-  const header = ([] as string[])
-    .concat(res.headers["set-cookie"] ?? [])
-    .find((c) => c.startsWith(`${REFRESH_COOKIE}=`));
-  expect(header, "a refresh cookie").toBeDefined();
-  const [pair, ...attributes] = header!.split(";").map((p) => p.trim());
-  return { pair, attributes: attributes.join("; ") };
-}
+const refreshCookie = (res: request.Response) => cookieSet(res, REFRESH_COOKIE);
 
 /** Moves the rotation of the cookie's token back past the grace, as if it had been replaced long ago. */
 async function outliveGrace(pair: string) {
