@@ -58,49 +58,38 @@ interface Field {
   state(): Promise<unknown>;
 }
 
+/** A field named "name" whose message calls it "Name". */
+const nameField = (send: Field["send"], state: Field["state"]): Field => ({ key: "name", label: "Name", send, state });
+
 const FIELDS: Record<string, Field> = {
-  "a new client's name": {
-    key: "name",
-    label: "Name",
-    send: (name) => api().post("/api/clients").set(s.staff.auth).send({ name }),
-    state: () => rows("clients"),
-  },
-  "a client's new name": {
-    key: "name",
-    label: "Name",
-    send: (name) => api().put(`/api/clients/${s.clientId}`).set(s.staff.auth).send({ name }),
-    state: () => rows("clients"),
-  },
-  "a new contact's name": {
-    key: "name",
-    label: "Name",
-    send: (name) => api().post("/api/contacts").set(s.staff.auth).send({ name, clientId: s.clientId }),
-    state: () => rows("contacts"),
-  },
-  "a contact's new name (the name a client's mail is addressed to)": {
-    key: "name",
-    label: "Name",
-    send: (name) => api().patch(`/api/contacts/${s.ana}`).set(s.staff.auth).send({ name }),
-    state: () => rows("contacts"),
-  },
-  "a new project's name": {
-    key: "name",
-    label: "Name",
-    send: (name) => api().post("/api/projects").set(s.staff.auth).send({ name }),
-    state: () => rows("projects"),
-  },
-  "a project's new name (its mail, its page and its ZIP's name)": {
-    key: "name",
-    label: "Name",
-    send: (name) => api().put(`/api/projects/${s.delivery.id}`).set(s.staff.auth).send({ name }),
-    state: () => rows("projects"),
-  },
-  "the studio's name": {
-    key: "name",
-    label: "Name",
-    send: (name) => api().put("/api/studio/settings").set(admin.auth).send({ name }),
-    state: async () => (await api().get("/api/studio/settings").set(admin.auth)).body,
-  },
+  "a new client's name": nameField(
+    (name) => api().post("/api/clients").set(s.staff.auth).send({ name }),
+    () => rows("clients"),
+  ),
+  "a client's new name": nameField(
+    (name) => api().put(`/api/clients/${s.clientId}`).set(s.staff.auth).send({ name }),
+    () => rows("clients"),
+  ),
+  "a new contact's name": nameField(
+    (name) => api().post("/api/contacts").set(s.staff.auth).send({ name, clientId: s.clientId }),
+    () => rows("contacts"),
+  ),
+  "a contact's new name (the name a client's mail is addressed to)": nameField(
+    (name) => api().patch(`/api/contacts/${s.ana}`).set(s.staff.auth).send({ name }),
+    () => rows("contacts"),
+  ),
+  "a new project's name": nameField(
+    (name) => api().post("/api/projects").set(s.staff.auth).send({ name }),
+    () => rows("projects"),
+  ),
+  "a project's new name (its mail, its page and its ZIP's name)": nameField(
+    (name) => api().put(`/api/projects/${s.delivery.id}`).set(s.staff.auth).send({ name }),
+    () => rows("projects"),
+  ),
+  "the studio's name": nameField(
+    (name) => api().put("/api/studio/settings").set(admin.auth).send({ name }),
+    async () => (await api().get("/api/studio/settings").set(admin.auth)).body,
+  ),
   "a display name at sign-up": {
     key: "displayName",
     label: "Display name",
