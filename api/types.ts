@@ -248,6 +248,16 @@ export interface NotificationSettings {
   deliveryMail: boolean;
 }
 
+/** A selection a client sent from a delivery page, as the bell lists it (GET /api/users/me/notifications/selections). */
+export interface SelectionNotice {
+  visitorId: number;
+  projectId: number;
+  projectName: string;
+  visitorName: string;
+  photoCount: number;
+  sentAt: string;
+}
+
 /** GET/PUT /api/studio/settings: the studio's branding, shown on every client's delivery page. */
 export interface StudioSettings extends Versioned {
   /** As saved, or STUDIO_NAME until an admin saves one. */

@@ -2,12 +2,18 @@ import type { AppContext } from "../context";
 import { nowIso } from "../db/database";
 import { mailerOf } from "../mail/mailer";
 import { findProjectForMail, type ProjectForMail } from "../sending/sending.repository";
-import type { NotificationSettings } from "../../api/types";
+import type { NotificationSettings, SelectionNotice } from "../../api/types";
+import { recentSelections } from "./selection-notices";
 import { claimNotice, deliveryMailWanted, setDeliveryMailWanted, staffToNotify } from "./notifications.repository";
 import { downloadedMail, expiredUnusedMail } from "./staff-mail";
 
 export async function notificationSettings(ctx: AppContext, uid: string): Promise<NotificationSettings> {
   return { deliveryMail: await deliveryMailWanted(ctx.db, uid) };
+}
+
+/** The selections clients sent lately, the latest first: every staff member's bell lists them. */
+export async function selectionNotices(ctx: AppContext): Promise<SelectionNotice[]> {
+  return recentSelections(ctx.reads);
 }
 
 export async function updateNotificationSettings(

@@ -1,12 +1,16 @@
 import { useState } from "react";
-import { ActionIcon, Popover, Stack, Switch, Text } from "@mantine/core";
+import { ActionIcon, Divider, Indicator, Popover, Stack, Switch, Text } from "@mantine/core";
 import { useCustom, useCustomMutation } from "@refinedev/core";
 import { IconBell } from "@tabler/icons-react";
 import type { NotificationSettings } from "../../../../api/types";
+import { SelectionNoticeList, useSelectionNotices } from "./selection-notices";
 
 const URL = "/users/me/notifications";
 
-/** The signed-in staff member's own delivery mails: on (default) or off. */
+/**
+ * The bell: the selections clients sent (a dot counts those not seen yet), and the signed-in staff
+ * member's own delivery mails, on (default) or off.
+ */
 export function NotificationSettingsButton() {
   const [opened, setOpened] = useState(false);
   const { result, query } = useCustom<NotificationSettings>({
@@ -18,16 +22,33 @@ export function NotificationSettingsButton() {
   const { mutateAsync: save, mutation } = useCustomMutation<NotificationSettings>();
   const [error, setError] = useState<string | null>(null);
   const settings = result.data as NotificationSettings | undefined;
+  const { notices, unseen, markSeen } = useSelectionNotices();
+  const toggle = (open: boolean) => {
+    markSeen();
+    setOpened(open);
+  };
 
   return (
-    <Popover opened={opened} onChange={setOpened} position="bottom-end" width={300} withArrow shadow="md">
+    <Popover opened={opened} onChange={toggle} position="bottom-end" width={320} withArrow shadow="md">
       <Popover.Target>
-        <ActionIcon size="lg" variant="light" aria-label="Notification settings" onClick={() => setOpened((o) => !o)}>
-          <IconBell size={20} />
-        </ActionIcon>
+        <Indicator label={unseen} size={16} color="red" disabled={unseen === 0} offset={4} withBorder>
+          <ActionIcon
+            size="lg"
+            variant="light"
+            aria-label={unseen ? `Notification settings, ${unseen} new` : "Notification settings"}
+            onClick={() => toggle(!opened)}
+          >
+            <IconBell size={20} />
+          </ActionIcon>
+        </Indicator>
       </Popover.Target>
       <Popover.Dropdown>
         <Stack spacing="xs">
+          <Text size="sm" weight={600}>
+            Selections received
+          </Text>
+          <SelectionNoticeList notices={notices} onOpen={() => toggle(false)} />
+          <Divider />
           <Text size="sm" weight={600}>
             Notification settings
           </Text>
