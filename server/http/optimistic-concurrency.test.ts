@@ -39,7 +39,8 @@ interface Kind {
   name: string;
   /** A record of this kind to edit (the studio has one). */
   create(): Promise<Urls>;
-  methods: Array<"put" | "patch">;
+  /** PUT and PATCH unless it says otherwise. */
+  methods?: Array<"put" | "patch">;
   /** Two changes of different fields, as two editors' forms would send them. */
   first(n: number): object;
   second(n: number): object;
@@ -47,14 +48,14 @@ interface Kind {
   shown(body: Record<string, unknown>): object;
 }
 
+/** A record read and written at the same path. */
+const samePath = (path: string): Urls => ({ record: path, write: path });
+const methodsOf = (kind: Kind) => kind.methods ?? (["put", "patch"] as const);
+
 const kinds: Kind[] = [
   {
     name: "client",
-    async create() {
-      const id = await insertClientRow(t.ctx, "Harbour Lights");
-      return { record: `/api/clients/${id}`, write: `/api/clients/${id}` };
-    },
-    methods: ["put", "patch"],
+    create: async () => samePath(`/api/clients/${await insertClientRow(t.ctx, "Harbour Lights")}`),
     first: (n) => ({ name: `Harbour Lights ${n}` }),
     // A client has one editable field: the second editor renames it too.
     second: (n) => ({ name: `Harbour ${n}` }),
@@ -62,22 +63,17 @@ const kinds: Kind[] = [
   },
   {
     name: "contact",
-    async create() {
-      const id = await insertContactRow(t.ctx, await insertClientRow(t.ctx, "Northfield"), "Maya Lind");
-      return { record: `/api/contacts/${id}`, write: `/api/contacts/${id}` };
-    },
-    methods: ["put", "patch"],
+    create: async () =>
+      samePath(
+        `/api/contacts/${await insertContactRow(t.ctx, await insertClientRow(t.ctx, "Northfield"), "Maya Lind")}`,
+      ),
     first: (n) => ({ email: `maya${n}@northfield.test` }),
     second: (n) => ({ name: `Maya ${n}` }),
     shown: (b) => ({ email: b.email, name: b.name }),
   },
   {
     name: "project",
-    async create() {
-      const id = await insertProjectRow(t.ctx, { name: "Spring wedding" });
-      return { record: `/api/projects/${id}`, write: `/api/projects/${id}` };
-    },
-    methods: ["put", "patch"],
+    create: async () => samePath(`/api/projects/${await insertProjectRow(t.ctx, { name: "Spring wedding" })}`),
     first: (n) => ({ description: `Two cameras, take ${n}` }),
     second: (n) => ({ name: `Spring wedding ${n}` }),
     shown: (b) => ({ description: b.description, name: b.name }),
@@ -98,21 +94,14 @@ const kinds: Kind[] = [
   },
   {
     name: "studio's settings",
-    async create() {
-      return { record: "/api/studio/settings", write: "/api/studio/settings" };
-    },
-    methods: ["put", "patch"],
+    create: async () => samePath("/api/studio/settings"),
     first: (n) => ({ contactEmail: `hello${n}@lumen.test` }),
     second: (n) => ({ name: `Lumen ${n}` }),
     shown: (b) => ({ contactEmail: b.contactEmail, name: b.name }),
   },
   {
     name: "user's role and access",
-    async create() {
-      const user = await createUser(t.ctx);
-      return { record: `/api/users/${user.uid}`, write: `/api/users/${user.uid}` };
-    },
-    methods: ["put", "patch"],
+    create: async () => samePath(`/api/users/${(await createUser(t.ctx)).uid}`),
     first: (n) => ({ role: n % 2 === 0 ? "admin" : "staff" }),
     second: (n) => ({ hasAccess: n % 2 === 0 }),
     shown: (b) => ({ role: b.role, hasAccess: b.hasAccess }),
@@ -136,7 +125,7 @@ async function current(urls: Urls): Promise<{ body: Record<string, unknown>; ver
 }
 
 describe.each(kinds)("the $name", (kind) => {
-  const patch = kind.methods.at(-1)!;
+  const patch = methodsOf(kind).at(-1)!;
 
   it("is read with its version, from 1, as a strong ETag", async () => {
     const urls = await kind.create();
@@ -173,7 +162,7 @@ describe.each(kinds)("the $name", (kind) => {
   });
 
   it("refuses a save on a version someone else saved over: 412, the record as it is, who changed it; nothing changes", async () => {
-    for (const method of kind.methods) {
+    for (const method of methodsOf(kind)) {
       const urls = await kind.create();
       const opened = await current(urls);
       const first = await write(urls, method, ann, kind.first(next()), `"${opened.version}"`);
@@ -237,7 +226,7 @@ describe.each(kinds)("the $name", (kind) => {
 describe("what counts no version", () => {
   it("a project's views and downloads, and its cover, leave its version and ETag as they were", async () => {
     const id = await insertProjectRow(t.ctx, { name: "Counters" });
-    const urls = { record: `/api/projects/${id}`, write: `/api/projects/${id}` };
+    const urls = samePath(`/api/projects/${id}`);
     const opened = await current(urls);
     await t.ctx.db("projects").where({ id }).increment("delivery_views", 3).increment("delivery_downloads", 1);
     const cover = await api().put(`/api/projects/${id}/cover`).set(ann.auth).send({ attachmentId: null });
@@ -251,7 +240,7 @@ describe("what counts no version", () => {
 
   it("a profile change by the user themself leaves the version an admin's form holds", async () => {
     const user = await createUser(t.ctx);
-    const urls = { record: `/api/users/${user.uid}`, write: `/api/users/${user.uid}` };
+    const urls = samePath(`/api/users/${user.uid}`);
     const opened = await current(urls);
     expect((await api().patch("/api/users/me").set(user.auth).send({ displayName: "Zoë" })).status).toBe(200);
     const res = await write(urls, "patch", ann, { role: "admin" }, `"${opened.version}"`);
