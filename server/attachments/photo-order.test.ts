@@ -5,14 +5,14 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { lightroomFilter } from "../../api/favourites";
 import { appWithUser } from "../test/app-with-user";
-import { insertAttachmentRow, insertProjectRow } from "../test/rows";
+import { attachmentRow, insertAttachmentRow, insertProjectRow } from "../test/rows";
 import { publishedZipCopy, writeStored } from "../test/stored-files";
 import { until } from "../test/wait";
 import { webSizeZipKey } from "../storage/published-zips";
 import { projectRow, readZip, recordPublishEvents } from "../publish/test-fixtures";
 import { visitorOf } from "../favourites/test-fixtures";
 import { backfillCaptureTimes, readCaptureTimes } from "./capture-backfill";
-import { nameKey } from "./photo-order";
+import { nameKey, orderKeys } from "./photo-order";
 
 const made = appWithUser();
 const api = () => request(made.t.app);
@@ -152,6 +152,52 @@ describe("the order of a project's photos", () => {
     const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
     const byKey = [...names].sort((a, b) => (nameKey(a) < nameKey(b) ? -1 : nameKey(a) > nameKey(b) ? 1 : 0));
     expect(byKey).toEqual([...names].sort(collator.compare));
+  });
+});
+
+describe("a long project's pages in capture and name order", () => {
+  it("are the sorted list cut in pages, deep pages too, and follow a rename", async () => {
+    const { ctx } = made.t;
+    const id = await insertProjectRow(ctx, { name: "Marathon" });
+    const photos = Array.from({ length: 700 }, (_, i) => {
+      const name = `IMG_${(i * 37) % 700}.jpg`;
+      const capturedAt = i % 5 === 0 ? null : new Date(Date.UTC(2026, 5, 1) + ((i * 53) % 700) * 60_000).toISOString();
+      return { name, capturedAt };
+    });
+    const rows = photos.map((p) => ({
+      ...attachmentRow(id, { size: 1, originalName: p.name }),
+      captured_at: p.capturedAt,
+      captured_at_checked: true,
+      ...orderKeys(p.name, p.capturedAt),
+    }));
+    await ctx.db.batchInsert("attachments", rows, 100);
+    const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+    const byName = photos.map((p) => p.name).sort(collator.compare);
+    const timed = photos.filter((p) => p.capturedAt).sort((a, b) => a.capturedAt!.localeCompare(b.capturedAt!));
+    const byCapture = [
+      ...timed.map((p) => p.name),
+      ...photos
+        .filter((p) => !p.capturedAt)
+        .map((p) => p.name)
+        .sort(collator.compare),
+    ];
+    const page = (start: number) => listed(id, `&_start=${start}&_end=${start + 25}`);
+
+    expect(await page(600)).toEqual(byCapture.slice(600, 625));
+    expect(await page(300)).toEqual(byCapture.slice(300, 325));
+    expect((await setOrder(id, "name")).status).toBe(200);
+    expect(await page(600)).toEqual(byName.slice(600, 625));
+    expect(await page(675)).toEqual(byName.slice(675, 700));
+
+    // Renamed to sort first: every later page moves by one.
+    const [renamed] = await ctx.db("attachments").where({ project_id: id, original_name: byName[650] }).select("id");
+    const res = await api()
+      .patch(`/api/attachments/${renamed.id}`)
+      .set(made.user.auth)
+      .send({ originalName: "A_1.jpg" });
+    expect(res.status).toBe(200);
+    const after = ["A_1.jpg", ...byName.filter((_, i) => i !== 650)];
+    expect(await page(600)).toEqual(after.slice(600, 625));
   });
 });
 
