@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { create } from "./api";
-import { launchBrowser, screenshot, signIn } from "./browser";
-import { startFreshServer, type FreshServer } from "./fresh-server";
+import { screenshot } from "./browser";
 import { imageFile } from "./fixtures/images";
-import { uploadThroughApi } from "./fixtures/upload";
-import { startSmtpInbox, type SmtpInbox } from "../server/test/smtp-inbox";
+import {
+  arrangeLimaWedding,
+  deliveryLinkIn,
+  openProjectAsAdmin,
+  startSendingSetup,
+  type SendingSetup,
+} from "./sending-setup";
+import type { FreshServer } from "./fresh-server";
+import type { SmtpInbox } from "../server/test/smtp-inbox";
 import { mailParts } from "../server/test/mail-parts";
 
 /**
@@ -13,71 +18,33 @@ import { mailParts } from "../server/test/mail-parts";
  * add the photo, publish again telling the recipients. The link in the first mail shows "being
  * updated" meanwhile, then the gallery with the new photo; the second mail carries the same link.
  */
-const ADMIN = { email: "ada@lumen.test", password: "ada-password-1" };
-const LAN = "studio.lan";
 const BEING_UPDATED = "This gallery is being updated — please check back soon";
 
+let setup: SendingSetup;
 let smtp: SmtpInbox;
 let server: FreshServer;
 let browser: Browser;
-let lanUrl: string;
 
 beforeAll(async () => {
-  smtp = await startSmtpInbox();
-  server = await startFreshServer((port) => ({
-    SMTP_URL: smtp.url,
-    PUBLIC_URL: `http://${LAN}:${port}`,
-    STUDIO_NAME: "Lumen Studio",
-  }));
-  // As in sending.spec.ts: the mails' links name the studio's LAN address, which the browser maps here.
-  lanUrl = server.baseUrl.replace("127.0.0.1", LAN);
-  browser = await launchBrowser([
-    `--host-resolver-rules=MAP ${LAN} 127.0.0.1`,
-    `--unsafely-treat-insecure-origin-as-secure=${lanUrl}`,
-  ]);
+  ({ smtp, server, browser } = setup = await startSendingSetup());
 });
+afterAll(() => setup?.stop());
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await smtp?.close();
-});
-
-async function arrange(): Promise<{ projectId: number }> {
-  const signedUp = await fetch(`${server.baseUrl}/api/auth/signup`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ ...ADMIN, displayName: "Ada Admin" }),
-  });
-  expect(signedUp.status).toBe(201);
-  const { accessToken: token } = (await signedUp.json()) as { accessToken: string };
-  const client = await create<{ id: number }>(token, "clients", { name: "Lima Family" }, server.baseUrl);
-  await create(token, "contacts", { name: "Ana Lima", email: "ana@lima.test", clientId: client.id }, server.baseUrl);
-  const project = await create<{ id: number }>(
-    token,
-    "projects",
-    { name: "Lima Wedding", clientId: client.id },
+const arrange = () =>
+  arrangeLimaWedding(
     server.baseUrl,
+    [["Ana Lima", "ana@lima.test"]],
+    [
+      ["first-dance.jpg", "#fbc2eb"],
+      ["the-rings.jpg", "#84fab0"],
+    ],
   );
-  for (const [name, color] of [
-    ["first-dance.jpg", "#fbc2eb"],
-    ["the-rings.jpg", "#84fab0"],
-  ])
-    await uploadThroughApi(token, project.id, await imageFile(name, "jpeg", color, 640), server.baseUrl);
-  return { projectId: project.id };
-}
-
-const linkIn = (raw: string) => new RegExp(`${lanUrl}/d/[A-Za-z0-9_-]+\\?r=[A-Za-z0-9_-]+`).exec(raw)?.[0];
+const linkIn = (raw: string) => deliveryLinkIn(setup.lanUrl, raw);
 
 describe("republishing a gallery the client already has", () => {
   it("keeps the link: being updated while unpublished, then the gallery with the added photo", async () => {
     const { projectId } = await arrange();
-    const studio = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1440, height: 900 } });
-    studio.setDefaultTimeout(20_000);
-    const staff = await studio.newPage();
-    await signIn(staff, ADMIN.email, ADMIN.password);
-    await staff.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
-    await staff.goto(`/projects/${projectId}`);
+    const { studio, staff } = await openProjectAsAdmin(browser, server.baseUrl, projectId, 900);
     await staff.getByText("Attachments (2)").waitFor();
 
     await staff.getByRole("button", { name: "Publish Project" }).click();

@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { create } from "./api";
-import { launchBrowser, screenshot, settled, signIn } from "./browser";
-import { startFreshServer, type FreshServer } from "./fresh-server";
-import { imageFile } from "./fixtures/images";
-import { uploadThroughApi } from "./fixtures/upload";
-import { startSmtpInbox, type SmtpInbox } from "../server/test/smtp-inbox";
+import { screenshot, settled } from "./browser";
+import {
+  arrangeLimaWedding,
+  deliveryLinkIn,
+  openProjectAsAdmin,
+  startSendingSetup,
+  type SendingSetup,
+} from "./sending-setup";
+import type { FreshServer } from "./fresh-server";
+import type { SmtpInbox } from "../server/test/smtp-inbox";
 import { mailParts } from "../server/test/mail-parts";
 
 /**
@@ -13,77 +17,37 @@ import { mailParts } from "../server/test/mail-parts";
  * its client's contacts; the mails arrive in a real SMTP inbox, the link in one opens
  * the delivery page, and the download shows in 'Delivery activity' on the studio's open page.
  */
-const ADMIN = { email: "ada@lumen.test", password: "ada-password-1" };
-const LAN = "studio.lan";
-
+let setup: SendingSetup;
 let smtp: SmtpInbox;
 let server: FreshServer;
 let browser: Browser;
 let lanUrl: string;
 
 beforeAll(async () => {
-  smtp = await startSmtpInbox();
-  server = await startFreshServer((port) => ({
-    SMTP_URL: smtp.url,
-    PUBLIC_URL: `http://${LAN}:${port}`,
-    STUDIO_NAME: "Lumen Studio",
-  }));
-  lanUrl = server.baseUrl.replace("127.0.0.1", LAN);
-  // The CSP's upgrade-insecure-requests breaks every plain-HTTP name but localhost's, the web
-  // app's live socket included (issue 26); until that is fixed the studio works at 127.0.0.1 and
-  // the browser is told to take the client's LAN name for a secure origin.
-  browser = await launchBrowser([
-    `--host-resolver-rules=MAP ${LAN} 127.0.0.1`,
-    `--unsafely-treat-insecure-origin-as-secure=${lanUrl}`,
-  ]);
+  ({ smtp, server, browser, lanUrl } = setup = await startSendingSetup());
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await smtp?.close();
-});
+afterAll(() => setup?.stop());
 
 /** The studio's first account (the admin), a client with two contacts, and a project with photos. */
-async function arrange(): Promise<{ projectId: number }> {
-  const signedUp = await fetch(`${server.baseUrl}/api/auth/signup`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ ...ADMIN, displayName: "Ada Admin" }),
-  });
-  expect(signedUp.status).toBe(201);
-  const { accessToken: token } = (await signedUp.json()) as { accessToken: string };
-  const client = await create<{ id: number }>(token, "clients", { name: "Lima Family" }, server.baseUrl);
-  for (const [name, email] of [
-    ["Ana Lima", "ana@lima.test"],
-    ["Luís Lima", "luis@lima.test"],
-  ])
-    await create(token, "contacts", { name, email, clientId: client.id }, server.baseUrl);
-  const project = await create<{ id: number }>(
-    token,
-    "projects",
-    { name: "Lima Wedding", clientId: client.id },
+const arrange = () =>
+  arrangeLimaWedding(
     server.baseUrl,
+    [
+      ["Ana Lima", "ana@lima.test"],
+      ["Luís Lima", "luis@lima.test"],
+    ],
+    [
+      ["first-dance.jpg", "#fbc2eb"],
+      ["the-rings.jpg", "#84fab0"],
+      ["sparklers.jpg", "#30cfd0"],
+    ],
   );
-  for (const [name, color] of [
-    ["first-dance.jpg", "#fbc2eb"],
-    ["the-rings.jpg", "#84fab0"],
-    ["sparklers.jpg", "#30cfd0"],
-  ])
-    await uploadThroughApi(token, project.id, await imageFile(name, "jpeg", color, 640), server.baseUrl);
-  return { projectId: project.id };
-}
 
 describe("sending a gallery to the client", () => {
   it("publishes, sends to two contacts, and shows the client's download in Delivery activity without a reload", async () => {
     const { projectId } = await arrange();
     // The studio works on the server's own machine; its clients come by the name in PUBLIC_URL.
-    const studio = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1440, height: 1000 } });
-    studio.setDefaultTimeout(20_000);
-    const staff = await studio.newPage();
-    await signIn(staff, ADMIN.email, ADMIN.password);
-    await staff.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
-    await staff.goto(`/projects/${projectId}`);
+    const { studio, staff } = await openProjectAsAdmin(browser, server.baseUrl, projectId, 1000);
     await staff.getByText("Attachments (3)").waitFor();
     const activity = staff
       .locator(".mantine-Card-root")
@@ -116,7 +80,7 @@ describe("sending a gallery to the client", () => {
     await expect.poll(() => smtp.mails.map((m) => m.to[0]).sort()).toEqual(["ana@lima.test", "luis@lima.test"]);
     const mail = mailParts(smtp.mails.find((m) => m.to.includes("ana@lima.test"))!.raw);
     expect(mail.header("Subject")).toEqual(["Your photos from Lumen Studio: Lima Wedding"]);
-    const link = new RegExp(`${lanUrl}/d/[A-Za-z0-9_-]+\\?r=[A-Za-z0-9_-]+`).exec(mail.text)?.[0];
+    const link = deliveryLinkIn(lanUrl, mail.text);
     expect(link).toBeDefined();
     expect(mail.html).toContain(`href="${link}"`);
 
