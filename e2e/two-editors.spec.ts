@@ -70,22 +70,45 @@ describe("two editors, one record: the second save keeps the first's change or i
     await removeArranged?.();
   });
 
+  /** The same form opened in the first editor's page, then in the second's. */
+  const openInBoth = async (open: (page: Page) => Promise<Locator>) => [await open(first), await open(second)];
+
+  /**
+   * The first editor saves `firstEdit`, then the second saves `secondEdit` over it (saveOnTop). A
+   * save shows as its dialog closing or, given `notice`, as that notice on the page.
+   */
+  async function saveOneThenTheOther(
+    [a, b]: Locator[],
+    firstEdit: (form: Locator) => Promise<unknown>,
+    secondEdit: (form: Locator) => Promise<unknown>,
+    { save = "Save", notice }: { save?: string; notice?: string } = {},
+  ) {
+    await firstEdit(a);
+    await a.getByRole("button", { name: save }).click();
+    if (notice) await first.getByText(notice).waitFor();
+    else await a.waitFor({ state: "hidden" });
+
+    await secondEdit(b);
+    const savedNotice = notice ? second.getByText(notice) : undefined;
+    await saveOnTop(second, b, b.getByRole("button", { name: save }), () =>
+      savedNotice ? savedNotice.isVisible() : b.isHidden(),
+    );
+    if (!notice) await b.waitFor({ state: "hidden" });
+  }
+
   it("project: one changes the description, the other the name; both are kept", async () => {
-    const dialogs: Locator[] = [];
-    for (const page of [first, second]) {
+    const dialogs = await openInBoth(async (page) => {
       await page.goto(`/projects/${project.id}`);
       await page.getByRole("button", { name: "Edit Project" }).click();
-      dialogs.push(page.getByRole("dialog", { name: "Edit Project" }));
-      await dialogs.at(-1)!.getByLabel("Name").waitFor();
-    }
-    const [a, b] = dialogs;
-    await a.getByLabel("Description").fill("Golden hour on the pier");
-    await a.getByRole("button", { name: "Save" }).click();
-    await a.waitFor({ state: "hidden" });
-
-    await b.getByLabel("Name").fill("Two Editors, renamed");
-    await saveOnTop(second, b, b.getByRole("button", { name: "Save" }), () => b.isHidden());
-    await b.waitFor({ state: "hidden" });
+      const dialog = page.getByRole("dialog", { name: "Edit Project" });
+      await dialog.getByLabel("Name").waitFor();
+      return dialog;
+    });
+    await saveOneThenTheOther(
+      dialogs,
+      (a) => a.getByLabel("Description").fill("Golden hour on the pier"),
+      (b) => b.getByLabel("Name").fill("Two Editors, renamed"),
+    );
     await expect
       .poll(async () => {
         const { name, description } = await storedProject(project.id);
@@ -95,13 +118,11 @@ describe("two editors, one record: the second save keeps the first's change or i
   });
 
   it("client: both change its one field; the second is told who changed it, and nothing is undone", async () => {
-    const dialogs: Locator[] = [];
-    for (const page of [first, second]) {
+    const [a, b] = await openInBoth(async (page) => {
       await page.goto(`/clients/${client.id}`);
       await page.getByRole("button", { name: "Edit Client" }).click();
-      dialogs.push(page.getByRole("dialog", { name: "Edit Client" }));
-    }
-    const [a, b] = dialogs;
+      return page.getByRole("dialog", { name: "Edit Client" });
+    });
     // The second editor is typing when the first saves.
     await b.getByLabel("Name").fill("Two Editors Client (Blake)");
     await a.getByLabel("Name").fill("Two Editors Client (Admin)");
@@ -126,21 +147,17 @@ describe("two editors, one record: the second save keeps the first's change or i
   it("contact: one changes the e-mail, the other the phone; both are kept", async () => {
     const token = await adminToken();
     const contact = await create<{ id: number }>(token, "contacts", { clientId: client.id, name: "Robin Pier" });
-    const dialogs: Locator[] = [];
-    for (const page of [first, second]) {
+    const dialogs = await openInBoth(async (page) => {
       await page.goto(`/clients/${client.id}`);
       await page.getByRole("tab", { name: "Robin Pier" }).click();
       await page.getByRole("tabpanel").getByRole("button", { name: "Edit" }).click();
-      dialogs.push(page.getByRole("dialog", { name: "Edit Contact" }));
-    }
-    const [a, b] = dialogs;
-    await a.getByLabel("Email").fill("robin@pier.test");
-    await a.getByRole("button", { name: "Save" }).click();
-    await a.waitFor({ state: "hidden" });
-
-    await b.getByLabel("Phone").fill("+44 20 7946 0000");
-    await saveOnTop(second, b, b.getByRole("button", { name: "Save" }), () => b.isHidden());
-    await b.waitFor({ state: "hidden" });
+      return page.getByRole("dialog", { name: "Edit Contact" });
+    });
+    await saveOneThenTheOther(
+      dialogs,
+      (a) => a.getByLabel("Email").fill("robin@pier.test"),
+      (b) => b.getByLabel("Phone").fill("+44 20 7946 0000"),
+    );
     await expect
       .poll(async () => {
         const { email, phoneNumber } = await getJson<{ email: string; phoneNumber: string }>(
@@ -156,21 +173,18 @@ describe("two editors, one record: the second save keeps the first's change or i
     const token = await adminToken();
     const before = await getJson<StudioSettings>(token, "studio/settings");
     try {
-      const forms: Locator[] = [];
-      for (const page of [first, second]) {
+      const forms = await openInBoth(async (page) => {
         await page.goto("/studio");
-        forms.push(page.getByRole("form", { name: "Studio settings" }));
-        await forms.at(-1)!.getByLabel("Contact phone").waitFor();
-      }
-      const [a, b] = forms;
-      await a.getByLabel("Contact phone").fill("+44 20 7946 0100");
-      await a.getByRole("button", { name: "Save studio settings" }).click();
-      await first.getByText("Studio settings saved").waitFor();
-
-      await b.getByLabel("Web site").fill("https://two-editors.test");
-      const savedNotice = second.getByText("Studio settings saved");
-      await saveOnTop(second, b, b.getByRole("button", { name: "Save studio settings" }), () =>
-        savedNotice.isVisible(),
+        const form = page.getByRole("form", { name: "Studio settings" });
+        await form.getByLabel("Contact phone").waitFor();
+        return form;
+      });
+      const [a] = forms;
+      await saveOneThenTheOther(
+        forms,
+        (form) => form.getByLabel("Contact phone").fill("+44 20 7946 0100"),
+        (form) => form.getByLabel("Web site").fill("https://two-editors.test"),
+        { save: "Save studio settings", notice: "Studio settings saved" },
       );
       await expect
         .poll(async () => {
@@ -187,22 +201,19 @@ describe("two editors, one record: the second save keeps the first's change or i
   });
 
   it("delivery settings: one sets a favourites limit, the other offers the web size; both are kept", async () => {
-    const cards: Locator[] = [];
-    for (const page of [first, second]) {
+    const cards = await openInBoth(async (page) => {
       await page.goto(`/projects/${project.id}`);
-      cards.push(page.getByRole("form", { name: "Delivery settings" }));
-      await cards.at(-1)!.getByLabel("Favourites limit").waitFor();
-    }
-    const [a, b] = cards;
-    await a.getByLabel("Favourites limit").fill("12");
-    await a.getByRole("button", { name: "Save delivery settings" }).click();
-    await first.getByText("Delivery settings saved").waitFor();
-
-    // Mantine draws the switch over a zero-sized checkbox: a person clicks its label.
-    await b.getByText("Offer web-size downloads", { exact: true }).click();
-    const savedNotice = second.getByText("Delivery settings saved");
-    await saveOnTop(second, b, b.getByRole("button", { name: "Save delivery settings" }), () =>
-      savedNotice.isVisible(),
+      const card = page.getByRole("form", { name: "Delivery settings" });
+      await card.getByLabel("Favourites limit").waitFor();
+      return card;
+    });
+    const [, b] = cards;
+    await saveOneThenTheOther(
+      cards,
+      (a) => a.getByLabel("Favourites limit").fill("12"),
+      // Mantine draws the switch over a zero-sized checkbox: a person clicks its label.
+      (card) => card.getByText("Offer web-size downloads", { exact: true }).click(),
+      { save: "Save delivery settings", notice: "Delivery settings saved" },
     );
     await expect
       .poll(async () => {
