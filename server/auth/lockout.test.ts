@@ -127,9 +127,9 @@ describe("one address against an account", () => {
     const mail = await eventually(() => smtp.mails.find((m) => m.to.includes(OWNER) && m.body.includes("mode=reset")));
     const token = /mode=reset&token=([\w-]+)/.exec(mail.body)?.[1];
     expect(token).toBeDefined();
-    expect((await post("127.0.0.10", "/api/auth/password-reset/confirm", { token, password: "newpass1" })).status).toBe(
-      204,
-    );
+    expect(
+      (await post("127.0.0.10", "/api/auth/password-reset/confirm", { token: token!, password: "newpass1" })).status,
+    ).toBe(204);
     // The ceiling and every pair of the account start afresh: the spent address too.
     expect(await login("127.0.0.7", "newpass1")).toBe(200);
     expect(await login("127.0.0.1", "newpass1")).toBe(200);
