@@ -96,6 +96,9 @@ describe("projects, attachments and publishing", () => {
     await expect.poll(() => editDialog.getByLabel("Name").inputValue()).toBe("Wedding Journey");
     await expect.poll(() => editDialog.getByLabel("Client").inputValue()).toBe(client.name);
     await editDialog.getByLabel("Description").fill("   ");
+    await expect.poll(() => editDialog.getByLabel("Photo order").inputValue()).toBe("Capture time");
+    await editDialog.getByLabel("Photo order").click();
+    await page.getByRole("option", { name: "Upload order" }).click();
     await editDialog.getByRole("button", { name: "Save" }).click();
     await editDialog.waitFor({ state: "hidden" });
     await details.getByText("Ceremony and reception").waitFor({ state: "hidden" });
@@ -103,6 +106,22 @@ describe("projects, attachments and publishing", () => {
 
     // The spec's rows, with their menus, are the list view.
     await page.getByText("List", { exact: true }).click();
+    const rowNames = () =>
+      page
+        .getByRole("button", { name: /^Actions for / })
+        .evaluateAll((all) => all.map((b) => b.getAttribute("aria-label")));
+    await expect.poll(async () => (await rowNames()).length).toBe(3);
+    const uploaded = await rowNames();
+    // Back to capture time: photos without one (these) by file name.
+    await page.getByRole("button", { name: "Edit Project" }).click();
+    await expect.poll(() => editDialog.getByLabel("Photo order").inputValue()).toBe("Upload order");
+    await editDialog.getByLabel("Photo order").click();
+    await page.getByRole("option", { name: "Capture time" }).click();
+    await editDialog.getByRole("button", { name: "Save" }).click();
+    await editDialog.waitFor({ state: "hidden" });
+    const byName = ["Actions for cake.png", "Actions for ceremony.jpg", "Actions for rings.jpg"];
+    await expect.poll(rowNames).toEqual(byName);
+    expect([...uploaded].sort()).toEqual(byName);
     await page.getByRole("button", { name: "Actions for rings.jpg" }).click();
     await page.getByRole("menuitem", { name: "Rename" }).click();
     const renameDialog = dialog(page, "Rename Attachment");
