@@ -29,6 +29,8 @@ const notificationProvider: NotificationProvider = {
       title: description ? message : undefined,
       message: description ?? message,
       autoClose: failed ? 10_000 : 4_000,
+      // Mantine's close button is an icon alone: without a name a screen reader says just "button".
+      closeButtonProps: { "aria-label": "Close notification", title: "Close notification" },
     });
   },
   close: (key) => hideNotification(key),

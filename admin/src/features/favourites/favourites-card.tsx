@@ -39,7 +39,6 @@ function VisitorRow({
     <UnstyledButton
       onClick={onChoose}
       aria-pressed={chosen}
-      aria-label={`${visitor.name}, ${visitor.count} ${visitor.count === 1 ? "photo" : "photos"}`}
       sx={(theme) => ({
         display: "block",
         width: "100%",
@@ -72,8 +71,11 @@ function VisitorRow({
   );
 }
 
-/** The project's 'Favourites': each visitor of the delivery page, and the chosen one's picks; live. */
-export function FavouritesCard({ project }: { project: Project }) {
+/**
+ * The project's 'Favourites': each visitor of the delivery page, and the chosen one's picks; live.
+ * `first`: the card heads its column (the project has favourites), else it follows the photos.
+ */
+export function FavouritesCard({ project, first = false }: { project: Project; first?: boolean }) {
   const [chosenId, setChosenId] = useState<number | undefined>(undefined);
   const { visitors, loading, failed } = useFavouriteVisitors(project.id);
   const limit = project.delivery.favouritesLimit;
@@ -81,7 +83,7 @@ export function FavouritesCard({ project }: { project: Project }) {
   const shownId = visitors.some((v) => v.id === chosenId) ? chosenId : visitors[0]?.id;
 
   return (
-    <Card withBorder shadow="xs" radius="md" p="lg" mt="md" aria-label="Favourites">
+    <Card withBorder shadow="xs" radius="md" p="lg" mt={first ? 0 : "md"} mb={first ? "md" : 0} aria-label="Favourites">
       <Title order={4}>Favourites</Title>
       <Text size="sm" color="dimmed" mb="md">
         {limit

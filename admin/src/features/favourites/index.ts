@@ -1,2 +1,3 @@
 export { FavouritesCard } from "./favourites-card";
 export { FavouritesLimitInput } from "./favourites-limit-input";
+export { useHasFavourites } from "./use-favourites";

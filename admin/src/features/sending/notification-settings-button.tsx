@@ -29,9 +29,9 @@ export function NotificationSettingsButton() {
   };
 
   return (
-    <Popover opened={opened} onChange={toggle} position="bottom-end" width={320} withArrow shadow="md">
-      <Popover.Target>
-        <Indicator label={unseen} size={16} color="red" disabled={unseen === 0} offset={4} withBorder>
+    <Indicator label={unseen} size={16} color="red" disabled={unseen === 0} offset={4} withBorder>
+      <Popover opened={opened} onChange={toggle} position="bottom-end" width={320} withArrow shadow="md">
+        <Popover.Target>
           <ActionIcon
             size="lg"
             variant="light"
@@ -40,41 +40,41 @@ export function NotificationSettingsButton() {
           >
             <IconBell size={20} />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
-      <Popover.Dropdown>
-        <Stack spacing="xs">
-          <Text size="sm" weight={600}>
-            Selections received
-          </Text>
-          <SelectionNoticeList notices={notices} onOpen={() => toggle(false)} />
-          <Divider />
-          <Text size="sm" weight={600}>
-            Notification settings
-          </Text>
-          <Switch
-            label="E-mail me when a client downloads a gallery I sent, or its link expires unused"
-            checked={settings?.deliveryMail ?? true}
-            disabled={!settings || mutation.isPending}
-            onChange={(event) => {
-              setError(null);
-              save({
-                url: URL,
-                method: "put",
-                values: { deliveryMail: event.currentTarget.checked },
-                successNotification: false,
-                errorNotification: false,
-              }).then(
-                () => query.refetch(),
-                (err: { message?: string }) => setError(err.message ?? "Could not save"),
-              );
-            }}
-          />
-          <Text size="xs" color={error ? "red" : "dimmed"}>
-            {error ?? "When nobody sent a gallery, these mails go to every admin. This choice is yours alone."}
-          </Text>
-        </Stack>
-      </Popover.Dropdown>
-    </Popover>
+        </Popover.Target>
+        <Popover.Dropdown>
+          <Stack spacing="xs">
+            <Text size="sm" weight={600}>
+              Selections received
+            </Text>
+            <SelectionNoticeList notices={notices} onOpen={() => toggle(false)} />
+            <Divider />
+            <Text size="sm" weight={600}>
+              Notification settings
+            </Text>
+            <Switch
+              label="E-mail me when a client downloads a gallery I sent, or its link expires unused"
+              checked={settings?.deliveryMail ?? true}
+              disabled={!settings || mutation.isPending}
+              onChange={(event) => {
+                setError(null);
+                save({
+                  url: URL,
+                  method: "put",
+                  values: { deliveryMail: event.currentTarget.checked },
+                  successNotification: false,
+                  errorNotification: false,
+                }).then(
+                  () => query.refetch(),
+                  (err: { message?: string }) => setError(err.message ?? "Could not save"),
+                );
+              }}
+            />
+            <Text size="xs" color={error ? "red" : "dimmed"}>
+              {error ?? "When nobody sent a gallery, these mails go to every admin. This choice is yours alone."}
+            </Text>
+          </Stack>
+        </Popover.Dropdown>
+      </Popover>
+    </Indicator>
   );
 }

@@ -30,7 +30,9 @@ export function useSelectionNotices() {
     types: ["updated"],
     onLiveEvent: () => void query.refetch(),
   });
-  const notices = (result.data as SelectionNotice[] | undefined) ?? [];
+  // Before the first answer (and after a failed one) the result holds no list.
+  const data: unknown = result.data;
+  const notices = Array.isArray(data) ? (data as SelectionNotice[]) : [];
   const [seen, setSeen] = useState(seenAt);
   const newest = notices[0]?.sentAt ?? "";
   /** The list was looked at: what it shows now is no longer new. */
