@@ -51,6 +51,8 @@ describe("the client's delivery page", () => {
     const project = await create<{ id: number }>(token, "projects", {
       name: "Ana & Luís — Golden Hour",
       description: "Wedding, 14 June",
+      // The journey pages through the viewer in the order the photos were uploaded.
+      photoOrder: "uploaded",
     });
     projectId = project.id;
     for (const [name, from, to] of PHOTOS) {
@@ -334,7 +336,8 @@ describe("the client's delivery page", () => {
         await expect
           .poll(() => client.page.locator(".cover .logo").evaluate((img) => (img as HTMLImageElement).naturalWidth))
           .toBe(300);
-        expect(await client.page.locator(".cover > img").getAttribute("src")).toBe("v/2");
+        // tall.jpg, first by file name (neither photo has a capture time); not wide.jpg, the default cover.
+        expect(await client.page.locator(".cover > img").getAttribute("src")).toBe("v/1");
         const button = client.page.getByRole("link", { name: /^Download all/ });
         expect(await button.evaluate((a) => [getComputedStyle(a).backgroundColor, getComputedStyle(a).color])).toEqual([
           "rgb(255, 212, 59)",
@@ -345,8 +348,9 @@ describe("the client's delivery page", () => {
         const shapes = await client.page
           .locator(".grid a")
           .evaluateAll((links) => links.map((a) => a.getBoundingClientRect().width / a.getBoundingClientRect().height));
-        expect(shapes[0]).toBeCloseTo(2, 1);
-        expect(shapes[1]).toBeCloseTo(2 / 3, 1);
+        // In file-name order: tall.jpg (600 × 900), then wide.jpg (1200 × 600).
+        expect(shapes[0]).toBeCloseTo(2 / 3, 1);
+        expect(shapes[1]).toBeCloseTo(2, 1);
         await screenshot(client.page, `delivery-branded-${viewport.width}`);
         await client.context.close();
       }
