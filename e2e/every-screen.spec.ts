@@ -8,7 +8,8 @@ import { imageFile } from "./fixtures/images";
 import { uploadThroughApi } from "./fixtures/upload";
 import { publishThroughApi, type PublishedProject } from "./fixtures/publish";
 
-const PHOTOS = ["north-light.jpg", "south-light.jpg", "east-light.jpg"];
+// Uploaded in file-name order, so the grid shows them in this order whatever the project's photo order.
+const PHOTOS = ["east-light.jpg", "north-light.jpg", "south-light.jpg"];
 
 /** One level-one heading, nothing wider than the screen, and axe-core content. */
 async function checkScreen(page: Page, screen: string, viewportWidth: number): Promise<void> {
@@ -20,6 +21,8 @@ async function checkScreen(page: Page, screen: string, viewportWidth: number): P
 
 /** On the screen without scrolling sideways: a control a person can reach. */
 async function expectWithinScreen(control: Locator, viewportWidth: number): Promise<void> {
+  // A list that a live change reads again draws its rows anew: measure the control once it is shown.
+  await control.waitFor();
   const box = await control.boundingBox();
   expect(box).not.toBeNull();
   expect(box!.x).toBeGreaterThanOrEqual(0);
