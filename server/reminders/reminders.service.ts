@@ -2,11 +2,11 @@ import type { AppContext } from "../context";
 import { clientMailBrand } from "../mail/client-brand";
 import { nowIso } from "../db/database";
 import { NotFoundError } from "../http/errors";
-import { mailerOf } from "../mail/mailer";
 import { announceActivity, recordActivity, recipientLabel } from "../activity/activity.service";
 import { notifyExpiredUnused } from "../notifications/notifications.service";
-import { oneLine, reminderTexts, renderClientMail } from "../sending/client-mail";
-import { mailAddresses, mailbox, unsubscribeUrl } from "../unsubscribe/unsubscribe.service";
+import { reminderTexts } from "../sending/client-mail";
+import { sendLinkMail } from "../sending/link-mail";
+import { mailAddresses, mailbox } from "../unsubscribe/unsubscribe.service";
 import type { ReminderSettings } from "../../api/types";
 import {
   claimDueReminders,
@@ -47,24 +47,12 @@ async function sendReminder(ctx: AppContext, reminder: DueReminder, unsubscribeT
   const brand = await clientMailBrand(ctx, project.id);
   const studio = brand.name;
   const texts = reminderTexts(studio, project.name, project.expiresAt!, brand.timeZone);
-  const unsubscribe = unsubscribeUrl(reminder.linkOrigin, unsubscribeToken);
-  const token = project.zipPath!.replace(/^published\/|\.zip$/g, "");
-  await mailerOf(ctx).send({
-    to: reminder.name ? { name: oneLine(reminder.name), address: reminder.email } : reminder.email,
-    subject: texts.subject,
-    ...renderClientMail({
-      brand,
-      projectName: project.name,
-      photoCount: project.photoCount,
-      totalSize: project.totalSize,
-      expiresAt: project.expiresAt,
-      message: texts.message,
-      link: `${reminder.linkOrigin}/d/${token}?r=${reminder.linkKey}`,
-      passcodeHint: project.passcodeHash !== null,
-      unsubscribeUrl: unsubscribe,
-    }),
-    fromName: oneLine(studio),
-    unsubscribeUrl: unsubscribe,
+  await sendLinkMail(ctx, {
+    project: { ...project, zipPath: project.zipPath! },
+    holder: reminder,
+    brand,
+    texts,
+    unsubscribeToken,
   });
 }
 

@@ -1,8 +1,8 @@
 import type { AppContext } from "../context";
-import { mailerOf } from "../mail/mailer";
 import { clientMailBrand } from "../mail/client-brand";
-import { mailAddresses, mailbox, unsubscribeUrl } from "../unsubscribe/unsubscribe.service";
-import { oneLine, renderClientMail } from "./client-mail";
+import { mailAddresses, mailbox } from "../unsubscribe/unsubscribe.service";
+import { oneLine } from "./client-mail";
+import { sendLinkMail } from "./link-mail";
 import { findProjectForMail, holdersOfLink } from "./sending.repository";
 
 /** What the mail to say the gallery was updated says; the link is the one the recipient already has. */
@@ -32,30 +32,13 @@ export async function notifyGalleryUpdated(ctx: AppContext, projectId: number): 
     const brand = await clientMailBrand(ctx, projectId);
     const studio = brand.name;
     const texts = updateNoticeTexts(studio, project.name);
-    const token = project.zipPath.replace(/^published\/|\.zip$/g, "");
+    const published = { ...project, zipPath: project.zipPath };
     let sent = 0;
     for (const holder of holders) {
       const address = addresses.get(mailbox(holder.email));
       if (!address || address.unsubscribed) continue;
-      const unsubscribe = unsubscribeUrl(holder.linkOrigin, address.token);
       try {
-        await mailerOf(ctx).send({
-          to: holder.name ? { name: oneLine(holder.name), address: holder.email } : holder.email,
-          subject: texts.subject,
-          ...renderClientMail({
-            brand,
-            projectName: project.name,
-            photoCount: project.photoCount,
-            totalSize: project.totalSize,
-            expiresAt: project.expiresAt,
-            message: texts.message,
-            link: `${holder.linkOrigin}/d/${token}?r=${holder.linkKey}`,
-            passcodeHint: project.passcodeHash !== null,
-            unsubscribeUrl: unsubscribe,
-          }),
-          fromName: oneLine(studio),
-          unsubscribeUrl: unsubscribe,
-        });
+        await sendLinkMail(ctx, { project: published, holder, brand, texts, unsubscribeToken: address.token });
         sent++;
       } catch (err) {
         ctx.logger.warn({ projectId, err: (err as Error).message }, "a gallery-updated mail could not be sent");
