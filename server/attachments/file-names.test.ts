@@ -69,6 +69,12 @@ describe("file names made safe at upload and rename", () => {
       expect(contentDisposition.parse(disposition).parameters.filename).toBe(expected[i]);
     }
 
+    // The ZIP's entries in the order the names were sent (the default, by file name, would reorder them).
+    await request(t.app)
+      .patch(`/api/projects/${projectId}`)
+      .set(user.auth)
+      .send({ photoOrder: "uploaded" })
+      .expect(200);
     const events = recordPublishEvents(t.ctx, projectId);
     expect((await request(t.app).post(`/api/projects/${projectId}/publish`).set(user.auth)).status).toBe(202);
     await events.next("publish_completed", 60_000);
