@@ -36,7 +36,8 @@ async function publishThroughA(id: number): Promise<string> {
 
 /** A published project of three photos made through A, each of its files once asked of B (so B holds it). */
 async function deliveryHeldByB(name: string): Promise<{ id: number; page: string; photoIds: number[] }> {
-  const project = await request(a.url).post("/api/projects").set(auth()).send({ name });
+  // In upload order: the tests name photos by their position as uploaded.
+  const project = await request(a.url).post("/api/projects").set(auth()).send({ name, photoOrder: "uploaded" });
   const photoIds: number[] = [];
   for (const file of ["one.jpg", "two.jpg", "three.jpg"]) {
     const res = await request(a.url)
@@ -104,8 +105,9 @@ describe("a delivery held in B's memory, changed through A", () => {
     const unpublished = await deliveryHeldByB("Unpublished");
     const deleted = await deliveryHeldByB("Deleted");
     expect((await request(a.url).delete(`/api/projects/${unpublished.id}/publish`).set(auth())).status).toBe(200);
-    for (const url of [unpublished.page, `${unpublished.page}/p/1`, `${unpublished.page}/t/2`])
-      expect(await onB(url), url).toBe(404);
+    // The link stays the gallery's: its page says it is being updated (503), and no file is served.
+    expect(await onB(unpublished.page)).toBe(503);
+    for (const url of [`${unpublished.page}/p/1`, `${unpublished.page}/t/2`]) expect(await onB(url), url).toBe(404);
     expect((await request(a.url).delete(`/api/projects/${deleted.id}`).set(auth())).status).toBe(204);
     for (const url of [deleted.page, `${deleted.page}/p/1`, `${deleted.page}/t/2`])
       expect(await onB(url), url).toBe(404);
