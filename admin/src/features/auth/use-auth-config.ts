@@ -6,12 +6,14 @@ export interface AuthConfig {
   passwordPolicy: PasswordPolicy;
   /** The server's per-file upload limit (MAX_UPLOAD_BYTES). */
   maxUploadBytes: number;
+  /** PUBLIC_URL, the address clients' links are under; null when the server has none. */
+  publicUrl: string | null;
 }
 
 /** The contract's default, until the server has said. */
 const DEFAULT_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
-/** What the server offers and allows: Google sign-in, the password rules, the upload limit. */
+/** What the server offers and allows: Google sign-in, the password rules, the upload limit, its public address. */
 export function useAuthConfig(): AuthConfig {
   const { result } = useCustom<AuthConfig>({
     url: "/auth/config",
@@ -24,5 +26,6 @@ export function useAuthConfig(): AuthConfig {
     google: config?.google?.clientId ? config.google : null,
     passwordPolicy: config?.passwordPolicy ?? { minLength: DEFAULT_MIN_PASSWORD_LENGTH },
     maxUploadBytes: config?.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+    publicUrl: config?.publicUrl ?? null,
   };
 }

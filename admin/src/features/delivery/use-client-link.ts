@@ -1,5 +1,5 @@
-import { useCustom } from "@refinedev/core";
 import { absoluteUrl } from "../../lib/copy-text";
+import { useAuthConfig } from "../auth";
 
 /** A path of this server as the client gets it: under PUBLIC_URL when the server has one, as its mails are. */
 export function clientLink(path: string, publicUrl: string | null | undefined): string {
@@ -8,12 +8,6 @@ export function clientLink(path: string, publicUrl: string | null | undefined): 
 
 /** Turns a path into the link the client gets; the browser's own address until the server has said. */
 export function useClientLink(): (path: string) => string {
-  const { result } = useCustom<{ publicUrl?: string | null }>({
-    url: "/auth/config",
-    method: "get",
-    queryOptions: { staleTime: Infinity, retry: 1 },
-    errorNotification: false,
-  });
-  const publicUrl = (result.data as { publicUrl?: string | null } | undefined)?.publicUrl;
+  const { publicUrl } = useAuthConfig();
   return (path) => clientLink(path, publicUrl);
 }
