@@ -130,11 +130,10 @@ function createAuthRateLimits(
   db: Db,
   config: { windowSeconds: number; perIp: number; perAccount: number; perAccountHourly: number },
 ): AuthRateLimits {
-  const hourly = (limit: number) => createRateLimiter({ db, limit, windowSeconds: 3600 });
   const ipLimiter = createRateLimiter({ db, limit: config.perIp, windowSeconds: config.windowSeconds });
   const pairLimiter = createRateLimiter({ db, limit: config.perAccount, windowSeconds: config.windowSeconds });
-  const pairHourly = hourly(config.perAccountHourly);
-  const ceiling = hourly(config.perAccountHourly);
+  // The pair's hourly budget and the account's (or device's) ceiling: one limit, told apart by key.
+  const hourly = createRateLimiter({ db, limit: config.perAccountHourly, windowSeconds: 3600 });
   return {
     byIp: async (action, ip) => {
       await ipLimiter.consume(`ip|${action}|${ip ?? "unknown"}`);
@@ -151,12 +150,12 @@ function createAuthRateLimits(
         return n;
       };
       await count(pairLimiter, pair);
-      if (device) await count(ceiling, `device|${scope}|${device}`);
-      else if ((await count(pairHourly, `pair-hour|${scope}|${address}`)) <= config.perAccount)
-        await count(ceiling, `account|${scope}`);
+      if (device) await count(hourly, `device|${scope}|${device}`);
+      else if ((await count(hourly, `pair-hour|${scope}|${address}`)) <= config.perAccount)
+        await count(hourly, `account|${scope}`);
       else {
         // Past its share the address no longer counts towards the ceiling, but is still held to it.
-        const refusal = await ceiling.refusalIfSpent(`account|${scope}`);
+        const refusal = await hourly.refusalIfSpent(`account|${scope}`);
         if (refusal) throw refusal;
       }
       return {
