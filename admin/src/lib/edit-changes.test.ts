@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { changedFields, conflictSentence, followLatest, isNewer, pickFields } from "./edit-changes";
+import { conflictSentence, describeConflict, differingFields, followLatest, isNewer, pickFields } from "./edit-changes";
 
 const filled = { name: "Wedding", description: "Saturday", clientId: "4" as string | null };
 
 describe("what an edit form sends", () => {
   it("names only the fields the user changed, not one changed and changed back", () => {
-    expect(changedFields(filled, { ...filled })).toEqual([]);
-    expect(changedFields(filled, { ...filled, name: "Wedding party" })).toEqual(["name"]);
-    expect(changedFields(filled, { ...filled, name: "Wedding!", clientId: null })).toEqual(["name", "clientId"]);
-    expect(changedFields(filled, { ...filled, description: "Saturday" })).toEqual([]);
+    expect(differingFields(filled, { ...filled })).toEqual([]);
+    expect(differingFields(filled, { ...filled, name: "Wedding party" })).toEqual(["name"]);
+    expect(differingFields(filled, { ...filled, name: "Wedding!", clientId: null })).toEqual(["name", "clientId"]);
+    expect(differingFields(filled, { ...filled, description: "Saturday" })).toEqual([]);
   });
 
   it("picks those fields from the payload, a cleared one included as null", () => {
@@ -55,5 +55,13 @@ describe("the conflict sentence", () => {
     expect(conflictSentence(null, ["Name", "Email", "Phone"])).toBe(
       "Someone else changed Name, Email and Phone while you were editing",
     );
+  });
+
+  it("names the fields that differ between the two states by their labels", () => {
+    const labels = { name: "Name", description: "Description", clientId: "Client" };
+    expect(describeConflict({ uid: "u2", name: "Ann" }, filled, { ...filled, clientId: null }, labels)).toEqual({
+      message: "Ann changed Client while you were editing",
+      fields: ["Client"],
+    });
   });
 });

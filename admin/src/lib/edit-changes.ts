@@ -25,13 +25,10 @@ const valueOf = (values: object, field: string): unknown => (values as Record<st
 export const sameValue = (a: unknown, b: unknown): boolean =>
   a === b || (typeof a === "object" && typeof b === "object" && JSON.stringify(a) === JSON.stringify(b));
 
-/** The fields whose values differ between two states of one form. */
+/** The fields whose values differ between two states of one form (a field changed back is not one). */
 export function differingFields<V extends FormValues>(a: V, b: V): Array<keyof V & string> {
   return Object.keys(a).filter((field) => !sameValue(valueOf(a, field), valueOf(b, field))) as Array<keyof V & string>;
 }
-
-/** The fields the user changed since the form was filled (a field changed back is not one of them). */
-export const changedFields = <V extends FormValues>(base: V, values: V) => differingFields(base, values);
 
 /** The part of a payload that carries the given fields: nothing the user left alone is sent. */
 export function pickFields<P extends object>(payload: P, fields: readonly string[]): Partial<P> {
@@ -73,4 +70,22 @@ export function listOf(words: readonly string[]): string {
 export function conflictSentence(editor: RecordEditor | null | undefined, fieldLabels: readonly string[]): string {
   const who = editor?.name || "Someone else";
   return `${who} changed ${fieldLabels.length ? listOf(fieldLabels) : "this record"} while you were editing`;
+}
+
+/** Someone saved the record while the user was editing it. */
+export interface EditConflict {
+  /** "<name> changed Description while you were editing". */
+  message: string;
+  fields: string[];
+}
+
+/** What `editor` changed of a record (from `before` to `after`), as the user is told it. */
+export function describeConflict<V extends FormValues>(
+  editor: RecordEditor | null | undefined,
+  before: V,
+  after: V,
+  labels: Partial<Record<keyof V & string, string>>,
+): EditConflict {
+  const fields = differingFields(before, after).map((field) => labels[field] ?? field);
+  return { message: conflictSentence(editor, fields), fields };
 }

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 import type { HttpError } from "@refinedev/core";
 import {
-  changedFields,
-  conflictSentence,
+  describeConflict,
   differingFields,
   followLatest,
   isNewer,
   pickFields,
+  type EditConflict,
   type FormValues,
   type RecordEditor,
   type RecordVersion,
@@ -34,13 +34,6 @@ export interface VersionedEditOptions<V extends FormValues, R extends RecordVers
   latest?: R;
   /** The record a form that is always shown (not a dialog) starts from, as its initial values show it. */
   initial?: R;
-}
-
-/** Someone saved the record while the user was editing it. */
-export interface EditConflict {
-  /** "<name> changed Description while you were editing". */
-  message: string;
-  fields: string[];
 }
 
 /** The record as the server has it now, when it refused a write with 412. */
@@ -100,11 +93,8 @@ export function useVersionedEdit<V extends FormValues, R extends RecordVersion, 
     const { values, clashes } = followLatest(base.values, form.values, currentValues);
     form.setValues(values);
     startFrom(current, currentValues);
-    const changedByThem = differingFields(told ?? base.values, currentValues);
-    if (changedByThem.length && (told || clashes.length)) {
-      const fields = changedByThem.map((field) => labels[field] ?? field);
-      setConflict({ message: conflictSentence(editor, fields), fields });
-    }
+    const theirs = describeConflict(editor, told ?? base.values, currentValues, labels);
+    if (theirs.fields.length && (told || clashes.length)) setConflict(theirs);
   };
 
   // Effects and answers that arrive later reach the form as it is then, through this ref.
@@ -137,7 +127,7 @@ export function useVersionedEdit<V extends FormValues, R extends RecordVersion, 
   /** Sends the user's changes. Failures other than a conflict reject, for the form to show. */
   const save = async (): Promise<SaveOutcome<R>> => {
     if (!base) return { status: "unchanged" };
-    const changes = pickFields(options.toPayload(form.values), changedFields(base.values, form.values));
+    const changes = pickFields(options.toPayload(form.values), differingFields(base.values, form.values));
     if (Object.keys(changes).length === 0) {
       setConflict(null);
       return { status: "unchanged" };
@@ -165,12 +155,8 @@ export function useVersionedEdit<V extends FormValues, R extends RecordVersion, 
   return {
     start,
     save,
-    /** Sends the user's changes on top of the record as it is now. */
-    applyMine: save,
     discardMine,
     conflict,
     saving,
-    /** The record the form started from (the latest save it knows of). */
-    record: base?.record,
   };
 }

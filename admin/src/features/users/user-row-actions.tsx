@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Button, Group, Stack, Text } from "@mantine/core";
 import { useUpdate, type HttpError } from "@refinedev/core";
-import { conflictSentence, differingFields } from "../../lib/edit-changes";
+import { describeConflict } from "../../lib/edit-changes";
 import { conflictOf } from "../../lib/use-versioned-edit";
 import { ConflictAlert } from "../../ui/conflict-alert";
 import type { ManagedUser } from "./access-labels";
@@ -11,7 +11,7 @@ type Change = { hasAccess: boolean } | { role: "admin" | "staff" };
 
 /** What a row changes of a user, and how its fields are named in a conflict. */
 const roleAndAccess = ({ role, hasAccess }: Pick<ManagedUser, "role" | "hasAccess">) => ({ role, hasAccess });
-const LABELS: Record<string, string> = { role: "Role", hasAccess: "Access" };
+const LABELS = { role: "Role", hasAccess: "Access" };
 
 /** A change refused because someone else changed the user first: to send again on top of theirs. */
 interface Refused {
@@ -55,10 +55,11 @@ export function UserRowActions({ user }: { user: ManagedUser }) {
         onError: (err) => {
           const conflict = conflictOf<ManagedUser>(err);
           if (!conflict) return setError(err.message);
-          const fields = differingFields(roleAndAccess(user), roleAndAccess(conflict.current));
-          const message = conflictSentence(
+          const { message } = describeConflict(
             conflict.changedBy,
-            fields.map((field) => LABELS[field]),
+            roleAndAccess(user),
+            roleAndAccess(conflict.current),
+            LABELS,
           );
           setConfirmingRevoke(false);
           setRefused({ message, change: values, version: conflict.current.version, onSuccess });
