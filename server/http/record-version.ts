@@ -14,7 +14,7 @@ import { sendJson } from "./page-cache";
  */
 
 export const STALE_RECORD_MESSAGE = "Someone else saved this record while you were editing";
-export const MALFORMED_IF_MATCH = "If-Match must be * or a list of entity tags";
+const MALFORMED_IF_MATCH = "If-Match must be * or a list of entity tags";
 
 /** The versions a write may apply to: any (`*`, or no If-Match), or one of these. */
 export type VersionCondition = "any" | readonly number[];
@@ -32,7 +32,7 @@ const VERSION = /^[1-9]\d{0,14}$/;
  * The versions an If-Match names: "any" without the header or with `*`; a tag that is not a
  * version this server gives (`"abc"`) matches none. Not an entity tag list: 400.
  */
-export function versionCondition(header: string | undefined): VersionCondition {
+function versionCondition(header: string | undefined): VersionCondition {
   if (header === undefined) return "any";
   const value = header.trim();
   if (value === "*") return "any";
@@ -86,7 +86,7 @@ export interface VersionedRecord {
   version: number;
 }
 
-export const etagOf = (version: number) => `"${version}"`;
+const etagOf = (version: number) => `"${version}"`;
 
 export function sendVersioned(res: Response, record: VersionedRecord, status = 200): void {
   res.status(status).set("ETag", etagOf(record.version));
@@ -104,7 +104,7 @@ export const versionedOf = <T extends { version: number }>(body: T): VersionedRe
  * 412 with the record as it is now (as GET answers it) and who saved it last, and its ETag, so
  * the client can show the change and retry on top of it.
  */
-export function sendStale(res: Response, current: VersionedRecord): void {
+function sendStale(res: Response, current: VersionedRecord): void {
   const bytes = Buffer.isBuffer(current.body) ? current.body : Buffer.from(JSON.stringify(current.body));
   const { updatedBy } = JSON.parse(bytes.toString("utf8")) as { updatedBy?: Editor | null };
   const head = JSON.stringify({ statusCode: 412, message: STALE_RECORD_MESSAGE });
