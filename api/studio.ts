@@ -42,6 +42,9 @@ export function completeWebsite(site: string): string {
   return /^[^\s@:]+\.[^\s@:]+(:\d+)?$/.test(host) ? `https://${site.replace(/^\/\//, "")}` : site;
 }
 
+/** The web site as saved: a bare host completed (completeWebsite), blank as none (trim it first). */
+export const websiteAsSaved = (typed: string): string | null => completeWebsite(typed) || null;
+
 /** What is wrong with a studio name as typed (trim it first), or null. */
 export function studioNameProblem(name: string): string | null {
   if (!name) return "Name is required";
@@ -90,4 +93,31 @@ export function timeZones(): string[] {
   return known.includes("UTC") ? known : [...known, "UTC"];
 }
 
-export const isTimeZone = (value: string) => timeZones().includes(value);
+/**
+ * An IANA zone name this runtime can give times in, its aliases too: the list differs between
+ * runtimes (`Asia/Kolkata` in one, `Asia/Calcutta` in another), so a zone picked from a browser's
+ * list is not refused by a server that lists it under another name.
+ */
+export function isTimeZone(value: string): boolean {
+  if (!/^[A-Za-z][\w+-]*(?:\/[\w+-]+)*$/.test(value)) return false;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What is wrong with an accent as typed (trim it first), or null. */
+export const accentProblem = (value: string): string | null => (isAccentColour(value) ? null : INVALID_ACCENT);
+
+/** What is wrong with a time zone as chosen, or null. */
+export const timeZoneProblem = (value: string): string | null => (isTimeZone(value) ? null : INVALID_TIME_ZONE);
+
+/** The rules of the studio's own fields, one per field, which the server's schema and the web app's form both apply. */
+export const studioFieldProblems = {
+  name: studioNameProblem,
+  accentColor: accentProblem,
+  contactWebsite: websiteProblem,
+  timeZone: timeZoneProblem,
+};

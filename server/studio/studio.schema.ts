@@ -1,14 +1,6 @@
 import { z } from "zod";
 import { optionalEmail, optionalPhone } from "../http/validate";
-import {
-  completeWebsite,
-  INVALID_ACCENT,
-  INVALID_TIME_ZONE,
-  isAccentColour,
-  isTimeZone,
-  studioNameProblem,
-  websiteProblem,
-} from "../../api/studio";
+import { INVALID_ACCENT, INVALID_TIME_ZONE, studioFieldProblems as problems, websiteAsSaved } from "../../api/studio";
 
 /** A zod check by one of api/studio.ts's rules, with its message. */
 const checkedBy = (problem: (value: string) => string | null) => (value: string | null, ctx: z.RefinementCtx) => {
@@ -21,12 +13,12 @@ export const studioChangeSchema = z.object({
   name: z
     .string({ error: (i) => (i.input === undefined || i.input === null ? "Name is required" : "Name must be text") })
     .trim()
-    .superRefine(checkedBy(studioNameProblem))
+    .superRefine(checkedBy(problems.name))
     .optional(),
   accentColor: z
     .string({ error: INVALID_ACCENT })
     .trim()
-    .refine(isAccentColour, INVALID_ACCENT)
+    .superRefine(checkedBy(problems.accentColor))
     .transform((v) => v.toLowerCase())
     .optional(),
   contactEmail: optionalEmail().optional(),
@@ -36,10 +28,10 @@ export const studioChangeSchema = z.object({
     .string({ error: "Web site must be text" })
     .trim()
     .nullish()
-    .superRefine((v, ctx) => checkedBy(websiteProblem)(v ?? null, ctx))
-    .transform((v) => (v ? completeWebsite(v) : null))
+    .superRefine((v, ctx) => checkedBy(problems.contactWebsite)(v ?? null, ctx))
+    .transform((v) => websiteAsSaved(v ?? ""))
     .optional(),
-  timeZone: z.string({ error: INVALID_TIME_ZONE }).trim().refine(isTimeZone, INVALID_TIME_ZONE).optional(),
+  timeZone: z.string({ error: INVALID_TIME_ZONE }).trim().superRefine(checkedBy(problems.timeZone)).optional(),
 });
 
 export type StudioChange = z.infer<typeof studioChangeSchema>;

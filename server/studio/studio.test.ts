@@ -116,6 +116,14 @@ describe("the studio's settings", () => {
     expect((await read(staff)).body.timeZone).toBe("Europe/Berlin");
   });
 
+  it("take a zone by either of its names, as browsers and servers list it differently", async () => {
+    for (const timeZone of ["Asia/Kolkata", "Asia/Calcutta", "Europe/Kyiv", "Europe/Kiev"]) {
+      const res = await api().patch("/api/studio/settings").set(admin.auth).send({ timeZone });
+      expect(res.status, timeZone).toBe(200);
+      expect(res.body.timeZone).toBe(timeZone);
+    }
+  });
+
   it("give the name clients see in mails too, once saved", async () => {
     const id = await insertProjectRow(t.ctx, { name: "Lima Wedding" });
     const draft = await api().get(`/api/projects/${id}/sending`).set(staff.auth);

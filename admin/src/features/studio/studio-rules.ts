@@ -1,12 +1,4 @@
-import {
-  completeWebsite,
-  INVALID_ACCENT,
-  INVALID_TIME_ZONE,
-  isAccentColour,
-  isTimeZone,
-  studioNameProblem,
-  websiteProblem,
-} from "../../../../api/studio";
+import { studioFieldProblems as problems, websiteAsSaved } from "../../../../api/studio";
 import type { StudioSettings } from "../../../../api/types";
 import { emailError, phoneError } from "../contacts/index";
 
@@ -28,14 +20,14 @@ export type StudioPayload = Omit<StudioFormValues, "contactEmail" | "contactPhon
   contactWebsite: string | null;
 };
 
-export const studioNameError = (value: string) => studioNameProblem(value.trim());
+export const studioNameError = (value: string) => problems.name(value.trim());
 
-export const accentError = (value: string): string | null => (isAccentColour(value.trim()) ? null : INVALID_ACCENT);
+export const accentError = (value: string) => problems.accentColor(value.trim());
 
 /** Optional; one that is given is an http(s) address (the server's rule). */
-export const websiteError = (value: string) => websiteProblem(value.trim());
+export const websiteError = (value: string) => problems.contactWebsite(value.trim());
 
-export const timeZoneError = (value: string): string | null => (isTimeZone(value) ? null : INVALID_TIME_ZONE);
+export const timeZoneError = problems.timeZone;
 
 /** The same rules the server applies, for Mantine's `validate`. */
 export const studioRules = {
@@ -66,7 +58,7 @@ export function toStudioPayload(values: StudioFormValues): StudioPayload {
     accentColor: values.accentColor.trim().toLowerCase(),
     contactEmail: optional(values.contactEmail),
     contactPhone: optional(values.contactPhone),
-    contactWebsite: optional(completeWebsite(values.contactWebsite.trim())),
+    contactWebsite: websiteAsSaved(values.contactWebsite.trim()),
     timeZone: values.timeZone,
   };
 }
