@@ -48,6 +48,22 @@ async function logoImage(ctx: AppContext, key: string): Promise<InlineImage> {
   return { cid: "studio-logo", filename: "logo.png", contentType: "image/png", content: data, width, height };
 }
 
+/**
+ * The logo as a mail shows it, converted once per logo and kept: a new logo comes under a new key.
+ * A conversion that failed is tried again at the next mail.
+ */
+const mailLogos = new WeakMap<AppContext, { key: string; image: Promise<InlineImage> }>();
+function mailLogo(ctx: AppContext, key: string): Promise<InlineImage> {
+  const kept = mailLogos.get(ctx);
+  if (kept?.key === key) return kept.image;
+  const image = logoImage(ctx, key);
+  mailLogos.set(ctx, { key, image });
+  image.catch(() => {
+    if (mailLogos.get(ctx)?.image === image) mailLogos.delete(ctx);
+  });
+  return image;
+}
+
 /** The project's cover (its chosen photo, else the first), from its preview: a small JPEG. */
 async function coverImage(ctx: AppContext, projectId: number): Promise<InlineImage | undefined> {
   const row = (await ctx
@@ -80,7 +96,7 @@ export async function clientMailBrand(ctx: AppContext, projectId: number): Promi
       return undefined;
     });
   const [logo, cover] = await Promise.all([
-    row.logoKey ? quietly("logo", logoImage(ctx, row.logoKey)) : undefined,
+    row.logoKey ? quietly("logo", mailLogo(ctx, row.logoKey)) : undefined,
     quietly("cover", coverImage(ctx, projectId)),
   ]);
   return {

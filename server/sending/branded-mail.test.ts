@@ -2,7 +2,8 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { mailParts } from "../test/mail-parts";
 import { replaceLogo } from "../studio/studio.service";
-import { writeStudioRow } from "../studio/studio.repository";
+import { readStudioRow, writeStudioRow } from "../studio/studio.repository";
+import { storesOf } from "../storage/stores";
 import { sendDueReminders } from "../reminders/reminders.service";
 import { sendMail, setDelivery, studioFixture, type Studio } from "./test-fixtures";
 
@@ -78,6 +79,9 @@ describe("a client's mail in the studio's brand", () => {
     await setDelivery(s, { expiresAt: expiresAt.toISOString() });
     await sendMail(s.t, s.staff, s.delivery.id, { contactIds: [s.ana] }).expect(200);
     fixture.mails.length = 0;
+    // The logo was converted for the first mail and kept: the reminder does not read it again.
+    const { logoKey } = await readStudioRow(s.t.ctx.db);
+    await storesOf(s.t.ctx.config).uploads.remove(logoKey!);
     // Sent two days ago: with the default 3 days, the reminder is due.
     await s.t.ctx
       .db("delivery_recipients")
