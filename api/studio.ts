@@ -4,7 +4,7 @@
  * Plain code, safe in either.
  */
 
-import { singleLineProblem } from "./validation";
+import { isSingleLine, singleLineProblem } from "./validation";
 
 export const STUDIO_NAME_MAX = 100;
 export const CONTACT_MAX = 200;
@@ -15,15 +15,12 @@ export const INVALID_ACCENT = "Accent colour must be #rrggbb";
 export const INVALID_WEBSITE = "Web site must be an http:// or https:// address";
 
 const ACCENT = /^#[0-9a-f]{6}$/i;
-// C0 and C1 controls, DEL, and the line and paragraph separators: a contact line is one line.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 export const isAccentColour = (value: string) => ACCENT.test(value);
-export const hasControlCharacters = (value: string) => CONTROL.test(value);
 
 /** An absolute http(s) address with a host and no credentials, as typed (trim it first). */
 export function isWebsite(value: string): boolean {
-  if (value.length > CONTACT_MAX || hasControlCharacters(value) || /\s/.test(value)) return false;
+  if (value.length > CONTACT_MAX || !isSingleLine(value) || /\s/.test(value)) return false;
   try {
     const url = new URL(value);
     return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "" && !url.username;
