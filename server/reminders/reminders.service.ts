@@ -1,5 +1,5 @@
 import type { AppContext } from "../context";
-import { clientMailBrand } from "../mail/client-brand";
+import { clientMailBrand, type MailBrand } from "../mail/client-brand";
 import { nowIso } from "../db/database";
 import { NotFoundError } from "../http/errors";
 import { announceActivity, recordActivity, recipientLabel } from "../activity/activity.service";
@@ -42,9 +42,13 @@ export async function updateReminderSettings(
   return { days: change.days };
 }
 
-async function sendReminder(ctx: AppContext, reminder: DueReminder, unsubscribeToken: string): Promise<void> {
+async function sendReminder(
+  ctx: AppContext,
+  reminder: DueReminder,
+  brand: MailBrand,
+  unsubscribeToken: string,
+): Promise<void> {
   const { project } = reminder;
-  const brand = await clientMailBrand(ctx, project.id);
   const studio = brand.name;
   const texts = reminderTexts(studio, project.name, project.expiresAt!, brand.timeZone);
   await sendLinkMail(ctx, {
@@ -73,6 +77,13 @@ export async function sendDueReminders(ctx: AppContext, now = Date.now()): Promi
     ctx,
     due.map((d) => d.email),
   );
+  // One brand per project (its cover is drawn for the mail), however many of its recipients are due.
+  const brands = new Map<number, Promise<MailBrand>>();
+  const brandOf = (projectId: number) => {
+    let brand = brands.get(projectId);
+    if (!brand) brands.set(projectId, (brand = clientMailBrand(ctx, projectId)));
+    return brand;
+  };
   let sent = 0;
   for (const reminder of due) {
     const address = addresses.get(mailbox(reminder.email));
@@ -81,7 +92,7 @@ export async function sendDueReminders(ctx: AppContext, now = Date.now()): Promi
       continue;
     }
     try {
-      await sendReminder(ctx, reminder, address.token);
+      await sendReminder(ctx, reminder, await brandOf(reminder.project.id), address.token);
     } catch (err) {
       ctx.logger.warn({ err, projectId: reminder.project.id, to: reminder.email }, "a reminder could not be sent");
       await retryReminderAt(ctx.db, reminder.recipientId, new Date(Date.now() + RETRY_AFTER_FAILURE_MS).toISOString());
