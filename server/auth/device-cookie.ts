@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import type { Request, Response } from "express";
 import type { Db } from "../db/database";
-import { appSecret } from "../db/app-secrets";
 import { cookieValues } from "../http/cookies";
 import { arrivedOverHttps } from "../http/security";
+import { cookieSignature, isCookieSignature } from "../http/signed-cookie";
 import { SESSION_HEADER } from "./session-cookie";
 
 /**
@@ -14,24 +14,17 @@ export const DEVICE_COOKIE = "photodrop_device";
 const SECRET_NAME = "device_cookie_key";
 const LIFETIME_SECONDS = 365 * 24 * 3600;
 const COOKIE_PATH = "/api/auth";
+/** `uid.device.exp.signature`: the signature binds the account, the device's id and the cookie's expiry. */
 const VALUE = /^([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{16})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
-
-/** The signature binds the account, the device's id and the cookie's expiry, so none can be edited client-side. */
-async function sign(db: Db, uid: string, device: string, exp: number): Promise<string> {
-  const key = await appSecret(db, SECRET_NAME);
-  return crypto.createHmac("sha256", key).update(`${uid}\n${device}\n${exp}`).digest("base64url");
-}
 
 /** The device id of a cookie this server signed for this account, still within its life; undefined without one. */
 export async function knownDevice(db: Db, req: Request, uid: string, now = Date.now()): Promise<string | undefined> {
   for (const value of cookieValues(req, DEVICE_COOKIE)) {
     const match = VALUE.exec(value);
     if (!match || match[1] !== uid || Number(match[3]) <= seconds(now)) continue;
-    const given = Buffer.from(match[4]);
-    const expected = Buffer.from(await sign(db, uid, match[2], Number(match[3])));
-    if (given.length === expected.length && crypto.timingSafeEqual(given, expected)) return match[2];
+    if (await isCookieSignature(db, SECRET_NAME, [uid, match[2], Number(match[3])], match[4])) return match[2];
   }
   return undefined;
 }
@@ -50,7 +43,7 @@ export async function setDeviceCookie(
 ): Promise<void> {
   if (req.get(SESSION_HEADER) !== "cookie") return;
   const exp = seconds(now) + LIFETIME_SECONDS;
-  res.cookie(DEVICE_COOKIE, `${uid}.${device}.${exp}.${await sign(db, uid, device, exp)}`, {
+  res.cookie(DEVICE_COOKIE, `${uid}.${device}.${exp}.${await cookieSignature(db, SECRET_NAME, [uid, device, exp])}`, {
     httpOnly: true,
     sameSite: "lax",
     secure: arrivedOverHttps(req, res),
