@@ -1,11 +1,10 @@
-import crypto from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Request, Response } from "express";
 import type { Db } from "../db/database";
-import { appSecret } from "../db/app-secrets";
 import type { DeliveryLink } from "./delivery.repository";
 import { cookieValues } from "../http/cookies";
 import { arrivedOverHttps } from "../http/security";
+import { cookieSignature, isCookieSignature } from "../http/signed-cookie";
 
 export const PASSCODE_COOKIE = "photodrop_delivery";
 const SECRET_NAME = "delivery_cookie_key";
@@ -18,13 +17,7 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
  * The signature covers the token (a new link needs the passcode again) and the passcode's hash
  * (a new passcode does too) as well as the cookie's own expiry, so none can be edited client-side.
  */
-async function sign(db: Db, link: DeliveryLink, exp: number): Promise<string> {
-  const key = await appSecret(db, SECRET_NAME);
-  return crypto
-    .createHmac("sha256", key)
-    .update(`${link.token}\n${link.passcodeHash ?? ""}\n${exp}`)
-    .digest("base64url");
-}
+const signedFields = (link: DeliveryLink, exp: number) => [link.token, link.passcodeHash ?? "", exp];
 
 /** Whether the request carries a cookie this server signed for this link and passcode, still within its life. */
 export async function hasValidCookie(
@@ -36,9 +29,7 @@ export async function hasValidCookie(
   for (const value of cookieValues(req, PASSCODE_COOKIE)) {
     const match = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(value);
     if (!match || Number(match[1]) <= seconds(now)) continue;
-    const given = Buffer.from(match[2]);
-    const expected = Buffer.from(await sign(db, link, Number(match[1])));
-    if (given.length === expected.length && crypto.timingSafeEqual(given, expected)) return true;
+    if (await isCookieSignature(db, SECRET_NAME, signedFields(link, Number(match[1])), match[2])) return true;
   }
   return false;
 }
@@ -56,7 +47,7 @@ export async function setPasscodeCookie(
 ): Promise<void> {
   const linkEnds = link.expiresAt ? new Date(link.expiresAt).getTime() : now + DEFAULT_LIFETIME_SECONDS * 1000;
   const exp = seconds(linkEnds);
-  const value = `${exp}.${await sign(db, link, exp)}`;
+  const value = `${exp}.${await cookieSignature(db, SECRET_NAME, signedFields(link, exp))}`;
   const options = {
     httpOnly: true,
     sameSite: "lax" as const,
