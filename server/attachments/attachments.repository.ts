@@ -185,18 +185,14 @@ export async function uncheckedCaptureTimes(
   db: Queryable,
   afterId: number,
   limit: number,
-): Promise<Array<{ id: number; storageKey: string; originalName: string }>> {
+): Promise<Array<{ id: number; storageKey: string; size: number }>> {
   const rows = await db("attachments")
     .where({ captured_at_checked: false })
     .where("id", ">", afterId)
     .orderBy("id")
     .limit(limit)
-    .select("id", "storage_key", "original_name");
-  return rows.map((r) => ({
-    id: Number(r.id),
-    storageKey: String(r.storage_key),
-    originalName: String(r.original_name),
-  }));
+    .select("id", "storage_key", "size");
+  return rows.map((r) => ({ id: Number(r.id), storageKey: String(r.storage_key), size: Number(r.size) }));
 }
 
 /** Records a photo's capture time (null: none found) and its order keys, read with its current name. */

@@ -8,13 +8,14 @@ import { captureTimeOf, EXIF_HEAD_BYTES } from "./capture-time";
 export const CAPTURE_BATCH = 20;
 export const CAPTURE_PAUSE_MS = 250;
 
-/** The capture time at the start of a stored photo (read through the store: disk or S3); null when none or unreadable. */
-async function storedCaptureTime(ctx: AppContext, storageKey: string): Promise<string | null> {
-  const store = storesOf(ctx.config).uploads;
-  const stat = await store.stat(storageKey);
-  if (!stat || stat.size === 0) return null;
-  const head = await readAll(await store.get(storageKey, { start: 0, end: Math.min(stat.size, EXIF_HEAD_BYTES) - 1 }));
-  return captureTimeOf(head);
+/**
+ * The capture time at the start of a stored photo of `size` bytes (its row's), read through the
+ * store (disk or S3); null when none or unreadable.
+ */
+async function storedCaptureTime(ctx: AppContext, photo: { storageKey: string; size: number }): Promise<string | null> {
+  if (photo.size <= 0) return null;
+  const range = { start: 0, end: Math.min(photo.size, EXIF_HEAD_BYTES) - 1 };
+  return captureTimeOf(await readAll(await storesOf(ctx.config).uploads.get(photo.storageKey, range)));
 }
 
 /**
@@ -27,7 +28,7 @@ export async function readCaptureTimes(ctx: AppContext, afterId = 0, limit = CAP
   for (const photo of photos) {
     let capturedAt: string | null = null;
     try {
-      capturedAt = await storedCaptureTime(ctx, photo.storageKey);
+      capturedAt = await storedCaptureTime(ctx, photo);
     } catch (err) {
       ctx.logger.warn({ err, attachmentId: photo.id }, "could not read a photo's capture time");
     }
