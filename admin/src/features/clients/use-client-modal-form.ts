@@ -3,8 +3,7 @@ import { useModalForm } from "@refinedev/mantine";
 import { nameError, toClientPayload } from "./client-rules";
 import { useFailure } from "../../lib/failure";
 import type { RecordVersion } from "../../lib/edit-changes";
-import { useVersionedEdit } from "../../lib/use-versioned-edit";
-import { useLatestRecord, useVersionedUpdate } from "../../lib/versioned-update";
+import { useVersionedModalEdit } from "../../lib/versioned-update";
 import type { Client, ClientFormValues, ClientPayload } from "./types";
 
 type EditedClient = Pick<Client, "id" | "name"> & RecordVersion;
@@ -14,7 +13,7 @@ const toValues = (client: EditedClient): ClientFormValues => ({ name: client.nam
 /**
  * The add or edit client dialog's form. A client's name shows up in projects, the navigation
  * and the dashboard's totals, so a change refreshes every cached query, not just the clients.
- * An edit sends only what changed, from the version it was filled with (`useVersionedEdit`).
+ * An edit sends only what changed, from the version it was filled with (`useVersionedModalEdit`).
  */
 export function useClientModalForm(action: "create" | "edit") {
   const failure = useFailure(["name"]);
@@ -37,18 +36,13 @@ export function useClientModalForm(action: "create" | "edit") {
       onMutationError: failure.show,
     },
   });
-  const editing = action === "edit" && form.modal.visible;
-  const versioned = useVersionedEdit({
-    form,
+  const versioned = useVersionedModalEdit(form, action, {
+    resource: "clients",
     toValues,
     toPayload: toClientPayload,
     labels: { name: "Name" },
-    send: useVersionedUpdate<EditedClient>("clients", {
-      idOf: (client) => client.id,
-      successMessage: "Client saved",
-      invalidates: ["all"],
-    }),
-    latest: useLatestRecord<Client>("clients", form.refineCore.id, editing),
+    successMessage: "Client saved",
+    invalidates: ["all"],
   });
 
   /** Opens the edit dialog filled with the record on screen. */

@@ -2,8 +2,7 @@ import type { HttpError } from "@refinedev/core";
 import { useModalForm } from "@refinedev/mantine";
 import { emailError, nameError, phoneError, toContactPayload } from "./contact-rules";
 import { useFailure } from "../../lib/failure";
-import { useVersionedEdit } from "../../lib/use-versioned-edit";
-import { useLatestRecord, useVersionedUpdate } from "../../lib/versioned-update";
+import { useVersionedModalEdit } from "../../lib/versioned-update";
 import type { Contact, ContactFormValues, ContactPayload } from "./types";
 
 interface ContactModalFormOptions {
@@ -22,7 +21,7 @@ const LABELS = { name: "Name", email: "Email", phoneNumber: "Phone" };
 
 /**
  * The add or edit contact dialog's form, with the spec's rules and messages. An edit sends only
- * what changed, from the version it was filled with (`useVersionedEdit`).
+ * what changed, from the version it was filled with (`useVersionedModalEdit`).
  */
 export function useContactModalForm({ clientId, action, onSaved }: ContactModalFormOptions) {
   const failure = useFailure(["name", "email", "phoneNumber"]);
@@ -47,22 +46,13 @@ export function useContactModalForm({ clientId, action, onSaved }: ContactModalF
       onMutationError: failure.show,
     },
   });
-  const editing = action === "edit" && form.modal.visible;
-  const sendUpdate = useVersionedUpdate<Contact>("contacts", {
-    idOf: (contact) => contact.id,
-    successMessage: "Contact saved",
-  });
-  const versioned = useVersionedEdit({
-    form,
+  const versioned = useVersionedModalEdit(form, action, {
+    resource: "contacts",
     toValues,
     toPayload: (values: ContactFormValues) => toContactPayload(values),
     labels: LABELS,
-    send: async (changes, version, contact: Contact) => {
-      const saved = await sendUpdate(changes, version, contact);
-      onSaved?.(saved);
-      return saved;
-    },
-    latest: useLatestRecord<Contact>("contacts", form.refineCore.id, editing),
+    successMessage: "Contact saved",
+    onSaved,
   });
 
   /** Opens the edit dialog filled with the contact on screen. */

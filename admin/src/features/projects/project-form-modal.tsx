@@ -2,8 +2,7 @@ import { useState } from "react";
 import { Select, Textarea, TextInput } from "@mantine/core";
 import { ModalFormDialog } from "../../ui/form-dialog";
 import { useFailure } from "../../lib/failure";
-import { useVersionedEdit } from "../../lib/use-versioned-edit";
-import { useLatestRecord, useVersionedUpdate } from "../../lib/versioned-update";
+import { useVersionedModalEdit } from "../../lib/versioned-update";
 import type { CrudFilter, HttpError } from "@refinedev/core";
 import { useModalForm, useSelect } from "@refinedev/mantine";
 import type { PhotoOrder, Project } from "./types";
@@ -90,17 +89,13 @@ function useProjectForm(action: "create" | "edit", defaultClientId?: number) {
     transformValues: (values) => toPayload(values, action),
   });
   // An edit sends only what changed, from the version it was filled with, and follows live changes.
-  const versioned = useVersionedEdit({
-    form,
+  const versioned = useVersionedModalEdit(form, action, {
+    resource: "projects",
     toValues,
     toPayload: (values: ProjectFormValues) => toPayload(values, "edit"),
     labels: LABELS,
-    send: useVersionedUpdate<Project>("projects", {
-      idOf: (project) => project.id,
-      successMessage: "Project saved",
-      invalidates: ["list", "many", "detail"],
-    }),
-    latest: useLatestRecord<Project>("projects", form.refineCore.id, action === "edit" && form.modal.visible),
+    successMessage: "Project saved",
+    invalidates: ["list", "many", "detail"],
   });
   return { ...form, failure, ...(action === "edit" ? { versioned } : {}), start: versioned.start };
 }
