@@ -6,7 +6,7 @@ import { listPageBody } from "../db/list-pages";
 import { jsonSql, oncePerDialect } from "../db/json-select";
 import { readRows } from "../db/prepared-reads";
 import { updatedByJson } from "../db/edited-by";
-import { editColumns, whereVersion, type Edit } from "../http/record-version";
+import { editColumns, type Edit } from "../http/record-version";
 import type { PhotoOrder } from "../attachments/photo-order";
 
 export interface ProjectValues {
@@ -192,8 +192,8 @@ export async function insertProject(db: Db, values: ProjectValues, now: string, 
 export const LOCKED_STATUSES: readonly PublishStatus[] = ["published", "publishing"];
 
 /**
- * Updates a project unless it is published or publishing, or its version is not one the edit may
- * apply to; false when nothing matched.
+ * Updates a project unless it is published or publishing; false when nothing matched. The caller
+ * has checked the edit's version on the row it locked (updateProject).
  */
 export async function updateUnpublishedProject(
   db: Db,
@@ -202,7 +202,8 @@ export async function updateUnpublishedProject(
   now: string,
   edit: Edit,
 ): Promise<boolean> {
-  const changed = await whereVersion(db("projects").where({ id }), edit.condition)
+  const changed = await db("projects")
+    .where({ id })
     .whereNotIn("publish_status", LOCKED_STATUSES)
     .update({ ...toRow(values), updated_at: now, ...editColumns(db, edit) });
   return changed > 0;

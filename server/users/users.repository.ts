@@ -7,6 +7,7 @@ import { isUniqueViolation } from "../db/dialect";
 import { editorNameSql, editorOf } from "../db/edited-by";
 import { serializable } from "../db/transactions";
 import { ConflictError } from "../http/errors";
+import { editColumns, type Edit } from "../http/record-version";
 import { applyFilters, applyPage, type ListQuery, type ListSpec } from "../http/list-query";
 
 export interface UserRow {
@@ -127,10 +128,10 @@ export async function updateUserRow(db: Db, uid: string, patch: UserPatch): Prom
 }
 
 /** A change of role or access by an admin: the patch, the version counted up and who made it. */
-export async function updateUserAccess(db: Db, uid: string, patch: UserPatch, by: string): Promise<void> {
+export async function updateUserAccess(db: Db, uid: string, patch: UserPatch, edit: Edit): Promise<void> {
   await db("users")
     .where({ uid })
-    .update({ ...patch, updated_at: nowIso(), version: db.raw("version + 1"), updated_by: by });
+    .update({ ...patch, updated_at: nowIso(), ...editColumns(db, edit) });
 }
 
 /** From now on, access tokens issued earlier are refused for this user. */

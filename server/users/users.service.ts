@@ -94,7 +94,7 @@ export async function changeUser(
     if (change.role !== undefined) patch.role = change.role;
     if (losesAccess) patch.access_revoked_at = nowIso();
     if (change.hasAccess === true) patch.access_revoked_at = null;
-    await updateUserAccess(trx, uid, patch, edit.by);
+    await updateUserAccess(trx, uid, patch, edit);
     // An approved request has been answered; a later revocation starts from a clean slate.
     if (change.hasAccess === true) await deleteAccessRequest(trx, uid);
     return change.hasAccess === true && !row.has_access ? { uid: row.uid, email: row.email } : undefined;
