@@ -137,12 +137,12 @@ export async function projectPublishStatuses(db: Queryable, projectIds: number[]
 export async function insertAttachments(
   trx: Knex.Transaction,
   projectId: number,
-  files: Array<{ originalName: string; image: StoredImage; capturedAt: string | null }>,
+  files: Array<{ originalName: string; image: StoredImage }>,
   now: string,
 ): Promise<number[]> {
   const ids: number[] = [];
   // One insert per row: portable way to learn every new id (sqlite returns only the last of a batch).
-  for (const { originalName, image, capturedAt } of files) {
+  for (const { originalName, image } of files) {
     const [row] = await trx("attachments")
       .insert({
         project_id: projectId,
@@ -154,9 +154,9 @@ export async function insertAttachments(
         width: image.width,
         height: image.height,
         checksum: image.checksum,
-        captured_at: capturedAt,
+        captured_at: image.capturedAt,
         captured_at_checked: true,
-        ...orderKeys(originalName, capturedAt),
+        ...orderKeys(originalName, image.capturedAt),
         created_at: now,
         updated_at: now,
       })

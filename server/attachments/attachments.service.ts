@@ -19,7 +19,6 @@ import { bytesOf, type SentPage } from "../http/page-cache";
 import { linkSigner, type LinkKind } from "./signed-links";
 import { appMetrics } from "../ops/metrics";
 import { renditionQueue } from "./renditions.service";
-import { captureTimeOf } from "./capture-time";
 import { photoOrderSort } from "./photo-order";
 
 export const ATTACHMENT_NOT_FOUND = "Attachment not found";
@@ -131,8 +130,6 @@ async function prepareAll(files: IncomingFile[], maxDecodeBytes: number): Promis
  */
 export async function uploadAttachments(ctx: AppContext, projectId: number, files: IncomingFile[]) {
   const prepared = await prepareAll(files, ctx.config.maxDecodeBytes);
-  // Read before the files are moved into storage (object storage leaves no local file).
-  const capturedAt = await Promise.all(prepared.map((p) => captureTimeOf(p.file)));
   const stored: StoredImage[] = [];
   let ids: number[];
   try {
@@ -148,7 +145,6 @@ export async function uploadAttachments(ctx: AppContext, projectId: number, file
         files.map((f, i) => ({
           originalName: safeFileName(f.originalName, stored[i].mimeType, i + 1),
           image: stored[i],
-          capturedAt: capturedAt[i],
         })),
         now,
       );

@@ -50,12 +50,13 @@ function isJpeg(head: Buffer): boolean {
 }
 
 /**
- * The capture time in the first bytes of a photo (EXIF_HEAD_BYTES of it, or all of a local file):
- * a JPEG's markers are walked; other formats are asked of sharp. Null when none is found.
+ * The capture time in the first bytes (EXIF_HEAD_BYTES) of a stored photo: a JPEG's markers are
+ * walked; other formats are asked of sharp. Null when none is found. (An upload's is read from the
+ * header its check already parsed: prepareImage.)
  */
-export async function captureTimeOf(input: Buffer | string): Promise<string | null> {
-  if (Buffer.isBuffer(input) && isJpeg(input)) return captureTimeFromExif(jpegExif(input));
-  const meta = await sharp(input)
+export async function captureTimeOf(head: Buffer): Promise<string | null> {
+  if (isJpeg(head)) return captureTimeFromExif(jpegExif(head));
+  const meta = await sharp(head)
     .metadata()
     .catch(() => undefined);
   return captureTimeFromExif(meta?.exif);

@@ -7,6 +7,7 @@ import { pipeline } from "node:stream/promises";
 import sharp, { type Metadata, type Sharp } from "sharp";
 import type { Config } from "../config";
 import { HttpError, InsufficientStorageError, UnsupportedMediaTypeError } from "../http/errors";
+import { captureTimeFromExif } from "../attachments/capture-time";
 import { isDiskFull } from "./disk-full";
 import { makeFolder } from "./file-modes";
 import { endsWithWholeScan } from "./jpeg-structure";
@@ -82,6 +83,8 @@ export interface PreparedImage {
   width: number;
   height: number;
   checksum: string;
+  /** When it was taken (UTC, ISO), from the EXIF its header carries; null when it says none. */
+  capturedAt: string | null;
 }
 
 /** Files of an image in their final place, named by keys relative to UPLOADS_DIR. */
@@ -229,6 +232,7 @@ export async function prepareImage(
       width: meta.autoOrient?.width ?? meta.width,
       height: meta.autoOrient?.height ?? meta.height,
       checksum: knownChecksum ?? (await sha256OfFile(file)),
+      capturedAt: captureTimeFromExif(meta.exif),
     };
   } catch (err) {
     if (thumbnailFile) await removeQuietly(thumbnailFile);
