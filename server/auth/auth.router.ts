@@ -6,7 +6,7 @@ import { parseBody } from "../http/validate";
 import { trustedOrigin } from "../http/request-origin";
 import { createMailer } from "../mail/mailer";
 import { googleSchema, loginSchema, resetConfirmSchema, resetRequestSchema, signupSchema } from "./auth.schema";
-import { logInCounted, signUp } from "./auth.service";
+import { logIn, signUp } from "./auth.service";
 import { knownDevice, setDeviceCookie } from "./device-cookie";
 import { createGoogleVerifier, signInWithGoogle } from "./google-sign-in";
 import { confirmPasswordReset, requestPasswordReset } from "./password-reset.service";
@@ -51,7 +51,7 @@ export function authRouter(ctx: AppContext): Router {
     await limits.byIp(SIGN_IN, req.ip);
     const body = parseBody(loginSchema, req.body);
     const deviceOf = (uid: string) => knownDevice(ctx.db, req, uid);
-    const { session, device } = await logInCounted(ctx, body, { ip: req.ip, deviceOf });
+    const { session, device } = await logIn(ctx, body, { ip: req.ip, deviceOf });
     await setDeviceCookie(ctx.db, req, res, session.user.uid, device);
     sendSession(req, res, session, ttl);
   });

@@ -50,23 +50,13 @@ export async function signUp(
   return startSession(ctx, row);
 }
 
-export async function logIn(ctx: AppContext, input: { email: string; password: string }): Promise<Session> {
-  const row = await findUserRowByEmail(ctx.db, input.email);
-  const valid = await verifyPassword(input.password, row?.password_hash ?? (await hashForMissingAccount()));
-  if (!row || !row.password_hash || !valid) {
-    ctx.logger.info({ uid: row?.uid }, "sign-in refused");
-    throw new UnauthorizedError("Invalid email or password");
-  }
-  return startSession(ctx, row);
-}
-
 /**
  * A sign-in counted on the account's budgets before the password is judged (429 past them, unjudged).
  * A browser that signed in to the account before (`deviceOf` finds its signed cookie) is held to a
  * ceiling of its own instead of the account-wide one. Only failures keep their count. Answers the
  * session and the browser's device id, if it had one.
  */
-export async function logInCounted(
+export async function logIn(
   ctx: AppContext,
   input: { email: string; password: string },
   from: { ip: string | undefined; deviceOf: (uid: string) => Promise<string | undefined> },
@@ -74,7 +64,12 @@ export async function logInCounted(
   const row = await findUserRowByEmail(ctx.db, input.email);
   const device = row ? await from.deviceOf(row.uid) : undefined;
   const attempt = await authRateLimits(ctx).forAccount(SIGN_IN, input.email, from.ip, { device });
-  const session = await logIn(ctx, input);
+  const valid = await verifyPassword(input.password, row?.password_hash ?? (await hashForMissingAccount()));
+  if (!row || !row.password_hash || !valid) {
+    ctx.logger.info({ uid: row?.uid }, "sign-in refused");
+    throw new UnauthorizedError("Invalid email or password");
+  }
+  const session = await startSession(ctx, row);
   await attempt.succeeded();
   return { session, device };
 }
