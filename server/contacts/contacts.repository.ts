@@ -3,7 +3,7 @@ import { toIso } from "../db/database";
 import type { Contact } from "../../api/types";
 import type { ListQuery, ListSpec } from "../http/list-query";
 import { listPage } from "../db/list-pages";
-import { editorNameSql, editorOf } from "../db/edited-by";
+import { editorNameColumn, editorOf } from "../db/edited-by";
 import { editColumns, whereVersion, type Edit } from "../http/record-version";
 
 interface ContactRow {
@@ -16,7 +16,7 @@ interface ContactRow {
   updated_at: string;
   version: number | string;
   updated_by: string | null;
-  /** Read beside the row: the editor's name (editorNameSql). */
+  /** Read beside the row: the editor's name (editorNameColumn). */
   updated_by_name?: string | null;
 }
 
@@ -50,7 +50,7 @@ function toContact(row: ContactRow): Contact {
 }
 
 /** A contact's columns and its editor's name. */
-const CONTACT_COLUMNS = `contacts.*, ${editorNameSql("contacts.updated_by")} AS updated_by_name`;
+const CONTACT_COLUMNS = `contacts.*, ${editorNameColumn("contacts.updated_by")}`;
 
 function toRow(values: Partial<ContactValues>): Partial<ContactRow> {
   const row: Partial<ContactRow> = {};

@@ -2,8 +2,11 @@ import type { Editor } from "../../api/types";
 import type { JsonSql, JsonValue } from "./json-select";
 
 /** The name an editor is shown by (display name, else e-mail), as SQL over a `updated_by` column. */
-export const editorNameSql = (uidColumn: string): string =>
+const editorNameSql = (uidColumn: string): string =>
   `(SELECT COALESCE(NULLIF(editor.display_name, ''), editor.email) FROM users editor WHERE editor.uid = ${uidColumn})`;
+
+/** The editor's name read beside a row as `updated_by_name`, for editorOf. */
+export const editorNameColumn = (uidColumn: string): string => `${editorNameSql(uidColumn)} AS updated_by_name`;
 
 /** A record's `updatedBy` built by the database: `{uid, name}`, or null before anyone edited it. */
 export const updatedByJson = (json: JsonSql, uidColumn: string): JsonValue =>

@@ -1,6 +1,6 @@
 import type { Editor } from "../../api/types";
 import { toIso, type Db } from "../db/database";
-import { editorNameSql, editorOf } from "../db/edited-by";
+import { editorNameColumn, editorOf } from "../db/edited-by";
 import { lockedForUpdate, serializable } from "../db/transactions";
 import { StaleRecordError, versionMatches, type Edit } from "../http/record-version";
 
@@ -38,7 +38,7 @@ const ROW_ID = 1;
 export async function readStudioRow(db: Db): Promise<StudioRow & StudioEdit> {
   const row = (await db("studio_settings")
     .where({ id: ROW_ID })
-    .first(db.raw(`studio_settings.*, ${editorNameSql("studio_settings.updated_by")} AS updated_by_name`))) as
+    .first(db.raw(`studio_settings.*, ${editorNameColumn("studio_settings.updated_by")}`))) as
     Record<string, unknown> | undefined;
   const value = (key: keyof StudioRow) => (row?.[COLUMNS[key]] as string | null | undefined) ?? null;
   return {

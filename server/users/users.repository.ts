@@ -4,7 +4,7 @@ import type { AccessState, ManagedUser, Role, User } from "../../api/types";
 import type { Db } from "../db/database";
 import { nowIso, toIso } from "../db/database";
 import { isUniqueViolation } from "../db/dialect";
-import { editorNameSql, editorOf } from "../db/edited-by";
+import { editorNameColumn, editorOf } from "../db/edited-by";
 import { serializable } from "../db/transactions";
 import { ConflictError } from "../http/errors";
 import { editColumns, type Edit } from "../http/record-version";
@@ -233,7 +233,7 @@ function managedUsers(db: Db) {
       "access_requests.id as request_id",
       "access_requests.message as request_message",
       "access_requests.created_at as request_created_at",
-      db.raw(`${editorNameSql("users.updated_by")} AS updated_by_name`),
+      db.raw(editorNameColumn("users.updated_by")),
     );
 }
 
