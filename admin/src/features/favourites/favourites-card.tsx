@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { Fragment, useState, type ReactNode } from "react";
 import { Badge, Card, Center, Group, Loader, Stack, Text, Title, UnstyledButton } from "@mantine/core";
 import type { FavouriteVisitor } from "../../../../api/favourites";
 import type { Project } from "../../../../api/types";
@@ -71,13 +71,15 @@ function VisitorRow({
   );
 }
 
+type Favourites = ReturnType<typeof useFavouriteVisitors>;
+
 /**
  * The project's 'Favourites': each visitor of the delivery page, and the chosen one's picks; live.
  * `first`: the card heads its column (the project has favourites), else it follows the photos.
  */
-export function FavouritesCard({ project, first = false }: { project: Project; first?: boolean }) {
+function FavouritesCard({ project, favourites, first }: { project: Project; favourites: Favourites; first: boolean }) {
   const [chosenId, setChosenId] = useState<number | undefined>(undefined);
-  const { visitors, loading, failed } = useFavouriteVisitors(project.id);
+  const { visitors, loading, failed } = favourites;
   const limit = project.delivery.favouritesLimit;
   // Until staff choose, the latest visitor's picks are shown.
   const shownId = visitors.some((v) => v.id === chosenId) ? chosenId : visitors[0]?.id;
@@ -114,4 +116,16 @@ export function FavouritesCard({ project, first = false }: { project: Project; f
       )}
     </Card>
   );
+}
+
+/**
+ * The photos (`children`) with the Favourites card after them, or before them once a client has
+ * chosen some. Keyed, so moving the card keeps both cards' state.
+ */
+export function FavouritesWithPhotos({ project, children }: { project: Project; children: ReactNode }) {
+  const favourites = useFavouriteVisitors(project.id);
+  const first = favourites.visitors.some((v) => v.count > 0 || v.submittedAt !== null);
+  const card = <FavouritesCard key="favourites" project={project} favourites={favourites} first={first} />;
+  const photos = <Fragment key="photos">{children}</Fragment>;
+  return <>{first ? [card, photos] : [photos, card]}</>;
 }

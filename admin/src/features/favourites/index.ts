@@ -1,3 +1,2 @@
-export { FavouritesCard } from "./favourites-card";
+export { FavouritesWithPhotos } from "./favourites-card";
 export { FavouritesLimitInput } from "./favourites-limit-input";
-export { useHasFavourites } from "./use-favourites";

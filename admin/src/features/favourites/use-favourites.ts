@@ -42,8 +42,3 @@ export function useFavouriteSelection(projectId: number, visitorId: number) {
   useFavouriteChanges(projectId, () => void query.refetch());
   return { selection: result, loading: query.isLoading, failed: query.isError };
 }
-
-/** Whether anyone has chosen favourites on the project's delivery page (the card then sits high); live. */
-export function useHasFavourites(projectId: number): boolean {
-  return useFavouriteVisitors(projectId).visitors.some((v) => v.count > 0 || v.submittedAt !== null);
-}

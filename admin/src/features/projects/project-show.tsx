@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from "react";
+import { useEffect } from "react";
 import { Anchor, Button, Center, Grid, Group, Loader, Stack, Text, Title } from "@mantine/core";
 import { IconPencil } from "@tabler/icons-react";
 import { LoadError } from "../../ui/load-error";
@@ -6,11 +6,10 @@ import { Link, useParams } from "react-router";
 import { AttachmentsCard, usePhotoPages } from "../attachments";
 import { ProjectDetailsCard } from "./project-details-card";
 import { DeliveryCard } from "../delivery";
-import { FavouritesCard, useHasFavourites } from "../favourites";
+import { FavouritesWithPhotos } from "../favourites";
 import { DeliveryActivityCard, SendToClientButton } from "../sending";
 import { useProjectFormModal } from "./project-form-modal";
 import { isPublished } from "./types";
-import type { Project } from "../../../../api/types";
 import { useProjectRecord } from "./use-project-record";
 import { ProjectActionsMenu, PublishControl, usePublishProgress } from "../publish";
 import { usePhone } from "../../lib/use-phone";
@@ -88,7 +87,7 @@ function ProjectPage({ projectId }: { projectId: number | undefined }) {
           <DeliveryActivityCard project={project} />
         </Grid.Col>
         <Grid.Col md={8} order={1} orderMd={2}>
-          <FavouritesFirst project={project}>
+          <FavouritesWithPhotos project={project}>
             <AttachmentsCard
               projectId={project.id}
               photos={photos}
@@ -97,22 +96,10 @@ function ProjectPage({ projectId }: { projectId: number | undefined }) {
               published={isPublished(project)}
               coverId={project.coverAttachmentId}
             />
-          </FavouritesFirst>
+          </FavouritesWithPhotos>
         </Grid.Col>
       </Grid>
       {forms.modals}
     </Stack>
-  );
-}
-
-/** The photos with the Favourites card after them, or before them once a client has chosen some. */
-function FavouritesFirst({ project, children }: { project: Project; children: ReactNode }) {
-  const first = useHasFavourites(project.id);
-  return (
-    <>
-      {first && <FavouritesCard project={project} first />}
-      {children}
-      {!first && <FavouritesCard project={project} />}
-    </>
   );
 }
