@@ -1,18 +1,16 @@
-import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { mailParts } from "../test/mail-parts";
-import { replaceLogo } from "../studio/studio.service";
-import { readStudioRow, writeStudioRow } from "../studio/studio.repository";
+import { readStudioRow } from "../studio/studio.repository";
 import { storesOf } from "../storage/stores";
 import { sendDueReminders } from "../reminders/reminders.service";
-import { sendMail, setDelivery, studioFixture, type Studio } from "./test-fixtures";
+import { brandStudio, sendMail, setDelivery, studioFixture, type Studio } from "./test-fixtures";
 
 const fixture = studioFixture();
 
 /** Nordlicht's branding: a dark-yellow accent (black text reads better on it), a logo, contacts, Berlin time. */
 async function brand(s: Studio) {
-  await writeStudioRow(
-    s.t.ctx.db,
+  await brandStudio(
+    s.t.ctx,
     {
       name: "Nordlicht Fotografie",
       accentColor: "#ffd43b",
@@ -21,12 +19,8 @@ async function brand(s: Studio) {
       contactWebsite: "https://nordlicht.example",
       timeZone: "Europe/Berlin",
     },
-    new Date().toISOString(),
+    { width: 300, height: 100 },
   );
-  const logo = await sharp({ create: { width: 300, height: 100, channels: 3, background: "#5c3d2e" } })
-    .png()
-    .toBuffer();
-  await replaceLogo(s.t.ctx, logo);
   // The first photo's preview, as the renditions job would have made it.
   const first = await s.t.ctx.db("attachments").where({ project_id: s.delivery.id }).orderBy("id").first();
   await s.t.ctx.db("attachments").where({ id: first.id }).update({ preview_key: first.storage_key });

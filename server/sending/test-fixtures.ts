@@ -1,5 +1,6 @@
 /** Arrangements for the sending, activity and reminder tests: a studio whose client's project is published. */
 import request from "supertest";
+import sharp from "sharp";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import type { AppContext } from "../context";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
@@ -7,6 +8,8 @@ import { insertClientRow, insertContactRow } from "../test/rows";
 import { publishDelivery, type PublishedDelivery } from "../delivery/test-fixtures";
 import { startSmtpInbox, type ReceivedMail, type SmtpInbox } from "../test/smtp-inbox";
 import { mailParts } from "../test/mail-parts";
+import { replaceLogo } from "../studio/studio.service";
+import { writeStudioRow } from "../studio/studio.repository";
 import type { DeliveryActivity } from "../../api/types";
 
 export const PUBLIC_URL = "https://photos.lumen.test";
@@ -15,6 +18,19 @@ export async function addContact(ctx: AppContext, clientId: number, name: string
   const id = await insertContactRow(ctx, clientId, name);
   await ctx.db("contacts").where({ id }).update({ email });
   return id;
+}
+
+/** Brands the studio as staff would in its settings: name, accent, contacts..., and a plain logo of this size. */
+export async function brandStudio(
+  ctx: AppContext,
+  settings: Parameters<typeof writeStudioRow>[1],
+  logo: { width: number; height: number },
+): Promise<void> {
+  await writeStudioRow(ctx.db, settings, new Date().toISOString());
+  const png = await sharp({ create: { ...logo, channels: 3, background: "#5c3d2e" } })
+    .png()
+    .toBuffer();
+  await replaceLogo(ctx, png);
 }
 
 export interface Studio {

@@ -1,10 +1,7 @@
 import request from "supertest";
-import sharp from "sharp";
-import { replaceLogo } from "../studio/studio.service";
-import { writeStudioRow } from "../studio/studio.repository";
 import { describe, expect, it } from "vitest";
 import type { SendingDraft } from "../../api/types";
-import { sendMail, studioFixture, unsubscribePathIn, type Studio } from "../sending/test-fixtures";
+import { brandStudio, sendMail, studioFixture, unsubscribePathIn, type Studio } from "../sending/test-fixtures";
 
 const fixture = studioFixture();
 let s: Studio;
@@ -59,20 +56,16 @@ describe("unsubscribe", () => {
 
   it("is branded (logo, name, accent, contact line) and, to an address already out, says so without a second button", async () => {
     s = await fixture.studio();
-    await writeStudioRow(
-      s.t.ctx.db,
+    await brandStudio(
+      s.t.ctx,
       {
         name: "Nordlicht",
         accentColor: "#ffd43b",
         contactEmail: "hallo@nordlicht.example",
         contactPhone: "+49 30 1234",
       },
-      new Date().toISOString(),
+      { width: 90, height: 30 },
     );
-    const logo = await sharp({ create: { width: 90, height: 30, channels: 3, background: "#5c3d2e" } })
-      .png()
-      .toBuffer();
-    await replaceLogo(s.t.ctx, logo);
     await sendMail(s.t, s.staff, s.delivery.id, { contactIds: [s.ana] }).expect(200);
     const path = unsubscribePathIn(fixture.mails[0]);
     const branded = (html: string) => {
