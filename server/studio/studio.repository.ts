@@ -1,4 +1,4 @@
-import type { Editor } from "../../api/types";
+import type { Versioned } from "../../api/types";
 import { toIso, type Db } from "../db/database";
 import { editorNameColumn, editorOf } from "../db/edited-by";
 import { lockedForUpdate, serializable } from "../db/transactions";
@@ -16,12 +16,6 @@ export interface StudioRow {
   updatedAt: string | null;
 }
 
-/** The row's version (1 until the first edit, also before the row exists) and its last editor. */
-export interface StudioEdit {
-  version: number;
-  updatedBy: Editor | null;
-}
-
 const COLUMNS: Record<keyof StudioRow, string> = {
   name: "name",
   logoKey: "logo_key",
@@ -35,7 +29,8 @@ const COLUMNS: Record<keyof StudioRow, string> = {
 
 const ROW_ID = 1;
 
-export async function readStudioRow(db: Db): Promise<StudioRow & StudioEdit> {
+/** The row, with its version (1 until the first edit, also before the row exists) and last editor. */
+export async function readStudioRow(db: Db): Promise<StudioRow & Versioned> {
   const row = (await db("studio_settings")
     .where({ id: ROW_ID })
     .first(db.raw(`studio_settings.*, ${editorNameColumn("studio_settings.updated_by")}`))) as

@@ -3,10 +3,10 @@ import { nowIso } from "../db/database";
 import type { EventBus } from "../events/bus";
 import { isLogoKey, removeLogo, storeLogo } from "../storage/logo-files";
 import { DEFAULT_ACCENT, textColourOn } from "../../api/studio";
-import type { StudioSettings } from "../../api/types";
+import type { StudioSettings, Versioned } from "../../api/types";
 import type { StudioChange } from "./studio.schema";
 import type { Edit } from "../http/record-version";
-import { readStudioRow, writeStudioRow, type StudioEdit, type StudioRow } from "./studio.repository";
+import { readStudioRow, writeStudioRow, type StudioRow } from "./studio.repository";
 
 /** The one record of the `studio` resource, as the web app addresses it (`/api/studio/settings`). */
 export const STUDIO_RECORD = "settings";
@@ -17,7 +17,7 @@ export const serverTimeZone = () => Intl.DateTimeFormat().resolvedOptions().time
 /** Where the public logo route serves a stored logo key (`studio/<hex>.webp`). */
 const logoUrlOf = (key: string | null) => (key ? `/d/logo/${key.slice("studio/".length)}` : null);
 
-function toSettings(row: StudioRow & StudioEdit, defaultName: string): StudioSettings {
+function toSettings(row: StudioRow & Versioned, defaultName: string): StudioSettings {
   return {
     name: row.name ?? defaultName,
     logoUrl: logoUrlOf(row.logoKey),
