@@ -2,7 +2,7 @@ import { Text } from "@mantine/core";
 import { IconRocketOff } from "@tabler/icons-react";
 import { ConfirmButton } from "../../ui/confirm-button";
 
-export const UNPUBLISH_NOTICE =
+const UNPUBLISH_NOTICE =
   "Your client's link will show 'This gallery is being updated — please check back soon' until you publish again. The link stays the same.";
 
 /** 'Unpublish Project', after a confirmation that says what the client will see meanwhile. */

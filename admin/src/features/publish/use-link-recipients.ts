@@ -2,7 +2,7 @@ import { useList } from "@refinedev/core";
 import type { DeliveryActivity, Project } from "../../../../api/types";
 
 /** Unpublished (or a failed build since): the project keeps the link it was published under. */
-export const wasPublishedBefore = (project: Pick<Project, "publishStatus" | "publishedZipPath">) =>
+const wasPublishedBefore = (project: Pick<Project, "publishStatus" | "publishedZipPath">) =>
   project.publishStatus !== "published" && project.publishStatus !== "publishing" && project.publishedZipPath !== null;
 
 /** Entries looked at: far more than a project's sends between two regenerations. */

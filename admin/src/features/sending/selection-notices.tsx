@@ -8,7 +8,7 @@ const URL = "/users/me/notifications/selections";
 const SEEN_KEY = "photodrop.selectionsSeenAt";
 
 /** "<visitor> sent their selection of N photos for <project>". */
-export const selectionSentence = (notice: SelectionNotice) =>
+const selectionSentence = (notice: SelectionNotice) =>
   `${notice.visitorName} sent their selection of ${notice.photoCount} ${notice.photoCount === 1 ? "photo" : "photos"} for ${notice.projectName}`;
 
 const seenAt = () => {
