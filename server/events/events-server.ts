@@ -78,12 +78,11 @@ export function attachEventsServer(
     // An address that spent its sign-in budget (refused socket tokens count there too) waits out the window.
     if (await limits.ipSpent(SIGN_IN, address)) return refuse(socket, TOO_MANY);
     if (sessions.size >= ctx.config.events.maxSockets) return refuse(socket, UNAVAILABLE);
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
+    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, address));
   };
   server.on("upgrade", onUpgrade);
 
-  wss.on("connection", (ws: WebSocket, req: IncomingMessage) => {
-    const address = clientAddressOf(req, trust);
+  const onConnection = (ws: WebSocket, address: string) => {
     const onRefusedToken = () =>
       limits.byIp(SIGN_IN, address).catch((err: unknown) => {
         if (!(err instanceof TooManyRequestsError)) throw err;
@@ -113,7 +112,7 @@ export function attachEventsServer(
     });
     ws.on("error", (err) => ctx.logger.debug({ err }, "events: socket error"));
     ws.on("close", () => sessions.delete(ws));
-  });
+  };
 
   const stopPublish = ctx.events.onPublishEvent((event) => {
     for (const session of sessions.values()) session.deliverPublishEvent(event);
