@@ -166,8 +166,9 @@ export async function insertAttachments(
   return ids;
 }
 
+/** Renames a photo and its order keys; its row is locked first, as the capture-time backfill locks it. */
 export async function renameAttachment(trx: Queryable, id: number, originalName: string, now: string): Promise<void> {
-  const row = await trx("attachments").where({ id }).first("captured_at");
+  const row = await lockedForUpdate(trx, trx("attachments").where({ id })).first("captured_at");
   const keys = orderKeys(originalName, row?.captured_at ? String(row.captured_at) : null);
   await trx("attachments")
     .where({ id })
