@@ -51,17 +51,21 @@ export function putJson(token: string, path: string, body: object, baseUrl = inj
   });
 }
 
-/** A new account that nobody has approved yet (the first of a fresh installation is its admin). */
+/**
+ * A new account that nobody has approved yet (the first of a fresh installation is its admin):
+ * answers its access token.
+ */
 export async function signUpAccount(
   email: string,
   password: string,
   displayName: string,
   baseUrl = inject("baseUrl"),
-): Promise<void> {
+): Promise<string> {
   const response = await fetch(`${baseUrl}/api/auth/signup`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ email, password, displayName }),
   });
   if (response.status !== 201) throw new Error(`Sign-up failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { accessToken: string }).accessToken;
 }

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import yauzl from "yauzl";
-import { create, getJson, putJson } from "./api";
+import { create, putJson, signUpAccount } from "./api";
 import { launchBrowser, screenshot, signIn } from "./browser";
 import { startFreshServer, type FreshServer } from "./fresh-server";
 import { imageFile } from "./fixtures/images";
+import { publishThroughApi } from "./fixtures/publish";
 import { uploadThroughApi } from "./fixtures/upload";
-import { until } from "../server/test/wait";
 
 /**
  * Issue 47's gallery findings, each as the studio or its client meets it: a view-only gallery
@@ -29,13 +29,7 @@ beforeAll(async () => {
   server = await startFreshServer((port) => ({ PUBLIC_URL: `http://${LAN}:${port}`, STUDIO_NAME: STUDIO }));
   lanUrl = server.baseUrl.replace("127.0.0.1", LAN);
   browser = await launchBrowser([`--host-resolver-rules=MAP ${LAN} 127.0.0.1`]);
-  const signedUp = await fetch(`${server.baseUrl}/api/auth/signup`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ ...ADMIN, displayName: "Ida Admin" }),
-  });
-  expect(signedUp.status).toBe(201);
-  ({ accessToken: token } = (await signedUp.json()) as { accessToken: string });
+  token = await signUpAccount(ADMIN.email, ADMIN.password, "Ida Admin", server.baseUrl);
 });
 
 afterAll(async () => {
@@ -56,18 +50,8 @@ async function publishedGallery(
     await uploadThroughApi(token, project.id, file, server.baseUrl);
   }
   expect((await putJson(token, `projects/${project.id}/delivery`, delivery, server.baseUrl)).status).toBe(200);
-  const publish = await fetch(`${server.baseUrl}/api/projects/${project.id}/publish`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${token}` },
-  });
-  expect(publish.status).toBe(202);
-  const done = await until(
-    () => getJson<{ publishStatus: string; deliveryUrl: string }>(token, `projects/${project.id}`, server.baseUrl),
-    (p) => p.publishStatus !== "publishing",
-    60_000,
-  );
-  expect(done.publishStatus).toBe("published");
-  return { id: project.id, deliveryUrl: done.deliveryUrl };
+  const { deliveryUrl } = await publishThroughApi(token, project.id, 60_000, server.baseUrl);
+  return { id: project.id, deliveryUrl: deliveryUrl! };
 }
 
 async function staffPage(): Promise<{ context: BrowserContext; page: Page }> {

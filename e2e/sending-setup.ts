@@ -1,6 +1,5 @@
-import { expect } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { create } from "./api";
+import { create, signUpAccount } from "./api";
 import { launchBrowser, signIn } from "./browser";
 import { startFreshServer, type FreshServer } from "./fresh-server";
 import { imageFile } from "./fixtures/images";
@@ -65,13 +64,7 @@ export async function arrangeLimaWedding(
   contacts: Array<[string, string]>,
   photos: Array<[string, string]>,
 ): Promise<{ projectId: number }> {
-  const signedUp = await fetch(`${baseUrl}/api/auth/signup`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ ...ADMIN, displayName: "Ada Admin" }),
-  });
-  expect(signedUp.status).toBe(201);
-  const { accessToken: token } = (await signedUp.json()) as { accessToken: string };
+  const token = await signUpAccount(ADMIN.email, ADMIN.password, "Ada Admin", baseUrl);
   const client = await create<{ id: number }>(token, "clients", { name: "Lima Family" }, baseUrl);
   for (const [name, email] of contacts) await create(token, "contacts", { name, email, clientId: client.id }, baseUrl);
   const project = await create<{ id: number }>(

@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
 import type { Browser, Page } from "playwright-core";
-import { create, getJson, putJson } from "./api";
-import { launchBrowser, screenshot, signIn, SIZES } from "./browser";
+import { create, getJson, putJson, signUpAccount } from "./api";
+import { screenshot, signIn, SIZES } from "./browser";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { startFreshServer, type FreshServer } from "./fresh-server";
+import type { FreshServer } from "./fresh-server";
 import { imageFile } from "./fixtures/images";
+import { publishThroughApi } from "./fixtures/publish";
 import { uploadThroughApi } from "./fixtures/upload";
-import { startSmtpInbox, type SmtpInbox } from "../server/test/smtp-inbox";
+import { deliveryLinkIn, startSendingSetup, type SendingSetup } from "./sending-setup";
+import type { SmtpInbox } from "../server/test/smtp-inbox";
 import { mailParts } from "../server/test/mail-parts";
 
 /**
@@ -16,9 +18,9 @@ import { mailParts } from "../server/test/mail-parts";
  * client's selection said in the web app (the bell, the Favourites card high on the project).
  */
 const ADMIN = { email: "ada@nordlicht.test", password: "ada-password-1" };
-const LAN = "studio.lan";
 const STUDIO = "Nordlicht Fotografie";
 
+let setup: SendingSetup;
 let smtp: SmtpInbox;
 let server: FreshServer;
 let browser: Browser;
@@ -26,27 +28,10 @@ let lanUrl: string;
 let token: string;
 
 beforeAll(async () => {
-  smtp = await startSmtpInbox();
-  server = await startFreshServer((port) => ({ SMTP_URL: smtp.url, PUBLIC_URL: `http://${LAN}:${port}` }));
-  lanUrl = server.baseUrl.replace("127.0.0.1", LAN);
-  browser = await launchBrowser([
-    `--host-resolver-rules=MAP ${LAN} 127.0.0.1`,
-    `--unsafely-treat-insecure-origin-as-secure=${lanUrl}`,
-  ]);
-  const signedUp = await fetch(`${server.baseUrl}/api/auth/signup`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ ...ADMIN, displayName: "Ada Admin" }),
-  });
-  expect(signedUp.status).toBe(201);
-  token = ((await signedUp.json()) as { accessToken: string }).accessToken;
+  ({ smtp, server, browser, lanUrl } = setup = await startSendingSetup());
+  token = await signUpAccount(ADMIN.email, ADMIN.password, "Ada Admin", server.baseUrl);
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await smtp?.close();
-});
+afterAll(() => setup?.stop());
 
 async function staffPage(viewport: { width: number; height: number } = { width: 1440, height: 900 }): Promise<Page> {
   const context = await browser.newContext({ baseURL: server.baseUrl, viewport, bypassCSP: true });
@@ -114,20 +99,7 @@ async function sentProject() {
     server.baseUrl,
   );
   expect(delivery.status).toBe(200);
-  const published = await fetch(`${server.baseUrl}/api/projects/${project.id}/publish`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${token}` },
-  });
-  expect(published.status).toBe(202);
-  await expect
-    .poll(
-      async () =>
-        (await getJson<{ publishStatus: string }>(token, `projects/${project.id}`, server.baseUrl)).publishStatus,
-      {
-        timeout: 60_000,
-      },
-    )
-    .toBe("published");
+  await publishThroughApi(token, project.id, 60_000, server.baseUrl);
   smtp.mails.length = 0;
   const sent = await fetch(`${server.baseUrl}/api/projects/${project.id}/sending`, {
     method: "POST",
@@ -218,7 +190,7 @@ describe("the client's side in the studio's brand", () => {
     await screenshot(mailView, "studio-findings-mail-320");
 
     // The gallery's header reads the studio's name.
-    const link = new RegExp(`${lanUrl}/d/[A-Za-z0-9_-]+\\?r=[A-Za-z0-9_-]+`).exec(mail.text)![0];
+    const link = deliveryLinkIn(lanUrl, mail.text)!;
     const gallery = await narrow.newPage();
     await gallery.goto(link);
     await gallery.getByRole("heading", { name: "Lima Wedding" }).waitFor();
@@ -260,14 +232,8 @@ describe("a client's selection", () => {
       ["berg-2.jpg", "#a5d8ff"],
     ])
       await uploadThroughApi(token, project.id, await imageFile(name, "jpeg", color, 480), server.baseUrl);
-    await fetch(`${server.baseUrl}/api/projects/${project.id}/publish`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    const projectNow = () =>
-      getJson<{ publishStatus: string; deliveryUrl: string | null }>(token, `projects/${project.id}`, server.baseUrl);
-    await expect.poll(async () => (await projectNow()).publishStatus, { timeout: 60_000 }).toBe("published");
-    const deliveryPath = new URL((await projectNow()).deliveryUrl!, lanUrl).pathname;
+    const { deliveryUrl } = await publishThroughApi(token, project.id, 60_000, server.baseUrl);
+    const deliveryPath = new URL(deliveryUrl!, lanUrl).pathname;
 
     const staff = await staffPage();
     await staff.goto(`/projects/${project.id}`);
