@@ -17,12 +17,8 @@ export const createProjectSchema = z.object({
   photoOrder: photoOrder.optional(),
 });
 
-export const updateProjectSchema = z.object({
-  name: requiredName().optional(),
-  description: description.optional(),
-  clientId: optionalClient.optional(),
-  photoOrder: photoOrder.optional(),
-});
+/** The same fields, each optional: only those sent change. */
+export const updateProjectSchema = createProjectSchema.partial();
 
 /** PUT /api/projects/:id/cover: one of the project's photos, or null for the first. */
 export const coverSchema = z.object({
