@@ -68,7 +68,7 @@ class BrandingCache {
 }
 
 async function read(ctx: AppContext): Promise<Branding> {
-  const settings = toSettings(await readStudioRow(ctx.db), ctx.config.studioName);
+  const settings = await getStudio(ctx);
   return { ...settings, onAccent: textColourOn(settings.accentColor) };
 }
 
