@@ -19,7 +19,7 @@ import { bytesOf, type SentPage } from "../http/page-cache";
 import { linkSigner, type LinkKind } from "./signed-links";
 import { appMetrics } from "../ops/metrics";
 import { renditionQueue } from "./renditions.service";
-import { photoOrderSort } from "./photo-order";
+import { photoOrderColumns } from "./photo-order";
 
 export const ATTACHMENT_NOT_FOUND = "Attachment not found";
 
@@ -61,7 +61,7 @@ export async function listAttachments(ctx: AppContext, list: ListQuery, sortGive
   const projectFilter = list.filters.find((f) => f.column === "project_id" && f.operator === "eq");
   if (!sortGiven && projectFilter && projectFilter.values.length === 1) {
     const order = await repo.projectPhotoOrder(ctx.reads, Number(projectFilter.values[0]));
-    if (order) list = { ...list, sort: photoOrderSort(order) };
+    if (order) list = { ...list, sort: photoOrderColumns(order) };
   }
   return linkedPage(ctx, ctx.reads, list);
 }
@@ -86,7 +86,7 @@ export async function firstProjectAttachments(ctx: AppContext, projectId: number
   const order = await repo.projectPhotoOrder(ctx.db, projectId);
   const first: ListQuery = {
     range: { offset: 0, limit: PROJECT_RECORD_ATTACHMENTS },
-    sort: order ? photoOrderSort(order) : [{ column: "id", order: "asc" }],
+    sort: order ? photoOrderColumns(order) : [{ column: "id", order: "asc" }],
     filters: [{ column: "project_id", operator: "eq", values: [projectId] }],
   };
   return (await linkedPage(ctx, ctx.db, first)).body;

@@ -1,5 +1,3 @@
-import type { SortBy } from "../http/list-query";
-
 /** How a project's photos are ordered everywhere (staff list, gallery, ZIPs, favourites). */
 export const PHOTO_ORDERS = ["captured", "name", "uploaded"] as const;
 export type PhotoOrder = (typeof PHOTO_ORDERS)[number];
@@ -16,14 +14,9 @@ export function photoOrderOf(value: unknown): PhotoOrder {
   return PHOTO_ORDERS.includes(value as PhotoOrder) ? (value as PhotoOrder) : DEFAULT_PHOTO_ORDER;
 }
 
-/** The ORDER BY columns of an order, optionally qualified by a table alias. */
+/** The ORDER BY columns of an order (a list query's sort), optionally qualified by a table alias. */
 export function photoOrderColumns(order: PhotoOrder, alias?: string): Array<{ column: string; order: "asc" }> {
   return ORDER_COLUMNS[order].map((column) => ({ column: alias ? `${alias}.${column}` : column, order: "asc" }));
-}
-
-/** The list query's sort for an order. */
-export function photoOrderSort(order: PhotoOrder): SortBy[] {
-  return photoOrderColumns(order);
 }
 
 const DIGIT_RUN = /\d+/g;
