@@ -1,11 +1,9 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/harness";
 import { startSmtpInbox, type SmtpInbox } from "../test/smtp-inbox";
 import { eventually } from "../test/wait";
 import { signUp } from "./auth-test-helpers";
-import { post as postFrom } from "./burst-test-helpers";
+import { listen, post as postFrom, type Listening } from "./burst-test-helpers";
 import { DEVICE_COOKIE } from "./device-cookie";
 import { SESSION_HEADER } from "./session-cookie";
 
@@ -23,21 +21,17 @@ const OWNER = "owner@studio.test";
 
 let t: TestApp;
 let smtp: SmtpInbox;
-let server: http.Server;
-let port: number;
+let server: Listening;
 
 beforeAll(async () => {
   smtp = await startSmtpInbox();
   t = await createTestApp({ ...LIMITS, SMTP_URL: smtp.url, PUBLIC_URL: "https://photos.example.test/" });
   await signUp(t.app, OWNER, "rightpass");
   await signUp(t.app, "other@studio.test", "otherpass");
-  server = http.createServer(t.app);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.address() as AddressInfo).port;
+  server = await listen(t.app);
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   await t.close();
   await smtp.close();
 });
@@ -51,7 +45,7 @@ interface Answer {
 /** A POST sent from a chosen loopback address, as a browser if `cookie` is given. */
 async function post(from: string, path: string, body: Record<string, string>, cookie?: string): Promise<Answer> {
   const browser = cookie === undefined ? {} : { [SESSION_HEADER]: "cookie", ...(cookie ? { Cookie: cookie } : {}) };
-  const { status, headers } = await postFrom({ port, path, body, from, headers: browser });
+  const { status, headers } = await postFrom({ port: server.port, path, body, from, headers: browser });
   const device = (headers["set-cookie"] ?? []).find((c) => c.startsWith(`${DEVICE_COOKIE}=`))?.split(";")[0];
   return { status, device };
 }
