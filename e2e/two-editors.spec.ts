@@ -33,6 +33,10 @@ async function arrangeSecondAdmin(): Promise<void> {
 const storedProject = async (id: number) =>
   (await getJson<StoredProject[]>(await adminToken(), `projects?id=${id}`))[0];
 
+/** Polls the stored record until it holds `changes`: both editors' edits kept. */
+const expectStored = (read: () => Promise<object>, changes: Record<string, unknown>) =>
+  expect.poll(read).toMatchObject(changes);
+
 /**
  * The second editor's save: kept (the form closes, or says it saved), or refused with the conflict
  * said in the form, which is then applied on top. Either way both changes must end up stored.
@@ -109,12 +113,10 @@ describe("two editors, one record: the second save keeps the first's change or i
       (a) => a.getByLabel("Description").fill("Golden hour on the pier"),
       (b) => b.getByLabel("Name").fill("Two Editors, renamed"),
     );
-    await expect
-      .poll(async () => {
-        const { name, description } = await storedProject(project.id);
-        return { name, description };
-      })
-      .toEqual({ name: "Two Editors, renamed", description: "Golden hour on the pier" });
+    await expectStored(() => storedProject(project.id), {
+      name: "Two Editors, renamed",
+      description: "Golden hour on the pier",
+    });
   });
 
   it("client: both change its one field; the second is told who changed it, and nothing is undone", async () => {
@@ -158,15 +160,10 @@ describe("two editors, one record: the second save keeps the first's change or i
       (a) => a.getByLabel("Email").fill("robin@pier.test"),
       (b) => b.getByLabel("Phone").fill("+44 20 7946 0000"),
     );
-    await expect
-      .poll(async () => {
-        const { email, phoneNumber } = await getJson<{ email: string; phoneNumber: string }>(
-          await adminToken(),
-          `contacts/${contact.id}`,
-        );
-        return { email, phoneNumber };
-      })
-      .toEqual({ email: "robin@pier.test", phoneNumber: "+44 20 7946 0000" });
+    await expectStored(async () => getJson<object>(await adminToken(), `contacts/${contact.id}`), {
+      email: "robin@pier.test",
+      phoneNumber: "+44 20 7946 0000",
+    });
   });
 
   it("studio settings: one changes the phone, the other the web site; both are kept", async () => {
@@ -186,12 +183,10 @@ describe("two editors, one record: the second save keeps the first's change or i
         (form) => form.getByLabel("Web site").fill("https://two-editors.test"),
         { save: "Save studio settings", notice: "Studio settings saved" },
       );
-      await expect
-        .poll(async () => {
-          const { contactPhone, contactWebsite } = await getJson<StudioSettings>(token, "studio/settings");
-          return { contactPhone, contactWebsite };
-        })
-        .toEqual({ contactPhone: "+44 20 7946 0100", contactWebsite: "https://two-editors.test" });
+      await expectStored(() => getJson<StudioSettings>(token, "studio/settings"), {
+        contactPhone: "+44 20 7946 0100",
+        contactWebsite: "https://two-editors.test",
+      });
       // The first editor's form followed the second's save.
       await expect.poll(() => a.getByLabel("Web site").inputValue()).toBe("https://two-editors.test");
     } finally {
@@ -215,12 +210,10 @@ describe("two editors, one record: the second save keeps the first's change or i
       (card) => card.getByText("Offer web-size downloads", { exact: true }).click(),
       { save: "Save delivery settings", notice: "Delivery settings saved" },
     );
-    await expect
-      .poll(async () => {
-        const { favouritesLimit, offerWebSize } = (await storedProject(project.id)).delivery;
-        return { favouritesLimit, offerWebSize };
-      })
-      .toEqual({ favouritesLimit: 12, offerWebSize: true });
+    await expectStored(async () => (await storedProject(project.id)).delivery, {
+      favouritesLimit: 12,
+      offerWebSize: true,
+    });
     await expect.poll(() => b.getByLabel("Favourites limit").inputValue()).toBe("12");
   });
 });
