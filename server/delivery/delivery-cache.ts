@@ -42,7 +42,8 @@ export class DeliveryCache {
   private readonly tokenOfProject = new Map<number, string>();
   private readonly photoLists = new RecentlyUsed<number, PhotoList>();
   private readonly projectOfPhoto = new Map<number, number>();
-  private readonly linkLoads = new Map<string, Promise<DeliveryLink | undefined>>();
+  /** Reads of a link under way, with the generation each began in: a later one must not join an earlier. */
+  private readonly linkLoads = new Map<string, { link: Promise<DeliveryLink | undefined>; generation: number }>();
   private readonly photoLoads = new Map<number, PhotoLoad>();
   private photosKept = 0;
   /** Bumped whenever links are dropped: a link read before that may be stale. */
@@ -62,17 +63,21 @@ export class DeliveryCache {
     if (!trusted) return findLinkByToken(this.db, token);
     const kept = this.links.use(token);
     if (kept) return kept;
+    // A read begun before a change may have missed it: a request made after the change reads again.
     let load = this.linkLoads.get(token);
-    if (!load) {
-      const generation = this.generation;
-      load = findLinkByToken(this.db, token).finally(() => this.linkLoads.delete(token));
-      this.linkLoads.set(token, load);
-      void load.then(
-        (link) => link && generation === this.generation && this.keepLink(link),
-        () => undefined,
-      );
+    if (!load || load.generation !== this.generation) {
+      const started = { link: findLinkByToken(this.db, token), generation: this.generation };
+      this.linkLoads.set(token, started);
+      const done = () => {
+        if (this.linkLoads.get(token) === started) this.linkLoads.delete(token);
+      };
+      void started.link.then((link) => {
+        done();
+        if (link && started.generation === this.generation) this.keepLink(link);
+      }, done);
+      load = started;
     }
-    return load;
+    return load.link;
   }
 
   /**

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { appWithUser } from "../test/app-with-user";
+import { DeliveryCache } from "./delivery-cache";
+import { publishDelivery } from "./test-fixtures";
+
+const made = appWithUser();
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("the delivery cache's link loads", () => {
+  it("never answers a request made after a change with a read begun before it", async () => {
+    const { db, events } = made.t.ctx;
+    const d = await publishDelivery(made.t, made.user);
+    const cache = new DeliveryCache(db, events);
+    // The connection is held, so the reads and the write below run in the order they were asked.
+    const hold = await db.transaction();
+    const before = cache.link(d.token);
+    await settle();
+    const unpublish = db("projects").where({ id: d.id }).update({ publish_status: "draft" });
+    const unpublished = unpublish.then(() => undefined);
+    await settle();
+    // Announced while the first read is still out (as another process's commit can be).
+    events.resourceChanged({ resource: "projects", type: "updated", ids: [d.id] });
+    const after = cache.link(d.token);
+    await settle();
+    await hold.commit();
+    await unpublished;
+    expect((await before)?.projectId).toBe(d.id);
+    expect(await after).toBeUndefined();
+    expect(await cache.link(d.token)).toBeUndefined();
+  });
+});
