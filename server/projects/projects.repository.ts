@@ -125,22 +125,22 @@ export function listProjects(db: Db, list: ListQuery): Promise<{ body: Buffer | 
   );
 }
 
-/** Projects as the API writes them, each its JSON text. */
-async function projectTextsWhere(db: Db, where: string, value: number): Promise<string[]> {
-  const rows = await readRows<{ project: string }>(db, {
-    text: `SELECT ${projectColumn(db)} FROM ${FROM_PROJECTS} WHERE ${where} ORDER BY p.id`,
+/** Projects as the API writes them, each its JSON text, and its version. */
+async function projectTextsWhere(db: Db, where: string, value: number): Promise<{ text: string; version: number }[]> {
+  const rows = await readRows<{ project: string; version: number | string }>(db, {
+    text: `SELECT ${projectColumn(db)}, p.version FROM ${FROM_PROJECTS} WHERE ${where} ORDER BY p.id`,
     values: [value],
   });
-  return rows.map((row) => row.project);
+  return rows.map((row) => ({ text: row.project, version: Number(row.version) }));
 }
 
 async function projectsWhere(db: Db, where: string, value: number): Promise<Project[]> {
-  return (await projectTextsWhere(db, where, value)).map((text) => JSON.parse(text) as Project);
+  return (await projectTextsWhere(db, where, value)).map(({ text }) => JSON.parse(text) as Project);
 }
 
 /** A client's projects, each its JSON text as the database built it. */
-export function projectTextsOfClient(db: Db, clientId: number): Promise<string[]> {
-  return projectTextsWhere(db, "p.client_id = ?", clientId);
+export async function projectTextsOfClient(db: Db, clientId: number): Promise<string[]> {
+  return (await projectTextsWhere(db, "p.client_id = ?", clientId)).map(({ text }) => text);
 }
 
 export async function findProject(db: Db, id: number): Promise<Project | undefined> {
@@ -149,11 +149,7 @@ export async function findProject(db: Db, id: number): Promise<Project | undefin
 
 /** A project as the API writes it, its JSON text as the database built it, and its version. */
 export async function findProjectText(db: Db, id: number): Promise<{ text: string; version: number } | undefined> {
-  const [row] = await readRows<{ project: string; version: number | string }>(db, {
-    text: `SELECT ${projectColumn(db)}, p.version FROM ${FROM_PROJECTS} WHERE p.id = ?`,
-    values: [id],
-  });
-  return row && { text: row.project, version: Number(row.version) };
+  return (await projectTextsWhere(db, "p.id = ?", id))[0];
 }
 
 /**
