@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { appWithUser } from "../test/app-with-user";
+import { isPostgresUrl } from "../db/dialect";
 import { DeliveryCache } from "./delivery-cache";
 import { publishDelivery } from "./test-fixtures";
 
@@ -11,7 +12,9 @@ describe("the delivery cache's link loads", () => {
     const { db, events } = made.t.ctx;
     const d = await publishDelivery(made.t, made.user);
     const cache = new DeliveryCache(db, events);
-    // The connection is held, so the reads and the write below run in the order they were asked.
+    // sqlite's one connection is held, so the reads and the write below run in the order they were
+    // asked: the first read sees the project published. PostgreSQL's reads do not queue behind it.
+    const ordered = !isPostgresUrl(made.t.ctx.config.databaseUrl);
     const hold = await db.transaction();
     const before = cache.link(d.token);
     await settle();
@@ -24,7 +27,7 @@ describe("the delivery cache's link loads", () => {
     await settle();
     await hold.commit();
     await unpublished;
-    expect((await before)?.projectId).toBe(d.id);
+    if (ordered) expect((await before)?.projectId).toBe(d.id);
     expect(await after).toBeUndefined();
     expect(await cache.link(d.token)).toBeUndefined();
   });
