@@ -33,7 +33,7 @@ export function isWebsite(value: string): boolean {
  * A web site as the studio meant it: a bare host such as `nordlicht.example` (no scheme, a dot in
  * its first part) gains `https://`; anything else is left as typed (trim it first).
  */
-export function completeWebsite(site: string): string {
+function completeWebsite(site: string): string {
   if (!site || /^[a-z][a-z0-9+.-]*:/i.test(site)) return site;
   const host = site.split(/[/?#]/)[0];
   return /^[^\s@:]+\.[^\s@:]+(:\d+)?$/.test(host) ? `https://${site.replace(/^\/\//, "")}` : site;
@@ -43,14 +43,14 @@ export function completeWebsite(site: string): string {
 export const websiteAsSaved = (typed: string): string | null => completeWebsite(typed) || null;
 
 /** What is wrong with a studio name as typed (trim it first), or null. */
-export function studioNameProblem(name: string): string | null {
+function studioNameProblem(name: string): string | null {
   if (!name) return "Name is required";
   if (name.length > STUDIO_NAME_MAX) return `Name must be at most ${STUDIO_NAME_MAX} characters`;
   return singleLineProblem("Name", name);
 }
 
 /** What is wrong with a web site as typed (trim it first; blank is none; a bare host is completed), or null. */
-export function websiteProblem(typed: string): string | null {
+function websiteProblem(typed: string): string | null {
   if (!typed) return null;
   const site = completeWebsite(typed);
   if (site.length > CONTACT_MAX) return `Web site must be at most ${CONTACT_MAX} characters`;
@@ -95,7 +95,7 @@ export function timeZones(): string[] {
  * runtimes (`Asia/Kolkata` in one, `Asia/Calcutta` in another), so a zone picked from a browser's
  * list is not refused by a server that lists it under another name.
  */
-export function isTimeZone(value: string): boolean {
+function isTimeZone(value: string): boolean {
   if (!/^[A-Za-z][\w+-]*(?:\/[\w+-]+)*$/.test(value)) return false;
   try {
     new Intl.DateTimeFormat("en", { timeZone: value });
@@ -106,10 +106,10 @@ export function isTimeZone(value: string): boolean {
 }
 
 /** What is wrong with an accent as typed (trim it first), or null. */
-export const accentProblem = (value: string): string | null => (isAccentColour(value) ? null : INVALID_ACCENT);
+const accentProblem = (value: string): string | null => (isAccentColour(value) ? null : INVALID_ACCENT);
 
 /** What is wrong with a time zone as chosen, or null. */
-export const timeZoneProblem = (value: string): string | null => (isTimeZone(value) ? null : INVALID_TIME_ZONE);
+const timeZoneProblem = (value: string): string | null => (isTimeZone(value) ? null : INVALID_TIME_ZONE);
 
 /** The rules of the studio's own fields, one per field, which the server's schema and the web app's form both apply. */
 export const studioFieldProblems = {

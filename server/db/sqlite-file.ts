@@ -3,7 +3,7 @@ import path from "node:path";
 import { makeFolderSync, PRIVATE_MODES } from "../storage/file-modes";
 
 /** The files sqlite keeps beside a database: its write-ahead log, shared memory and rollback journal. */
-export const SQLITE_COMPANIONS = ["-wal", "-shm", "-journal"];
+const SQLITE_COMPANIONS = ["-wal", "-shm", "-journal"];
 
 const ignorable = (err: unknown) =>
   ["ENOENT", "EPERM", "EACCES", "EROFS"].includes((err as NodeJS.ErrnoException).code ?? "");

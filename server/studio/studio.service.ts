@@ -12,7 +12,7 @@ import { readStudioRow, writeStudioRow, type StudioRow } from "./studio.reposito
 export const STUDIO_RECORD = "settings";
 
 /** The zone of the machine the server runs on: the studio's until an admin chooses one. */
-export const serverTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+const serverTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 
 /** Where the public logo route serves a stored logo key (`studio/<hex>.webp`). */
 const logoUrlOf = (key: string | null) => (key ? `/d/logo/${key.slice("studio/".length)}` : null);
