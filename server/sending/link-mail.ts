@@ -2,24 +2,16 @@ import type { AppContext } from "../context";
 import { mailerOf } from "../mail/mailer";
 import { unsubscribeUrl } from "../unsubscribe/unsubscribe.service";
 import { oneLine, renderClientMail, type ClientMailView } from "./client-mail";
+import type { LinkHolder, ProjectForMail } from "./sending.repository";
 
-/** A published project as a mail to its client shows it. */
-export interface LinkMailProject {
-  name: string;
-  photoCount: number;
-  totalSize: number;
-  expiresAt: string | null;
+/** A published project (its link's ZIP known) as a mail to its client shows it. */
+type LinkMailProject = Pick<ProjectForMail, "name" | "photoCount" | "totalSize" | "expiresAt" | "passcodeHash"> & {
   zipPath: string;
-  passcodeHash: string | null;
-}
+};
 
-/** Someone who was sent the link: their own link's key, and the address it was sent from. */
-export interface LinkHolder {
-  name: string | null;
-  email: string;
-  linkKey: string;
-  linkOrigin: string;
-}
+/** A recipient's own link to the gallery of `published/<token>.zip`: its page, with their key. */
+export const recipientLink = (origin: string, zipPath: string, linkKey: string) =>
+  `${origin}/d/${zipPath.replace(/^published\/|\.zip$/g, "")}?r=${linkKey}`;
 
 /**
  * Mails one recipient their own link to the gallery again (a reminder, a notice that the gallery
@@ -37,7 +29,6 @@ export async function sendLinkMail(
 ): Promise<void> {
   const { project, holder, brand, texts } = mail;
   const unsubscribe = unsubscribeUrl(holder.linkOrigin, mail.unsubscribeToken);
-  const token = project.zipPath.replace(/^published\/|\.zip$/g, "");
   await mailerOf(ctx).send({
     to: holder.name ? { name: oneLine(holder.name), address: holder.email } : holder.email,
     subject: texts.subject,
@@ -48,7 +39,7 @@ export async function sendLinkMail(
       totalSize: project.totalSize,
       expiresAt: project.expiresAt,
       message: texts.message,
-      link: `${holder.linkOrigin}/d/${token}?r=${holder.linkKey}`,
+      link: recipientLink(holder.linkOrigin, project.zipPath, holder.linkKey),
       passcodeHint: project.passcodeHash !== null,
       unsubscribeUrl: unsubscribe,
     }),

@@ -7,6 +7,7 @@ import { createRateLimiter, type RateLimiter } from "../http/rate-limit";
 import { verifyPassword } from "../auth/passwords";
 import type { Mailer } from "../mail/mailer";
 import { clientMailBrand } from "../mail/client-brand";
+import { recipientLink } from "./link-mail";
 import { studioName } from "../studio/studio.service";
 import { recordActivity, recipientLabel, staffLabel } from "../activity/activity.service";
 import { mailAddresses, mailbox, unsubscribedSet, unsubscribeUrl } from "../unsubscribe/unsubscribe.service";
@@ -158,7 +159,6 @@ export async function sendToClient(
     ctx,
     recipients.filter((r) => isMailableAddress(r.email)).map((r) => r.email),
   );
-  const token = zipPath.replace(/^published\/|\.zip$/g, "");
   const brand = await clientMailBrand(ctx, projectId);
   const studio = brand.name;
 
@@ -178,7 +178,7 @@ export async function sendToClient(
           totalSize: project.totalSize,
           expiresAt: project.expiresAt,
           message: input.message,
-          link: `${origin}/d/${token}?r=${linkKey}`,
+          link: recipientLink(origin, zipPath, linkKey),
           passcode: input.passcode,
           unsubscribeUrl: unsubscribe,
         });
