@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import yauzl from "yauzl";
 import { create, putJson, signUpAccount } from "./api";
-import { launchBrowser, screenshot, signIn } from "./browser";
+import { launchBrowser, screenshot, signInAsAdmin } from "./browser";
 import { startFreshServer, type FreshServer } from "./fresh-server";
 import { imageFile } from "./fixtures/images";
 import { publishThroughApi } from "./fixtures/publish";
@@ -59,8 +59,7 @@ async function staffPage(): Promise<{ context: BrowserContext; page: Page }> {
   context.setDefaultTimeout(20_000);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const page = await context.newPage();
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+  await signInAsAdmin(page, ADMIN.email, ADMIN.password);
   return { context, page };
 }
 

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { create, signUpAccount } from "./api";
-import { launchBrowser, signIn } from "./browser";
+import { launchBrowser, signInAsAdmin } from "./browser";
 import { startFreshServer, type FreshServer } from "./fresh-server";
 import { imageFile } from "./fixtures/images";
 import { uploadThroughApi } from "./fixtures/upload";
@@ -88,8 +88,7 @@ export async function openProjectAsAdmin(
   const studio = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1440, height } });
   studio.setDefaultTimeout(20_000);
   const staff = await studio.newPage();
-  await signIn(staff, ADMIN.email, ADMIN.password);
-  await staff.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+  await signInAsAdmin(staff, ADMIN.email, ADMIN.password);
   await staff.goto(`/projects/${projectId}`);
   return { studio, staff };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
 import type { Browser, Page } from "playwright-core";
 import { create, getJson, putJson, signUpAccount } from "./api";
-import { screenshot, signIn, SIZES } from "./browser";
+import { screenshot, signInAsAdmin, SIZES } from "./browser";
 import { expectNoSeriousAxeViolations } from "./axe";
 import type { FreshServer } from "./fresh-server";
 import { imageFile } from "./fixtures/images";
@@ -37,8 +37,7 @@ async function staffPage(viewport: { width: number; height: number } = { width: 
   const context = await browser.newContext({ baseURL: server.baseUrl, viewport, bypassCSP: true });
   context.setDefaultTimeout(20_000);
   const page = await context.newPage();
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
+  await signInAsAdmin(page, ADMIN.email, ADMIN.password);
   return page;
 }
 
