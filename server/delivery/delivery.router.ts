@@ -3,10 +3,9 @@ import { fileURLToPath } from "node:url";
 import express, { Router, type Response } from "express";
 import type { AppContext } from "../context";
 import { HttpError, NotFoundError } from "../http/errors";
-import { galleryPart, renderGallery, renderMessage, renderPasscodeForm } from "./delivery-page";
+import { galleryPart, renderGallery, renderPasscodeForm } from "./delivery-page";
+import { brandOf, GONE_TEXT, messagePage, UNKNOWN_TEXT } from "./message-page";
 import { galleryPartSchema } from "./delivery.schema";
-import type { PageBrand } from "./branding-html";
-import { branding } from "../studio/studio.service";
 import { parse } from "../http/validate";
 import { createPasscodeAttempts } from "./passcode-attempts";
 import { setPasscodeCookie } from "./passcode-cookie";
@@ -29,12 +28,6 @@ import {
   requirePasscodeCookie,
   type DeliveryLink,
 } from "./delivery.service";
-
-/** The studio's name and branding, as every page of a delivery shows them. */
-async function brandOf(ctx: AppContext): Promise<{ studio: string; brand: PageBrand }> {
-  const brand = await branding(ctx);
-  return { studio: brand.name, brand };
-}
 
 const assetsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "assets");
 
@@ -62,14 +55,12 @@ export function deliveryRouter(ctx: AppContext): Router {
       if (!(err instanceof HttpError) || (err.statusCode !== 404 && err.statusCode !== 410)) throw err;
       if (err.statusCode === 404 && (await beingUpdated(token))) {
         res.set(updatingHeaders());
-        const page = renderMessage({ ...(await brandOf(ctx)), title: BEING_UPDATED, text: UPDATING_TEXT, ask: true });
-        sendHtml(res, 503, page);
+        sendHtml(res, 503, await messagePage(ctx, BEING_UPDATED, UPDATING_TEXT));
         return undefined;
       }
       const gone = err.statusCode === 410;
       const title = gone ? EXPIRED_MESSAGE : "This delivery link does not exist";
-      const text = gone ? "Ask the studio for a new link." : "Check the address, or ask the studio for a new link.";
-      sendHtml(res, err.statusCode, renderMessage({ ...(await brandOf(ctx)), title, text, ask: true }));
+      sendHtml(res, err.statusCode, await messagePage(ctx, title, gone ? GONE_TEXT : UNKNOWN_TEXT));
       return undefined;
     }
   }

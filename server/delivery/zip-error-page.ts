@@ -2,8 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import type { AppContext } from "../context";
 import type { HttpError } from "../http/errors";
 import { answerError } from "../http/plain-answers";
-import { branding } from "../studio/studio.service";
-import { renderMessage } from "./delivery-page";
+import { GONE_TEXT, messagePage, UNKNOWN_TEXT } from "./message-page";
 import { EXPIRED_MESSAGE } from "./delivery.service";
 import { DownloadsOffError } from "./download-choices";
 import { NO_DOWNLOADS_TEXT } from "./download-links-html";
@@ -18,9 +17,8 @@ export function isZipPageRequest(req: IncomingMessage): boolean {
 
 function wordsFor(err: unknown, answer: HttpError): { title: string; text: string } {
   if (err instanceof DownloadsOffError) return { title: "Downloads are not offered", text: NO_DOWNLOADS_TEXT };
-  if (answer.statusCode === 410) return { title: EXPIRED_MESSAGE, text: "Ask the studio for a new link." };
-  if (answer.statusCode === 404)
-    return { title: "This download link does not exist", text: "Check the address, or ask the studio for a new link." };
+  if (answer.statusCode === 410) return { title: EXPIRED_MESSAGE, text: GONE_TEXT };
+  if (answer.statusCode === 404) return { title: "This download link does not exist", text: UNKNOWN_TEXT };
   return { title: answer.message, text: "Please try again later, or ask the studio." };
 }
 
@@ -35,8 +33,8 @@ export async function answerZipErrorPage(
 ): Promise<void> {
   let html: string;
   try {
-    const brand = await branding(ctx);
-    html = renderMessage({ studio: brand.name, brand, ...wordsFor(err, answer), ask: true });
+    const { title, text } = wordsFor(err, answer);
+    html = await messagePage(ctx, title, text);
   } catch {
     return answerError(req, res, answer, baseHeaders);
   }
