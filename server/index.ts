@@ -60,12 +60,13 @@ async function main() {
     stopDeliveryMail();
     stopMergingSearch();
     stopGivingBackMemory();
-    stopReadingCaptureTimes();
+    const captureTimesRead = stopReadingCaptureTimes();
     await events.close();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     // A build cut short leaves no partial file; its project is marked failed at the next start.
     await cancelAllPublishes(ctx);
+    await captureTimesRead;
     await closeContext(ctx);
     clearTimeout(force);
     process.exit(0);

@@ -21,11 +21,12 @@ async function storedCaptureTime(ctx: AppContext, photo: { storageKey: string; s
 /**
  * Reads the capture time of up to `limit` photos stored before capture times were kept, after
  * `afterId`; each is marked read, with or without a time, so it is read once. Answers the last id
- * read, or undefined when none was left.
+ * of the batch, or undefined when none was left. Ends early, between photos, once `stopped` says so.
  */
-export async function readCaptureTimes(ctx: AppContext, afterId = 0, limit = CAPTURE_BATCH) {
+export async function readCaptureTimes(ctx: AppContext, afterId = 0, limit = CAPTURE_BATCH, stopped = () => false) {
   const photos = await repo.uncheckedCaptureTimes(ctx.db, afterId, limit);
   for (const photo of photos) {
+    if (stopped()) break;
     let capturedAt: string | null = null;
     try {
       capturedAt = await storedCaptureTime(ctx, photo);
@@ -39,15 +40,18 @@ export async function readCaptureTimes(ctx: AppContext, afterId = 0, limit = CAP
 
 /**
  * After start, reads the capture times of photos stored by an earlier release in small batches
- * with pauses between, until none is left; never delays start. Answers the function that stops it.
+ * with pauses between, until none is left; never delays start. Answers the function that stops it,
+ * whose promise ends with the batch under way (after the photo it is reading), so the database
+ * can then be closed.
  */
-export function backfillCaptureTimes(ctx: AppContext, pauseMs = CAPTURE_PAUSE_MS): () => void {
+export function backfillCaptureTimes(ctx: AppContext, pauseMs = CAPTURE_PAUSE_MS): () => Promise<void> {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let batch: Promise<void> = Promise.resolve();
   const next = (afterId: number) => {
     if (stopped) return;
     timer = setTimeout(() => {
-      readCaptureTimes(ctx, afterId).then(
+      batch = readCaptureTimes(ctx, afterId, CAPTURE_BATCH, () => stopped).then(
         (last) => {
           if (last === undefined) ctx.logger.debug("every photo's capture time is read");
           else next(last);
@@ -63,5 +67,6 @@ export function backfillCaptureTimes(ctx: AppContext, pauseMs = CAPTURE_PAUSE_MS
   return () => {
     stopped = true;
     clearTimeout(timer);
+    return batch;
   };
 }

@@ -223,6 +223,10 @@ describe("photos stored before capture times were kept", () => {
     const unread = () => ctx.db("attachments").where({ project_id: id, captured_at_checked: false }).count({ n: "*" });
     expect(Number((await unread())[0].n)).toBe(SHOTS.length);
 
+    // A batch told to stop (at shutdown) reads no further photo.
+    await readCaptureTimes(ctx, 0, 2, () => true);
+    expect(Number((await unread())[0].n)).toBe(SHOTS.length);
+
     // One batch of two, by hand; then the job started as at start reads the rest.
     const last = await readCaptureTimes(ctx, 0, 2);
     expect(last).toBeDefined();
@@ -234,7 +238,7 @@ describe("photos stored before capture times were kept", () => {
         (n) => n === 0,
       );
     } finally {
-      stop();
+      await stop();
     }
     const times = await ctx
       .db("attachments")
