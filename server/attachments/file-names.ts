@@ -13,7 +13,7 @@ export const MAX_FILE_NAME_LENGTH = 255;
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /** A name with its unsafe characters removed and trimmed; may be empty. */
-export function cleanFileName(name: string): string {
+function cleanFileName(name: string): string {
   return name.normalize("NFC").replace(UNSAFE, "").trim();
 }
 

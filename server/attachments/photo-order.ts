@@ -38,7 +38,7 @@ export function nameKey(name: string): string {
  * The capture order's key: the UTC capture time (ISO, which sorts as text), or for a photo
  * without one its name key after every time ("~" sorts after digits), so those follow by name.
  */
-export function captureKey(capturedAt: string | null, name: string): string {
+function captureKey(capturedAt: string | null, name: string): string {
   return capturedAt ?? `~${nameKey(name)}`;
 }
 

@@ -31,9 +31,9 @@ export interface MailBrand {
 }
 
 /** The logo's height in the mail, in CSS pixels (drawn from twice as many for sharp screens). */
-export const MAIL_LOGO_HEIGHT = 48;
+const MAIL_LOGO_HEIGHT = 48;
 /** The cover's width in the mail's 600 px card, drawn at twice that. */
-export const MAIL_COVER_WIDTH = 536;
+const MAIL_COVER_WIDTH = 536;
 
 const readKey = async (ctx: AppContext, key: string) => readAll(await storesOf(ctx.config).uploads.get(key));
 

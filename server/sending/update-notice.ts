@@ -6,7 +6,7 @@ import { sendLinkMail } from "./link-mail";
 import { findProjectForMail, holdersOfLink } from "./sending.repository";
 
 /** What the mail to say the gallery was updated says; the link is the one the recipient already has. */
-export function updateNoticeTexts(studio: string, projectName: string) {
+function updateNoticeTexts(studio: string, projectName: string) {
   return {
     subject: oneLine(`Updated: your photos of ${projectName}`),
     message: `Hello,\n\n${studio} has updated your gallery ${projectName}. Your link stays the same: open it to see the photos as they are now.`,

@@ -8,7 +8,7 @@ export interface UnsubscribeView {
   email: string;
 }
 
-export const UNSUBSCRIBED_TITLE = "You're unsubscribed";
+const UNSUBSCRIBED_TITLE = "You're unsubscribed";
 
 /**
  * The page an unsubscribe link opens: a button, not the unsubscribe itself, because mail
