@@ -11,7 +11,7 @@ export const UPDATING_TEXT = "The studio is making changes to these photos. This
  * Answered with 503 and Retry-After, not 200: the page is back at the same address soon, so
  * nothing (a browser, a proxy, a link checker) should take it as gone or keep this answer.
  */
-export const UPDATING_RETRY_SECONDS = 600;
+const UPDATING_RETRY_SECONDS = 600;
 export const updatingHeaders = () => ({ "Retry-After": String(UPDATING_RETRY_SECONDS) });
 
 /** Whether the token is the link a project keeps while unpublished (or publishing again). */

@@ -16,7 +16,7 @@ export interface FileModes {
 export const PRIVATE_MODES: FileModes = { file: 0o600, dir: 0o700 };
 
 /** Set first thing by the server and its commands: whatever a library creates (sqlite, sharp) is the user's only. */
-export const PRIVATE_UMASK = 0o077;
+const PRIVATE_UMASK = 0o077;
 
 export function restrictUmask(): void {
   process.umask(PRIVATE_UMASK);
