@@ -29,8 +29,10 @@ interface ContactLink {
   text: string;
 }
 
-/** E-mail, phone and web site as links, each only if it is still what the settings allow. */
-function contactLinks(brand: PageBrand | undefined): ContactLink[] {
+/** E-mail, phone and web site as links, each only if it is still what the settings allow (pages and mails). */
+export function contactLinks(
+  brand: Pick<PageBrand, "contactEmail" | "contactPhone" | "contactWebsite"> | undefined,
+): ContactLink[] {
   if (!brand) return [];
   const links: ContactLink[] = [];
   if (brand.contactEmail) links.push({ href: `mailto:${brand.contactEmail}`, text: brand.contactEmail });

@@ -1,5 +1,6 @@
 import { escapeHtml, formatSize } from "../delivery/delivery-page";
 import { inlineAttachments, type MailBrand } from "../mail/client-brand";
+import { contactLinks } from "../delivery/branding-html";
 
 /** What a mail to a client says: the same facts in its HTML and its plain-text part. */
 export interface ClientMailView {
@@ -89,15 +90,12 @@ const paragraphs = (message: string) =>
     .map((p) => `<p style="margin:0 0 16px">${escapeHtml(p).replace(/\n/g, "<br>")}</p>`)
     .join("");
 
-/** The contact line, each part a link a phone can follow. */
+/** The contact line, each part a link a phone can follow (the delivery page's links). */
 function contactLine(brand: MailBrand): string {
-  const link = (href: string, label: string) =>
-    `<a href="${escapeHtml(href)}" style="color:#495057;word-break:break-all">${escapeHtml(label)}</a>`;
-  const parts = [
-    ...(brand.contactEmail ? [link(`mailto:${brand.contactEmail}`, brand.contactEmail)] : []),
-    ...(brand.contactPhone ? [link(`tel:${brand.contactPhone.replace(/[^\d+]/g, "")}`, brand.contactPhone)] : []),
-    ...(brand.contactWebsite ? [link(brand.contactWebsite, brand.contactWebsite)] : []),
-  ];
+  const parts = contactLinks(brand).map(
+    ({ href, text }) =>
+      `<a href="${escapeHtml(href)}" style="color:#495057;word-break:break-all">${escapeHtml(text)}</a>`,
+  );
   return parts.length
     ? `<p class="contact" style="margin:24px 0 0;font-size:13px;color:#495057">${parts.join(" · ")}</p>`
     : "";
