@@ -32,3 +32,17 @@ describe("the delivery cache's link loads", () => {
     expect(await cache.link(d.token)).toBeUndefined();
   });
 });
+
+describe("a link's lookup by its ZIP's path", () => {
+  it("uses the projects' index on it, not a scan of every project", async () => {
+    const { db, config } = made.t.ctx;
+    if (isPostgresUrl(config.databaseUrl)) {
+      const indexes = await db("pg_indexes").where({ tablename: "projects" }).pluck("indexdef");
+      expect(indexes.some((def: string) => def.includes("(published_zip_path)"))).toBe(true);
+      return;
+    }
+    const query = db("projects").where({ published_zip_path: "published/x.zip" }).first("id").toSQL().toNative();
+    const plan = (await db.raw(`EXPLAIN QUERY PLAN ${query.sql}`, query.bindings)) as Array<{ detail: string }>;
+    expect(plan.map((step) => step.detail).join("\n")).toContain("projects_published_zip_path_index");
+  });
+});
