@@ -2,8 +2,7 @@ import crypto from "node:crypto";
 import type { Db } from "../db/database";
 import { nowIso } from "../db/database";
 import { editColumns, whereVersion, type Edit } from "../http/record-version";
-import { projectPhotoOrder } from "../attachments/attachments.repository";
-import { DEFAULT_PHOTO_ORDER, photoOrderColumns, photoOrderOf, type PhotoOrder } from "../attachments/photo-order";
+import { photoOrderColumns, photoOrderOf, type PhotoOrder } from "../attachments/photo-order";
 
 /** A published project as its delivery page sees it: nothing about clients or staff. */
 export interface DeliveryLink {
@@ -129,9 +128,8 @@ function toPhoto(r: Record<string, unknown>): DeliveryPhoto {
   };
 }
 
-/** A project's photos in its photo order (read from the project when not given). */
-export async function photosOf(db: Db, projectId: number, photoOrder?: PhotoOrder): Promise<DeliveryPhoto[]> {
-  const order = photoOrder ?? (await projectPhotoOrder(db, projectId)) ?? DEFAULT_PHOTO_ORDER;
+/** A project's photos in its photo order (the link's). */
+export async function photosOf(db: Db, projectId: number, order: PhotoOrder): Promise<DeliveryPhoto[]> {
   return (await inZipOrder(db, projectId, order).select(photoColumns)).map(toPhoto);
 }
 

@@ -7,6 +7,7 @@ import { recordPublishEvents } from "../publish/test-fixtures";
 import { isPostgresUrl } from "../db/dialect";
 import { deliveryCache } from "./delivery-cache";
 import { photosOf } from "./delivery.repository";
+import { projectPhotoOrder } from "../attachments/attachments.repository";
 import { cookiesOf, locate, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 import { getBinary } from "../test/binary-body";
 
@@ -112,7 +113,8 @@ describe("thumbnails answered from memory", () => {
     const thirdBefore = (await get(`${trimmed.page}/t/3`)).body as Buffer;
     // A published project's photos cannot be deleted: unpublished, trimmed, published again.
     expect((await api().delete(`/api/projects/${trimmed.id}/publish`).set(staff())).status).toBe(200);
-    const [, second] = await photosOf(made.t.ctx.db, trimmed.id);
+    const order = await projectPhotoOrder(made.t.ctx.db, trimmed.id);
+    const [, second] = await photosOf(made.t.ctx.db, trimmed.id, order!);
     expect((await api().delete(`/api/attachments/${second.id}`).set(staff())).status).toBe(204);
     const events = recordPublishEvents(made.t.ctx, trimmed.id);
     expect((await api().post(`/api/projects/${trimmed.id}/publish`).set(staff())).status).toBe(202);
