@@ -106,12 +106,24 @@ describe("the order of a project's photos", () => {
     expect(namesOf(record.body.attachments)).toEqual(CAPTURED);
     // An explicit sort is still honoured.
     expect(await listed(id, "&_sort=id")).toEqual(UPLOADED);
+    // With no cover chosen, the cover is the first photo in the project's order, in the list too.
+    const idOf = (name: string) =>
+      (record.body.attachments as Array<{ id: number; originalName: string }>).find((a) => a.originalName === name)!.id;
+    const cover = async () => {
+      const one = (await api().get(`/api/projects/${id}`).set(made.user.auth)).body.coverAttachmentId;
+      const list = await api().get(`/api/projects?id=${id}`).set(made.user.auth);
+      expect(list.body[0].coverAttachmentId).toBe(one);
+      return one as number;
+    };
+    expect(await cover()).toBe(idOf(CAPTURED[0]));
 
     expect((await setOrder(id, "name")).body.photoOrder).toBe("name");
     expect(await listed(id)).toEqual(BY_NAME);
     expect(await paged(id)).toEqual(BY_NAME);
+    expect(await cover()).toBe(idOf(BY_NAME[0]));
     expect((await setOrder(id, "uploaded")).status).toBe(200);
     expect(await paged(id)).toEqual(UPLOADED);
+    expect(await cover()).toBe(idOf(UPLOADED[0]));
     const refused = await setOrder(id, "random");
     expect(refused.status).toBe(400);
     expect(refused.body.errors).toHaveProperty("photoOrder");

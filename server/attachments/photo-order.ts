@@ -19,6 +19,21 @@ export function photoOrderColumns(order: PhotoOrder, alias?: string): Array<{ co
   return ORDER_COLUMNS[order].map((column) => ({ column: alias ? `${alias}.${column}` : column, order: "asc" }));
 }
 
+const firstBy = (project: string, [key, id]: [string, string]) =>
+  `(SELECT id FROM attachments WHERE project_id = ${project}.id ORDER BY ${key}, ${id} LIMIT 1)`;
+
+/**
+ * SQL for the id of a project's first photo in its own order (`project` is the projects table's
+ * alias): the cover when none is chosen. One index seek each; upload order's first is kept on the
+ * row by triggers (migration add_projects_first_attachment).
+ */
+export function firstPhotoIdSql(project: string): string {
+  return (
+    `CASE ${project}.photo_order WHEN 'name' THEN ${firstBy(project, ORDER_COLUMNS.name)} ` +
+    `WHEN 'uploaded' THEN ${project}.first_attachment_id ELSE ${firstBy(project, ORDER_COLUMNS.captured)} END`
+  );
+}
+
 const DIGIT_RUN = /\d+/g;
 const KEY_DIGITS = 20;
 

@@ -4,6 +4,7 @@ import { branding } from "../studio/studio.service";
 import { readStudioRow } from "../studio/studio.repository";
 import { readAll } from "../storage/object-store";
 import { storesOf } from "../storage/stores";
+import { firstPhotoIdSql } from "../attachments/photo-order";
 
 /** An image a mail carries inline, shown where its HTML says `cid:<cid>`. */
 export interface InlineImage {
@@ -64,11 +65,11 @@ function mailLogo(ctx: AppContext, key: string): Promise<InlineImage> {
   return image;
 }
 
-/** The project's cover (its chosen photo, else the first), from its preview: a small JPEG. */
+/** The project's cover (its chosen photo, else the first in its order), from its preview: a small JPEG. */
 async function coverImage(ctx: AppContext, projectId: number): Promise<InlineImage | undefined> {
   const row = (await ctx
     .db("projects as p")
-    .join("attachments as a", "a.id", ctx.db.raw("COALESCE(p.cover_attachment_id, p.first_attachment_id)"))
+    .join("attachments as a", "a.id", ctx.db.raw(`COALESCE(p.cover_attachment_id, ${firstPhotoIdSql("p")})`))
     .where("p.id", projectId)
     .first("a.preview_key", "a.thumbnail_key")) as
     { preview_key: string | null; thumbnail_key: string | null } | undefined;

@@ -7,7 +7,7 @@ import { jsonSql, oncePerDialect } from "../db/json-select";
 import { readRows } from "../db/prepared-reads";
 import { updatedByJson } from "../db/edited-by";
 import { editColumns, type Edit } from "../http/record-version";
-import type { PhotoOrder } from "../attachments/photo-order";
+import { firstPhotoIdSql, type PhotoOrder } from "../attachments/photo-order";
 
 export interface ProjectValues {
   name: string;
@@ -85,9 +85,8 @@ const projectColumn = oncePerDialect((db: Db): string => {
         offerWebSize: json.bool("p.delivery_offer_web_size"),
         favouritesLimit: json.number("p.favourites_limit"),
       },
-      // The chosen photo (a foreign key: null again once it is deleted), else the first in the ZIP's
-      // order, kept on the row by triggers on attachments (migration add_projects_first_attachment).
-      coverAttachmentId: json.number("COALESCE(p.cover_attachment_id, p.first_attachment_id)"),
+      // The chosen photo (a foreign key: null again once it is deleted), else the first in the project's order.
+      coverAttachmentId: json.number(`COALESCE(p.cover_attachment_id, ${firstPhotoIdSql("p")})`),
       // Kept on the row by triggers on attachments (migration add_projects_attachment_totals).
       attachmentCount: json.number("p.attachment_count"),
       totalFileSize: json.number("p.total_file_size"),
