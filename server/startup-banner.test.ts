@@ -1,6 +1,10 @@
+import fs from "node:fs";
 import type os from "node:os";
 import { describe, expect, it } from "vitest";
 import { startupBanner } from "./startup-banner";
+
+/** package.json's version, read as a person would, apart from the module the server reads it with. */
+const VERSION: string = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
 
 type Interfaces = ReturnType<typeof os.networkInterfaces>;
 const nic = (address: string, family: "IPv4" | "IPv6", internal = false) =>
@@ -15,7 +19,7 @@ const STUDIO: Interfaces = {
 describe("what npm start prints once it listens", () => {
   it("lists the local address and every network address when bound to 0.0.0.0", () => {
     expect(startupBanner({ host: "0.0.0.0", port: 3000 }, STUDIO)).toEqual([
-      "Photodrop is running at:",
+      `Photodrop ${VERSION} is running at:`,
       "  Local:    http://localhost:3000",
       "  Network:  http://192.168.1.20:3000",
       "  Network:  http://10.0.0.7:3000",
@@ -47,7 +51,7 @@ describe("what npm start prints once it listens", () => {
 
   it("says how to open it to the network when bound to this computer only", () => {
     expect(startupBanner({ host: "127.0.0.1", port: 3000 }, STUDIO)).toEqual([
-      "Photodrop is running at http://127.0.0.1:3000",
+      `Photodrop ${VERSION} is running at http://127.0.0.1:3000`,
       "Only this computer can open it. To open it from the studio's other computers and phones,",
       `start it with HOST=0.0.0.0 and open http://192.168.1.20:3000 (README: "On the studio's network").`,
     ]);
@@ -55,7 +59,17 @@ describe("what npm start prints once it listens", () => {
 
   it("prints one address and no advice when bound to one network address", () => {
     expect(startupBanner({ host: "192.168.1.20", port: 3000 }, STUDIO)).toEqual([
-      "Photodrop is running at http://192.168.1.20:3000",
+      `Photodrop ${VERSION} is running at http://192.168.1.20:3000`,
     ]);
+  });
+
+  it("names the version in package.json, a release's number", () => {
+    expect(VERSION).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(startupBanner({ host: "127.0.0.1", port: 3000 }, STUDIO)[0]).toBe(
+      `Photodrop ${VERSION} is running at http://127.0.0.1:3000`,
+    );
+    expect(startupBanner({ host: "0.0.0.0", port: 3000, version: "9.8.7" }, STUDIO)[0]).toBe(
+      "Photodrop 9.8.7 is running at:",
+    );
   });
 });

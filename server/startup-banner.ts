@@ -1,4 +1,5 @@
 import os from "node:os";
+import { VERSION } from "./version";
 
 const ANY_ADDRESS = new Set(["0.0.0.0", "::"]);
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1)$/i;
@@ -21,21 +22,21 @@ function networkUrls(host: string, port: number, interfaces: Interfaces): string
 const sameOrigin = (a: string, b: string) => new URL(a).origin === new URL(b).origin;
 
 /**
- * What `npm start` prints once it listens: every address it can be opened at (as Vite does) when
- * bound to all interfaces, with a warning when PUBLIC_URL is none of them; how to open it to the
- * studio's network when bound to this computer only.
+ * What `npm start` prints once it listens: its version (package.json's) and every address it can
+ * be opened at (as Vite does) when bound to all interfaces, with a warning when PUBLIC_URL is none
+ * of them; how to open it to the studio's network when bound to this computer only.
  */
 export function startupBanner(
-  { host, port, publicUrl }: { host: string; port: number; publicUrl?: string },
+  { host, port, publicUrl, version = VERSION }: { host: string; port: number; publicUrl?: string; version?: string },
   interfaces: Interfaces = os.networkInterfaces(),
 ): string[] {
   const network = networkUrls(host, port, interfaces);
   const lines: string[] = [];
   if (ANY_ADDRESS.has(host)) {
-    lines.push("Photodrop is running at:", `  Local:    ${urlOf("localhost", port)}`);
+    lines.push(`Photodrop ${version} is running at:`, `  Local:    ${urlOf("localhost", port)}`);
     for (const url of network) lines.push(`  Network:  ${url}`);
   } else {
-    lines.push(`Photodrop is running at ${urlOf(host, port)}`);
+    lines.push(`Photodrop ${version} is running at ${urlOf(host, port)}`);
   }
   if (publicUrl) lines.push(`  Public:   ${publicUrl} (PUBLIC_URL: the address in e-mails and copied links)`);
   if (ANY_ADDRESS.has(host) && publicUrl && !network.some((url) => sameOrigin(url, publicUrl))) {

@@ -1,5 +1,6 @@
 import { Router } from "express";
 import type { AppContext } from "../context";
+import { VERSION } from "../version";
 import { checkReadiness } from "./readiness";
 
 /** Liveness and readiness for monitoring and orchestrators: no sign-in, cheap enough to poll every second. */
@@ -10,7 +11,7 @@ export function healthRouter(ctx: AppContext): Router {
     next();
   });
   router.get("/healthz", (_req, res) => {
-    res.json({ status: "ok" });
+    res.json({ status: "ok", version: VERSION });
   });
   router.get("/readyz", async (_req, res) => {
     const { ready, checks, disk } = await checkReadiness(ctx);

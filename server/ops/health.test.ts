@@ -23,10 +23,12 @@ async function withFolderReplacedByFile(dir: string, run: () => Promise<void>) {
 }
 
 describe("GET /healthz", () => {
-  it("answers 200 ok without sign-in and without being cached", async () => {
+  it("answers 200 ok with package.json's version, without sign-in and without being cached", async () => {
+    const { version } = JSON.parse(fs.readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+    expect(version).toMatch(/^\d+\.\d+\.\d+$/);
     const res = await request(t.app).get("/healthz");
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: "ok" });
+    expect(res.body).toEqual({ status: "ok", version });
     expect(res.headers["cache-control"]).toBe("no-store");
   });
 });
