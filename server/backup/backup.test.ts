@@ -253,7 +253,7 @@ describe("backup and restore", () => {
       const token = zipName.replace(/\.zip$/, "");
       const page = await request(server.app).get(`/d/${token}`);
       expect(page.status).toBe(503);
-      expect((await request(server.app).get(`/published/${zipName}`)).status).toBe(404);
+      expect((await request(server.app).get(`/published/${zipName}`)).status).toBe(503);
     } finally {
       await server.close();
     }

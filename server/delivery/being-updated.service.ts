@@ -1,7 +1,4 @@
-import type { AppContext } from "../context";
 import { HttpError } from "../http/errors";
-import { isBeingUpdated } from "./delivery.repository";
-import { DELIVERY_TOKEN } from "./delivery.service";
 
 /** What an unpublished project's link says until it is published again. */
 export const BEING_UPDATED = "This gallery is being updated — please check back soon";
@@ -12,12 +9,13 @@ export const UPDATING_TEXT = "The studio is making changes to these photos. This
  * nothing (a browser, a proxy, a link checker) should take it as gone or keep this answer.
  */
 const UPDATING_RETRY_SECONDS = 600;
-export const updatingHeaders = () => ({ "Retry-After": String(UPDATING_RETRY_SECONDS) });
 
-/** Whether the token is the link a project keeps while unpublished (or publishing again). */
-export async function linkBeingUpdated(ctx: AppContext, token: string): Promise<boolean> {
-  return DELIVERY_TOKEN.test(token) && (await isBeingUpdated(ctx.db, token));
+/**
+ * Anything behind the link a project keeps while unpublished (or publishing again): its page,
+ * photos, ZIPs and favourites. The page and a ZIP opened in a browser answer it as the studio's page.
+ */
+export class BeingUpdatedError extends HttpError {
+  constructor() {
+    super(503, BEING_UPDATED, undefined, { "Retry-After": String(UPDATING_RETRY_SECONDS) });
+  }
 }
-
-/** The JSON routes' answer for such a link. */
-export const beingUpdatedError = () => new HttpError(503, BEING_UPDATED, undefined, updatingHeaders());

@@ -11,13 +11,7 @@ import { createPasscodeAttempts } from "./passcode-attempts";
 import { setPasscodeCookie } from "./passcode-cookie";
 import { notePasscodeFailure } from "../activity/delivery-hooks";
 import { galleryDownloads } from "./download-choices";
-import {
-  BEING_UPDATED,
-  UPDATING_TEXT,
-  beingUpdatedError,
-  linkBeingUpdated,
-  updatingHeaders,
-} from "./being-updated.service";
+import { BEING_UPDATED, BeingUpdatedError, UPDATING_TEXT } from "./being-updated.service";
 import {
   checkPasscode,
   EXPIRED_MESSAGE,
@@ -45,19 +39,18 @@ export function sendHtml(res: Response, status: number, html: string) {
 export function deliveryRouter(ctx: AppContext): Router {
   const router = Router();
   const attempts = createPasscodeAttempts(ctx.db);
-  const beingUpdated = (token: string) => linkBeingUpdated(ctx, token);
 
   /** The page's own answers are pages too: a 404, 410 or 503 (being updated) a person can read. */
   async function pageFor(res: Response, token: string): Promise<DeliveryLink | undefined> {
     try {
       return await openLink(ctx, token);
     } catch (err) {
-      if (!(err instanceof HttpError) || (err.statusCode !== 404 && err.statusCode !== 410)) throw err;
-      if (err.statusCode === 404 && (await beingUpdated(token))) {
-        res.set(updatingHeaders());
+      if (err instanceof BeingUpdatedError) {
+        if (err.headers) res.set(err.headers);
         sendHtml(res, 503, await messagePage(ctx, BEING_UPDATED, UPDATING_TEXT));
         return undefined;
       }
+      if (!(err instanceof HttpError) || (err.statusCode !== 404 && err.statusCode !== 410)) throw err;
       const gone = err.statusCode === 410;
       const title = gone ? EXPIRED_MESSAGE : "This delivery link does not exist";
       sendHtml(res, err.statusCode, await messagePage(ctx, title, gone ? GONE_TEXT : UNKNOWN_TEXT));
@@ -97,10 +90,7 @@ export function deliveryRouter(ctx: AppContext): Router {
   /** A part of the grid for the script, under the same rules as the photos: 404, 410, 401 without the passcode's cookie. */
   router.get("/:token/photos", async (req, res) => {
     const { from } = parse(galleryPartSchema, req.query);
-    const link = await openLink(ctx, req.params.token).catch(async (err: unknown) => {
-      if (err instanceof NotFoundError && (await beingUpdated(req.params.token))) throw beingUpdatedError();
-      throw err;
-    });
+    const link = await openLink(ctx, req.params.token);
     await requirePasscodeCookie(ctx, req, link);
     const { photos } = await galleryOf(ctx, link);
     res.set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex" }).json(galleryPart(photos, from));

@@ -11,6 +11,7 @@ import type { Project } from "../../api/types";
 import { StaleRecordError, type Edit } from "../http/record-version";
 import {
   countView,
+  isBeingUpdated,
   swapZipPath,
   updateDeliverySettings,
   type DeliveryLink,
@@ -20,6 +21,7 @@ import { deliveryCache } from "./delivery-cache";
 import { hasValidCookie } from "./passcode-cookie";
 import type { PasscodeAttempts } from "./passcode-attempts";
 import { noteView } from "../activity/delivery-hooks";
+import { BeingUpdatedError } from "./being-updated.service";
 
 /** A token is a published ZIP's random name: 128 bits or more, URL-safe. */
 export const DELIVERY_TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
@@ -44,11 +46,14 @@ async function projectOrNotFound(ctx: AppContext, id: number): Promise<Project> 
 
 export const isExpired = (link: Pick<DeliveryLink, "endsAt">, now = Date.now()) => link.endsAt <= now;
 
-/** The published project behind a token: 404 for anything unknown, unpublished or malformed; 410 past its expiry. */
+/**
+ * The published project behind a token: 404 for anything unknown or malformed, 503 for the link of
+ * a project being updated (unpublished, or publishing again), 410 past its expiry.
+ */
 export async function openLink(ctx: AppContext, token: string): Promise<DeliveryLink> {
   if (!DELIVERY_TOKEN.test(token)) throw new NotFoundError();
   const link = await deliveryCache(ctx).link(token);
-  if (!link) throw new NotFoundError();
+  if (!link) throw (await isBeingUpdated(ctx.db, token)) ? new BeingUpdatedError() : new NotFoundError();
   if (isExpired(link)) throw new GoneError();
   return link;
 }

@@ -429,8 +429,12 @@ describe("unpublish and delete", () => {
     const deleted = await publishDelivery(t, staff);
     expect((await api().delete(`/api/projects/${unpublished.id}/publish`).set(staff.auth)).status).toBe(200);
     expect((await api().delete(`/api/projects/${deleted.id}`).set(staff.auth)).status).toBe(204);
-    for (const d of [unpublished, deleted]) {
-      for (const url of fileUrls(d)) expect((await api().get(url)).status, url).toBe(404);
+    // Nothing is served behind either: the unpublished one's files are "being updated" too.
+    for (const [d, status] of [
+      [unpublished, 503],
+      [deleted, 404],
+    ] as const) {
+      for (const url of fileUrls(d)) expect((await api().get(url)).status, url).toBe(status);
     }
     // The unpublished project keeps its link, which says it is being updated (republish.test.ts).
     expect((await api().get(unpublished.page)).status).toBe(503);

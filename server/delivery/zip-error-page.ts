@@ -6,6 +6,7 @@ import { GONE_TEXT, messagePage, UNKNOWN_TEXT } from "./message-page";
 import { EXPIRED_MESSAGE } from "./delivery.service";
 import { DownloadsOffError } from "./download-choices";
 import { NO_DOWNLOADS_TEXT } from "./download-links-html";
+import { BEING_UPDATED, BeingUpdatedError, UPDATING_TEXT } from "./being-updated.service";
 
 const ZIP_PATH = /^\/(?:d\/[^/]+\/(?:all|web)\.zip|published\/[^/]+)\/?$/i;
 
@@ -17,6 +18,7 @@ export function isZipPageRequest(req: IncomingMessage): boolean {
 
 function wordsFor(err: unknown, answer: HttpError): { title: string; text: string } {
   if (err instanceof DownloadsOffError) return { title: "Downloads are not offered", text: NO_DOWNLOADS_TEXT };
+  if (err instanceof BeingUpdatedError) return { title: BEING_UPDATED, text: UPDATING_TEXT };
   if (answer.statusCode === 410) return { title: EXPIRED_MESSAGE, text: GONE_TEXT };
   if (answer.statusCode === 404) return { title: "This download link does not exist", text: UNKNOWN_TEXT };
   return { title: answer.message, text: "Please try again later, or ask the studio." };

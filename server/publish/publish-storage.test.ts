@@ -147,7 +147,7 @@ describe("publishing with object storage", () => {
   it("removes the ZIP from the bucket on unpublish", async () => {
     expect((await request(t.app).delete(`/api/projects/${id}/publish`).set(staff.auth)).status).toBe(200);
     expect(await publishedKeys(t.ctx)).toEqual([]);
-    expect((await request(t.app).get(`/d/${token}/all.zip`)).status).toBe(404);
+    expect((await request(t.app).get(`/d/${token}/all.zip`)).status).toBe(503);
   });
 
   it("publishes again under the same link: the build's object is moved onto the link's name, and nothing else is left", async () => {

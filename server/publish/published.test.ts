@@ -115,8 +115,8 @@ describe("GET /published/<name>.zip", () => {
     expect((await request(t.app).head(project.url)).status).toBe(200);
     await request(t.app).delete(`/api/projects/${project.id}/publish`).set(staff.auth);
     const res = await request(t.app).get(project.url);
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({ statusCode: 404, message: "Not found" });
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ statusCode: 503, message: "This gallery is being updated — please check back soon" });
     expect(await publishedKeys(t.ctx)).not.toContain(project.key);
   });
 

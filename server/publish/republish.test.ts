@@ -22,11 +22,11 @@ async function publish(s: Studio, body?: object, id = s.delivery.id) {
   events.stop();
 }
 
-/** Every file behind the link: each answers 404 while the project is not published. */
+/** Every file behind the link: none is served while the project is not published. */
 const filesOf = (token: string) => [
   `/published/${token}.zip`,
-  `/published/${token}-web.zip`,
   `/d/${token}/all.zip`,
+  `/d/${token}/web.zip`,
   `/d/${token}/t/1`,
   `/d/${token}/v/1`,
   `/d/${token}/p/1`,
@@ -51,7 +51,20 @@ describe("unpublishing and publishing again keep the delivery link", () => {
     expect(part.status).toBe(503);
     expect(part.body).toEqual({ statusCode: 503, message: BEING_UPDATED });
     expect((await request(s.t.app).post(`${page}/unlock`).type("form").send({ passcode: "x" })).status).toBe(503);
-    for (const file of filesOf(token)) expect([file, (await request(s.t.app).get(file)).status]).toEqual([file, 404]);
+    for (const file of filesOf(token)) {
+      const answer = await request(s.t.app).get(file);
+      expect([file, answer.status, answer.body]).toEqual([file, 503, { statusCode: 503, message: BEING_UPDATED }]);
+    }
+    // The ZIP link opened in a browser: the studio's page, as the gallery's.
+    const zipPage = await request(s.t.app).get(`/d/${token}/all.zip`).set("Accept", "text/html");
+    expect([zipPage.status, zipPage.headers["retry-after"]]).toEqual([503, "600"]);
+    expect(zipPage.text).toContain(BEING_UPDATED);
+    expect(zipPage.text).toContain("Lumen Studio");
+    // The favourites' calls say it too.
+    const joined = await request(s.t.app)
+      .post(`${page}/favourites/visitor`)
+      .send({ name: "Ana", email: "ana@lima.test" });
+    expect([joined.status, joined.body.message]).toEqual([503, BEING_UPDATED]);
     expect(await publishedKeys(s.t.ctx)).toEqual([]);
     // An unknown link still says so.
     const unknown = await request(s.t.app).get(`/d/${"x".repeat(22)}`);

@@ -105,9 +105,9 @@ describe("a delivery held in B's memory, changed through A", () => {
     const unpublished = await deliveryHeldByB("Unpublished");
     const deleted = await deliveryHeldByB("Deleted");
     expect((await request(a.url).delete(`/api/projects/${unpublished.id}/publish`).set(auth())).status).toBe(200);
-    // The link stays the gallery's: its page says it is being updated (503), and no file is served.
-    expect(await onB(unpublished.page)).toBe(503);
-    for (const url of [`${unpublished.page}/p/1`, `${unpublished.page}/t/2`]) expect(await onB(url), url).toBe(404);
+    // The link stays the gallery's: its page and its files say it is being updated (503); none is served.
+    for (const url of [unpublished.page, `${unpublished.page}/p/1`, `${unpublished.page}/t/2`])
+      expect(await onB(url), url).toBe(503);
     expect((await request(a.url).delete(`/api/projects/${deleted.id}`).set(auth())).status).toBe(204);
     for (const url of [deleted.page, `${deleted.page}/p/1`, `${deleted.page}/t/2`])
       expect(await onB(url), url).toBe(404);
