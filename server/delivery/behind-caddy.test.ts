@@ -107,6 +107,17 @@ describe.skipIf(noCaddyHere)("behind deploy/Caddyfile (Caddy 2.6, automatic HTTP
     expect(execFileSync(CADDY, ["fmt", CADDYFILE], { encoding: "utf8" })).toBe(fs.readFileSync(CADDYFILE, "utf8"));
   });
 
+  it("is shown in docs/caddy.md as it is in deploy/Caddyfile, comments aside", () => {
+    const page = fs.readFileSync(new URL("../../docs/caddy.md", import.meta.url), "utf8");
+    const shown = /```caddyfile\n([\s\S]*?)\n *```/.exec(page)?.[1];
+    const lines = (text: string) => text.split("\n").map((line) => line.replace(/^ {3}/, ""));
+    const site = fs
+      .readFileSync(CADDYFILE, "utf8")
+      .split("\n")
+      .filter((line) => line && !line.startsWith("#"));
+    expect(lines(shown ?? "")).toEqual(site);
+  });
+
   it("answers the web app's pages and the client's gallery as Photodrop does", async () => {
     for (const url of ["/", "/projects"]) {
       const direct = await request(t.app).get(url);

@@ -76,4 +76,13 @@ describe("deploy/photodrop.service", () => {
       expect(valuesOf(key), key).toEqual(["yes"]);
     expect(valuesOf("CapabilityBoundingSet")).toEqual([""]);
   });
+
+  it("opens exactly the folders docs/service.md's settings put the data in", () => {
+    const page = fs.readFileSync(new URL("../../docs/service.md", import.meta.url), "utf8");
+    const setting = (name: string) => new RegExp(`^ *${name}=(\\S+)$`, "m").exec(page)?.[1];
+    const folders = [setting("UPLOADS_DIR"), setting("PUBLISHED_DIR"), path.dirname(setting("DATABASE_URL") ?? "")];
+    expect(valuesOf("ReadWritePaths").join(" ").split(" ")).toEqual(folders);
+    expect(page).toContain(`install -d -o photodrop -g photodrop -m 0700 ${folders.join(" ")}`);
+    expect(page).toContain(`install -m 0600 /dev/null ${valuesOf("EnvironmentFile")[0]}`);
+  });
 });
