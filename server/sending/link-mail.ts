@@ -1,5 +1,5 @@
 import type { AppContext } from "../context";
-import { mailerOf } from "../mail/mailer";
+import { mailerOf, type Mailer } from "../mail/mailer";
 import { unsubscribeUrl } from "../unsubscribe/unsubscribe.service";
 import { oneLine, renderClientMail, type ClientMailView } from "./client-mail";
 import type { LinkHolder, ProjectForMail } from "./sending.repository";
@@ -14,22 +14,26 @@ export const recipientLink = (origin: string, zipPath: string, linkKey: string) 
   `${origin}/d/${zipPath.replace(/^published\/|\.zip$/g, "")}?r=${linkKey}`;
 
 /**
- * Mails one recipient their own link to the gallery again (a reminder, a notice that the gallery
- * was updated) in the studio's brand, with their unsubscribe link.
+ * Mails one recipient their own link to the gallery (the first mail, a reminder, a notice that the
+ * gallery was updated) in the studio's brand, with their unsubscribe link. A link with a passcode
+ * gets the passcode itself when the sender included it, else a line saying to use the one given.
  */
 export async function sendLinkMail(
   ctx: AppContext,
   mail: {
     project: LinkMailProject;
-    holder: LinkHolder;
+    holder: Pick<LinkHolder, "email" | "name" | "linkKey" | "linkOrigin">;
     brand: ClientMailView["brand"];
     texts: { subject: string; message: string };
     unsubscribeToken: string;
+    passcode?: string;
+    replyTo?: string;
   },
+  mailer: Mailer = mailerOf(ctx),
 ): Promise<void> {
-  const { project, holder, brand, texts } = mail;
+  const { project, holder, brand, texts, passcode } = mail;
   const unsubscribe = unsubscribeUrl(holder.linkOrigin, mail.unsubscribeToken);
-  await mailerOf(ctx).send({
+  await mailer.send({
     to: holder.name ? { name: oneLine(holder.name), address: holder.email } : holder.email,
     subject: texts.subject,
     ...renderClientMail({
@@ -40,10 +44,12 @@ export async function sendLinkMail(
       expiresAt: project.expiresAt,
       message: texts.message,
       link: recipientLink(holder.linkOrigin, project.zipPath, holder.linkKey),
-      passcodeHint: project.passcodeHash !== null,
+      passcode,
+      passcodeHint: project.passcodeHash !== null && !passcode,
       unsubscribeUrl: unsubscribe,
     }),
     fromName: oneLine(brand.name),
+    replyTo: mail.replyTo,
     unsubscribeUrl: unsubscribe,
   });
 }

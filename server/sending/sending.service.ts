@@ -7,12 +7,12 @@ import { createRateLimiter, type RateLimiter } from "../http/rate-limit";
 import { verifyPassword } from "../auth/passwords";
 import type { Mailer } from "../mail/mailer";
 import { clientMailBrand } from "../mail/client-brand";
-import { recipientLink } from "./link-mail";
+import { sendLinkMail } from "./link-mail";
 import { studioName } from "../studio/studio.service";
 import { recordActivity, recipientLabel, staffLabel } from "../activity/activity.service";
-import { mailAddresses, mailbox, unsubscribedSet, unsubscribeUrl } from "../unsubscribe/unsubscribe.service";
+import { mailAddresses, mailbox, unsubscribedSet } from "../unsubscribe/unsubscribe.service";
 import type { SendResult, SendingDraft, User } from "../../api/types";
-import { defaultTexts, oneLine, renderClientMail } from "./client-mail";
+import { defaultTexts, oneLine } from "./client-mail";
 import { isMailableAddress, type SendInput } from "./sending.schema";
 import {
   contactsByIds,
@@ -160,7 +160,6 @@ export async function sendToClient(
     recipients.filter((r) => isMailableAddress(r.email)).map((r) => r.email),
   );
   const brand = await clientMailBrand(ctx, projectId);
-  const studio = brand.name;
 
   const sending = new Semaphore(SEND_CONCURRENCY);
   const outcomes = await Promise.all(
@@ -170,27 +169,11 @@ export async function sendToClient(
         if (!address) return { skipped: NOT_AN_ADDRESS };
         if (address.unsubscribed) return { skipped: UNSUBSCRIBED };
         const linkKey = newLinkKey();
-        const unsubscribe = unsubscribeUrl(origin, address.token);
-        const mail = renderClientMail({
-          brand,
-          projectName: project.name,
-          photoCount: project.photoCount,
-          totalSize: project.totalSize,
-          expiresAt: project.expiresAt,
-          message: input.message,
-          link: recipientLink(origin, zipPath, linkKey),
-          passcode: input.passcode,
-          unsubscribeUrl: unsubscribe,
-        });
         try {
-          await mailer.send({
-            to: recipient.name ? { name: recipient.name, address: recipient.email } : recipient.email,
-            subject: input.subject,
-            ...mail,
-            fromName: oneLine(studio),
-            replyTo: user.email,
-            unsubscribeUrl: unsubscribe,
-          });
+          const holder = { email: recipient.email, name: recipient.name ?? null, linkKey, linkOrigin: origin };
+          const texts = { subject: input.subject, message: input.message };
+          const mail = { project: { ...project, zipPath }, holder, brand, texts, unsubscribeToken: address.token };
+          await sendLinkMail(ctx, { ...mail, passcode: input.passcode, replyTo: user.email }, mailer);
         } catch (err) {
           ctx.logger.warn(
             { projectId, to: recipient.email, err: whyNotSent(err) },

@@ -125,7 +125,11 @@ describe("Send to client", () => {
     const withPasscode = mailParts(mailTo("ana@lima.test")!.raw);
     expect(withPasscode.text).toContain("Passcode: garden-party-24");
     expect(withPasscode.html).toContain("Passcode: garden-party-24");
+    expect(withPasscode.text).not.toContain("Open it with the passcode you were given.");
+    // Without it, the mail says a passcode is needed, as a reminder does.
+    const withoutPasscode = mailParts(mailTo("luis@lima.test")!.raw);
     expect(mailTo("luis@lima.test")!.raw).not.toContain("garden-party-24");
+    expect(withoutPasscode.text).toContain("Open it with the passcode you were given.");
   });
 
   it("says why it cannot send: not published, expired, no mail server, a contact of another client, nobody chosen", async () => {
