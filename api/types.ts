@@ -184,6 +184,8 @@ export interface SendingDraft {
   /** The project client's contacts that have an e-mail address; `valid` false: not one a mail can go to. */
   contacts: Array<{ id: number; name: string; email: string; unsubscribed: boolean; valid: boolean }>;
   hasPasscode: boolean;
+  /** Addresses mailed the link the project has now (since its latest regeneration): whom publishing again can notify. */
+  linkHolders: number;
   /** Why nothing can be sent now (not published, expired, no mail server, no reachable link), or null. */
   problem: string | null;
 }

@@ -188,8 +188,13 @@ describe('POST /api/projects/:id/publish { "notifyRecipients": true }', () => {
       .post(unsubscribe![1])
       .expect((r) => expect(r.status).toBeLessThan(400));
     fixture.mails.length = 0;
+    // The web app offers to notify them when the draft counts anyone holding the link.
+    const linkHolders = async () =>
+      (await request(s.t.app).get(`/api/projects/${s.delivery.id}/sending`).set(s.staff.auth)).body.linkHolders;
+    expect(await linkHolders()).toBe(2);
 
     await unpublish(s);
+    expect(await linkHolders()).toBe(2);
     await publish(s);
     await unpublish(s);
     await publish(s, { notifyRecipients: false });
@@ -207,6 +212,7 @@ describe('POST /api/projects/:id/publish { "notifyRecipients": true }', () => {
     fixture.mails.length = 0;
 
     await request(s.t.app).post(`/api/projects/${s.delivery.id}/delivery/regenerate`).set(s.staff.auth).expect(200);
+    expect(await linkHolders()).toBe(0);
     await unpublish(s);
     await publish(s, { notifyRecipients: true });
     await new Promise((resolve) => setTimeout(resolve, 300));

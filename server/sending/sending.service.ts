@@ -18,6 +18,7 @@ import {
   contactsByIds,
   contactsWithAddress,
   findProjectForMail,
+  holdersOfLink,
   insertRecipient,
   type ProjectForMail,
 } from "./sending.repository";
@@ -62,6 +63,7 @@ export async function sendingDraft(ctx: AppContext, projectId: number, links: Li
       valid: isMailableAddress(c.email),
     })),
     hasPasscode: project.passcodeHash !== null,
+    linkHolders: (await holdersOfLink(ctx.db, projectId)).length,
     problem: whyNotSendable(ctx, project, links),
   };
 }

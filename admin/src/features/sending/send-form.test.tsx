@@ -18,6 +18,7 @@ const draft = (values: Partial<SendingDraft> = {}): SendingDraft => ({
     { id: 3, name: "Typo", email: "typo@", unsubscribed: false, valid: false },
   ],
   hasPasscode: false,
+  linkHolders: 0,
   problem: null,
   ...values,
 });
