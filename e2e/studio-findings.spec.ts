@@ -117,7 +117,7 @@ async function sentProject() {
 
 describe("Studio settings", () => {
   it.each(SIZES)(
-    "keep what was typed across a refused save and a logo upload, and complete the web site ($name)",
+    "keep what was typed across a refused save and a logo upload, complete the web site, and name the studio in the header ($name)",
     async ({ name, viewport }) => {
       const page = await staffPage(viewport);
       await page.goto("/studio");
@@ -159,6 +159,11 @@ describe("Studio settings", () => {
         contactWebsite: "https://nordlicht.example",
         timeZone: "Europe/Berlin",
       });
+      // The header names the studio, with the product's line under it, each whole at this size.
+      const header = page.getByRole("banner");
+      await expect.poll(() => header.getByTestId("studio-name").textContent()).toBe(STUDIO);
+      for (const line of [header.getByTestId("studio-name"), header.getByText("Photodrop - Photo Delivery, Fast")])
+        expect(await line.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
       await screenshot(page, `studio-findings-settings-${name}`);
       await page.context().close();
     },

@@ -10,7 +10,7 @@ import routerProvider, {
 import { BrowserRouter, Navigate, Outlet, Route, Routes, useSearchParams } from "react-router";
 import { AccessGate } from "./features/auth";
 import { lazyPage } from "./lib/lazy-page";
-import { AppHeader } from "./ui/layout/app-header";
+import { AppHeader, PRODUCT_TITLE } from "./ui/layout/app-header";
 import { AppSider } from "./ui/layout/app-sider";
 import { AppLayout } from "./ui/layout/app-layout";
 // Static: the navigation needs this feature on every page anyway (the Users entry and its badge).
@@ -51,7 +51,6 @@ const SCREEN_BY_PATH: Array<[RegExp, { preload: () => Promise<unknown> }]> = [
 void SCREEN_BY_PATH.find(([path]) => path.test(window.location.pathname))?.[1].preload();
 
 const FIVE_MINUTES = 5 * 60_000;
-const APP_TITLE = "Photodrop - Photo Delivery, Fast";
 
 const queryOptions = {
   staleTime: FIVE_MINUTES,
@@ -215,7 +214,7 @@ export function App() {
             <DocumentTitleHandler
               handler={({ resource, action }) => {
                 const label = resource?.meta?.label ?? resource?.name;
-                return label && action ? `${label} | Photodrop` : APP_TITLE;
+                return label && action ? `${label} | Photodrop` : PRODUCT_TITLE;
               }}
             />
           </Refine>

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "react";
-import { ActionIcon, Burger, Group, Header, MediaQuery, Text, Tooltip } from "@mantine/core";
-import { useGetIdentity, useLogout, useWarnAboutChange } from "@refinedev/core";
+import { ActionIcon, Box, Burger, Group, Header, MediaQuery, Text, Tooltip } from "@mantine/core";
+import { useGetIdentity, useLogout, useOne, useWarnAboutChange } from "@refinedev/core";
 import { IconLogout } from "@tabler/icons-react";
 import type { User } from "../../providers/session";
 import { navigationToggle, useNavigationOpened } from "./navigation-toggle";
@@ -39,9 +39,7 @@ export function AppHeader() {
               aria-label={navigationOpened ? "Close navigation" : "Open navigation"}
             />
           </MediaQuery>
-          <Text weight={700} size="lg" lineClamp={1}>
-            Photodrop - Photo Delivery, Fast
-          </Text>
+          <AppTitle />
         </Group>
         <Group spacing="xs" noWrap>
           <Suspense fallback={null}>
@@ -55,5 +53,37 @@ export function AppHeader() {
         </Group>
       </Group>
     </Header>
+  );
+}
+
+export const PRODUCT_TITLE = "Photodrop - Photo Delivery, Fast";
+
+/**
+ * The studio's name where it is set, with the product's line under it in small type (so both fit
+ * a 390 px phone); the product's line alone until then, or for someone who may not read the studio.
+ */
+function AppTitle() {
+  const { result: studio } = useOne<{ name: string | null }>({
+    resource: "studio",
+    id: "settings",
+    errorNotification: false,
+  });
+  const studioName = studio?.name?.trim();
+  // "Photodrop" is the name until a studio sets its own (STUDIO_NAME): no second line for it.
+  if (!studioName || studioName === "Photodrop")
+    return (
+      <Text weight={700} size="lg" lineClamp={1}>
+        {PRODUCT_TITLE}
+      </Text>
+    );
+  return (
+    <Box sx={{ minWidth: 0, lineHeight: 1.2 }}>
+      <Text weight={700} size="md" lineClamp={1} data-testid="studio-name">
+        {studioName}
+      </Text>
+      <Text size="xs" color="dimmed" lineClamp={1}>
+        {PRODUCT_TITLE}
+      </Text>
+    </Box>
   );
 }
