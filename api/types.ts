@@ -275,3 +275,38 @@ export interface StudioSettings extends Versioned {
   timeZone: string;
   updatedAt: string | null;
 }
+
+/** What an API token may do: `read` only GET/HEAD, `write` all a staff member may, `admin` (admins only) the admin routes too. */
+export type ApiTokenScope = "read" | "write" | "admin";
+
+/** GET /api/users/me/tokens, GET /api/tokens: a token as lists show it (never the token itself). */
+export interface ApiToken {
+  id: number;
+  name: string;
+  scope: ApiTokenScope;
+  /** `pd_` and the next 8 characters: enough to tell tokens apart. */
+  prefix: string;
+  expiresAt: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  lastUsedAddress: string | null;
+  /** Whose token it is (in GET /api/tokens, the admins' list of everyone's). */
+  owner: { uid: string; email: string };
+}
+
+/** POST /api/users/me/tokens */
+export interface ApiTokenRequest {
+  name: string;
+  scope: ApiTokenScope;
+  expiresAt: string | null;
+}
+
+/** 201 of POST /api/users/me/tokens: the token itself, shown this once. */
+export interface CreatedApiToken {
+  id: number;
+  name: string;
+  scope: ApiTokenScope;
+  expiresAt: string | null;
+  createdAt: string;
+  token: string;
+}

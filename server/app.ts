@@ -17,7 +17,8 @@ import { deliverySettingsRouter } from "./delivery/delivery-settings.router";
 import { attachmentsRouter } from "./attachments/attachments.router";
 import { attachmentFilesRouter } from "./attachments/attachment-files.router";
 import { dashboardRouter } from "./dashboard/dashboard.router";
-import { authenticate, requireAdmin, requireApproved } from "./http/authenticate";
+import { authenticate, requireAdmin, requireApproved, requireSignIn } from "./http/authenticate";
+import { apiTokensRouter, myApiTokensRouter } from "./api-tokens/api-tokens.router";
 import { apiNotFound, errorMiddleware } from "./http/error-middleware";
 import { recordedSecurityHeaders, securityHeaders } from "./http/security";
 import { clientAddressOf, trustProxyOf } from "./http/client-address";
@@ -80,6 +81,8 @@ export function createApp(ctx: AppContext): AppHandler {
   api.use("/users/me", meRouter(ctx));
   api.use(requireApproved);
   api.use("/users/me/notifications", notificationsRouter(ctx));
+  api.use("/users/me/tokens", requireSignIn, myApiTokensRouter(ctx));
+  api.use("/tokens", requireAdmin, requireSignIn, apiTokensRouter(ctx));
   api.use("/users", requireAdmin, usersRouter(ctx));
   api.use("/clients", clientsRouter(ctx));
   api.use("/contacts", contactsRouter(ctx));

@@ -1,13 +1,17 @@
 import type { Request, RequestHandler } from "express";
 import type { AppContext } from "../context";
-import type { User } from "../../api/types";
+import type { ApiTokenScope, User } from "../../api/types";
 import { findUserRow, toUser } from "../users/users.repository";
+import { apiTokenCredentials, liveApiToken, useApiToken } from "../api-tokens/api-tokens.service";
+import { looksLikeApiToken } from "../api-tokens/token-format";
 import { ForbiddenError, UnauthorizedError } from "./errors";
-import { signedInUsers } from "./signed-in-users";
+import { signedInUsers, type Credentials } from "./signed-in-users";
 
 declare module "express-serve-static-core" {
   interface Request {
     user?: User;
+    /** Set when the request came with an API token rather than a sign-in. */
+    apiToken?: { id: number; scope: ApiTokenScope };
   }
 }
 
@@ -18,28 +22,51 @@ export function bearerToken(req: Request): string | undefined {
 }
 
 /**
- * Resolves a token to the user as stored now, so approval, revocation and role changes apply on the
- * next call: from memory while the bus has announced no change of that user (see signed-in-users.ts).
+ * Resolves a sign-in's access token or an API token (`pd_…`) to the user as stored now, so
+ * approval, revocation, role changes and a deleted API token apply on the next call: from memory
+ * while the bus has announced no change of that user (see signed-in-users.ts).
  */
-export async function userForToken(ctx: AppContext, token: string): Promise<User> {
+export async function credentialsFor(ctx: AppContext, token: string): Promise<Credentials> {
   const cache = signedInUsers(ctx.events);
   const cached = cache.get(token);
   if (cached) return cached;
+  if (looksLikeApiToken(token)) {
+    const { uid, expiresAt } = await liveApiToken(ctx, token);
+    // The owner's version before the token and its owner are read (again): a deletion or change
+    // announced in between is not cached over.
+    const version = cache.version(uid);
+    const credentials = await apiTokenCredentials(ctx, token);
+    cache.set(token, credentials, expiresAt ?? Number.MAX_SAFE_INTEGER, version);
+    return credentials;
+  }
   const { uid, generation, expiresAt } = await ctx.tokens.verifyAccessToken(token);
   const version = cache.version(uid);
   const row = await findUserRow(ctx.db, uid);
   // A token from before the account was signed out everywhere is void, however young.
   if (!row || generation !== row.session_generation) throw new UnauthorizedError("Invalid or expired token");
-  const user = toUser(row);
-  cache.set(token, user, expiresAt, version);
-  return user;
+  const credentials = { user: toUser(row) };
+  cache.set(token, credentials, expiresAt, version);
+  return credentials;
 }
+
+export async function userForToken(ctx: AppContext, token: string): Promise<User> {
+  return (await credentialsFor(ctx, token)).user;
+}
+
+const READS = new Set(["GET", "HEAD"]);
 
 export function authenticate(ctx: AppContext): RequestHandler {
   return async (req, _res, next) => {
     const token = bearerToken(req);
     if (!token) throw new UnauthorizedError();
-    req.user = await userForToken(ctx, token);
+    const { user, apiToken } = await credentialsFor(ctx, token);
+    req.user = user;
+    if (apiToken) {
+      req.apiToken = apiToken;
+      useApiToken(ctx, apiToken.id, req.ip ?? null);
+      if (apiToken.scope === "read" && !READS.has(req.method))
+        throw new ForbiddenError("This API token's scope is read: it may only read (GET)");
+    }
     next();
   };
 }
@@ -51,6 +78,14 @@ export const requireApproved: RequestHandler = (req, _res, next) => {
 
 export const requireAdmin: RequestHandler = (req, _res, next) => {
   if (req.user?.role !== "admin" || !req.user.hasAccess) throw new ForbiddenError("Admin access required");
+  if (req.apiToken && req.apiToken.scope !== "admin")
+    throw new ForbiddenError(`This API token's scope is ${req.apiToken.scope}: admin routes need an admin token`);
+  next();
+};
+
+/** Where API tokens are made and listed: a signed-in person only, not a script holding a token. */
+export const requireSignIn: RequestHandler = (req, _res, next) => {
+  if (req.apiToken) throw new ForbiddenError("API tokens are managed when signed in, not with an API token");
   next();
 };
 

@@ -79,13 +79,13 @@ describe("SignedInUsers", () => {
   it("never keeps a token beyond its expiry, nor anything beyond the safety expiry", () => {
     const cache = new SignedInUsers(new EventBus());
     const now = 1_000_000;
-    cache.set("short", user, now + 1000, cache.version("u1"), now);
-    cache.set("long", user, now + 3600_000, cache.version("u1"), now);
-    expect(cache.get("short", now + 999)).toBe(user);
+    cache.set("short", { user }, now + 1000, cache.version("u1"), now);
+    cache.set("long", { user }, now + 3600_000, cache.version("u1"), now);
+    expect(cache.get("short", now + 999)?.user).toBe(user);
     expect(cache.get("short", now + 1000)).toBeUndefined();
-    expect(cache.get("long", now + SIGNED_IN_USER_TTL_MS - 1)).toBe(user);
+    expect(cache.get("long", now + SIGNED_IN_USER_TTL_MS - 1)?.user).toBe(user);
     expect(cache.get("long", now + SIGNED_IN_USER_TTL_MS)).toBeUndefined();
-    cache.set("dead", user, now - 1, cache.version("u1"), now);
+    cache.set("dead", { user }, now - 1, cache.version("u1"), now);
     expect(cache.get("dead", now - 2)).toBeUndefined();
   });
 
@@ -93,14 +93,14 @@ describe("SignedInUsers", () => {
     const events = new EventBus();
     const cache = new SignedInUsers(events);
     const now = Date.now();
-    cache.set("a", user, now + 60_000, cache.version("u1"), now);
+    cache.set("a", { user }, now + 60_000, cache.version("u1"), now);
     const before = cache.version("u1");
     events.resourceChanged({ resource: "users", type: "updated", ids: ["u1"] });
     expect(cache.get("a", now)).toBeUndefined();
-    cache.set("b", user, now + 60_000, before, now);
+    cache.set("b", { user }, now + 60_000, before, now);
     expect(cache.get("b", now)).toBeUndefined();
     events.userChanged("u1");
-    cache.set("c", user, now + 60_000, cache.version("u1"), now);
-    expect(cache.get("c", now)).toBe(user);
+    cache.set("c", { user }, now + 60_000, cache.version("u1"), now);
+    expect(cache.get("c", now)?.user).toBe(user);
   });
 });

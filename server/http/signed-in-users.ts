@@ -1,5 +1,11 @@
-import type { User } from "../../api/types";
+import type { ApiTokenScope, User } from "../../api/types";
 import type { EventBus } from "../events/bus";
+
+/** Who a bearer token speaks for: the user as stored now, and for an API token its id and scope. */
+export interface Credentials {
+  user: User;
+  apiToken?: { id: number; scope: ApiTokenScope };
+}
 
 /** However quiet the bus, a cached sign-in is checked against the database again after this long. */
 export const SIGNED_IN_USER_TTL_MS = 5_000;
@@ -7,14 +13,15 @@ const MAX_ENTRIES = 20_000;
 
 interface Entry {
   uid: string;
-  user: User;
+  credentials: Credentials;
   until: number;
 }
 
 /**
- * Verified access tokens and the user each resolved to, so a call needs neither the signature check
- * nor the user's row. An entry dies with its token, after SIGNED_IN_USER_TTL_MS, or as soon as the
- * bus announces a change of its user.
+ * Verified access and API tokens and the user each resolved to, so a call needs neither the
+ * signature check (or the API token's row) nor the user's row. An entry dies with its token, after
+ * SIGNED_IN_USER_TTL_MS, or as soon as the bus announces a change of its user (an API token deleted
+ * is announced as a change of its owner).
  */
 export class SignedInUsers {
   private readonly byToken = new Map<string, Entry>();
@@ -26,10 +33,10 @@ export class SignedInUsers {
     events.onUserChanged((uid) => this.forget(uid));
   }
 
-  get(token: string, now = Date.now()): User | undefined {
+  get(token: string, now = Date.now()): Credentials | undefined {
     const entry = this.byToken.get(token);
     if (!entry) return undefined;
-    if (now < entry.until) return entry.user;
+    if (now < entry.until) return entry.credentials;
     this.drop(token, entry.uid);
     return undefined;
   }
@@ -39,12 +46,13 @@ export class SignedInUsers {
   }
 
   /** Keeps the user read at `version` unless the user changed since; never beyond the token's own expiry. */
-  set(token: string, user: User, tokenExpiresAt: number, version: number, now = Date.now()): void {
+  set(token: string, credentials: Credentials, tokenExpiresAt: number, version: number, now = Date.now()): void {
+    const { user } = credentials;
     if (this.version(user.uid) !== version) return;
     const until = Math.min(tokenExpiresAt, now + SIGNED_IN_USER_TTL_MS);
     if (until <= now) return;
     if (this.byToken.size >= MAX_ENTRIES) this.sweep(now);
-    this.byToken.set(token, { uid: user.uid, user, until });
+    this.byToken.set(token, { uid: user.uid, credentials, until });
     let tokens = this.tokensOfUser.get(user.uid);
     if (!tokens) this.tokensOfUser.set(user.uid, (tokens = new Set()));
     tokens.add(token);
