@@ -28,9 +28,11 @@ export function bearerToken(req: Request): string | undefined {
  */
 export async function credentialsFor(ctx: AppContext, token: string): Promise<Credentials> {
   const cache = signedInUsers(ctx.events);
-  const cached = cache.get(token);
-  if (cached) return cached;
   if (looksLikeApiToken(token)) {
+    // With several processes, what this one holds is trusted only once it has heard every change
+    // committed before this request (one shared round trip): a token deleted anywhere stops here at once.
+    const cached = (await ctx.events.caughtUp()) ? cache.get(token) : undefined;
+    if (cached) return cached;
     const { uid, expiresAt } = await liveApiToken(ctx, token);
     // The owner's version before the token and its owner are read (again): a deletion or change
     // announced in between is not cached over.
@@ -39,6 +41,8 @@ export async function credentialsFor(ctx: AppContext, token: string): Promise<Cr
     cache.set(token, credentials, expiresAt ?? Number.MAX_SAFE_INTEGER, version);
     return credentials;
   }
+  const cached = cache.get(token);
+  if (cached) return cached;
   const { uid, generation, expiresAt } = await ctx.tokens.verifyAccessToken(token);
   const version = cache.version(uid);
   const row = await findUserRow(ctx.db, uid);

@@ -131,6 +131,21 @@ describe("two processes on one PostgreSQL database", () => {
     expect(Date.now() - revokedAt).toBeLessThan(1_500);
   });
 
+  it("refuses on B's very next request an API token deleted through A", async () => {
+    const made = await request(a.url)
+      .post("/api/users/me/tokens")
+      .set(bearer(admin.accessToken))
+      .send({ name: "Folder watcher", scope: "write", expiresAt: null });
+    expect(made.status).toBe(201);
+    const withToken = bearer(made.body.token as string);
+    // B reads the token once and keeps it in memory.
+    for (let i = 0; i < 3; i += 1) expect((await request(b.url).get("/api/clients").set(withToken)).status).toBe(200);
+    const deleted = await request(a.url).delete(`/api/users/me/tokens/${made.body.id}`).set(bearer(admin.accessToken));
+    expect(deleted.status).toBe(204);
+    const next = await request(b.url).get("/api/clients").set(withToken);
+    expect([next.status, next.body.message]).toEqual([401, "Invalid or expired API token"]);
+  });
+
   it("tells a waiting user's access socket on B of an approval made through A", async () => {
     const waiting = await signUp(b.url, "waiting@studio.test");
     const socket = await openSocket(b);
