@@ -22,7 +22,7 @@ import { openDatabase } from "../server/db/database";
 import { freePort } from "../server/test/free-port";
 import { startNginx } from "../server/test/nginx";
 import { memoryOf, resetPeakMemory } from "../server/test/app-process";
-import { dataFoldersAt, readmeBlock, upstreamAt } from "../server/test/readme-site";
+import { dataFoldersAt, docsBlock, upstreamAt } from "../server/test/docs-site";
 import { BENCH_ADMIN, BENCH_ADMIN_ENV, benchApi, benchSignIn } from "./bench-api";
 import { benchDatabase, benchServerEnv } from "./bench-database";
 import { until } from "../server/test/wait";
@@ -245,12 +245,12 @@ async function main() {
   }
 }
 
-/** nginx in front of Photodrop with the README's upstream and locations as written there (its site without TLS). */
+/** nginx in front of Photodrop with docs/behind-nginx.md's upstream and locations as written there (its site without TLS). */
 function proxySite(port: number, upstream: string, work: string): string {
   return proxiedServer(port, [
-    readmeBlock("upstream photodrop {", upstreamAt(new URL(upstream).host)),
-    readmeBlock("    location / {"),
-    readmeBlock(
+    docsBlock("upstream photodrop {", upstreamAt(new URL(upstream).host)),
+    docsBlock("    location / {"),
+    docsBlock(
       "    location /_photodrop_files/ {",
       dataFoldersAt(path.join(work, "uploads"), path.join(work, "published")),
     ),
@@ -268,8 +268,8 @@ function bareProxySite(port: number, name: string, address: string, site: string
     ...upstreamAt(address),
   ];
   return proxiedServer(port, [
-    readmeBlock(`upstream ${name} {`, renamed),
-    readmeBlock("    location / {", renamed),
+    docsBlock(`upstream ${name} {`, renamed),
+    docsBlock("    location / {", renamed),
     `location /_bare/ { internal; alias ${site}/; }`,
   ]);
 }

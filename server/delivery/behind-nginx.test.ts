@@ -13,13 +13,13 @@ import { createTestApp, createUser, type TestApp, type TestUser } from "../test/
 import { freePort } from "../test/free-port";
 import { until } from "../test/wait";
 import { startNginx, type RunningNginx } from "../test/nginx";
-import { dataFoldersAt, readmeSite, upstreamAt } from "../test/readme-site";
+import { dataFoldersAt, docsSite, upstreamAt } from "../test/docs-site";
 import { uploadPath } from "../storage/paths";
 import { groupId } from "../storage/file-modes";
 import { downloadsOf, publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
 /**
- * The README's nginx site, as written, in front of a Photodrop started with
+ * The nginx site of docs/behind-nginx.md, as written, in front of a Photodrop started with
  * SENDFILE_HEADER=X-Accel-Redirect and TRUST_PROXY=1: a real nginx (Debian's nginx-light) over
  * HTTPS with a throwaway certificate; only its ports, certificate and folder are replaced.
  */
@@ -66,7 +66,7 @@ async function storedFile(kind: "storage_key" | "thumbnail_key", n: number): Pro
 }
 
 /**
- * As the README sets it up when the test can: nginx's workers as www-data, reading Photodrop's
+ * As docs/behind-nginx.md sets it up when the test can: nginx's workers as www-data, reading Photodrop's
  * files through DATA_GROUP=www-data, the folders above let through by that group. Otherwise
  * nginx runs as the test's own user.
  */
@@ -93,7 +93,7 @@ beforeAll(async () => {
     ...["-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")],
   ]);
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
-  const site = readmeSite([
+  const site = docsSite([
     ...upstreamAt(`127.0.0.1:${(app.address() as AddressInfo).port}`),
     ["listen 80;", `listen 127.0.0.1:${httpPort};`],
     ["listen 443 ssl http2;", `listen 127.0.0.1:${httpsPort} ssl http2;`],
@@ -115,7 +115,7 @@ afterAll(async () => {
   await t.close();
 });
 
-describe("behind the README's nginx site with SENDFILE_HEADER=X-Accel-Redirect", () => {
+describe("behind docs/behind-nginx.md's nginx site with SENDFILE_HEADER=X-Accel-Redirect", () => {
   it("sends a photo, a thumbnail and the ZIP through nginx, whole and in ranges", async () => {
     const photo = await fetchVia(`${d.page}/p/2`);
     expect(photo.status).toBe(200);

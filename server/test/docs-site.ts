@@ -2,14 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const readme = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../README.md");
+const page = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../docs/behind-nginx.md");
 
-/** The README's nginx site (under "Behind a reverse proxy") with `replacements` made, each of which must be found there. */
-export function readmeSite(replacements: Array<[string, string]>): string {
-  const site = /## Behind a reverse proxy[\s\S]*?```nginx\n([\s\S]*?)```/.exec(fs.readFileSync(readme, "utf8"))?.[1];
-  if (!site) throw new Error("no nginx site under 'Behind a reverse proxy' in README.md");
+/** The nginx site of docs/behind-nginx.md (its one ```nginx block) with `replacements` made, each of which must be found there. */
+export function docsSite(replacements: Array<[string, string]>): string {
+  const site = /```nginx\n([\s\S]*?)```/.exec(fs.readFileSync(page, "utf8"))?.[1];
+  if (!site) throw new Error("no ```nginx site in docs/behind-nginx.md");
   return replacements.reduce((text, [from, to]) => {
-    if (!text.includes(from)) throw new Error(`the README's site no longer has ${from}`);
+    if (!text.includes(from)) throw new Error(`docs/behind-nginx.md's site no longer has ${from}`);
     return text.replaceAll(from, to);
   }, site);
 }
@@ -26,14 +26,14 @@ export const dataFoldersAt = (uploadsDir: string, publishedDir: string): Array<[
 ];
 
 /**
- * One block of the README's site, from its opening line (`upstream photodrop {`, `    location / {`)
+ * One block of docs/behind-nginx.md's site, from its opening line (`upstream photodrop {`, `    location / {`)
  * to the brace that closes it at the same indentation, with `replacements` made.
  */
-export function readmeBlock(opening: string, replacements: Array<[string, string]> = []): string {
-  const site = `\n${readmeSite(replacements)}`;
+export function docsBlock(opening: string, replacements: Array<[string, string]> = []): string {
+  const site = `\n${docsSite(replacements)}`;
   const indent = /^ */.exec(opening)![0];
   const start = site.indexOf(`\n${opening}\n`);
   const end = start < 0 ? -1 : site.indexOf(`\n${indent}}\n`, start + 1);
-  if (end < 0) throw new Error(`no block \`${opening.trim()}\` in the README's site`);
+  if (end < 0) throw new Error(`no block \`${opening.trim()}\` in docs/behind-nginx.md's site`);
   return site.slice(start + 1, end + indent.length + 3);
 }

@@ -1,0 +1,124 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../test/free-port";
+import { commandOf, manualBlocks, missingLines, type RunnableBlock, type Substitutions } from "./runnable-blocks";
+
+/**
+ * Every block the manual marks runnable (README.md, docs/*.md; the convention is in runnable-blocks.ts and
+ * docs/README.md) run as written against one fresh Photodrop: the first start's block (`npm start`) started
+ * with its data in a temp folder and a free port, then each command block against it, in page order.
+ */
+const root = path.resolve(import.meta.dirname, "../..");
+const blocks = manualBlocks(root);
+const serverBlocks = blocks.filter((b) => b.kind === "server");
+const commandBlocks = blocks.filter((b) => b.kind === "command");
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-docs-"));
+let env: Record<string, string>;
+let server: ChildProcess | undefined;
+let serverOutput = "";
+const values: Substitutions = { url: "" };
+
+interface Run {
+  status: number | null;
+  output: string;
+}
+
+function run(code: string, timeoutMs: number): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn("bash", ["-e", "-o", "pipefail", "-c", code], { cwd: root, env, detached: true });
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), timeoutMs);
+    child.on("exit", (status) => {
+      clearTimeout(timer);
+      resolve({ status, output });
+    });
+  });
+}
+
+/** Starts the first start's block; resolves once it printed what its page says it prints. */
+async function startServer(block: RunnableBlock): Promise<void> {
+  const child = spawn("bash", ["-e", "-c", commandOf(block, values)], { cwd: root, env, detached: true });
+  server = child;
+  child.stdout!.on("data", (d: Buffer) => (serverOutput += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (serverOutput += d.toString()));
+  const deadline = Date.now() + 280_000;
+  while (
+    missingLines(block, values.url, serverOutput).length > 0 ||
+    !/^Sign in as .+ with password \S+$/m.test(serverOutput)
+  ) {
+    if (child.exitCode !== null) throw new Error(`${block.where} exited at start:\n${serverOutput.slice(-4000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${block.where} did not print what its page says:\n${serverOutput.slice(-4000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function stopServer(): Promise<void> {
+  const child = server;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  process.kill(-child.pid!, "SIGTERM");
+  const force = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(force);
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  values.url = `http://127.0.0.1:${port}`;
+  env = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    DATABASE_URL: path.join(dir, "photodrop.sqlite3"),
+    UPLOADS_DIR: path.join(dir, "uploads"),
+    PUBLISHED_DIR: path.join(dir, "published"),
+  };
+  expect(serverBlocks.map((b) => b.where.split(":")[0])).toEqual(["docs/install-and-first-start.md"]);
+  await startServer(serverBlocks[0]);
+  const [, email, password] = /^Sign in as (\S+) with password (\S+)$/m.exec(serverOutput)!;
+  values.password = password;
+  const signIn = await fetch(`${values.url}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  expect(signIn.status).toBe(200);
+  values.token = ((await signIn.json()) as { accessToken: string }).accessToken;
+}, 300_000);
+
+afterAll(async () => {
+  await stopServer();
+  fs.rmSync(dir, { recursive: true, force: true });
+}, 20_000);
+
+describe("the manual's runnable examples", () => {
+  it("mark the first start, health checks and the API's curl examples", () => {
+    const commands = commandBlocks.map((b) => b.code).join("\n");
+    for (const example of [
+      /\/healthz/,
+      /\/readyz/,
+      /\/api\/auth\/login/,
+      /\/api\/projects\?/,
+      /-X POST \S+\/api\/clients/,
+    ])
+      expect(commands, String(example)).toMatch(example);
+    expect(commandBlocks.every((b) => b.prints.length > 0)).toBe(true);
+  });
+
+  it.each(commandBlocks.map((b) => [b.where, b] as const))(
+    "%s runs as written and prints what it says",
+    async (_where, block) => {
+      const { status, output } = await run(commandOf(block, values), 60_000);
+      expect(status, output).toBe(0);
+      expect(missingLines(block, values.url, output), output).toEqual([]);
+    },
+  );
+});
