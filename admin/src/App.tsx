@@ -38,6 +38,10 @@ const ClientList = lazyPage(loadClients, (m) => m.ClientList);
 const ClientShow = lazyPage(loadClients, (m) => m.ClientShow);
 const ProjectList = lazyPage(loadProjects, (m) => m.ProjectList);
 const ProjectShow = lazyPage(loadProjects, (m) => m.ProjectShow);
+const ApiTokens = lazyPage(
+  () => import("./features/account/index"),
+  (m) => m.ApiTokensPage,
+);
 const NotFound = lazy(() => import("@refinedev/mantine").then((m) => ({ default: m.ErrorComponent })));
 
 const SCREEN_BY_PATH: Array<[RegExp, { preload: () => Promise<unknown> }]> = [
@@ -206,6 +210,7 @@ export function App() {
                     </CanAccess>
                   }
                 />
+                <Route path="/account/tokens" element={<ApiTokens.Page />} />
                 <Route path="*" element={<NotFound />} />
               </Route>
               <Route path="/login" element={<LoginRoute />} />

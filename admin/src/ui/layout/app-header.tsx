@@ -4,6 +4,7 @@ import { useGetIdentity, useLogout, useOne, useWarnAboutChange } from "@refinede
 import { IconLogout } from "@tabler/icons-react";
 import type { User } from "../../providers/session";
 import { navigationToggle, useNavigationOpened } from "./navigation-toggle";
+import { UserMenu } from "./user-menu";
 
 // The bell (selections received, mail settings) is a chunk of its own: /login, which shares this
 // module's chunk, stays within its script budget, and the bell follows the header in a moment.
@@ -45,6 +46,7 @@ export function AppHeader() {
           <Suspense fallback={null}>
             <NotificationSettingsButton />
           </Suspense>
+          <UserMenu email={user?.email} />
           <Tooltip label={user?.email ?? "Log out"} position="bottom-end" withArrow>
             <ActionIcon size="lg" variant="light" aria-label="Log out" onClick={handleLogout}>
               <IconLogout size={20} />

@@ -1,0 +1,1 @@
+export { ApiTokensPage } from "./api-tokens-page";
