@@ -4,7 +4,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../test/free-port";
-import { commandOf, manualBlocks, missingLines, type RunnableBlock, type Substitutions } from "./runnable-blocks";
+import {
+  commandOf,
+  manualBlocks,
+  missingLines,
+  runnableBlocksOf,
+  type RunnableBlock,
+  type Substitutions,
+} from "./runnable-blocks";
 
 /**
  * Every block the manual marks runnable (README.md, docs/*.md; the convention is in runnable-blocks.ts and
@@ -98,6 +105,39 @@ afterAll(async () => {
   await stopServer();
   fs.rmSync(dir, { recursive: true, force: true });
 }, 20_000);
+
+describe("reading the convention", () => {
+  const page = [
+    "<!-- runnable -->",
+    "",
+    "   ```sh",
+    "   curl -s http://127.0.0.1:3000/api/clients -H 'Authorization: Bearer <token>'",
+    "   ```",
+    "",
+    "<!-- prints -->",
+    "```text",
+    '[{"id":<id>,"name":"Lumen Wedding"…}]',
+    "```",
+  ].join("\n");
+  const [block] = runnableBlocksOf(page, "page.md");
+
+  it("fills in the placeholders and refuses one it has no value for", () => {
+    expect(commandOf(block, { url: "http://127.0.0.1:5555", token: "t0k" })).toBe(
+      "curl -s http://127.0.0.1:5555/api/clients -H 'Authorization: Bearer t0k'",
+    );
+    expect(() => commandOf(block, { url: "http://127.0.0.1:5555" })).toThrow("page.md:3: no value for <token>");
+  });
+
+  it("holds the output to each printed line, whole, with placeholders for any text", () => {
+    expect(missingLines(block, "", '[{"id":7,"name":"Lumen Wedding","version":1}]\n')).toEqual([]);
+    expect(missingLines(block, "", '[{"id":7,"name":"Other"}]\n')).toEqual(block.prints);
+    expect(missingLines(block, "", 'x[{"id":7,"name":"Lumen Wedding"}]\n')).toEqual(block.prints);
+  });
+
+  it("refuses a marker that does not precede a sh block", () => {
+    expect(() => runnableBlocksOf("<!-- runnable -->\n```text\nhi\n```\n", "bad.md")).toThrow("bad.md:1");
+  });
+});
 
 describe("the manual's runnable examples", () => {
   it("mark the first start, health checks and the API's curl examples", () => {
