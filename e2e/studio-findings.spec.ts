@@ -191,6 +191,17 @@ describe("the client's side in the studio's brand", () => {
     const mailView = await narrow.newPage();
     await mailView.setContent(mail.html);
     expect(await mailView.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    // Nor past its card: no element (the long link above all) reaches beyond the box around it.
+    const overflowing = await mailView.evaluate(() =>
+      [...document.body.querySelectorAll("*")]
+        .filter((element) => {
+          const parent = element.parentElement;
+          if (!parent || parent === document.body) return false;
+          return element.getBoundingClientRect().right > parent.getBoundingClientRect().right + 0.5;
+        })
+        .map((element) => `${element.tagName} ${element.textContent?.trim().slice(0, 40)}`),
+    );
+    expect(overflowing).toEqual([]);
     await screenshot(mailView, "studio-findings-mail-320");
 
     // The gallery's header reads the studio's name.
