@@ -82,7 +82,7 @@ export interface ProductionStart {
 /**
  * `npm start` is `<build> && VAR=value ... node <flags> <entry>`; a bench runs the same. With
  * BENCH_START set to another `VAR=value ... node <flags> <entry>` line, that is run instead (to
- * compare settings; figures go in bench/README.md only from the real one).
+ * compare settings; figures go in docs/performance.md only from the real one).
  */
 export function productionStart(): ProductionStart {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } };

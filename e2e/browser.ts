@@ -46,7 +46,7 @@ export async function screenshot(page: Page, name: string, { fullPage = true } =
 
 const docsScreenshotDir = path.resolve(screenshotDir, "../../docs/screenshots");
 
-/** A screenshot that the README shows as well: written to docs/screenshots too. */
+/** A screenshot that the manual (README.md, docs/) shows as well: written to docs/screenshots too. */
 export async function docsScreenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   await screenshot(page, name, options);
   fs.mkdirSync(docsScreenshotDir, { recursive: true });

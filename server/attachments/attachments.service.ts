@@ -73,7 +73,7 @@ async function linkedPage(ctx: AppContext, db: Db, list: ListQuery): Promise<Sen
 
 /**
  * How many attachments a project's record holds: the first ones in the project's photo order.
- * The rest are paged from GET /api/attachments?projectId= (README, API), so a project of 10,000
+ * The rest are paged from GET /api/attachments?projectId= (docs/api.md), so a project of 10,000
  * photos is not a 6 MB record.
  */
 export const PROJECT_RECORD_ATTACHMENTS = 100;

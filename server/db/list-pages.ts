@@ -447,7 +447,7 @@ async function pageIds(query: PageQuery): Promise<Sql & { guard?: VersionsGuard 
   const { limit, offset } = list.range!;
   const pg = isPostgres(db);
   // The joins only when the sort needs one: PostgreSQL then walks an index for a deep page
-  // instead of sorting the whole table (bench/README.md, Load).
+  // instead of sorting the whole table (bench/README.md before 837a6a9, Load).
   const alias = aliasOf(source.idColumn);
   const joined = source.joined && list.sort.some((s) => s.column.includes(".") && !s.column.startsWith(alias));
   const conditions = where ? [where] : [];

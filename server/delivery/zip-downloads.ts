@@ -41,7 +41,7 @@ function recordDelivered(
 /**
  * Counts a download when the bytes of the link's ZIP this downloader (the link, its address and
  * User-Agent) has been handed, over however many responses under either link, make up the whole
- * file (README, "How a download is counted"). The web-size ZIP is another file, whose bytes are
+ * file (docs/gallery-and-sending.md, "How a download is counted"). The web-size ZIP is another file, whose bytes are
  * kept apart and whose whole transfer counts as a download too. Call before the response is written.
  */
 export function countZipDownload(

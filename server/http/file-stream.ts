@@ -3,7 +3,7 @@ import type { ServerResponse } from "node:http";
 
 /**
  * Reads of 512 KiB: serving a 5 MB photo in 64 kB reads cost a plain Node server a third of its
- * rate, and 1 MiB reads were no faster than these but held twice the memory (bench/README.md, "Delivery").
+ * rate, and 1 MiB reads were no faster than these but held twice the memory (bench/README.md before 837a6a9, "Delivery").
  */
 const READ_CHUNK = 512 * 1024;
 /**

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Config } from "../config";
 
-/** The internal locations a proxy maps onto UPLOADS_DIR and PUBLISHED_DIR for `X-Accel-Redirect` (README, "Behind a reverse proxy"). */
+/** The internal locations a proxy maps onto UPLOADS_DIR and PUBLISHED_DIR for `X-Accel-Redirect` (docs/behind-nginx.md). */
 export const ACCEL_LOCATION = "/_photodrop_files/uploads";
 export const ACCEL_PUBLISHED_LOCATION = "/_photodrop_files/published";
 

@@ -108,7 +108,7 @@ export class PooledFileReader extends Readable {
     this.fd = undefined;
     if (fd === undefined) return callback(err);
     // Closing a descriptor only read from does not wait for the disk: done here, it spares the
-    // thread-pool round trip a file (about 10 µs of the main thread each, bench/README.md).
+    // thread-pool round trip a file (about 10 µs of the main thread each, bench/README.md before 837a6a9, Publish).
     this.inFlight.whenIdle(() => {
       try {
         fs.closeSync(fd);

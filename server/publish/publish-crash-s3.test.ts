@@ -20,8 +20,7 @@ const PHOTO = 8 * 1024 * 1024;
  * A real process publishing into object storage (s3rver, in this test process) is killed
  * (SIGKILL) in the middle of its multipart upload; the bucket holds no ZIP, whole or partial, only
  * the unfinished upload's parts, as a real bucket would; the next start fails the project and its
- * sweep aborts that upload (the test server lists and aborts multipart uploads, README "Object
- * storage").
+ * sweep aborts that upload (the test server lists and aborts multipart uploads, docs/object-storage.md).
  */
 let s3: TestS3Server;
 let dir: string;

@@ -130,7 +130,7 @@ export async function runPublishBuild(ctx: AppContext, build: PublishBuild, sign
       date: new Date(a.createdAt),
     }));
     const total = sources.reduce((sum, s) => sum + s.size, 0);
-    // With web size offered, the previews' ZIP is built too: one progress over both (README, Publishing).
+    // With web size offered, the previews' ZIP is built too: one progress over both (docs/gallery-and-sending.md, "What the client may download").
     const withWebSize = await offersWebSize(ctx.db, projectId);
     const progress = new ProgressThrottle(total + (withWebSize ? expectedWebSizeWork(attachments) : 0), (percent) => {
       if (signal.aborted) return;

@@ -8,11 +8,11 @@ import type { ZipSource } from "./zip-writer";
 
 /**
  * What rendering one missing preview counts for in the build's progress, in stored bytes: a
- * render takes about half a second (README, Previews), in which a build stores about 100 MB
- * (bench/README.md, Publish). Without it the bar would stand still while previews are made.
+ * render takes about half a second (docs/photo-safety.md, Previews), in which a build stores about 100 MB
+ * (docs/performance.md, Publish). Without it the bar would stand still while previews are made.
  */
 export const RENDER_WORK = 100_000_000;
-/** A preview's size before it is measured (README: 300–600 kB, never more than its photo). */
+/** A preview's size before it is measured (docs/photo-safety.md: 300–600 kB, never more than its photo). */
 const PREVIEW_GUESS = 500_000;
 /** Missing previews rendered at once; the shared decode budget still has the last word. */
 const RENDERS_AT_ONCE = 2;

@@ -39,7 +39,7 @@ export interface RenditionSpec {
 }
 
 // Effort 1 of 6: 8 ms less per photo than the default 4 (52 against 60 ms for a 12-megapixel
-// JPEG, bench/README.md), and a 400 px thumbnail no larger.
+// JPEG, bench/README.md before 837a6a9), and a 400 px thumbnail no larger.
 const encodeThumbnail = (image: Sharp) => image.webp({ quality: 80, effort: 1 });
 
 /**
@@ -189,7 +189,7 @@ export async function decodeWithinBudget<T>(
  * Whether a baseline JPEG is proven whole without decoding all of it: its one scan runs on to the
  * end-of-image marker (so it was not cut short) and its first rows decode (so its tables are
  * sound). A decode of such a file with `failOn: "error"` refuses nothing more: damage inside the
- * scan data is only ever a libjpeg warning (bench/README.md has the experiment).
+ * scan data is only ever a libjpeg warning (bench/README.md before 837a6a9 has the experiment).
  */
 async function provenWholeJpeg(file: string, meta: Metadata): Promise<boolean> {
   if (meta.format !== "jpeg" || meta.isProgressive || !(await endsWithWholeScan(file))) return false;

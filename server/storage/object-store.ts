@@ -43,7 +43,7 @@ export interface PutOptions {
 }
 
 /**
- * Where Photodrop's files live: a folder on this machine or a bucket (README, "Storage"). Keys
+ * Where Photodrop's files live: a folder on this machine or a bucket (docs/object-storage.md). Keys
  * are relative, `/`-separated names Photodrop generates (`<projectId>/<32 hex>.jpg`); a store
  * never rewrites an object in place, so a key's bytes never change once it exists.
  */
