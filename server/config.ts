@@ -464,7 +464,7 @@ function toConfig(env: z.infer<typeof envSchema>) {
     reminderCheckSeconds: env.REMINDER_CHECK_SECONDS,
     /** Delivery thumbnails kept in memory, in bytes (0: none). */
     deliveryThumbnailCacheBytes: env.DELIVERY_THUMBNAIL_CACHE_MB * 1024 * 1024,
-    /** Behind a proxy that sends files itself: the header that names the file (see README, "Behind a reverse proxy"). */
+    /** Behind a proxy that sends files itself: the header that names the file (see docs/behind-nginx.md). */
     sendfileHeader: env.SENDFILE_HEADER,
     /** The group (name or number) given read access to UPLOADS_DIR and PUBLISHED_DIR, for a proxy sending files itself; unset: no one but Photodrop's user. */
     dataGroup: env.DATA_GROUP,

@@ -53,7 +53,7 @@ describe("what npm start prints once it listens", () => {
     expect(startupBanner({ host: "127.0.0.1", port: 3000 }, STUDIO)).toEqual([
       `Photodrop ${VERSION} is running at http://127.0.0.1:3000`,
       "Only this computer can open it. To open it from the studio's other computers and phones,",
-      `start it with HOST=0.0.0.0 and open http://192.168.1.20:3000 (README: "On the studio's network").`,
+      `start it with HOST=0.0.0.0 and open http://192.168.1.20:3000 (docs/studio-network.md).`,
     ]);
   });
 

@@ -49,7 +49,7 @@ export function startupBanner(
     const example = network[0] ? ` and open ${network[0]}` : "";
     lines.push(
       "Only this computer can open it. To open it from the studio's other computers and phones,",
-      `start it with HOST=0.0.0.0${example} (README: "On the studio's network").`,
+      `start it with HOST=0.0.0.0${example} (docs/studio-network.md).`,
     );
   }
   return lines;
