@@ -374,6 +374,12 @@ const envSchema = z.object({
     doc("limits", "Open `/events` sockets (the web app's live updates) per client address; beyond: 429."),
   ),
   EVENTS_MAX_SOCKETS: int(2000, 1).meta(doc("limits", "Open `/events` sockets in all; beyond: 503.")),
+  WEBHOOK_ALLOW_PRIVATE: flag(false).meta(
+    doc(
+      "server",
+      "`1`: webhooks may be sent to loopback, private (RFC 1918) and unique-local addresses, for a receiver on the studio's network (n8n). Link-local and cloud metadata addresses are always refused.",
+    ),
+  ),
   METRICS_TOKEN: z
     .string()
     .optional()
@@ -468,6 +474,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     sendfileHeader: env.SENDFILE_HEADER,
     /** The group (name or number) given read access to UPLOADS_DIR and PUBLISHED_DIR, for a proxy sending files itself; unset: no one but Photodrop's user. */
     dataGroup: env.DATA_GROUP,
+    /** Webhooks may reach loopback, private and unique-local addresses (never link-local or metadata ones). */
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
   };
 }
 
