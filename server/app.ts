@@ -38,6 +38,7 @@ import { favouritesRouter } from "./favourites/favourites.router";
 import { expressBornServerOptions } from "./http/express-born";
 import { renditionQueue } from "./attachments/renditions.service";
 import { studioFavouritesRouter } from "./favourites/studio-favourites.router";
+import { openApiRouter } from "./openapi/openapi.router";
 
 /**
  * The whole HTTP application as a request listener; no listen() here, so tests drive it with
@@ -77,6 +78,7 @@ export function createApp(ctx: AppContext): AppHandler {
   });
   api.use("/auth", authRouter(ctx));
   api.use("/attachments", attachmentFilesRouter(ctx));
+  api.use(openApiRouter());
   api.use(authenticate(ctx));
   api.use("/users/me", meRouter(ctx));
   api.use(requireApproved);

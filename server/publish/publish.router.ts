@@ -5,7 +5,7 @@ import { parse, parseId } from "../http/validate";
 import { downloadLocation, publishProject, unpublishProject } from "./publish.service";
 
 /** `notifyRecipients`: mail the recipients who already have the link once the publish has finished. */
-const publishOptionsSchema = z.strictObject({ notifyRecipients: z.boolean().optional() });
+export const publishOptionsSchema = z.strictObject({ notifyRecipients: z.boolean().optional() });
 
 /** /api/projects/:id/publish and /download (mounted at /api/projects, before the projects router). */
 export function publishRouter(ctx: AppContext): Router {
