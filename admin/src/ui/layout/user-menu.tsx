@@ -1,8 +1,8 @@
 import { ActionIcon, Menu } from "@mantine/core";
-import { IconKey, IconUserCircle } from "@tabler/icons-react";
+import { IconApi, IconKey, IconUserCircle } from "@tabler/icons-react";
 import { useNavigate } from "react-router";
 
-/** The signed-in person's own things: their API tokens (and, later, their sign-in security). */
+/** The signed-in person's own things: their API tokens, the API's reference (and, later, their sign-in security). */
 export function UserMenu({ email }: { email: string | undefined }) {
   const navigate = useNavigate();
   return (
@@ -16,6 +16,16 @@ export function UserMenu({ email }: { email: string | undefined }) {
         {email && <Menu.Label>{email}</Menu.Label>}
         <Menu.Item icon={<IconKey size={16} />} onClick={() => navigate("/account/tokens")}>
           API tokens
+        </Menu.Item>
+        {/* Served by the server itself (swagger-ui), outside the web app's routes. */}
+        <Menu.Item
+          component="a"
+          href="/api/docs"
+          target="_blank"
+          rel="noopener noreferrer"
+          icon={<IconApi size={16} />}
+        >
+          API reference
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>
