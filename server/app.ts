@@ -38,6 +38,7 @@ import { favouritesRouter } from "./favourites/favourites.router";
 import { expressBornServerOptions } from "./http/express-born";
 import { renditionQueue } from "./attachments/renditions.service";
 import { studioFavouritesRouter } from "./favourites/studio-favourites.router";
+import { webhooksRouter } from "./webhooks/webhooks.router";
 import { openApiRouter } from "./openapi/openapi.router";
 
 /**
@@ -85,6 +86,7 @@ export function createApp(ctx: AppContext): AppHandler {
   api.use("/users/me/notifications", notificationsRouter(ctx));
   api.use("/users/me/tokens", requireSignIn, myApiTokensRouter(ctx));
   api.use("/tokens", requireAdmin, requireSignIn, apiTokensRouter(ctx));
+  api.use("/webhooks", requireAdmin, webhooksRouter(ctx));
   api.use("/users", requireAdmin, usersRouter(ctx));
   api.use("/clients", clientsRouter(ctx));
   api.use("/contacts", contactsRouter(ctx));

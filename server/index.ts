@@ -14,6 +14,7 @@ import { superviseSearchIndexes } from "./db/search-index-upkeep";
 import { restrictUmask } from "./storage/file-modes";
 import { giveBackMemoryWhenIdle } from "./ops/idle-memory";
 import { backfillCaptureTimes } from "./attachments/capture-backfill";
+import { startWebhookWorker } from "./webhooks/outbox-worker";
 
 async function main() {
   // Before the database is opened: sqlite, sharp and the upload parser make files under it.
@@ -28,6 +29,7 @@ async function main() {
   const stopMergingSearch = superviseSearchIndexes(ctx);
   const stopGivingBackMemory = giveBackMemoryWhenIdle();
   const stopReadingCaptureTimes = backfillCaptureTimes(ctx);
+  const stopWebhooks = startWebhookWorker(ctx);
   const app = createApp(ctx);
   const server = http.createServer(app.serverOptions, app);
   const events = attachEventsServer(server, ctx);
@@ -61,12 +63,14 @@ async function main() {
     stopMergingSearch();
     stopGivingBackMemory();
     const captureTimesRead = stopReadingCaptureTimes();
+    const webhooksSent = stopWebhooks();
     await events.close();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     // A build cut short leaves no partial file; its project is marked failed at the next start.
     await cancelAllPublishes(ctx);
     await captureTimesRead;
+    await webhooksSent;
     await closeContext(ctx);
     clearTimeout(force);
     process.exit(0);

@@ -8,6 +8,7 @@ import { contactsOfClient } from "../contacts/contacts.repository";
 import { projectTextsOfClient } from "../projects/projects.repository";
 import type { CreateClientInput, UpdateClientInput } from "./clients.schema";
 import * as repo from "./clients.repository";
+import { recordWebhookEvent } from "../webhooks/outbox";
 
 /** What the list endpoint may filter and sort by (the router parses the query with it). */
 export { clientListSpec } from "./clients.repository";
@@ -42,6 +43,8 @@ export async function getClient(ctx: AppContext, id: number): Promise<VersionedR
 
 export async function createClient(ctx: AppContext, input: CreateClientInput, by: string) {
   const id = await repo.insertClient(ctx.db, { name: input.name, now: nowIso(), by });
+  // No transaction here: the event is written right after the insert.
+  await recordWebhookEvent(ctx.db, "client.created", { clientId: id });
   ctx.events.resourceChanged({ resource: "clients", type: "created", ids: [id] });
   return versionedOf((await repo.findClient(ctx.db, id))!);
 }

@@ -22,6 +22,7 @@ import {
   requirePasscodeCookie,
   type DeliveryLink,
 } from "./delivery.service";
+import { noteDeliveryViewed } from "../webhooks/delivery-events";
 
 const assetsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "assets");
 
@@ -70,7 +71,8 @@ export function deliveryRouter(ctx: AppContext): Router {
     // A later part, where a browser without the script moves on: not another view of the page.
     const from = galleryPartSchema.safeParse(req.query);
     const part = from.success ? from.data.from : 1;
-    if (req.method === "GET" && req.query.from === undefined) await recordView(ctx, link);
+    if (req.method === "GET" && req.query.from === undefined)
+      await Promise.all([recordView(ctx, link), noteDeliveryViewed(ctx, req, link.projectId)]);
     sendHtml(
       res,
       200,

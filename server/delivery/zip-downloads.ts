@@ -6,6 +6,7 @@ import { onDeliveredBytes } from "./delivered-bytes";
 import { createTransferCoverage, type TransferCoverage } from "./transfer-coverage";
 import { noteZipDownload } from "../activity/delivery-hooks";
 import { announceActivity, inBackground } from "../activity/activity.service";
+import { noteDeliveryDownloaded } from "../webhooks/delivery-events";
 
 const coverages = new WeakMap<AppContext, TransferCoverage>();
 function coverageOf(ctx: AppContext): TransferCoverage {
@@ -32,6 +33,7 @@ function recordDelivered(
     const counted = inBackground(ctx, `a download of project ${link.projectId}`, () =>
       countDownload(ctx.db, link.projectId),
     );
+    noteDeliveryDownloaded(ctx, link.projectId, zip === "webSize" ? "web" : "original");
     void Promise.all([counted, noteZipDownload(ctx, req, link, zip === "webSize" ? "web" : "original")]).then(() =>
       announceActivity(ctx, link.projectId),
     );

@@ -35,6 +35,7 @@ import {
   updateVisitorContact,
   type VisitorRow,
 } from "./favourites.repository";
+import { recordWebhookEvent } from "../webhooks/outbox";
 
 export const VISITOR_REQUIRED = "Give your name and e-mail first";
 export const NOTHING_CHOSEN = "Choose at least one photo first";
@@ -173,6 +174,7 @@ export async function submitSelection(ctx: AppContext, req: Request, token: stri
   const picks = await picksOf(ctx.db, visitor.id);
   if (picks.length === 0) throw new ConflictError(NOTHING_CHOSEN);
   await markSubmitted(ctx.db, visitor.id, nowIso());
+  await recordWebhookEvent(ctx.db, "favourites.submitted", { projectId: link.projectId, visitorId: visitor.id });
   announce(ctx, link.projectId);
   void inBackground(ctx, "a selection mail", async () => {
     const mail = selectionMail({

@@ -11,6 +11,7 @@ import { storesOf } from "../storage/stores";
 import type { CreateProjectInput, UpdateProjectInput } from "./projects.schema";
 import { PROJECT_IS_PUBLISHED, PROJECT_NOT_FOUND } from "./project-rules";
 import * as repo from "./projects.repository";
+import { recordWebhookEvent } from "../webhooks/outbox";
 
 /** What the list endpoint may filter and sort by (the router parses the query with it). */
 export { projectListSpec } from "./projects.repository";
@@ -49,7 +50,9 @@ export async function createProject(ctx: AppContext, input: CreateProjectInput, 
   };
   const id = await ctx.db.transaction(async (trx) => {
     await requireClient(trx, values.clientId);
-    return repo.insertProject(trx, values, nowIso(), by);
+    const created = await repo.insertProject(trx, values, nowIso(), by);
+    await recordWebhookEvent(trx, "project.created", { projectId: created });
+    return created;
   });
   ctx.events.resourceChanged({ resource: "projects", type: "created", ids: [id] });
   announceClientCounts(ctx, values.clientId);

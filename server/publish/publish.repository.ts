@@ -6,6 +6,7 @@ import { webSizeZipName } from "../storage/paths";
 import { publishedZipKey } from "../storage/published-zips";
 import { projectPhotoOrder } from "../attachments/attachments.repository";
 import { DEFAULT_PHOTO_ORDER, photoOrderColumns } from "../attachments/photo-order";
+import { recordWebhookEvent } from "../webhooks/outbox";
 
 export interface PublishState {
   id: number;
@@ -159,6 +160,7 @@ export async function markPublished(
       updated_at: now,
     });
     if (count !== 1) return false;
+    await recordWebhookEvent(trx, "project.published", { projectId: id });
     await putInPlace();
     return true;
   });
@@ -206,6 +208,7 @@ export async function resetToDraft(
         publish_error: null,
         updated_at: nowIso(),
       });
+    if (row.publish_status === "published") await recordWebhookEvent(trx, "project.unpublished", { projectId: id });
     if (row.published_zip_path) await removeZips(row.published_zip_path as string);
     return { changed: true, buildId: row.publish_build_id as string | null };
   });

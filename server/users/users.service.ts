@@ -19,6 +19,7 @@ import {
   type UserListOptions,
   type UserPatch,
 } from "./users.repository";
+import { recordWebhookEvent } from "../webhooks/outbox";
 
 /** What the users list may filter and sort by (the router parses the query with it). */
 export { usersListSpec } from "./users.repository";
@@ -46,6 +47,7 @@ export async function requestAccess(
 ): Promise<{ created: boolean; hasAccess: boolean; accessRequest: AccessRequest | null }> {
   if (user.hasAccess) return { created: false, hasAccess: true, accessRequest: null };
   const { created, request } = await saveAccessRequest(ctx.db, user.uid, message);
+  if (created) await recordWebhookEvent(ctx.db, "access.requested", { uid: user.uid, message });
   ctx.logger.info({ uid: user.uid }, "access requested");
   ctx.events.resourceChanged({ resource: "users", type: "updated", ids: [user.uid] });
   if (created) mailAccessRequest(ctx, mail, user, message);

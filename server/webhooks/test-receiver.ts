@@ -1,0 +1,45 @@
+/** A real HTTP receiver on loopback for the webhook tests: records every request, answers the statuses queued. */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface Received {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  json: { type: string; timestamp: string; data: Record<string, unknown> };
+}
+
+export interface Receiver {
+  /** `http://127.0.0.1:<port>` (or `localhost` with `host`). */
+  url(path?: string, host?: string): string;
+  received: Received[];
+  /** The statuses the next requests get, in order; then 200. */
+  answers: number[];
+  ofType(type: string): Received[];
+  close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const received: Received[] = [];
+  const answers: number[] = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (body += chunk));
+    req.on("end", () => {
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+      received.push({ path: req.url ?? "", headers, body, json: JSON.parse(body) as Received["json"] });
+      const status = answers.shift() ?? 200;
+      res.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "thanks" : `no: ${status}`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (path = "/hook", host = "127.0.0.1") => `http://${host}:${port}${path}`,
+    received,
+    answers,
+    ofType: (type) => received.filter((r) => r.json.type === type),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
