@@ -71,7 +71,7 @@ function crud(
     summary: `Change a ${names.one} (${method === "put" ? "PUT" : "PATCH"}: the fields sent)`,
     body: { json: spec.update },
     ifMatch: spec.full,
-    answers: [record(spec.full)],
+    answers: [record(spec.item)],
     errors: errors.update,
   });
   return [
@@ -89,7 +89,7 @@ function crud(
       path: base,
       summary: `Create a ${names.one}`,
       body: { json: spec.create },
-      answers: [record(spec.full, 201, "Created")],
+      answers: [record(spec.item, 201, "Created")],
     },
     { ...common, method: "get", path: `${base}/:id`, summary: `Get a ${names.one}`, answers: [record(spec.full)] },
     update("put"),
