@@ -36,6 +36,7 @@ import {
 } from "../users/users.schema";
 import type { Answer, Operation } from "./operation";
 import * as S from "./schemas";
+import { webhookOperations } from "../webhooks/webhooks.openapi";
 
 const ok = (schema: z.ZodType, description = "OK"): Answer => ({ status: 200, description, schema });
 const record = (schema: z.ZodType, status = 200, description = "The record"): Answer => ({
@@ -745,4 +746,5 @@ export const operations: Operation[] = [
   ...studio,
   ...document,
   ...visitor,
+  ...webhookOperations,
 ];

@@ -9,6 +9,7 @@ import { visitorOf } from "../favourites/test-fixtures";
 import { recordingsSettled } from "../activity/activity.service";
 import { startWebhookWorker } from "./outbox-worker";
 import { startReceiver, type Receiver } from "./test-receiver";
+import { expectMatchesContract } from "../openapi/contract";
 
 let t: TestApp;
 let admin: TestUser;
@@ -97,6 +98,31 @@ describe("/api/webhooks", () => {
       statusCode: 404,
       message: "Webhook not found",
     });
+  });
+
+  it("answers as the OpenAPI document says, refusals included", async () => {
+    const checked = async (method: "get" | "post" | "patch" | "delete", path: string, body?: object) => {
+      const req = api()[method](path).set(admin.auth);
+      const res = await (body ? req.send(body) : req);
+      expectMatchesContract(res, method, path);
+      return res;
+    };
+    const created = await checked("post", "/api/webhooks", { url: receiver.url("/doc"), events: ["client.created"] });
+    const id = created.body.id as number;
+    await checked("get", "/api/webhooks");
+    await checked("get", `/api/webhooks/${id}`);
+    await checked("patch", `/api/webhooks/${id}`, { rotateSecret: true });
+    await checked("patch", `/api/webhooks/${id}`, { description: "Zapier" });
+    await checked("post", `/api/webhooks/${id}/test`);
+    const [attempt] = await until(
+      () => attemptsOf(id),
+      (l) => l.length === 1,
+    );
+    await checked("get", `/api/webhooks/${id}/attempts`);
+    await checked("post", `/api/webhooks/${id}/attempts/${attempt.id}/retry`);
+    await checked("post", "/api/webhooks", { url: "http://169.254.169.254/", events: ["client.created"] });
+    await checked("delete", `/api/webhooks/${id}`);
+    await checked("get", `/api/webhooks/${id}`);
   });
 
   it("answers bad input with 400s, other people with 403, unknown ids with 404", async () => {

@@ -1,0 +1,120 @@
+import { z } from "zod";
+import type { Operation } from "../openapi/operation";
+import { components } from "../openapi/schemas";
+import { createWebhookSchema, updateWebhookSchema, WEBHOOK_EVENT_TYPES } from "./webhooks.schema";
+
+/** The webhook routes as the OpenAPI document describes them (server/openapi/catalogue.ts lists them). */
+
+const dateTime = () => z.string().describe("ISO 8601 date and time");
+
+const webhookFields = {
+  id: z.number().int(),
+  url: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+  description: z.string().nullable(),
+  active: z.boolean().describe("false once turned off, by an admin or after 3 days of failures"),
+  createdAt: dateTime(),
+  updatedAt: dateTime(),
+};
+
+export const webhookSchema = z.object(webhookFields);
+components.add(webhookSchema, { id: "Webhook" });
+
+export const webhookWithSecretSchema = z.object({
+  ...webhookFields,
+  secret: z.string().describe("`whsec_` and the base64 signing key (Standard Webhooks), shown this once"),
+});
+components.add(webhookWithSecretSchema, { id: "WebhookWithSecret" });
+
+export const webhookAttemptSchema = z.object({
+  id: z.number().int(),
+  attemptedAt: dateTime(),
+  eventType: z.string(),
+  eventId: z.string().describe("The `webhook-id` sent, the same on every retry"),
+  status: z.number().int().nullable().describe("The receiver's HTTP status; null when no answer came"),
+  ok: z.boolean(),
+  durationMs: z.number().int(),
+  response: z.string().nullable().describe("The first 200 characters of the answer, or what went wrong"),
+});
+components.add(webhookAttemptSchema, { id: "WebhookAttempt" });
+
+const tag = "Webhooks";
+const access = "admin" as const;
+
+export const webhookOperations: Operation[] = [
+  {
+    method: "get",
+    path: "/api/webhooks",
+    tag,
+    access,
+    summary: "Every webhook endpoint (secrets never listed)",
+    answers: [{ status: 200, description: "Every endpoint", schema: z.array(webhookSchema), total: true }],
+  },
+  {
+    method: "post",
+    path: "/api/webhooks",
+    tag,
+    access,
+    summary: "Create a webhook endpoint (its secret shown this once)",
+    description:
+      "A URL whose host is a link-local or metadata address is refused; a loopback or private one unless WEBHOOK_ALLOW_PRIVATE=1.",
+    body: { json: createWebhookSchema },
+    answers: [{ status: 201, description: "Created", schema: webhookWithSecretSchema }],
+  },
+  {
+    method: "get",
+    path: "/api/webhooks/:id",
+    tag,
+    access,
+    summary: "One webhook endpoint",
+    answers: [{ status: 200, description: "The endpoint", schema: webhookSchema }],
+  },
+  {
+    method: "patch",
+    path: "/api/webhooks/:id",
+    tag,
+    access,
+    summary: "Change an endpoint; `rotateSecret: true` answers a new secret this once",
+    body: { json: updateWebhookSchema },
+    answers: [
+      {
+        status: 200,
+        description: "The endpoint (with `secret` when rotated)",
+        schema: webhookWithSecretSchema.partial({ secret: true }),
+      },
+    ],
+  },
+  {
+    method: "delete",
+    path: "/api/webhooks/:id",
+    tag,
+    access,
+    summary: "Delete an endpoint with its attempts",
+    answers: [{ status: 204, description: "Done; no body" }],
+  },
+  {
+    method: "post",
+    path: "/api/webhooks/:id/test",
+    tag,
+    access,
+    summary: "Send a `webhook.test` event to this endpoint",
+    answers: [{ status: 202, description: "Queued", schema: z.object({ eventId: z.string() }) }],
+  },
+  {
+    method: "get",
+    path: "/api/webhooks/:id/attempts",
+    tag,
+    access,
+    summary: "The endpoint's last 100 attempts, the latest first",
+    answers: [{ status: 200, description: "The attempts", schema: z.array(webhookAttemptSchema), total: true }],
+  },
+  {
+    method: "post",
+    path: "/api/webhooks/:id/attempts/:attemptId/retry",
+    tag,
+    access,
+    summary: "'Send again': the attempt's event to the endpoint once more, with the same webhook-id",
+    answers: [{ status: 202, description: "Queued", schema: z.object({ queued: z.boolean() }) }],
+    errors: [409],
+  },
+];
