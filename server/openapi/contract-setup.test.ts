@@ -1,0 +1,31 @@
+import express from "express";
+import request from "supertest";
+import { describe, expect, it } from "vitest";
+import "./contract-setup";
+
+/** A stand-in server that answers /api/clients as the document says it must not. */
+function brokenApi() {
+  const app = express();
+  app.get("/api/clients", (_req, res) => {
+    res.json([]);
+  });
+  app.get("/api/clients/:id", (_req, res) => {
+    res.set("ETag", '"1"').json({ id: "not a number" });
+  });
+  app.get("/d/:token", (_req, res) => {
+    res.type("html").send("<p>a page</p>");
+  });
+  return app;
+}
+
+describe("the suite-wide contract hook (contract-setup.ts)", () => {
+  it("rejects an answer that lacks a promised header or whose body breaks its schema", async () => {
+    await expect(request(brokenApi()).get("/api/clients")).rejects.toThrow(/lacks its X-Total-Count header/);
+    await expect(request(brokenApi()).get("/api/clients/7")).rejects.toThrow(/body against the document/);
+  });
+
+  it("lets through routes the document leaves out", async () => {
+    const res = await request(brokenApi()).get("/d/abc");
+    expect(res.status).toBe(200);
+  });
+});
