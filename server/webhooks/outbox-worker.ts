@@ -32,6 +32,9 @@ const DEFAULTS: WorkerOptions = {
 
 type Row = Record<string, unknown>;
 
+/** A claim outlives the longest attempt by this much; a process that died mid-send frees its claims after it. */
+const LEASE_MARGIN_MS = 20_000;
+
 /**
  * Claims due deliveries by a lease set with a conditional update: on PostgreSQL two processes
  * updating the same row wait for each other and the second finds the lease taken, so one sends.
@@ -55,7 +58,7 @@ async function claimDue(ctx: AppContext, options: WorkerOptions, token: string):
       .db("webhook_deliveries")
       .where({ id, status: "pending" })
       .andWhere((q) => q.whereNull("lease_until").orWhere("lease_until", "<", now))
-      .update({ lease_token: token, lease_until: now + options.timeoutMs + 60_000 });
+      .update({ lease_token: token, lease_until: now + options.timeoutMs + LEASE_MARGIN_MS });
     if (changed === 1) claimed.push(id);
   }
   return claimed;

@@ -6,6 +6,8 @@ export interface Received {
   path: string;
   headers: Record<string, string>;
   body: string;
+  /** Came while holding: never answered. */
+  held: boolean;
   json: { type: string; timestamp: string; data: Record<string, unknown> };
 }
 
@@ -15,6 +17,8 @@ export interface Receiver {
   received: Received[];
   /** The statuses the next requests get, in order; then 200. */
   answers: number[];
+  /** While true, requests are recorded and never answered (a process killed mid-send). */
+  holding: boolean;
   ofType(type: string): Received[];
   close(): Promise<void>;
 }
@@ -28,18 +32,31 @@ export async function startReceiver(): Promise<Receiver> {
     req.on("data", (chunk: string) => (body += chunk));
     req.on("end", () => {
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-      received.push({ path: req.url ?? "", headers, body, json: JSON.parse(body) as Received["json"] });
+      received.push({
+        path: req.url ?? "",
+        headers,
+        body,
+        json: JSON.parse(body) as Received["json"],
+        held: it.holding,
+      });
+      if (it.holding) return;
       const status = answers.shift() ?? 200;
       res.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "thanks" : `no: ${status}`);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const it: Receiver = {
+    holding: false,
     url: (path = "/hook", host = "127.0.0.1") => `http://${host}:${port}${path}`,
     received,
     answers,
     ofType: (type) => received.filter((r) => r.json.type === type),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
+  return it;
 }
