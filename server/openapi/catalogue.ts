@@ -606,8 +606,15 @@ const attachments: Operation[] = [
     access: "public",
     summary: `The photo's ${kind === "view" || kind === "download" ? "original" : kind}`,
     description: "With the signed link an attachment carries (`?exp=…&sig=…`), or a bearer token of an approved user.",
-    answers: [{ status: 200, description: "The file", file: "image/*" }],
-    errors: [401, 403, 404, 412],
+    answers: [
+      { status: 200, description: "The file", file: "image/*" },
+      { status: 206, description: "The byte range asked for (Range)", file: "image/*" },
+      { status: 304, description: "Not modified (If-None-Match)" },
+      ...(kind === "download"
+        ? [{ status: 302, description: "To the file in object storage (a presigned link)", location: true }]
+        : []),
+    ],
+    errors: [401, 403, 404, 412, 416],
   })),
 ];
 
@@ -658,6 +665,13 @@ const studio: Operation[] = [
   },
 ];
 
+/** The document's outline; its full shape is OpenAPI 3.1's own schema. */
+const openApiShape = z.looseObject({
+  openapi: z.literal("3.1.0"),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.looseObject({})),
+});
+
 const document: Operation[] = [
   {
     method: "get",
@@ -665,7 +679,7 @@ const document: Operation[] = [
     tag: "Reference",
     access: "public",
     summary: "This document",
-    answers: [{ status: 200, description: "OpenAPI 3.1", file: "application/json" }],
+    answers: [ok(openApiShape, "OpenAPI 3.1")],
   },
 ];
 

@@ -61,6 +61,7 @@ const ERROR_TEXT: Record<number, string> = {
   412: "If-Match names another version, or a precondition failed",
   413: "The body or file is too large",
   415: "The file or body is not of a type accepted",
+  416: "The range asked for lies outside the file",
   429: "Too many requests",
   503: "Being updated: back soon",
   507: "The server's disk is full",
