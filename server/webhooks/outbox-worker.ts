@@ -167,6 +167,25 @@ async function deliver(ctx: AppContext, options: WorkerOptions, token: string, d
   }
 }
 
+/** Events are kept this long once every delivery of them has ended (their attempts go with them). */
+export const KEEP_EVENTS_MS = 30 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 3_600_000;
+
+/** Deletes events older than KEEP_EVENTS_MS with no delivery still pending; cascades to deliveries and attempts. */
+export async function pruneOldEvents(ctx: AppContext, keepMs = KEEP_EVENTS_MS): Promise<number> {
+  return ctx
+    .db("webhook_events")
+    .where("created_at", "<", Date.now() - keepMs)
+    .whereNotExists((q) =>
+      q
+        .select(ctx.db.raw("1"))
+        .from("webhook_deliveries as d")
+        .whereRaw("d.event_id = webhook_events.id")
+        .andWhere("d.status", "pending"),
+    )
+    .delete();
+}
+
 /** One pass: claims what is due and sends it, at once. Answers how many it sent. */
 export async function deliverDue(ctx: AppContext, options: WorkerOptions = DEFAULTS): Promise<number> {
   const token = crypto.randomUUID();
@@ -197,9 +216,15 @@ export function startWebhookWorker(ctx: AppContext, overrides: Partial<WorkerOpt
     options.pollMs,
     (err) => ctx.logger.error({ err: err.message }, "webhook outbox pass failed"),
   );
+  const stopPruning = runPeriodically(
+    () => pruneOldEvents(ctx).then(() => {}),
+    PRUNE_EVERY_MS,
+    (err) => ctx.logger.error({ err: err.message }, "old webhook events could not be deleted"),
+  );
   return async () => {
     stopped = true;
     stop();
+    stopPruning();
     await running.catch(() => {});
   };
 }

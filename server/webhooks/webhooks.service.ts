@@ -60,6 +60,7 @@ export async function deleteWebhook(ctx: AppContext, id: number): Promise<void> 
 /** 'Send test event': a `webhook.test` to this endpoint alone, sent by the outbox worker. */
 export async function sendTestEvent(ctx: AppContext, id: number): Promise<{ eventId: string }> {
   const webhook = await getWebhook(ctx, id);
+  if (!webhook.active) throw new ConflictError("This webhook is turned off: turn it on to send it events");
   const eventId = await recordWebhookEvent(
     ctx.db,
     "webhook.test",

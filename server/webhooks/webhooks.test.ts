@@ -7,7 +7,7 @@ import { addPhoto } from "../publish/test-fixtures";
 import { downloadZip, publishDelivery } from "../delivery/test-fixtures";
 import { visitorOf } from "../favourites/test-fixtures";
 import { recordingsSettled } from "../activity/activity.service";
-import { startWebhookWorker } from "./outbox-worker";
+import { pruneOldEvents, startWebhookWorker } from "./outbox-worker";
 import { startReceiver, type Receiver } from "./test-receiver";
 import { expectMatchesContract } from "../openapi/contract";
 
@@ -285,5 +285,21 @@ describe("/api/webhooks", () => {
     await new Promise((r) => setTimeout(r, 100));
     const ids = receiver.received.filter((r) => r.path === "/events").map((r) => r.headers["webhook-id"]);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("sends no test to an endpoint turned off, and forgets old events once every delivery of them has ended", async () => {
+    const hook = await createHook({ url: receiver.url("/old"), events: ["client.created"] });
+    await api().post(`/api/webhooks/${hook.id}/test`).set(admin.auth).expect(202);
+    await until(
+      () => attemptsOf(hook.id),
+      (l) => l.length === 1,
+    );
+    await api().patch(`/api/webhooks/${hook.id}`).set(admin.auth).send({ active: false }).expect(200);
+    const refused = await api().post(`/api/webhooks/${hook.id}/test`).set(admin.auth);
+    expect(refused.status).toBe(409);
+    const waiting = await t.ctx.db("webhook_deliveries").where({ status: "pending" }).count({ n: "*" });
+    await pruneOldEvents(t.ctx, 0);
+    expect(await attemptsOf(hook.id)).toEqual([]);
+    expect(await t.ctx.db("webhook_deliveries").where({ status: "pending" }).count({ n: "*" })).toEqual(waiting);
   });
 });
