@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import type { ResourceChange } from "../events/bus";
 import { insertAttachmentRow, insertClientRow, insertContactRow, insertProjectRow } from "../test/rows";
+import { expectMatchesContract } from "../openapi/contract";
 
 let t: TestApp;
 let user: TestUser;
@@ -28,6 +29,7 @@ describe("creating a client", () => {
     const res = await api().post("/api/clients").set(user.auth).send({ name: "  Harbour Lights Weddings  " });
     events.stop();
     expect(res.status).toBe(201);
+    expectMatchesContract(res, "post", "/api/clients");
     expect(res.body).toEqual({
       id: expect.any(Number),
       name: "Harbour Lights Weddings",
@@ -100,6 +102,7 @@ describe("listing clients", () => {
 
   it("pages with _start/_end while X-Total-Count keeps the whole total", async () => {
     const res = await api().get("/api/clients?q=list&_start=1&_end=2&_sort=name&_order=asc").set(user.auth);
+    expectMatchesContract(res, "get", "/api/clients");
     expect(res.headers["x-total-count"]).toBe("3");
     expect(res.body.map((c: { id: number }) => c.id)).toEqual([ids.bravo]);
   });
@@ -176,6 +179,7 @@ describe("reading one client", () => {
     ]) {
       const res = await call.set(user.auth);
       expect(res.status).toBe(400);
+      expectMatchesContract(res, res.request.method, `/api/clients/${id}`);
       expect(res.body.message).toBe("Invalid id: must be a positive integer");
     }
   });
@@ -188,6 +192,7 @@ describe("updating a client", () => {
     const res = await api()[method](`/api/clients/${id}`).set(user.auth).send({ name: " New name " });
     events.stop();
     expect(res.status).toBe(200);
+    expectMatchesContract(res, method, `/api/clients/${id}`);
     expect(res.body).toMatchObject({ id, name: "New name", createdAt: "2026-01-01T00:00:00.000Z" });
     expect(res.body.updatedAt > res.body.createdAt).toBe(true);
     expect((await t.ctx.db("clients").where({ id }).first()).name).toBe("New name");

@@ -2,6 +2,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { insertAttachmentRow, insertClientRow, insertProjectRow } from "../test/rows";
+import { expectMatchesContract } from "../openapi/contract";
 
 let t: TestApp;
 let user: TestUser;
@@ -25,6 +26,7 @@ describe("creating a project", () => {
       .set(user.auth)
       .send({ name: " Spring wedding ", description: " Two cameras ", clientId });
     expect(res.status).toBe(201);
+    expectMatchesContract(res, "post", "/api/projects");
     expect(res.body).toEqual({
       id: expect.any(Number),
       name: "Spring wedding",
@@ -112,6 +114,7 @@ describe("listing projects", () => {
   it("answers every matching row with counts and sizes computed from the attachments", async () => {
     const res = await api().get("/api/projects?q=zlist").set(user.auth);
     expect(res.status).toBe(200);
+    expectMatchesContract(res, "get", "/api/projects");
     expect(res.headers["x-total-count"]).toBe("4");
     expect(
       res.body.map((p: { id: number; attachmentCount: number; totalFileSize: number }) => [
@@ -186,6 +189,7 @@ describe("listing projects", () => {
   it("adds the project's attachments to GET /api/projects/{id}", async () => {
     const res = await api().get(`/api/projects/${b}`).set(user.auth);
     expect(res.status).toBe(200);
+    expectMatchesContract(res, "get", `/api/projects/${b}`);
     const list = await api().get(`/api/projects?id=${b}`).set(user.auth);
     const { attachments, ...project } = res.body;
     expect(project).toEqual(list.body[0]);
