@@ -41,6 +41,23 @@ function componentSchemas(): Json {
   return tidy(schemas) as Json;
 }
 
+const TAGS: Record<string, string> = {
+  Identity: "Sign-up, sign-in and sessions; public",
+  Me: "The signed-in user's own profile, access and notifications",
+  "API tokens": "Tokens `pd_…` for scripts and integrations; managed when signed in",
+  Users: "Approving staff and their roles (admins)",
+  Clients: "The studio's clients",
+  Contacts: "A client's people, whom deliveries are mailed to",
+  Projects: "Shoots: their photos, cover and order",
+  Delivery: "Publishing, the delivery link, sending it and what the client did with it",
+  Favourites: "What the clients chose on their delivery pages",
+  Photos: "Uploads, records and files of a project's photos",
+  Studio: "Branding, storage and counts",
+  Reference: "This document",
+  "Delivery page": "The JSON a client's delivery page reads and writes (`/d/{token}`)",
+  Webhooks: "Signed POSTs to your endpoints when something happens (admins)",
+};
+
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
 
 const header = (description: string, schema: Json = { type: "string" }) => ({ description, schema });
@@ -254,7 +271,9 @@ export function openApiDocument(version: string): Json {
     },
     servers: [{ url: "/" }],
     security: [{ bearerAuth: [] }],
-    tags: [...new Set(operations.map((op) => op.tag))].map((name) => ({ name })),
+    tags: [...new Set(operations.map((op) => op.tag))].map((name) =>
+      TAGS[name] ? { name, description: TAGS[name] } : { name },
+    ),
     paths,
     components: {
       securitySchemes: {
