@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { testPool } from "./server/test/test-pool";
 
 // The suites whose files go through server/storage, with STORAGE_URL set: an S3 protocol server
 // (s3rver) started by the global setup, each test app under a prefix of its own in one bucket.
@@ -31,7 +32,7 @@ export default defineConfig({
       "server/attachments/file-names.test.ts",
       "server/attachments/project-deletion.test.ts",
     ],
-    pool: "forks",
+    ...testPool,
     globalSetup: ["server/test/s3-global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
