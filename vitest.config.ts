@@ -11,6 +11,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
+          globalSetup: ["server/test/template-global-setup.ts"],
           include: ["server/**/*.test.ts", "admin/src/**/*.test.{ts,tsx}", "lint/**/*.test.ts"],
           // `*.pg.test.ts` need PostgreSQL (several processes on one database): `npm run test:pg` runs them.
           exclude: [...configDefaults.exclude, "server/**/*.pg.test.ts", "server/**/*-memory.test.ts"],

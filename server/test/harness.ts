@@ -33,7 +33,7 @@ export async function createTestApp(
   opts: { captureLog?: boolean; sqliteOnly?: boolean } = {},
 ): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-test-"));
-  const database = await createTestDatabase(dir, { sqliteOnly: opts.sqliteOnly });
+  const database = await createTestDatabase(dir, { sqliteOnly: opts.sqliteOnly, migrated: true });
   const config: Config = loadConfig({
     DATABASE_URL: database.url,
     UPLOADS_DIR: path.join(dir, "uploads"),
