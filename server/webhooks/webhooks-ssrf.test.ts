@@ -55,8 +55,11 @@ describe("server-side request forgery", () => {
     expect(created.status).toBe(201);
     await api().post(`/api/webhooks/${created.body.id}/test`).set(admin.auth).expect(202);
     const attempts = await until(
-      async () => (await api().get(`/api/webhooks/${created.body.id}/attempts`).set(admin.auth)).body,
-      (list: unknown[]) => list.length === 1,
+      async () =>
+        (await api().get(`/api/webhooks/${created.body.id}/attempts`).set(admin.auth)).body as Array<{
+          response: string;
+        }>,
+      (list) => list.length === 1,
     );
     expect(attempts[0]).toMatchObject({ status: null, ok: false });
     expect(attempts[0].response).toMatch(/refused: localhost resolves to (127\.0\.0\.1|::1) is a loopback/);
