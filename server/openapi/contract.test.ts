@@ -96,9 +96,11 @@ describe("answers against the OpenAPI document", () => {
   });
 
   it("fails on a body that breaks the schema, a status not documented, and a header promised but absent", () => {
-    const ok = { status: 200, headers: { etag: '"1"' }, body: { statusCode: 1 } };
+    const ok = { status: 200, headers: { etag: '"1"', "content-type": "application/json" }, body: { statusCode: 1 } };
     expect(() => expectMatchesContract(ok, "get", "/api/clients/1")).toThrow(/body against the document/);
     expect(() => expectMatchesContract({ ...ok, status: 418 }, "get", "/api/clients/1")).toThrow(/does not document/);
+    const html = { ...ok, headers: { etag: '"1"', "content-type": "text/html" } };
+    expect(() => expectMatchesContract(html, "get", "/api/clients/1")).toThrow(/text\/html, not JSON/);
     const list = { status: 200, headers: {}, body: [] };
     expect(() => expectMatchesContract(list, "get", "/api/clients")).toThrow(/X-Total-Count/);
     expect(() => expectMatchesContract(list, "get", "/api/nowhere")).toThrow(/not in the OpenAPI document/);

@@ -34,6 +34,9 @@ function templateOf(paths: string[], requestPath: string): string | undefined {
   return fits.sort((a, b) => literal(b) - literal(a))[0];
 }
 
+/** A test that asked for the raw bytes (a binary parser) gets a Buffer: its JSON is what the route answered. */
+const jsonOf = (body: unknown): unknown => (Buffer.isBuffer(body) ? JSON.parse(body.toString("utf8")) : body);
+
 function validatorFor(key: string, schema: Json): ValidateFunction {
   let validate = validators.get(key);
   if (!validate) {
@@ -67,9 +70,12 @@ export function contractProblems(
     .map((name) => `${where} ${res.status} lacks its ${name} header`);
   const schema = answer.content?.["application/json"]?.schema;
   if (!schema || verb !== method.toLowerCase()) return problems;
+  const type = String(res.headers["content-type"] ?? "");
+  if (!/^application\/json\b/.test(type))
+    return [...problems, `${where} ${res.status} answered ${type || "no body"}, not JSON`];
   const validate = validatorFor(`${verb} ${template} ${res.status}`, schema);
-  if (!validate(res.body))
-    problems.push(`${where} ${res.status}: body against the document: ${ajv.errorsText(validate.errors)}`);
+  if (!validate(jsonOf(res.body)))
+    problems.push(`${where} ${res.status}: body against the document: ${ajv.errorsText(validate.errors?.slice(0, 5))}`);
   return problems;
 }
 
