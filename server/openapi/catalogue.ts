@@ -603,9 +603,8 @@ const attachments: Operation[] = [
     method: "get",
     path: `/api/attachments/:id/${kind}`,
     tag: "Photos",
-    access: "public",
+    access: "signedLink",
     summary: `The photo's ${kind === "view" || kind === "download" ? "original" : kind}`,
-    description: "With the signed link an attachment carries (`?exp=…&sig=…`), or a bearer token of an approved user.",
     answers: [
       { status: 200, description: "The file", file: "image/*" },
       { status: 206, description: "The byte range asked for (Range)", file: "image/*" },

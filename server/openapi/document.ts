@@ -190,15 +190,17 @@ const SCOPE_TEXT: Record<Access, string> = {
   admin: "An admin; an API token of scope `admin`.",
   signIn: "An approved user's sign-in token; API tokens are refused (403).",
   signedIn: "Any signed-in user, approved or not (either kind of token).",
+  signedLink: "The signed link an attachment carries (`?exp=…&sig=…`), or a bearer token of an approved user.",
   visitor: "A delivery page's visitor: the link's token in the path, the passcode's and visitor's cookies.",
   public: "No authentication.",
 };
 
+const BEARER_ONLY = new Set<Access>(["staff", "admin", "signIn", "signedIn"]);
+
 /** The statuses every route of its kind may answer, besides its own. */
 function impliedErrors(op: Operation): number[] {
   const errors = new Set<number>(op.errors ?? []);
-  const bearer = op.access !== "public" && op.access !== "visitor";
-  if (bearer) [401, 403, 429].forEach((s) => errors.add(s));
+  if (BEARER_ONLY.has(op.access)) [401, 403, 429].forEach((s) => errors.add(s));
   if (op.path.includes(":")) [400, 404].forEach((s) => errors.add(s));
   if (op.list || op.query) errors.add(400);
   if (op.body) [400, 413, 415].forEach((s) => errors.add(s));
@@ -229,13 +231,12 @@ function operationObject(op: Operation): Json {
       headers: { ETag: HEADERS.ETag },
       content: { "application/json": { schema: jsonSchema(staleSchema(op.ifMatch), "output") } },
     };
-  const bearer = op.access !== "public" && op.access !== "visitor";
   return {
     tags: [op.tag],
     summary: op.summary,
     description: [op.description, SCOPE_TEXT[op.access]].filter(Boolean).join("\n\n"),
     operationId: operationId(op),
-    ...(bearer ? {} : { security: [] }),
+    ...(BEARER_ONLY.has(op.access) ? {} : { security: op.access === "signedLink" ? [{}, { bearerAuth: [] }] : [] }),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(op.body ? { requestBody: requestBody(op.body) } : {}),
     responses,

@@ -8,9 +8,10 @@ export type Method = "get" | "post" | "put" | "patch" | "delete";
  * user; an API token's scope `read` only for GET), `admin` (an admin; a token of scope `admin`),
  * `signIn` (an approved user's sign-in token; API tokens refused), `signedIn` (any signed-in user,
  * approved or not), `visitor` (a delivery page's visitor: the link's token in the path and its
- * cookies), `public` (nobody needs to be known).
+ * cookies), `signedLink` (a link's signature in the query, or a bearer token), `public` (nobody
+ * needs to be known).
  */
-export type Access = "staff" | "admin" | "signIn" | "signedIn" | "visitor" | "public";
+export type Access = "staff" | "admin" | "signIn" | "signedIn" | "visitor" | "signedLink" | "public";
 
 /** What a route answers when it succeeds. */
 export interface Answer {
