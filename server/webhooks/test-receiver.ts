@@ -19,6 +19,8 @@ export interface Receiver {
   answers: number[];
   /** While true, requests are recorded and never answered (a process killed mid-send). */
   holding: boolean;
+  /** Each answer waits this long (a slow receiver keeps sends in flight across the senders' polls). */
+  delayMs: number;
   ofType(type: string): Received[];
   close(): Promise<void>;
 }
@@ -41,13 +43,17 @@ export async function startReceiver(): Promise<Receiver> {
       });
       if (it.holding) return;
       const status = answers.shift() ?? 200;
-      res.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "thanks" : `no: ${status}`);
+      const answer = () =>
+        res.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "thanks" : `no: ${status}`);
+      if (it.delayMs > 0) setTimeout(answer, it.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const it: Receiver = {
     holding: false,
+    delayMs: 0,
     url: (path = "/hook", host = "127.0.0.1") => `http://${host}:${port}${path}`,
     received,
     answers,

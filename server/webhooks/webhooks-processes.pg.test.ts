@@ -56,6 +56,8 @@ describe("webhooks from several processes", () => {
       .set(auth())
       .send({ url: receiver.url("/two"), events: ["project.created"] });
     expect(hook.status).toBe(201);
+    // Slow answers: every send is still in flight when the other process looks for work.
+    receiver.delayMs = 1500;
     const made = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         request(i % 2 ? b.url : a.url)
@@ -70,6 +72,7 @@ describe("webhooks from several processes", () => {
     // Both workers have polled several times since.
     await new Promise((r) => setTimeout(r, 2500));
     const ids = got().map((r) => r.headers["webhook-id"]);
+    receiver.delayMs = 0;
     expect(ids).toHaveLength(20);
     expect(new Set(ids).size).toBe(20);
   }, 60_000);
