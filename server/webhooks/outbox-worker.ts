@@ -4,7 +4,7 @@ import { nowIso } from "../db/database";
 import { mailerOf } from "../mail/mailer";
 import { approvedAdminEmails } from "../users/users.repository";
 import { runPeriodically } from "../periodic-task";
-import { sendWebhook } from "./deliverer";
+import { sendWebhook, type SendOutcome } from "./deliverer";
 import { eventData } from "./event-data";
 import { openSecret, signedHeaders } from "./signer";
 
@@ -111,6 +111,24 @@ async function disableIfFailingTooLong(ctx: AppContext, endpoint: Row, options: 
   }
 }
 
+/** The attempt itself; a body or secret that cannot be made counts as a failed attempt, retried like any. */
+async function signAndSend(ctx: AppContext, options: WorkerOptions, event: Row, endpoint: Row): Promise<SendOutcome> {
+  let body: string;
+  let headers: Record<string, string>;
+  try {
+    body = await bodyOf(ctx, event);
+    const secret = await openSecret(ctx.db, endpoint.secret as string);
+    headers = signedHeaders(secret, event.uid as string, Math.floor(Date.now() / 1000), body);
+  } catch (err) {
+    ctx.logger.error({ eventId: event.uid, err: (err as Error).message }, "a webhook could not be prepared");
+    return { status: null, ok: false, durationMs: 0, response: "could not be prepared (see the server's log)" };
+  }
+  return sendWebhook(endpoint.url as string, headers, body, {
+    allowPrivate: ctx.config.webhookAllowPrivate,
+    timeoutMs: options.timeoutMs,
+  });
+}
+
 async function deliver(ctx: AppContext, options: WorkerOptions, token: string, deliveryId: number) {
   const delivery = await ctx.db("webhook_deliveries").where({ id: deliveryId, lease_token: token }).first();
   if (!delivery) return;
@@ -125,14 +143,8 @@ async function deliver(ctx: AppContext, options: WorkerOptions, token: string, d
       .first(),
   ]);
   if (!event || !endpoint) return;
-  const body = await bodyOf(ctx, event);
-  const secret = await openSecret(ctx.db, endpoint.secret as string);
-  const headers = signedHeaders(secret, event.uid as string, Math.floor(Date.now() / 1000), body);
   const attemptedAt = nowIso();
-  const outcome = await sendWebhook(endpoint.url as string, headers, body, {
-    allowPrivate: ctx.config.webhookAllowPrivate,
-    timeoutMs: options.timeoutMs,
-  });
+  const outcome = await signAndSend(ctx, options, event, endpoint);
   const attempts = Number(delivery.attempts) + 1;
   const wait = options.retryWaitsMs[attempts - 1];
   const now = Date.now();
