@@ -97,8 +97,9 @@ export const webhookOperations: Operation[] = [
     path: "/api/webhooks/:id/test",
     tag,
     access,
-    summary: "Send a `webhook.test` event to this endpoint",
+    summary: "Send a `webhook.test` event to this endpoint (409 while it is turned off)",
     answers: [{ status: 202, description: "Queued", schema: z.object({ eventId: z.string() }) }],
+    errors: [409],
   },
   {
     method: "get",
