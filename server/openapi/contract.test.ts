@@ -101,6 +101,13 @@ describe("answers against the OpenAPI document", () => {
     expect(() => expectMatchesContract({ ...ok, status: 418 }, "get", "/api/clients/1")).toThrow(/does not document/);
     const html = { ...ok, headers: { etag: '"1"', "content-type": "text/html" } };
     expect(() => expectMatchesContract(html, "get", "/api/clients/1")).toThrow(/text\/html, not JSON/);
+    const contact = { id: 1, clientId: 1, name: "Mara", email: null, phoneNumber: null, version: 1, updatedBy: null };
+    const times = { createdAt: "2026-11-29T07:00:00.000Z", updatedAt: "2026-11-29T07:00:00.000Z" };
+    expect(() =>
+      expectMatchesContract({ ...ok, body: { ...contact, ...times } }, "get", "/api/contacts/1"),
+    ).not.toThrow();
+    const vague = { ...ok, body: { ...contact, ...times, updatedAt: "yesterday" } };
+    expect(() => expectMatchesContract(vague, "get", "/api/contacts/1")).toThrow(/updatedAt must match format/);
     const list = { status: 200, headers: {}, body: [] };
     expect(() => expectMatchesContract(list, "get", "/api/clients")).toThrow(/X-Total-Count/);
     expect(() => expectMatchesContract(list, "get", "/api/nowhere")).toThrow(/not in the OpenAPI document/);

@@ -20,7 +20,12 @@ let cached: { paths: Record<string, Record<string, Documented>>; components: Jso
 const documentOnce = () => (cached ??= openApiDocument(VERSION) as unknown as NonNullable<typeof cached>);
 
 // strict: false lets a response's schema carry the document's `components`, which its $refs point into.
-const ajv = new Ajv2020({ strict: false, allErrors: true });
+// The API's times are ISO 8601 with a zone (UTC, `…Z`, as the server writes them).
+const ajv = new Ajv2020({
+  strict: false,
+  allErrors: true,
+  formats: { "date-time": /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/ },
+});
 const validators = new Map<string, ValidateFunction>();
 
 /** The document's path template a request path falls under; literal segments win over `{param}`. */
