@@ -73,6 +73,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: "Not signed in, or the token has expired or was deleted",
   403: "Not allowed: not approved, not an admin, or the API token's scope is too small",
   404: "No such record or route",
+  408: "The body did not arrive in time (BODY_TIMEOUT_SECONDS)",
   409: "Conflicts with the record's state (e.g. the project is published)",
   410: "The delivery link has expired",
   412: "If-Match names another version, or a precondition failed",
@@ -203,7 +204,7 @@ function impliedErrors(op: Operation): number[] {
   if (BEARER_ONLY.has(op.access)) [401, 403, 429].forEach((s) => errors.add(s));
   if (op.path.includes(":")) [400, 404].forEach((s) => errors.add(s));
   if (op.list || op.query) errors.add(400);
-  if (op.body) [400, 413, 415].forEach((s) => errors.add(s));
+  if (op.body) [400, 408, 413, 415].forEach((s) => errors.add(s));
   if (op.ifMatch) [400, 412].forEach((s) => errors.add(s));
   if (op.method !== "get") errors.add(507);
   return [...errors].sort((a, b) => a - b);
