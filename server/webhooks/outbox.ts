@@ -17,12 +17,39 @@ export async function recordWebhookEvent(
   db: Db,
   type: WebhookEventType,
   subject: EventSubject,
-  options: { dedupeKey?: string; onlyEndpoint?: number } = {},
+  options: RecordOptions = {},
 ): Promise<string | undefined> {
-  const endpoints = options.onlyEndpoint
-    ? await db("webhook_endpoints").where({ id: options.onlyEndpoint }).select("id", "events")
-    : await db("webhook_endpoints").where({ active: true }).select("id", "events");
-  const targets = options.onlyEndpoint ? endpoints : endpoints.filter((e) => subscribes(e.events as string, type));
+  if ((await targetsOf(db, type, options)).length === 0) return undefined;
+  // Its own transaction (a savepoint inside the caller's): the event and its deliveries are written
+  // together. An endpoint deleted meanwhile by another process fails the insert: once more, without it.
+  const write = () =>
+    db.transaction(async (trx) => writeEvent(trx, type, subject, options, await targetsOf(trx, type, options)));
+  try {
+    return await write();
+  } catch {
+    return write();
+  }
+}
+
+interface RecordOptions {
+  dedupeKey?: string;
+  onlyEndpoint?: number;
+}
+
+/** The endpoints that get this event: the active ones subscribed to its type (or just `onlyEndpoint`). */
+async function targetsOf(db: Db, type: WebhookEventType, options: RecordOptions): Promise<number[]> {
+  if (options.onlyEndpoint) return [options.onlyEndpoint];
+  const endpoints = await db("webhook_endpoints").where({ active: true }).select("id", "events");
+  return endpoints.filter((e) => subscribes(e.events as string, type)).map((e) => e.id as number);
+}
+
+async function writeEvent(
+  db: Db,
+  type: WebhookEventType,
+  subject: EventSubject,
+  options: RecordOptions,
+  targets: number[],
+): Promise<string | undefined> {
   if (targets.length === 0) return undefined;
   const uid = `msg_${crypto.randomBytes(16).toString("hex")}`;
   const now = Date.now();
@@ -44,9 +71,9 @@ export async function recordWebhookEvent(
   // A duplicate key inserts nothing (sqlite still answers the last rowid: check it is ours).
   if (!eventId || !(await db("webhook_events").where({ id: eventId, uid }).first("id"))) return undefined;
   await db("webhook_deliveries").insert(
-    targets.map((e) => ({
+    targets.map((endpointId) => ({
       event_id: eventId,
-      endpoint_id: e.id as number,
+      endpoint_id: endpointId,
       status: "pending",
       attempts: 0,
       next_attempt_at: now,
