@@ -1,7 +1,14 @@
 import express from "express";
 import request from "supertest";
-import { describe, expect, it } from "vitest";
-import "./contract-setup";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installContractHook } from "./contract-hook";
+
+// Only for this file: test files share a worker (isolate: false), and the others run without it.
+let uninstall: () => void;
+beforeAll(() => {
+  uninstall = installContractHook();
+});
+afterAll(() => uninstall());
 
 /** A stand-in server that answers /api/clients as the document says it must not. */
 function brokenApi() {
@@ -18,7 +25,7 @@ function brokenApi() {
   return app;
 }
 
-describe("the suite-wide contract hook (contract-setup.ts)", () => {
+describe("the suite-wide contract hook (contract-hook.ts)", () => {
   it("rejects an answer that lacks a promised header or whose body breaks its schema", async () => {
     await expect(request(brokenApi()).get("/api/clients")).rejects.toThrow(/lacks its X-Total-Count header/);
     await expect(request(brokenApi()).get("/api/clients/7")).rejects.toThrow(/body against the document/);
@@ -27,5 +34,12 @@ describe("the suite-wide contract hook (contract-setup.ts)", () => {
   it("lets through routes the document leaves out", async () => {
     const res = await request(brokenApi()).get("/d/abc");
     expect(res.status).toBe(200);
+  });
+
+  it("checks nothing once taken away", async () => {
+    uninstall();
+    const res = await request(brokenApi()).get("/api/clients");
+    expect(res.status).toBe(200);
+    uninstall = installContractHook();
   });
 });
