@@ -1,11 +1,16 @@
 import { defineConfig } from "vitest/config";
+import { testFilesReaching } from "./server/test/database-test-files";
+import { testPool } from "./server/test/test-pool";
 
-// The whole server suite on PostgreSQL: every test app gets a database of its own in a
-// throwaway cluster the global setup starts (server/test/pg-cluster.ts).
+// The server suite again on PostgreSQL: each test file that reaches a database through
+// server/test/test-database.ts (the others have none to run on PostgreSQL; `npm test` ran them).
+// Every test app gets a database of its own, copied from a migrated template, in a throwaway
+// cluster the global setup starts (server/test/pg-cluster.ts). None of these files measures its
+// own process's memory (the `*-memory` ones here measure a server process they start).
 export default defineConfig({
   test: {
-    include: ["server/**/*.test.ts"],
-    pool: "forks",
+    ...testPool,
+    include: testFilesReaching("server", "server/test/test-database.ts"),
     globalSetup: ["server/test/pg-global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
