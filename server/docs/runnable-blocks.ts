@@ -10,7 +10,8 @@ import path from "node:path";
  *                              whole; `<anything in angle brackets>` and `…` stand for any text
  *
  * In a runnable block, `http://127.0.0.1:3000` is the server's address, `<password>` the password its
- * first start printed and `<token>` an access token of that admin.
+ * first start printed, `<token>` an access token of that admin, `<api token>` an API token of theirs
+ * (scope write) and `<folder of JPEGs>` a folder holding a few camera JPEGs.
  */
 export interface RunnableBlock {
   /** `docs/api.md:23`: where the block starts. */
@@ -81,6 +82,8 @@ export interface Substitutions {
   url: string;
   password?: string;
   token?: string;
+  apiToken?: string;
+  photosFolder?: string;
 }
 
 const DOCS_URL = "http://127.0.0.1:3000";
@@ -90,8 +93,10 @@ export function commandOf(block: RunnableBlock, values: Substitutions): string {
   const code = block.code
     .replaceAll(DOCS_URL, values.url)
     .replaceAll("<password>", values.password ?? "<password>")
-    .replaceAll("<token>", values.token ?? "<token>");
-  const left = /<[a-z][a-z -]*>/.exec(code);
+    .replaceAll("<token>", values.token ?? "<token>")
+    .replaceAll("<api token>", values.apiToken ?? "<api token>")
+    .replaceAll("<folder of JPEGs>", values.photosFolder ?? "<folder of JPEGs>");
+  const left = /<[a-z][a-zA-Z -]*>/.exec(code);
   if (left) throw new Error(`${block.where}: no value for ${left[0]}`);
   return code;
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../test/free-port";
 import {
@@ -87,6 +88,8 @@ beforeAll(async () => {
     DATABASE_URL: path.join(dir, "photodrop.sqlite3"),
     UPLOADS_DIR: path.join(dir, "uploads"),
     PUBLISHED_DIR: path.join(dir, "published"),
+    // The webhooks guide's receiver runs on this computer (docs/automations.md says so).
+    WEBHOOK_ALLOW_PRIVATE: "1",
   };
   expect(serverBlocks.map((b) => b.where.split(":")[0])).toEqual(["docs/install-and-first-start.md"]);
   await startServer(serverBlocks[0]);
@@ -99,6 +102,19 @@ beforeAll(async () => {
   });
   expect(signIn.status).toBe(200);
   values.token = ((await signIn.json()) as { accessToken: string }).accessToken;
+  const made = await fetch(`${values.url}/api/users/me/tokens`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${values.token}` },
+    body: JSON.stringify({ name: "The manual's examples", scope: "write", expiresAt: null }),
+  });
+  expect(made.status).toBe(201);
+  values.apiToken = ((await made.json()) as { token: string }).token;
+  values.photosFolder = path.join(dir, "exports");
+  fs.mkdirSync(values.photosFolder);
+  for (const [i, colour] of ["#c97b4a", "#4a7bc9", "#7bc94a"].entries()) {
+    const photo = sharp({ create: { width: 640, height: 427, channels: 3, background: colour } }).jpeg();
+    await photo.toFile(path.join(values.photosFolder, `IMG_010${i + 1}.jpg`));
+  }
 }, 300_000);
 
 afterAll(async () => {
@@ -148,6 +164,11 @@ describe("the manual's runnable examples", () => {
       /\/api\/auth\/login/,
       /\/api\/projects\?/,
       /-X POST \S+\/api\/clients/,
+      // docs/automations.md: a booking form, a folder upload with publish, a webhook receiver.
+      /Bearer <api token>/,
+      /\/attachments\/projects\/\$PROJECT\/upload/,
+      /\/publish"/,
+      /from "standardwebhooks"/,
     ])
       expect(commands, String(example)).toMatch(example);
     expect(commandBlocks.every((b) => b.prints.length > 0)).toBe(true);
