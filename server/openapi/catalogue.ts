@@ -53,6 +53,10 @@ const list = (schema: z.ZodType, description = "A page of the list"): Answer => 
 });
 const noContent: Answer = { status: 204, description: "Done; no body" };
 
+/** A route answering PUT and PATCH alike (both take the fields sent). */
+const putAndPatch = (operation: Omit<Operation, "method">): Operation[] =>
+  (["put", "patch"] as const).map((method) => ({ ...operation, method }));
+
 /** The activity timeline reads only the window. */
 const WINDOW_ONLY: ListSpec = { sortable: {}, filterable: {}, defaultSort: [] };
 
@@ -205,24 +209,14 @@ const me: Operation[] = [
     summary: "The signed-in user",
     answers: [ok(S.userSchema)],
   },
-  {
-    method: "put",
+  ...putAndPatch({
     path: "/api/users/me",
     tag: "Me",
     access: "signedIn",
     summary: "Change one's own profile",
     body: { json: profileSchema },
     answers: [ok(S.userSchema)],
-  },
-  {
-    method: "patch",
-    path: "/api/users/me",
-    tag: "Me",
-    access: "signedIn",
-    summary: "Change one's own profile",
-    body: { json: profileSchema },
-    answers: [ok(S.userSchema)],
-  },
+  }),
   {
     method: "get",
     path: "/api/users/me/access",
@@ -251,24 +245,14 @@ const me: Operation[] = [
     summary: "One's own delivery mails, on or off",
     answers: [ok(S.notificationSettingsSchema)],
   },
-  {
-    method: "put",
+  ...putAndPatch({
     path: "/api/users/me/notifications",
     tag: "Me",
     access: "staff",
     summary: "Turn one's own delivery mails on or off",
     body: { json: notificationChangeSchema },
     answers: [ok(S.notificationSettingsSchema)],
-  },
-  {
-    method: "patch",
-    path: "/api/users/me/notifications",
-    tag: "Me",
-    access: "staff",
-    summary: "Turn one's own delivery mails on or off",
-    body: { json: notificationChangeSchema },
-    answers: [ok(S.notificationSettingsSchema)],
-  },
+  }),
   {
     method: "get",
     path: "/api/users/me/notifications/selections",
@@ -431,24 +415,14 @@ const projectParts: Operation[] = [
     summary: "The expiry reminder",
     answers: [ok(S.reminderSettingsSchema)],
   },
-  {
-    method: "put",
+  ...putAndPatch({
     path: "/api/projects/:id/reminders",
     tag: "Delivery",
     access: "staff",
     summary: "Set the expiry reminder",
     body: { json: reminderChangeSchema },
     answers: [ok(S.reminderSettingsSchema)],
-  },
-  {
-    method: "patch",
-    path: "/api/projects/:id/reminders",
-    tag: "Delivery",
-    access: "staff",
-    summary: "Set the expiry reminder",
-    body: { json: reminderChangeSchema },
-    answers: [ok(S.reminderSettingsSchema)],
-  },
+  }),
   {
     method: "get",
     path: "/api/projects/:id/favourites",
@@ -634,8 +608,7 @@ const studio: Operation[] = [
     summary: "The studio's branding",
     answers: [record(S.studioSettingsSchema, 200, "The settings")],
   },
-  ...(["put", "patch"] as const).map((method): Operation => ({
-    method,
+  ...putAndPatch({
     path: "/api/studio/settings",
     tag: "Studio",
     access: "admin",
@@ -643,7 +616,7 @@ const studio: Operation[] = [
     body: { json: studioChangeSchema },
     ifMatch: S.studioSettingsSchema,
     answers: [record(S.studioSettingsSchema, 200, "The settings")],
-  })),
+  }),
   {
     method: "put",
     path: "/api/studio/logo",
