@@ -5,6 +5,7 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import request from "supertest";
+import { multipartFile } from "../test/binary-body";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeNoisyJpeg } from "../attachments/test-fixtures";
 import { attachEventsServer } from "../events/events-server";
@@ -167,18 +168,11 @@ describe.skipIf(noCaddyHere)("behind deploy/Caddyfile (Caddy 2.6, automatic HTTP
     const project = await request(t.app).post("/api/projects").set(staff.auth).send({ name: "Through Caddy" });
     const photo = await makeNoisyJpeg(2400, 1800);
     expect(photo.length).toBeGreaterThan(2 * 1024 * 1024);
-    const boundary = "----photodrop-test";
-    const form = Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
-      ),
-      photo,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]);
+    const form = multipartFile("file", "big.jpg", "image/jpeg", photo);
     const uploaded = await fetchVia(`/api/attachments/projects/${project.body.id}/upload`, {
       method: "POST",
-      headers: { ...staff.auth, "Content-Type": `multipart/form-data; boundary=${boundary}` },
-      body: form,
+      headers: { ...staff.auth, "Content-Type": form.contentType },
+      body: form.body,
     });
     expect(uploaded.status, uploaded.body.toString()).toBe(201);
 

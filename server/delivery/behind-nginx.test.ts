@@ -5,6 +5,7 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import request from "supertest";
+import { multipartFile } from "../test/binary-body";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeNoisyJpeg } from "../attachments/test-fixtures";
 import { attachEventsServer } from "../events/events-server";
@@ -272,26 +273,19 @@ describe("behind docs/behind-nginx.md's nginx site with SENDFILE_HEADER=X-Accel-
     const project = await request(t.app).post("/api/projects").set(staff.auth).send({ name: "Through nginx" });
     const photo = await makeNoisyJpeg(2400, 1800);
     expect(photo.length).toBeGreaterThan(2 * 1024 * 1024);
-    const boundary = "----photodrop-test";
-    const form = Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
-      ),
-      photo,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]);
+    const form = multipartFile("file", "big.jpg", "image/jpeg", photo);
     const uploaded = await new Promise<number>((resolve, reject) => {
       const req = https.request(
         `${base}/api/attachments/projects/${project.body.id}/upload`,
         {
           method: "POST",
           rejectUnauthorized: false,
-          headers: { ...staff.auth, "Content-Type": `multipart/form-data; boundary=${boundary}` },
+          headers: { ...staff.auth, "Content-Type": form.contentType },
         },
         (res) => (res.resume(), resolve(res.statusCode!)),
       );
       req.on("error", reject);
-      req.end(form);
+      req.end(form.body);
     });
     expect(uploaded).toBe(201);
 
