@@ -310,3 +310,31 @@ export interface CreatedApiToken {
   createdAt: string;
   token: string;
 }
+
+/** GET /api/webhooks (admins): an endpoint; `active` false when turned off, by hand or after 3 days of failures. */
+export interface Webhook {
+  id: number;
+  url: string;
+  events: string[];
+  description: string | null;
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** 201 of POST /api/webhooks, or PATCH with `rotateSecret`: the secret, shown this once. */
+export type WebhookWithSecret = Webhook & { secret: string };
+
+/** GET /api/webhooks/{id}/attempts: the last 100 sends to an endpoint, newest first. */
+export interface WebhookAttempt {
+  id: number;
+  attemptedAt: string;
+  eventType: string;
+  eventId: string;
+  /** The receiver's HTTP status, or null when no answer came. */
+  status: number | null;
+  ok: boolean;
+  durationMs: number;
+  /** The first 200 characters of the answer, or what went wrong. */
+  response: string | null;
+}

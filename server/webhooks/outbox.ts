@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Db } from "../db/database";
-import type { WebhookEventType } from "./webhooks.schema";
+import type { WebhookEventType } from "../../api/webhooks";
 
 /** What the event is about: the record's ids (its data is read when first sent) and facts of the moment. */
 export type EventSubject = Record<string, string | number | boolean | null>;

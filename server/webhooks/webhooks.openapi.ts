@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { Operation } from "../openapi/operation";
 import { components } from "../openapi/schemas";
-import { createWebhookSchema, updateWebhookSchema, WEBHOOK_EVENT_TYPES } from "./webhooks.schema";
+import { WEBHOOK_EVENT_TYPES } from "../../api/webhooks";
+import { createWebhookSchema, updateWebhookSchema } from "./webhooks.schema";
 
 /** The webhook routes as the OpenAPI document describes them (server/openapi/catalogue.ts lists them). */
 

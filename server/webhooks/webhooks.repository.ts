@@ -1,6 +1,6 @@
 import type { Db } from "../db/database";
 import { nowIso, toIso } from "../db/database";
-import type { Webhook, WebhookAttempt } from "./webhooks.schema";
+import type { Webhook, WebhookAttempt } from "../../api/types";
 
 type Row = Record<string, unknown>;
 

@@ -1,20 +1,7 @@
 import { z } from "zod";
 import { optionalText } from "../http/validate";
+import { WEBHOOK_EVENT_TYPES } from "../../api/webhooks";
 import { literalAddressProblem } from "./address-guard";
-
-/** What an endpoint may subscribe to; `webhook.test` is only ever sent by 'Send test event'. */
-export const WEBHOOK_EVENT_TYPES = [
-  "client.created",
-  "project.created",
-  "project.published",
-  "project.unpublished",
-  "delivery.viewed",
-  "delivery.downloaded",
-  "favourites.submitted",
-  "access.requested",
-] as const;
-
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | "webhook.test";
 
 const url = z
   .string({ error: "url must be text" })
@@ -64,30 +51,4 @@ export type UpdateWebhookInput = z.infer<typeof updateWebhookSchema>;
 /** A URL whose host is an address never allowed here (400 at creation, before any send). */
 export function urlProblem(value: string, allowPrivate: boolean): string | undefined {
   return literalAddressProblem(new URL(value).hostname, allowPrivate);
-}
-
-export interface Webhook {
-  id: number;
-  url: string;
-  events: string[];
-  description: string | null;
-  active: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** Created or rotated: the secret, shown this once. */
-export type WebhookWithSecret = Webhook & { secret: string };
-
-export interface WebhookAttempt {
-  id: number;
-  attemptedAt: string;
-  eventType: string;
-  eventId: string;
-  /** The receiver's HTTP status, or null when no answer came. */
-  status: number | null;
-  ok: boolean;
-  durationMs: number;
-  /** The first 200 characters of the answer, or what went wrong. */
-  response: string | null;
 }

@@ -3,14 +3,8 @@ import { ConflictError, NotFoundError, ValidationError } from "../http/errors";
 import { recordWebhookEvent } from "./outbox";
 import { newWebhookSecret, sealSecret } from "./signer";
 import * as repo from "./webhooks.repository";
-import {
-  urlProblem,
-  type CreateWebhookInput,
-  type UpdateWebhookInput,
-  type Webhook,
-  type WebhookAttempt,
-  type WebhookWithSecret,
-} from "./webhooks.schema";
+import type { Webhook, WebhookAttempt, WebhookWithSecret } from "../../api/types";
+import { urlProblem, type CreateWebhookInput, type UpdateWebhookInput } from "./webhooks.schema";
 
 const NOT_FOUND = "Webhook not found";
 
