@@ -16,6 +16,7 @@ import { AppLayout } from "./ui/layout/app-layout";
 // Static: the navigation needs this feature on every page anyway (the Users entry and its badge).
 import { NoAccess, UserList } from "./features/users/index";
 import { StudioSettingsPage } from "./features/studio/index";
+import { WebhooksPage } from "./features/webhooks/index";
 import { theme } from "./ui/theme";
 import { accessControlProvider } from "./providers/access-control";
 import { authProvider, followSessionChangesInOtherTabs } from "./providers/auth-provider";
@@ -147,6 +148,8 @@ export function App() {
               { name: "users", list: "/users", meta: { label: "Users" } },
               // The studio's branding: one record, `settings`, which admins change on /studio.
               { name: "studio", list: "/studio", meta: { label: "Studio" } },
+              // Endpoints that hear about the studio's events (admins); their attempts open in a drawer.
+              { name: "webhooks", list: "/webhooks", meta: { label: "Webhooks" } },
             ]}
             options={{
               syncWithLocation: true,
@@ -207,6 +210,14 @@ export function App() {
                   element={
                     <CanAccess resource="studio" action="list" fallback={<NoAccess />}>
                       <StudioSettingsPage />
+                    </CanAccess>
+                  }
+                />
+                <Route
+                  path="/webhooks"
+                  element={
+                    <CanAccess resource="webhooks" action="list" fallback={<NoAccess />}>
+                      <WebhooksPage />
                     </CanAccess>
                   }
                 />

@@ -47,13 +47,14 @@ export function onAccessRecheck(listener: () => void): () => void {
   return () => accessRechecks.removeEventListener("recheck", listener);
 }
 
-/** Resources only admins open: the users and the studio's settings. */
+/** Resources only admins open: the users, the studio's settings and the webhooks. */
 const ADMIN_ONLY: Record<string, string> = {
   users: "Only administrators manage users",
   studio: "Only administrators change the studio's settings",
+  webhooks: "Only administrators manage webhooks",
 };
 
-/** The whole app needs approval; the users and studio resources additionally need the admin role. */
+/** The whole app needs approval; the admin-only resources additionally need the admin role. */
 export const accessControlProvider: AccessControlProvider = {
   can: async ({ resource }) => {
     if (!(await freshAccessToken())) return { can: false, reason: SIGNED_OUT };

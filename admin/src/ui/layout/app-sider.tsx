@@ -6,6 +6,7 @@ import { Link, useLocation } from "react-router";
 import { IconDashboard, IconFolders, IconList, IconUsers, IconClock } from "@tabler/icons-react";
 import { UsersNavLink } from "../../features/users/index";
 import { StudioNavLink } from "../../features/studio/index";
+import { WebhooksNavLink } from "../../features/webhooks/index";
 import { navigationToggle, useNavigationOpened } from "./navigation-toggle";
 
 export const NAVBAR_WIDTH = 300;
@@ -111,6 +112,7 @@ export function AppSider() {
         </NavLink>
         <UsersNavLink pathname={pathname} />
         <StudioNavLink pathname={pathname} />
+        <WebhooksNavLink pathname={pathname} />
       </Navbar.Section>
     </Navbar>
   );

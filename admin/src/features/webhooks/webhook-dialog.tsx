@@ -1,0 +1,133 @@
+import { useState } from "react";
+import { Alert, Button, Divider, Group, Modal, Switch, Text } from "@mantine/core";
+import { useCreate, useUpdate, type HttpError } from "@refinedev/core";
+import type { Webhook, WebhookWithSecret } from "../../../../api/types";
+import { FailureAlert } from "../../ui/failure-alert";
+import { SecretOnce } from "./secret-once";
+import { namesAField, WebhookFields, type WebhookFieldValues } from "./webhook-fields";
+
+const EMPTY: WebhookFieldValues = { url: "", events: [], description: "" };
+
+const valuesOf = (webhook: Webhook | undefined): WebhookFieldValues =>
+  webhook ? { url: webhook.url, events: webhook.events, description: webhook.description ?? "" } : EMPTY;
+
+/**
+ * 'New webhook' (no `webhook`) or its edit dialog; a new or rotated signing secret is shown once.
+ * Mounted only while open, so each opening starts from the webhook as listed.
+ */
+export function WebhookDialog({ webhook, onClose }: { webhook?: Webhook; onClose: () => void }) {
+  const [values, setValues] = useState(() => valuesOf(webhook));
+  const [active, setActive] = useState(webhook?.active ?? true);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [error, setError] = useState<HttpError | null>(null);
+  const { mutate: create, mutation: creating } = useCreate<WebhookWithSecret, HttpError>();
+  const { mutate: update, mutation: updating } = useUpdate<Webhook | WebhookWithSecret, HttpError>();
+  const { mutateAsync: rotate, mutation: rotating } = useUpdate<WebhookWithSecret, HttpError>();
+
+  const fields = { url: values.url.trim(), events: values.events, description: values.description.trim() };
+  const quiet = { successNotification: false, errorNotification: false } as const;
+  const submit = () => {
+    setError(null);
+    if (!webhook)
+      create(
+        { resource: "webhooks", values: fields, ...quiet },
+        { onSuccess: (answer) => setSecret(answer.data.secret), onError: setError },
+      );
+    else
+      update(
+        { resource: "webhooks", id: webhook.id, values: { ...fields, active }, ...quiet },
+        { onSuccess: onClose, onError: setError },
+      );
+  };
+  const rotateSecret = async () => {
+    if (!webhook) return;
+    setError(null);
+    const answer = await rotate({ resource: "webhooks", id: webhook.id, values: { rotateSecret: true }, ...quiet });
+    setSecret(answer.data.secret);
+  };
+
+  const title = secret ? "Signing secret" : webhook ? "Edit webhook" : "New webhook";
+  return (
+    <Modal opened onClose={onClose} title={title} centered size="lg">
+      {secret ? (
+        <SecretOnce secret={secret} onDone={onClose} />
+      ) : (
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit();
+          }}
+        >
+          <WebhookFields values={values} onChange={setValues} error={error} />
+          {webhook && (
+            <>
+              <Switch
+                mt="md"
+                label="Active"
+                description={
+                  webhook.active ? undefined : "Off: turned off by hand, or by Photodrop after 3 days of failures"
+                }
+                checked={active}
+                onChange={(event) => setActive(event.currentTarget.checked)}
+              />
+              <Divider my="md" />
+              <RotateSecret pending={rotating.isPending} onConfirm={rotateSecret} />
+            </>
+          )}
+          {error && !namesAField(error) && <FailureAlert message={error.message} />}
+          <Group position="right" mt="lg">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button
+              type="submit"
+              loading={creating.isPending || updating.isPending}
+              disabled={fields.url === "" || fields.events.length === 0}
+            >
+              {webhook ? "Save" : "Create webhook"}
+            </Button>
+          </Group>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
+/** 'Rotate secret', confirmed in place (a dialog over this dialog would trap the focus twice). */
+function RotateSecret({ pending, onConfirm }: { pending: boolean; onConfirm: () => Promise<void> }) {
+  const [asking, setAsking] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  if (!asking)
+    return (
+      <Group position="apart" noWrap>
+        <Text size="sm" color="dimmed">
+          A new secret stops the old one at once.
+        </Text>
+        <Button variant="default" onClick={() => setAsking(true)}>
+          Rotate secret
+        </Button>
+      </Group>
+    );
+  return (
+    <Alert color="yellow" title="Rotate the signing secret?">
+      <Text size="sm">Receivers must use the new secret from now on: the old one stops working.</Text>
+      {failure && <FailureAlert message={failure} mt="xs" />}
+      <Group position="right" spacing="xs" mt="sm">
+        <Button variant="default" onClick={() => setAsking(false)}>
+          Cancel
+        </Button>
+        <Button
+          color="red"
+          loading={pending}
+          onClick={() => {
+            setFailure(null);
+            onConfirm().catch((error: { message?: string }) => setFailure(error.message ?? "Could not rotate it"));
+          }}
+        >
+          Rotate now
+        </Button>
+      </Group>
+    </Alert>
+  );
+}
