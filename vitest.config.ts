@@ -12,6 +12,8 @@ export default defineConfig({
         test: {
           name: "unit",
           globalSetup: ["server/test/template-global-setup.ts"],
+          // Every supertest answer checked against the OpenAPI document (server/openapi/contract-hook.ts).
+          setupFiles: ["server/openapi/contract-setup.ts"],
           include: ["server/**/*.test.ts", "admin/src/**/*.test.{ts,tsx}", "lint/**/*.test.ts"],
           // `*.pg.test.ts` need PostgreSQL (several processes on one database): `npm run test:pg` runs them.
           exclude: [...configDefaults.exclude, "server/**/*.pg.test.ts", "server/**/*-memory.test.ts"],

@@ -12,6 +12,7 @@ export default defineConfig({
     ...testPool,
     include: testFilesReaching("server", "server/test/test-database.ts"),
     globalSetup: ["server/test/pg-global-setup.ts"],
+    setupFiles: ["server/openapi/contract-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -34,6 +34,7 @@ export default defineConfig({
     ],
     ...testPool,
     globalSetup: ["server/test/s3-global-setup.ts"],
+    setupFiles: ["server/openapi/contract-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

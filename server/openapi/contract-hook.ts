@@ -8,14 +8,24 @@ type Assert = (
   fn: (error: Error | null, res: AnswerLike) => void,
 ) => void;
 
+/** supertest's own assert, kept while the hook is in: installing twice must not check twice. */
+const ORIGINAL = Symbol.for("photodrop.contractHook.assert");
+
 /**
  * From now on every answer a supertest request receives is checked against the OpenAPI document
  * (contract.ts) before the test sees it; routes the document leaves out (HTML pages, files) are
- * skipped. Returns what takes the check away again.
+ * skipped. Installing it again changes nothing (the setup file runs before each test file of a
+ * worker). Returns what takes the check away again.
  */
 export function installContractHook(): () => void {
-  const prototype = Test.prototype as unknown as { assert: Assert };
-  const assert = prototype.assert;
+  const prototype = Test.prototype as unknown as { assert: Assert; [ORIGINAL]?: Assert };
+  const assert = prototype[ORIGINAL] ?? prototype.assert;
+  const uninstall = () => {
+    prototype.assert = assert;
+    delete prototype[ORIGINAL];
+  };
+  if (prototype[ORIGINAL]) return uninstall;
+  prototype[ORIGINAL] = assert;
   prototype.assert = function (this: Test, error, res, fn) {
     const request = this as unknown as { method: string; url: string };
     if (!error && res) {
@@ -25,7 +35,5 @@ export function installContractHook(): () => void {
     }
     return assert.call(this, error, res, fn);
   };
-  return () => {
-    prototype.assert = assert;
-  };
+  return uninstall;
 }

@@ -3,12 +3,16 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installContractHook } from "./contract-hook";
 
-// Only for this file: test files share a worker (isolate: false), and the others run without it.
+// Installed for every test file by the setup file; here too, so this file also tests it alone.
 let uninstall: () => void;
 beforeAll(() => {
   uninstall = installContractHook();
 });
-afterAll(() => uninstall());
+afterAll(() => {
+  uninstall();
+  // As the setup file left it for the files that follow in this worker.
+  installContractHook();
+});
 
 /** A stand-in server that answers /api/clients as the document says it must not. */
 function brokenApi() {
