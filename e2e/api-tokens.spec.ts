@@ -72,7 +72,14 @@ describe("API tokens in the web app", () => {
       await expect.poll(() => row.getByText(/^from /).count(), { timeout: 15_000 }).toBe(1);
       await screenshot(page, `api-tokens-${name}`);
       await row.getByRole("button", { name: "Delete" }).click();
-      await page.getByRole("dialog").getByRole("button", { name: "Delete token" }).click();
+      const confirm = page.getByRole("dialog");
+      const deleted = page.waitForResponse(
+        (res) => res.request().method() === "DELETE" && /\/api\/users\/me\/tokens\/\d+$/.test(res.url()),
+      );
+      await confirm.getByRole("button", { name: "Delete token" }).click();
+      expect((await deleted).status()).toBe(204);
+      // The list is out of the accessibility tree while the dialog is open: count its rows once it has closed.
+      await confirm.waitFor({ state: "detached" });
       await expect.poll(() => row.count()).toBe(0);
       const refused = await api(token, "/projects");
       expect(refused.status).toBe(401);

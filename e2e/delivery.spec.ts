@@ -322,9 +322,13 @@ describe("the client's delivery page", () => {
       await admin.getByRole("img", { name: "Studio logo" }).waitFor();
       await screenshot(admin, "studio-settings");
 
-      // The second photo becomes the cover, from the project page's viewer.
+      // The default cover is the first photo in the project's order (tall.jpg, first by file name:
+      // neither has a capture time); wide.jpg becomes the cover, from the project page's viewer.
       await admin.goto(`/projects/${shaped.id}`);
       await admin.getByRole("button", { name: "tall.jpg" }).click();
+      await admin.getByRole("button", { name: "Cover photo" }).waitFor();
+      await admin.keyboard.press("Escape");
+      await admin.getByRole("button", { name: "wide.jpg" }).click();
       await admin.getByRole("button", { name: "Use as cover" }).click();
       await admin.getByRole("button", { name: "Cover photo" }).waitFor();
 
@@ -336,8 +340,8 @@ describe("the client's delivery page", () => {
         await expect
           .poll(() => client.page.locator(".cover .logo").evaluate((img) => (img as HTMLImageElement).naturalWidth))
           .toBe(300);
-        // tall.jpg, first by file name (neither photo has a capture time); not wide.jpg, the default cover.
-        expect(await client.page.locator(".cover > img").getAttribute("src")).toBe("v/1");
+        // wide.jpg, chosen: second in file-name order, not tall.jpg, the default cover.
+        expect(await client.page.locator(".cover > img").getAttribute("src")).toBe("v/2");
         const button = client.page.getByRole("link", { name: /^Download all/ });
         expect(await button.evaluate((a) => [getComputedStyle(a).backgroundColor, getComputedStyle(a).color])).toEqual([
           "rgb(255, 212, 59)",
