@@ -5,7 +5,6 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "..");
-const tsx = path.join(root, "node_modules/.bin/tsx");
 const dirs: string[] = [];
 
 function tempDir() {
@@ -15,7 +14,9 @@ function tempDir() {
 }
 
 function start(env: Record<string, string>) {
-  const child = spawn(tsx, ["server/index.ts"], {
+  // Node itself with tsx as a loader, as npm start runs node: the tsx command would stand between the
+  // signal and the server, and SIGKILL it (exit 143) when it does not answer the relay within 30 ms.
+  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
     cwd: root,
     env: { PATH: process.env.PATH, LOG_LEVEL: "silent", SEED_DEMO: "0", PORT: "0", ...env },
   });
