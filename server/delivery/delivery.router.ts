@@ -71,8 +71,11 @@ export function deliveryRouter(ctx: AppContext): Router {
     // A later part, where a browser without the script moves on: not another view of the page.
     const from = galleryPartSchema.safeParse(req.query);
     const part = from.success ? from.data.from : 1;
-    if (req.method === "GET" && req.query.from === undefined)
-      await Promise.all([recordView(ctx, link), noteDeliveryViewed(ctx, req, link.projectId)]);
+    if (req.method === "GET" && req.query.from === undefined) {
+      // The webhook event is written beside the page (inBackground), never before it.
+      noteDeliveryViewed(ctx, req, link.projectId);
+      await recordView(ctx, link);
+    }
     sendHtml(
       res,
       200,

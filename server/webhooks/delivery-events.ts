@@ -17,11 +17,11 @@ const visitorOf = (req: Request) =>
     .slice(0, 16);
 
 /** `delivery.viewed`, once per visitor, project and UTC day. */
-export function noteDeliveryViewed(ctx: AppContext, req: Request, projectId: number): Promise<void> {
+export function noteDeliveryViewed(ctx: AppContext, req: Request, projectId: number): void {
   const viewedAt = new Date().toISOString();
   const visitor = visitorOf(req);
   const day = viewedAt.slice(0, 10);
-  return inBackground(ctx, "a delivery.viewed webhook", () =>
+  void inBackground(ctx, "a delivery.viewed webhook", () =>
     recordWebhookEvent(
       ctx.db,
       "delivery.viewed",
