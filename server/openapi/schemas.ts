@@ -25,14 +25,14 @@ export const errorSchema = named(
   "Every refusal: the status again, a sentence, and for a 400 the message per field.",
 );
 
-export const editorSchema = named(z.object({ uid: z.string(), name: z.string() }), "Editor");
+const editorSchema = named(z.object({ uid: z.string(), name: z.string() }), "Editor");
 
 const versioned = {
   version: z.number().int().describe('Counted up by each edit; also the ETag `"<version>"`, sent back as If-Match'),
   updatedBy: editorSchema.nullable(),
 };
 
-export const roleSchema = named(z.enum(["admin", "staff"]), "Role");
+const roleSchema = named(z.enum(["admin", "staff"]), "Role");
 
 export const userSchema = named(
   z.object({
@@ -305,13 +305,11 @@ export const studioSettingsSchema = named(
   "StudioSettings",
 );
 
-const apiTokenScope = z.enum(["read", "write", "admin"]);
-
 export const apiTokenSchema = named(
   z.object({
     id: z.number().int(),
     name: z.string(),
-    scope: apiTokenScope,
+    scope: z.enum(["read", "write", "admin"]),
     prefix: z.string(),
     expiresAt: nullableDateTime(),
     createdAt: dateTime(),
@@ -323,14 +321,9 @@ export const apiTokenSchema = named(
 );
 
 export const createdApiTokenSchema = named(
-  z.object({
-    id: z.number().int(),
-    name: z.string(),
-    scope: apiTokenScope,
-    expiresAt: nullableDateTime(),
-    createdAt: dateTime(),
-    token: z.string().describe("`pd_…`, shown this once"),
-  }),
+  apiTokenSchema
+    .pick({ id: true, name: true, scope: true, expiresAt: true, createdAt: true })
+    .extend({ token: z.string().describe("`pd_…`, shown this once") }),
   "CreatedApiToken",
 );
 

@@ -8,7 +8,7 @@ import { createWebhookSchema, updateWebhookSchema } from "./webhooks.schema";
 
 const dateTime = () => z.string().describe("ISO 8601 date and time");
 
-const webhookFields = {
+const webhookSchema = z.object({
   id: z.number().int(),
   url: z.string(),
   events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
@@ -16,18 +16,15 @@ const webhookFields = {
   active: z.boolean().describe("false once turned off, by an admin or after 3 days of failures"),
   createdAt: dateTime(),
   updatedAt: dateTime(),
-};
-
-export const webhookSchema = z.object(webhookFields);
+});
 components.add(webhookSchema, { id: "Webhook" });
 
-export const webhookWithSecretSchema = z.object({
-  ...webhookFields,
+const webhookWithSecretSchema = webhookSchema.extend({
   secret: z.string().describe("`whsec_` and the base64 signing key (Standard Webhooks), shown this once"),
 });
 components.add(webhookWithSecretSchema, { id: "WebhookWithSecret" });
 
-export const webhookAttemptSchema = z.object({
+const webhookAttemptSchema = z.object({
   id: z.number().int(),
   attemptedAt: dateTime(),
   eventType: z.string(),
