@@ -14,7 +14,7 @@ interface Layer {
 }
 
 /** The Express app behind createApp's handler: its request prototype knows it (express-born.ts). */
-export function expressAppOf(handler: AppHandler): Express {
+function expressAppOf(handler: AppHandler): Express {
   const request = (handler.serverOptions.IncomingMessage as unknown as { prototype: { app: Express } }).prototype;
   return request.app;
 }
