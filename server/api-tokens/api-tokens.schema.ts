@@ -2,7 +2,7 @@ import { z } from "zod";
 import { EXPIRY_NOT_IN_FUTURE, isInFuture } from "../../api/validation";
 import { requiredName } from "../http/validate";
 
-export const API_TOKEN_SCOPES = ["read", "write", "admin"] as const;
+const API_TOKEN_SCOPES = ["read", "write", "admin"] as const;
 
 /** POST /api/users/me/tokens: a name to know it by, what it may do, and when it ends (null: never). */
 export const apiTokenRequestSchema = z.strictObject({

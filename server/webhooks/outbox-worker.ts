@@ -9,11 +9,11 @@ import { eventData } from "./event-data";
 import { openSecret, signedHeaders } from "./signer";
 
 /** The waits after each failed attempt (about 5 s, 1 min, 10 min, 1 h, 6 h, 24 h); after the last, failed. */
-export const RETRY_WAITS_MS = [5_000, 60_000, 600_000, 3_600_000, 21_600_000, 86_400_000];
+const RETRY_WAITS_MS = [5_000, 60_000, 600_000, 3_600_000, 21_600_000, 86_400_000];
 /** An endpoint whose attempts have all failed for this long is turned off and the admins mailed. */
-export const DISABLE_AFTER_MS = 3 * 24 * 3_600_000;
+const DISABLE_AFTER_MS = 3 * 24 * 3_600_000;
 
-export interface WorkerOptions {
+interface WorkerOptions {
   pollMs: number;
   retryWaitsMs: readonly number[];
   disableAfterMs: number;
@@ -180,7 +180,7 @@ async function deliver(ctx: AppContext, options: WorkerOptions, token: string, d
 }
 
 /** Events are kept this long once every delivery of them has ended (their attempts go with them). */
-export const KEEP_EVENTS_MS = 30 * 24 * 3_600_000;
+const KEEP_EVENTS_MS = 30 * 24 * 3_600_000;
 const PRUNE_EVERY_MS = 3_600_000;
 
 /** Deletes events older than KEEP_EVENTS_MS with no delivery still pending; cascades to deliveries and attempts. */
@@ -199,7 +199,7 @@ export async function pruneOldEvents(ctx: AppContext, keepMs = KEEP_EVENTS_MS): 
 }
 
 /** One pass: claims what is due and sends it, at once. Answers how many it sent. */
-export async function deliverDue(ctx: AppContext, options: WorkerOptions = DEFAULTS): Promise<number> {
+async function deliverDue(ctx: AppContext, options: WorkerOptions = DEFAULTS): Promise<number> {
   const token = crypto.randomUUID();
   const claimed = await claimDue(ctx, options, token);
   await Promise.all(
