@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ListSpec } from "../http/list-query";
+import { VERSION } from "../version";
 import { operations } from "./catalogue";
 import type { Access, Answer, Operation, RequestBody } from "./operation";
 import { components, staleSchema } from "./schemas";
@@ -255,8 +256,17 @@ function operationId(op: Operation): string {
     .replace(/[^a-zA-Z0-9]/g, "");
 }
 
-/** The OpenAPI 3.1 document of every JSON route (catalogue.ts), built from the routers' own zod schemas. */
-export function openApiDocument(version: string): Json {
+let built: Json | undefined;
+
+/**
+ * The OpenAPI 3.1 document of every JSON route (catalogue.ts), built from the routers' own zod
+ * schemas on first use and kept for the process (the route /api/openapi.json, the contract checks).
+ */
+export function openApiDocument(): Json {
+  return (built ??= buildDocument(VERSION));
+}
+
+function buildDocument(version: string): Json {
   const paths: Record<string, Json> = {};
   for (const op of operations) (paths[openApiPath(op.path)] ??= {})[op.method] = operationObject(op);
   return {

@@ -1,7 +1,6 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Router } from "express";
-import { VERSION } from "../version";
 import { openApiDocument } from "./document";
 
 /** swagger-ui-dist's folder in node_modules: the page's script and style are its own files, no CDN. */
@@ -39,14 +38,14 @@ const INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
+let documentJson: string | undefined;
+
 /** GET /api/openapi.json (built once per process) and the reference page /api/docs; public, mounted before authenticate. */
 export function openApiRouter(): Router {
   const router = Router();
-  let document: string | undefined;
-
   router.get("/openapi.json", (_req, res) => {
-    document ??= JSON.stringify(openApiDocument(VERSION));
-    res.type("application/json").send(document);
+    documentJson ??= JSON.stringify(openApiDocument());
+    res.type("application/json").send(documentJson);
   });
 
   router.get("/docs", (_req, res) => {
