@@ -1,9 +1,9 @@
 import { useState } from "react";
-import { Alert, Button, Code, CopyButton, Group, Modal, Select, Stack, Text, TextInput } from "@mantine/core";
+import { Button, Code, Group, Modal, Select, Stack, Text, TextInput } from "@mantine/core";
 import { useCreate, type HttpError } from "@refinedev/core";
-import { IconCheck, IconCopy } from "@tabler/icons-react";
 import type { ApiTokenRequest, ApiTokenScope, CreatedApiToken } from "../../../../api/types";
 import { FailureAlert } from "../../ui/failure-alert";
+import { ShownOnceSecret } from "../../ui/shown-once-secret";
 import { EXPIRY_CHOICES, expiryFrom } from "./token-expiry";
 
 const SCOPES: Array<{ value: ApiTokenScope; label: string }> = [
@@ -53,26 +53,7 @@ export function NewTokenDialog({
   return (
     <Modal opened={opened} onClose={close} title={created ? "Your new API token" : "New API token"} centered>
       {created ? (
-        <Stack spacing="sm">
-          <Alert color="yellow">Copy it now: it is not shown again.</Alert>
-          <Code block aria-label="API token" sx={{ wordBreak: "break-all", whiteSpace: "pre-wrap" }}>
-            {created.token}
-          </Code>
-          <Group position="right">
-            <CopyButton value={created.token}>
-              {({ copied, copy }) => (
-                <Button
-                  variant="light"
-                  leftIcon={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                  onClick={copy}
-                >
-                  {copied ? "Copied" : "Copy token"}
-                </Button>
-              )}
-            </CopyButton>
-            <Button onClick={close}>Done</Button>
-          </Group>
-        </Stack>
+        <ShownOnceSecret secret={created.token} label="API token" copyLabel="Copy token" onDone={close} />
       ) : (
         <form
           noValidate

@@ -3,7 +3,7 @@ import { Alert, Button, Divider, Group, Modal, Switch, Text } from "@mantine/cor
 import { useCreate, useUpdate, type HttpError } from "@refinedev/core";
 import type { Webhook, WebhookWithSecret } from "../../../../api/types";
 import { FailureAlert } from "../../ui/failure-alert";
-import { SecretOnce } from "./secret-once";
+import { ShownOnceSecret } from "../../ui/shown-once-secret";
 import { namesAField, WebhookFields, type WebhookFieldValues } from "./webhook-fields";
 
 const EMPTY: WebhookFieldValues = { url: "", events: [], description: "" };
@@ -50,7 +50,7 @@ export function WebhookDialog({ webhook, onClose }: { webhook?: Webhook; onClose
   return (
     <Modal opened onClose={onClose} title={title} centered size="lg">
       {secret ? (
-        <SecretOnce secret={secret} onDone={onClose} />
+        <ShownOnceSecret secret={secret} label="Signing secret" copyLabel="Copy secret" onDone={onClose} />
       ) : (
         <form
           noValidate

@@ -1,0 +1,43 @@
+import { useEffect, useState } from "react";
+import { Alert, Button, Code, Group, Stack } from "@mantine/core";
+import { IconCheck, IconCopy } from "@tabler/icons-react";
+import { copyText } from "../lib/copy-text";
+
+/** A secret the server answers only once (an API token, a signing secret): the warning, the value, Copy and Done. */
+export function ShownOnceSecret({
+  secret,
+  label,
+  copyLabel,
+  onDone,
+}: {
+  secret: string;
+  /** Names the value for screen readers, e.g. 'API token'. */
+  label: string;
+  copyLabel: string;
+  onDone: () => void;
+}) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 1000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  return (
+    <Stack spacing="sm">
+      <Alert color="yellow">Copy it now: it is not shown again.</Alert>
+      <Code block aria-label={label} sx={{ wordBreak: "break-all", whiteSpace: "pre-wrap" }}>
+        {secret}
+      </Code>
+      <Group position="right">
+        <Button
+          variant="light"
+          leftIcon={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+          onClick={() => void copyText(secret).then(() => setCopied(true))}
+        >
+          {copied ? "Copied" : copyLabel}
+        </Button>
+        <Button onClick={onDone}>Done</Button>
+      </Group>
+    </Stack>
+  );
+}
