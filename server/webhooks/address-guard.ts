@@ -1,26 +1,39 @@
 import net from "node:net";
 import dns from "node:dns";
 
+/** A block list of `address/prefix` subnets (a bare address is a /32 or /128). */
+function blockListOf(ranges: string[]): net.BlockList {
+  const list = new net.BlockList();
+  for (const range of ranges) {
+    const [address, prefix] = range.split("/");
+    const type = net.isIPv6(address) ? "ipv6" : "ipv4";
+    list.addSubnet(address, prefix === undefined ? (type === "ipv6" ? 128 : 32) : Number(prefix), type);
+  }
+  return list;
+}
+
 /** Never reachable by a webhook: link-local (cloud metadata lives there), unspecified, multicast. */
-const ALWAYS_REFUSED = new net.BlockList();
-ALWAYS_REFUSED.addSubnet("169.254.0.0", 16, "ipv4");
-ALWAYS_REFUSED.addSubnet("0.0.0.0", 8, "ipv4");
-ALWAYS_REFUSED.addSubnet("224.0.0.0", 4, "ipv4");
-ALWAYS_REFUSED.addSubnet("240.0.0.0", 4, "ipv4");
-ALWAYS_REFUSED.addSubnet("fe80::", 10, "ipv6");
-ALWAYS_REFUSED.addSubnet("ff00::", 8, "ipv6");
-ALWAYS_REFUSED.addAddress("::", "ipv6");
-ALWAYS_REFUSED.addAddress("fd00:ec2::254", "ipv6");
+const ALWAYS_REFUSED = blockListOf([
+  "169.254.0.0/16",
+  "0.0.0.0/8",
+  "224.0.0.0/4",
+  "240.0.0.0/4",
+  "fe80::/10",
+  "ff00::/8",
+  "::",
+  "fd00:ec2::254",
+]);
 
 /** Reachable only with WEBHOOK_ALLOW_PRIVATE=1: loopback, RFC 1918, carrier-grade NAT, unique-local. */
-const PRIVATE = new net.BlockList();
-PRIVATE.addSubnet("127.0.0.0", 8, "ipv4");
-PRIVATE.addSubnet("10.0.0.0", 8, "ipv4");
-PRIVATE.addSubnet("172.16.0.0", 12, "ipv4");
-PRIVATE.addSubnet("192.168.0.0", 16, "ipv4");
-PRIVATE.addSubnet("100.64.0.0", 10, "ipv4");
-PRIVATE.addAddress("::1", "ipv6");
-PRIVATE.addSubnet("fc00::", 7, "ipv6");
+const PRIVATE = blockListOf([
+  "127.0.0.0/8",
+  "10.0.0.0/8",
+  "172.16.0.0/12",
+  "192.168.0.0/16",
+  "100.64.0.0/10",
+  "::1",
+  "fc00::/7",
+]);
 
 /** An IPv4 address written as IPv6 (`::ffff:169.254.169.254`) is judged as the IPv4 address it is. */
 function normalized(address: string): { address: string; type: "ipv4" | "ipv6" } | undefined {
