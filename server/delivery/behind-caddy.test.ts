@@ -1,17 +1,15 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import https from "node:https";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import request from "supertest";
 import { multipartFile } from "../test/binary-body";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeNoisyJpeg } from "../attachments/test-fixtures";
-import { attachEventsServer } from "../events/events-server";
 import { TestSocket } from "../events/test-socket";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { freePort } from "../test/free-port";
+import { httpsAnswer, listenUpstream, selfSignedCertificate } from "../test/behind-proxy";
 import { caddySite, CADDY, CADDYFILE, noCaddyHere, startCaddy, type RunningCaddy } from "../test/caddy";
 import { publishDelivery, type PublishedDelivery } from "./test-fixtures";
 
@@ -27,68 +25,40 @@ const RATE_LIMIT_PER_IP = 3;
 
 let t: TestApp;
 let staff: TestUser;
-let app: http.Server;
-let hub: { close(): Promise<void> };
+let upstream: Awaited<ReturnType<typeof listenUpstream>>;
 let caddy: RunningCaddy;
 let ports: { http: number; https: number };
 let d: PublishedDelivery;
-
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
 
 /** A request to Caddy over HTTPS for the site's name, from `from` (a loopback address: the client's). */
 function fetchVia(
   url: string,
   init: { method?: string; headers?: Record<string, string>; body?: string | Buffer; from?: string } = {},
 ) {
-  return new Promise<Answer>((resolve, reject) => {
-    const req = https.request(
-      {
-        host: "127.0.0.1",
-        port: ports.https,
-        path: url,
-        method: init.method ?? "GET",
-        servername: NAME,
-        localAddress: init.from ?? "127.0.0.1",
-        headers: { Host: NAME, ...init.headers },
-        rejectUnauthorized: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      },
-    );
-    req.on("error", reject);
-    req.end(init.body);
-  });
+  return httpsAnswer(
+    `https://127.0.0.1:${ports.https}${url}`,
+    {
+      method: init.method ?? "GET",
+      servername: NAME,
+      localAddress: init.from ?? "127.0.0.1",
+      headers: { Host: NAME, ...init.headers },
+    },
+    init.body,
+  );
 }
 
 beforeAll(async () => {
   if (!fs.existsSync(CADDY)) return;
   t = await createTestApp({ TRUST_PROXY: "1", RATE_LIMIT_PER_IP: String(RATE_LIMIT_PER_IP) });
   staff = await createUser(t.ctx);
-  app = http.createServer(t.app);
-  hub = attachEventsServer(app, t.ctx);
-  await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
+  upstream = await listenUpstream(t);
   const dir = path.join(t.dir, "caddy");
   fs.mkdirSync(dir);
-  execFileSync(
-    "openssl",
-    [
-      ...["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", `/CN=${NAME}`, "-days", "1"],
-      ...["-addext", `subjectAltName=DNS:${NAME}`],
-      ...["-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")],
-    ],
-    { stdio: "pipe" },
-  );
+  const tls = selfSignedCertificate(dir, NAME);
   ports = { http: await freePort(), https: await freePort() };
   const site = caddySite([
-    ["reverse_proxy 127.0.0.1:3000", `reverse_proxy 127.0.0.1:${(app.address() as AddressInfo).port}`],
-    [`${NAME} {\n`, `${NAME} {\n\ttls ${path.join(dir, "cert.pem")} ${path.join(dir, "key.pem")}\n`],
+    ["reverse_proxy 127.0.0.1:3000", `reverse_proxy 127.0.0.1:${upstream.port}`],
+    [`${NAME} {\n`, `${NAME} {\n\ttls ${tls.cert} ${tls.key}\n`],
   ]);
   caddy = await startCaddy(dir, site, ports);
   d = await publishDelivery(t, staff, { photoNames: ["one.jpg", "two.jpg"], side: 640 });
@@ -96,9 +66,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await caddy?.stop();
-  await hub?.close();
-  app?.closeAllConnections();
-  await new Promise((resolve) => app?.close(resolve));
+  await upstream?.close();
   await t?.close();
 });
 

@@ -1,17 +1,15 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import request from "supertest";
 import { multipartFile } from "../test/binary-body";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeNoisyJpeg } from "../attachments/test-fixtures";
-import { attachEventsServer } from "../events/events-server";
 import { TestSocket } from "../events/test-socket";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { freePort } from "../test/free-port";
+import { httpsAnswer, listenUpstream, selfSignedCertificate } from "../test/behind-proxy";
 import { until } from "../test/wait";
 import { startNginx, type RunningNginx } from "../test/nginx";
 import { dataFoldersAt, docsSite, upstreamAt } from "../test/docs-site";
@@ -27,34 +25,16 @@ import { downloadsOf, publishDelivery, type PublishedDelivery } from "./test-fix
 
 let t: TestApp;
 let staff: TestUser;
+let upstream: Awaited<ReturnType<typeof listenUpstream>>;
 let app: http.Server;
-let hub: { close(): Promise<void> };
 let nginx: RunningNginx;
 let base: string;
 let plainBase: string;
 let d: PublishedDelivery;
 
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
 /** A request to nginx over HTTPS (the certificate is the test's own). */
 function fetchVia(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
-  return new Promise<Answer>((resolve, reject) => {
-    const req = https.request(
-      `${base}${url}`,
-      { method: init.method ?? "GET", headers: init.headers, rejectUnauthorized: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      },
-    );
-    req.on("error", reject);
-    req.end(init.body);
-  });
+  return httpsAnswer(`${base}${url}`, { method: init.method ?? "GET", headers: init.headers }, init.body);
 }
 
 async function storedFile(kind: "storage_key" | "thumbnail_key", n: number): Promise<Buffer> {
@@ -84,22 +64,18 @@ beforeAll(async () => {
     fs.chmodSync(t.dir, 0o750);
   }
   staff = await createUser(t.ctx);
-  app = http.createServer(t.app);
-  hub = attachEventsServer(app, t.ctx);
-  await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
+  upstream = await listenUpstream(t);
+  app = upstream.server;
   const dir = path.join(t.dir, "nginx");
   fs.mkdirSync(dir);
-  execFileSync("openssl", [
-    ...["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=photos.example.com", "-days", "1"],
-    ...["-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")],
-  ]);
+  const tls = selfSignedCertificate(dir, "photos.example.com");
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
   const site = docsSite([
-    ...upstreamAt(`127.0.0.1:${(app.address() as AddressInfo).port}`),
+    ...upstreamAt(`127.0.0.1:${upstream.port}`),
     ["listen 80;", `listen 127.0.0.1:${httpPort};`],
     ["listen 443 ssl http2;", `listen 127.0.0.1:${httpsPort} ssl http2;`],
-    ["/etc/letsencrypt/live/photos.example.com/fullchain.pem", path.join(dir, "cert.pem")],
-    ["/etc/letsencrypt/live/photos.example.com/privkey.pem", path.join(dir, "key.pem")],
+    ["/etc/letsencrypt/live/photos.example.com/fullchain.pem", tls.cert],
+    ["/etc/letsencrypt/live/photos.example.com/privkey.pem", tls.key],
     ...dataFoldersAt(t.ctx.config.uploadsDir, t.ctx.config.publishedDir),
   ]);
   nginx = await startNginx(dir, site, [httpPort, httpsPort], { user: wwwData === undefined ? undefined : "www-data" });
@@ -110,9 +86,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await nginx?.stop();
-  await hub?.close();
-  app?.closeAllConnections();
-  await new Promise((resolve) => app?.close(resolve));
+  await upstream?.close();
   await t.close();
 });
 
