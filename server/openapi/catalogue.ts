@@ -34,7 +34,7 @@ import {
   profileSchema,
   userChangeSchema,
 } from "../users/users.schema";
-import type { Access, Answer, Operation } from "./operation";
+import { routesOf, type Answer, type Operation, type Route } from "./operation";
 import * as S from "./schemas";
 import { webhookOperations } from "../webhooks/webhooks.openapi";
 
@@ -53,16 +53,9 @@ const list = (schema: z.ZodType, description = "A page of the list"): Answer => 
 });
 const noContent: Answer = { status: 204, description: "Done; no body" };
 
-/** An entry of routesOf: the route without its tag and access. */
-type Route = Omit<Operation, "tag" | "access">;
-
 /** A route answering PUT and PATCH alike (both take the fields sent). */
 const putAndPatch = (route: Omit<Route, "method">): Route[] =>
   (["put", "patch"] as const).map((method) => ({ ...route, method }));
-
-/** Routes of one tag and one access, so the entries need not repeat them. */
-const routesOf = (tag: string, access: Access, routes: Route[]): Operation[] =>
-  routes.map((route) => ({ ...route, tag, access }));
 
 /** The activity timeline reads only the window. */
 const WINDOW_ONLY: ListSpec = { sortable: {}, filterable: {}, defaultSort: [] };
@@ -75,9 +68,7 @@ function crud(
   spec: { list: ListSpec; create: z.ZodType; update: z.ZodType; item: z.ZodType; full: z.ZodType },
   errors: { remove?: number[]; update?: number[] } = {},
 ): Operation[] {
-  const common = { tag, access: "staff" as const };
-  const update = (method: "put" | "patch"): Operation => ({
-    ...common,
+  const update = (method: "put" | "patch"): Route => ({
     method,
     path: `${base}/:id`,
     summary: `Change a ${names.one} (${method === "put" ? "PUT" : "PATCH"}: the fields sent)`,
@@ -86,9 +77,8 @@ function crud(
     answers: [record(spec.item)],
     errors: errors.update,
   });
-  return [
+  return routesOf(tag, "staff", [
     {
-      ...common,
       method: "get",
       path: base,
       summary: `List ${names.many}`,
@@ -96,25 +86,23 @@ function crud(
       answers: [list(spec.item)],
     },
     {
-      ...common,
       method: "post",
       path: base,
       summary: `Create a ${names.one}`,
       body: { json: spec.create },
       answers: [record(spec.item, 201, "Created")],
     },
-    { ...common, method: "get", path: `${base}/:id`, summary: `Get a ${names.one}`, answers: [record(spec.full)] },
+    { method: "get", path: `${base}/:id`, summary: `Get a ${names.one}`, answers: [record(spec.full)] },
     update("put"),
     update("patch"),
     {
-      ...common,
       method: "delete",
       path: `${base}/:id`,
       summary: `Delete a ${names.one}`,
       answers: [noContent],
       errors: errors.remove,
     },
-  ];
+  ]);
 }
 
 const auth: Operation[] = [

@@ -52,3 +52,10 @@ export interface Operation {
   /** Statuses besides those the access, parameters, body and method imply (see document.ts). */
   errors?: number[];
 }
+
+/** An entry of routesOf: the route without its tag and access. */
+export type Route = Omit<Operation, "tag" | "access">;
+
+/** Routes of one tag and one access, so the entries need not repeat them. */
+export const routesOf = (tag: string, access: Access, routes: Route[]): Operation[] =>
+  routes.map((route) => ({ ...route, tag, access }));

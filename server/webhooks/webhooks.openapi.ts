@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Operation } from "../openapi/operation";
+import { routesOf } from "../openapi/operation";
 import { components } from "../openapi/schemas";
 import { WEBHOOK_EVENT_TYPES } from "../../api/webhooks";
 import { createWebhookSchema, updateWebhookSchema } from "./webhooks.schema";
@@ -36,23 +36,16 @@ const webhookAttemptSchema = z.object({
 });
 components.add(webhookAttemptSchema, { id: "WebhookAttempt" });
 
-const tag = "Webhooks";
-const access = "admin" as const;
-
-export const webhookOperations: Operation[] = [
+export const webhookOperations = routesOf("Webhooks", "admin", [
   {
     method: "get",
     path: "/api/webhooks",
-    tag,
-    access,
     summary: "Every webhook endpoint (secrets never listed)",
     answers: [{ status: 200, description: "Every endpoint", schema: z.array(webhookSchema), total: true }],
   },
   {
     method: "post",
     path: "/api/webhooks",
-    tag,
-    access,
     summary: "Create a webhook endpoint (its secret shown this once)",
     description:
       "A URL whose host is a link-local or metadata address is refused; a loopback or private one unless WEBHOOK_ALLOW_PRIVATE=1.",
@@ -62,16 +55,12 @@ export const webhookOperations: Operation[] = [
   {
     method: "get",
     path: "/api/webhooks/:id",
-    tag,
-    access,
     summary: "One webhook endpoint",
     answers: [{ status: 200, description: "The endpoint", schema: webhookSchema }],
   },
   {
     method: "patch",
     path: "/api/webhooks/:id",
-    tag,
-    access,
     summary: "Change an endpoint; `rotateSecret: true` answers a new secret this once",
     body: { json: updateWebhookSchema },
     answers: [
@@ -85,16 +74,12 @@ export const webhookOperations: Operation[] = [
   {
     method: "delete",
     path: "/api/webhooks/:id",
-    tag,
-    access,
     summary: "Delete an endpoint with its attempts",
     answers: [{ status: 204, description: "Done; no body" }],
   },
   {
     method: "post",
     path: "/api/webhooks/:id/test",
-    tag,
-    access,
     summary: "Send a `webhook.test` event to this endpoint (409 while it is turned off)",
     answers: [{ status: 202, description: "Queued", schema: z.object({ eventId: z.string() }) }],
     errors: [409],
@@ -102,18 +87,14 @@ export const webhookOperations: Operation[] = [
   {
     method: "get",
     path: "/api/webhooks/:id/attempts",
-    tag,
-    access,
     summary: "The endpoint's last 100 attempts, the latest first",
     answers: [{ status: 200, description: "The attempts", schema: z.array(webhookAttemptSchema), total: true }],
   },
   {
     method: "post",
     path: "/api/webhooks/:id/attempts/:attemptId/retry",
-    tag,
-    access,
     summary: "'Send again': the attempt's event to the endpoint once more, with the same webhook-id",
     answers: [{ status: 202, description: "Queued", schema: z.object({ queued: z.boolean() }) }],
     errors: [409],
   },
-];
+]);
