@@ -58,7 +58,7 @@ export function putJson(token: string, path: string, body: object, baseUrl = inj
 export async function signUpAccount(
   email: string,
   password: string,
-  displayName: string,
+  displayName?: string,
   baseUrl = inject("baseUrl"),
 ): Promise<string> {
   const response = await fetch(`${baseUrl}/api/auth/signup`, {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { startReceiver, type Receiver } from "../server/webhooks/test-receiver";
+import { signUpAccount } from "./api";
 import { launchBrowser, screenshot, settled, signIn, SIZES } from "./browser";
 import { startFreshServer, type FreshServer } from "./fresh-server";
 
@@ -37,14 +38,8 @@ describe("webhooks in the web app, against a real receiver", () => {
       startReceiver(),
     ]);
     // The first account of a fresh installation is an approved admin; the second, staff, approved here.
-    for (const account of [ADMIN, STAFF]) {
-      const signedUp = await fetch(`${server.baseUrl}/api/auth/signup`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(account),
-      });
-      expect(signedUp.status).toBe(201);
-    }
+    for (const account of [ADMIN, STAFF])
+      await signUpAccount(account.email, account.password, undefined, server.baseUrl);
     const db = knex({ client: "sqlite3", connection: { filename: server.databaseFile }, useNullAsDefault: true });
     try {
       await db.raw("PRAGMA busy_timeout = 10000");
