@@ -66,7 +66,7 @@ export function ApiTokensPage() {
           </Table>
         </ScrollArea>
       )}
-      <NewTokenDialog opened={creating} onClose={() => setCreating(false)} isAdmin={user?.role === "admin"} />
+      {creating && <NewTokenDialog onClose={() => setCreating(false)} isAdmin={user?.role === "admin"} />}
     </Stack>
   );
 }

@@ -12,16 +12,8 @@ const SCOPES: Array<{ value: ApiTokenScope; label: string }> = [
   { value: "admin", label: "Admin (read, write and the admin screens)" },
 ];
 
-/** The form for a new token, then the token itself, shown this once. */
-export function NewTokenDialog({
-  opened,
-  onClose,
-  isAdmin,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  isAdmin: boolean;
-}) {
+/** The form for a new token, then the token itself, shown this once. Mounted only while open: each opening starts empty. */
+export function NewTokenDialog({ onClose, isAdmin }: { onClose: () => void; isAdmin: boolean }) {
   const [name, setName] = useState("");
   const [scope, setScope] = useState<ApiTokenScope>("read");
   const [expiry, setExpiry] = useState("90");
@@ -29,14 +21,6 @@ export function NewTokenDialog({
   const [error, setError] = useState<HttpError | null>(null);
   const { mutate, mutation } = useCreate<CreatedApiToken, HttpError, ApiTokenRequest>();
 
-  const close = () => {
-    setName("");
-    setScope("read");
-    setExpiry("90");
-    setCreated(null);
-    setError(null);
-    onClose();
-  };
   const submit = () => {
     setError(null);
     mutate(
@@ -51,9 +35,9 @@ export function NewTokenDialog({
   };
 
   return (
-    <Modal opened={opened} onClose={close} title={created ? "Your new API token" : "New API token"} centered>
+    <Modal opened onClose={onClose} title={created ? "Your new API token" : "New API token"} centered>
       {created ? (
-        <ShownOnceSecret secret={created.token} label="API token" copyLabel="Copy token" onDone={close} />
+        <ShownOnceSecret secret={created.token} label="API token" copyLabel="Copy token" onDone={onClose} />
       ) : (
         <form
           noValidate
@@ -91,7 +75,7 @@ export function NewTokenDialog({
           </Stack>
           {error && !error.errors?.name && <FailureAlert message={error.message} />}
           <Group position="right" mt="lg">
-            <Button variant="default" onClick={close}>
+            <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
             <Button type="submit" loading={mutation.isPending} disabled={name.trim() === ""}>
