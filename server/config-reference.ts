@@ -6,7 +6,7 @@ import { SETTING_GROUPS, settingDocs, type SettingDoc } from "./config";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const REFERENCE_FILE = path.join(root, "docs/configuration.md");
-export const CONFIG_SOURCE = path.join(root, "server/config.ts");
+const CONFIG_SOURCE = path.join(root, "server/config.ts");
 
 const INTRO = [
   "# Configuration reference",

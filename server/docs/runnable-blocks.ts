@@ -102,7 +102,7 @@ export function commandOf(block: RunnableBlock, values: Substitutions): string {
 }
 
 /** The printed lines as patterns for whole lines of the output. */
-export function printedPatterns(block: RunnableBlock, url: string): RegExp[] {
+function printedPatterns(block: RunnableBlock, url: string): RegExp[] {
   return block.prints.map((line) => {
     const pieces = line.replaceAll(DOCS_URL, url).split(/<[^<>]+>|…/);
     const escaped = pieces.map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));

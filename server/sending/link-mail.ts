@@ -10,7 +10,7 @@ type LinkMailProject = Pick<ProjectForMail, "name" | "photoCount" | "totalSize" 
 };
 
 /** A recipient's own link to the gallery of `published/<token>.zip`: its page, with their key. */
-export const recipientLink = (origin: string, zipPath: string, linkKey: string) =>
+const recipientLink = (origin: string, zipPath: string, linkKey: string) =>
   `${origin}/d/${zipPath.replace(/^published\/|\.zip$/g, "")}?r=${linkKey}`;
 
 /**

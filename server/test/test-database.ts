@@ -7,9 +7,7 @@ import { migrate, openDatabase } from "../db/database";
 /** Set by the `test:pg` run's global setup: the throwaway cluster's maintenance database URL. */
 export const PG_TEST_URL_ENV = "PHOTODROP_TEST_PG_URL";
 /** Set by the global setups: a database every migration has run on, which `migrated` databases start as a copy of. */
-export const TEMPLATE_ENV = "PHOTODROP_TEST_TEMPLATE";
-
-export const testingOnPg = () => Boolean(process.env[PG_TEST_URL_ENV]);
+const TEMPLATE_ENV = "PHOTODROP_TEST_TEMPLATE";
 
 export interface TestDatabase {
   url: string;
