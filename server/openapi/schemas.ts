@@ -12,7 +12,7 @@ function named<S extends z.ZodType>(schema: S, id: string, description?: string)
   return schema;
 }
 
-const dateTime = () => z.string().meta({ format: "date-time", description: "ISO 8601 date and time" });
+export const dateTime = () => z.string().meta({ format: "date-time", description: "ISO 8601 date and time" });
 const nullableDateTime = () => dateTime().nullable();
 
 export const errorSchema = named(

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type * as T from "../../api/types";
 import type * as F from "../../api/favourites";
 import type * as S from "./schemas";
+import type * as W from "../webhooks/webhooks.openapi";
 
 /**
  * Compile-time only: each answer schema (schemas.ts) infers exactly the type api/types.ts declares,
@@ -31,6 +32,7 @@ export type SchemaMatchesTypes = [
   Same<Output<typeof S.apiTokenSchema>, T.ApiToken>,
   Same<Output<typeof S.createdApiTokenSchema>, T.CreatedApiToken>,
   Same<Output<typeof S.accessRequestSchema>, T.AccessRequest>,
+  Same<Output<typeof W.webhookAttemptSchema>, T.WebhookAttempt>,
   Same<Output<typeof S.favouriteVisitorSchema>, F.FavouriteVisitor>,
   Same<Output<typeof S.favouriteSelectionSchema>, F.FavouriteSelection>,
   Same<Output<typeof S.visitorFavouritesSchema>, F.VisitorFavourites>,

@@ -1,12 +1,10 @@
 import { z } from "zod";
 import { routesOf } from "../openapi/operation";
-import { components } from "../openapi/schemas";
+import { components, dateTime } from "../openapi/schemas";
 import { WEBHOOK_EVENT_TYPES } from "../../api/webhooks";
 import { createWebhookSchema, updateWebhookSchema } from "./webhooks.schema";
 
 /** The webhook routes as the OpenAPI document describes them (server/openapi/catalogue.ts lists them). */
-
-const dateTime = () => z.string().describe("ISO 8601 date and time");
 
 const webhookSchema = z.object({
   id: z.number().int(),
@@ -24,7 +22,7 @@ const webhookWithSecretSchema = webhookSchema.extend({
 });
 components.add(webhookWithSecretSchema, { id: "WebhookWithSecret" });
 
-const webhookAttemptSchema = z.object({
+export const webhookAttemptSchema = z.object({
   id: z.number().int(),
   attemptedAt: dateTime(),
   eventType: z.string(),
