@@ -1,6 +1,3 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { startS3Server } from "./s3-server";
 import { makeTemplates } from "./test-database";
 import { S3_TEST_ENV } from "./test-storage";
@@ -10,12 +7,11 @@ import { S3_TEST_ENV } from "./test-storage";
  * its own in its bucket) and the migrated sqlite template the apps' databases are copied from.
  */
 export default async function setup() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-template-"));
-  await makeTemplates(dir);
+  const removeTemplates = await makeTemplates();
   const server = await startS3Server();
   process.env[S3_TEST_ENV] = JSON.stringify(server.env(""));
   return async () => {
     await server.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    removeTemplates();
   };
 }

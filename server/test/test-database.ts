@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { migrate, openDatabase } from "../db/database";
@@ -42,18 +43,27 @@ export async function createTestDatabase(
 }
 
 /**
- * For a global setup: migrates a sqlite template in `dir` and, given the cluster, a PostgreSQL
- * one, and names them in the environment the test files' processes inherit.
+ * For a global setup: migrates a sqlite template in a temp folder of its own and, given the
+ * cluster, a PostgreSQL one, and names them in the environment the test files' processes
+ * inherit. Resolves to what removes the folder (the cluster's template goes with the cluster).
  */
-export async function makeTemplates(dir: string, clusterUrl?: string): Promise<void> {
-  const templates: { sqlite: string; pg?: string } = { sqlite: path.join(dir, "template.sqlite3") };
-  await migrated(templates.sqlite);
-  if (clusterUrl) {
-    templates.pg = "photodrop_template";
-    await maintenance(clusterUrl, `CREATE DATABASE ${templates.pg}`);
-    await migrated(databaseUrl(clusterUrl, templates.pg));
+export async function makeTemplates(clusterUrl?: string): Promise<() => void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-template-"));
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  try {
+    const templates: { sqlite: string; pg?: string } = { sqlite: path.join(dir, "template.sqlite3") };
+    await migrated(templates.sqlite);
+    if (clusterUrl) {
+      templates.pg = "photodrop_template";
+      await maintenance(clusterUrl, `CREATE DATABASE ${templates.pg}`);
+      await migrated(databaseUrl(clusterUrl, templates.pg));
+    }
+    process.env[TEMPLATE_ENV] = JSON.stringify(templates);
+    return remove;
+  } catch (err) {
+    remove();
+    throw err;
   }
-  process.env[TEMPLATE_ENV] = JSON.stringify(templates);
 }
 
 async function migrated(url: string): Promise<void> {
