@@ -145,9 +145,9 @@ export interface LinkHolder {
   linkOrigin: string;
 }
 
-/** Every address sent the link the project has now (a regenerated link's mails are void), each once, with its latest mail. */
-export async function holdersOfLink(db: Db, projectId: number): Promise<LinkHolder[]> {
-  const rows = await db("delivery_recipients as r")
+/** Each address's latest mail of the link the project has now (a regenerated link's mails are void). */
+function latestMailsOfLink(db: Db, projectId: number) {
+  return db("delivery_recipients as r")
     .join("projects as p", "p.id", "r.project_id")
     .where("r.project_id", projectId)
     .where("p.published_zip_path", db.ref("r.zip_path"))
@@ -158,7 +158,18 @@ export async function holdersOfLink(db: Db, projectId: number): Promise<LinkHold
         .whereRaw("later.zip_path = r.zip_path")
         .whereRaw("lower(later.email) = lower(r.email)")
         .whereRaw("later.id > r.id"),
-    )
+    );
+}
+
+/** How many addresses were sent the link the project has now. */
+export async function countHoldersOfLink(db: Db, projectId: number): Promise<number> {
+  const row = await latestMailsOfLink(db, projectId).count({ n: "*" }).first();
+  return Number(row?.n ?? 0);
+}
+
+/** Every address sent the link the project has now, each once, with its latest mail. */
+export async function holdersOfLink(db: Db, projectId: number): Promise<LinkHolder[]> {
+  const rows = await latestMailsOfLink(db, projectId)
     .orderBy("r.id")
     .select("r.email", "r.name", "r.link_key", "r.link_origin");
   return rows.map((r) => ({

@@ -18,7 +18,7 @@ import {
   contactsByIds,
   contactsWithAddress,
   findProjectForMail,
-  holdersOfLink,
+  countHoldersOfLink,
   insertRecipient,
   type ProjectForMail,
 } from "./sending.repository";
@@ -63,7 +63,7 @@ export async function sendingDraft(ctx: AppContext, projectId: number, links: Li
       valid: isMailableAddress(c.email),
     })),
     hasPasscode: project.passcodeHash !== null,
-    linkHolders: (await holdersOfLink(ctx.db, projectId)).length,
+    linkHolders: await countHoldersOfLink(ctx.db, projectId),
     problem: whyNotSendable(ctx, project, links),
   };
 }
