@@ -53,7 +53,8 @@ async function writeEvent(
   if (targets.length === 0) return undefined;
   const uid = `msg_${crypto.randomBytes(16).toString("hex")}`;
   const now = Date.now();
-  const inserted = await db("webhook_events")
+  // RETURNING answers no row when the dedupe key was taken (sqlite and PostgreSQL alike).
+  const [inserted] = (await db("webhook_events")
     .insert(
       {
         uid,
@@ -65,11 +66,9 @@ async function writeEvent(
       ["id"],
     )
     .onConflict("dedupe_key")
-    .ignore();
-  const first = inserted[0] as { id: number } | number | undefined;
-  const eventId = typeof first === "object" ? first.id : first;
-  // A duplicate key inserts nothing (sqlite still answers the last rowid: check it is ours).
-  if (!eventId || !(await db("webhook_events").where({ id: eventId, uid }).first("id"))) return undefined;
+    .ignore()) as Array<{ id: number }>;
+  if (!inserted) return undefined;
+  const eventId = inserted.id;
   await db("webhook_deliveries").insert(
     targets.map((endpointId) => ({
       event_id: eventId,
