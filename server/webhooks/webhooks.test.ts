@@ -9,6 +9,7 @@ import { visitorOf } from "../favourites/test-fixtures";
 import { recordingsSettled } from "../activity/activity.service";
 import { pruneOldEvents, startWebhookWorker } from "./outbox-worker";
 import { startReceiver, type Receiver } from "./test-receiver";
+import { recordWebhookEvent } from "./outbox";
 import { expectMatchesContract } from "../openapi/contract";
 
 let t: TestApp;
@@ -285,6 +286,22 @@ describe("/api/webhooks", () => {
     await new Promise((r) => setTimeout(r, 100));
     const ids = receiver.received.filter((r) => r.path === "/events").map((r) => r.headers["webhook-id"]);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("writes an event once per dedupe key: the second with the same key answers nothing and writes nothing", async () => {
+    const hook = await createHook({ url: receiver.url("/dedupe"), events: ["delivery.viewed"] });
+    const record = () =>
+      recordWebhookEvent(
+        t.ctx.db,
+        "delivery.viewed",
+        { projectId: 1 },
+        { dedupeKey: `dedupe-test:${hook.id}`, onlyEndpoint: hook.id },
+      );
+    expect(await record()).toMatch(/^msg_/);
+    expect(await record()).toBeUndefined();
+    const events = await t.ctx.db("webhook_events").where({ dedupe_key: `dedupe-test:${hook.id}` });
+    expect(events).toHaveLength(1);
+    expect(await t.ctx.db("webhook_deliveries").where({ event_id: events[0].id })).toHaveLength(1);
   });
 
   it("sends no test to an endpoint turned off, and forgets old events once every delivery of them has ended", async () => {
