@@ -1,22 +1,9 @@
-import { useEffect } from "react";
-import { NavLink } from "@mantine/core";
-import { useCan } from "@refinedev/core";
 import { IconBrush } from "@tabler/icons-react";
-import { Link } from "react-router";
-import { onAccessRecheck } from "../../providers/access-control";
+import { AdminNavLink } from "../../ui/layout/admin-nav-link";
 
 /** The navigation's 'Studio' entry: admins only, by the same check as the route's `<CanAccess>`. */
 export function StudioNavLink({ pathname }: { pathname: string }) {
-  const { data, refetch } = useCan({ resource: "studio", action: "list" });
-  useEffect(() => onAccessRecheck(() => void refetch()), [refetch]);
-  if (!data?.can) return null;
   return (
-    <NavLink
-      component={Link}
-      to="/studio"
-      label="Studio"
-      icon={<IconBrush size={20} />}
-      active={pathname === "/studio"}
-    />
+    <AdminNavLink resource="studio" to="/studio" label="Studio" icon={<IconBrush size={20} />} pathname={pathname} />
   );
 }
