@@ -5,6 +5,9 @@
 
 export type Role = "admin" | "staff";
 
+/** The languages the staff web app is shipped in; each user picks one in the user menu. */
+export type WebAppLanguage = "en" | "de";
+
 /** A user as the API shows it (contract section 2). */
 export interface User {
   uid: string;
@@ -16,6 +19,8 @@ export interface User {
   providerData: Array<{ providerId: string }>;
   role: Role;
   hasAccess: boolean;
+  /** The web app's language this user chose (English until they choose). */
+  language: WebAppLanguage;
   createdAt: string;
   updatedAt: string;
 }

@@ -73,6 +73,8 @@ describe("answers against the OpenAPI document", () => {
     await call("get", "/api/dashboard/stats");
     await call("get", "/api/studio/settings");
     await call("get", "/api/users/me");
+    await call("patch", "/api/users/me", { body: { language: "de" } });
+    expect((await call("patch", "/api/users/me", { body: { language: "fr" } })).status).toBe(400);
     await call("get", "/api/users/me/access");
     await call("get", "/api/users/me/notifications");
     await call("get", "/api/users/me/notifications/selections");

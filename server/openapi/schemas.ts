@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { WEB_APP_LANGUAGES } from "../users/users.schema";
 
 /**
  * The API's answers as zod schemas, for the OpenAPI document and the contract checks. They mirror
@@ -45,6 +46,7 @@ export const userSchema = named(
     providerData: z.array(z.object({ providerId: z.string() })),
     role: roleSchema,
     hasAccess: z.boolean(),
+    language: z.enum(WEB_APP_LANGUAGES).describe("The web app's language this user chose in the user menu"),
     createdAt: dateTime(),
     updatedAt: dateTime(),
   }),

@@ -28,6 +28,7 @@ describe("GET /api/users/me", () => {
       providerData: [],
       role: "staff",
       hasAccess: false,
+      language: "en",
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -82,6 +83,25 @@ describe("PUT and PATCH /api/users/me", () => {
     expect(wrong.status).toBe(400);
     expect(wrong.body.errors).toEqual({ phoneNumber: "Phone number must be text" });
     expect((await row(approved.uid)).display_name).toBeNull();
+  });
+
+  it("remembers the web app's language, answered by GET /api/users/me and the next sign-in", async () => {
+    const res = await request(t.app).patch("/api/users/me").set(approved.auth).send({ language: "de" });
+    expect(res.status).toBe(200);
+    expect(res.body.language).toBe("de");
+    expect((await request(t.app).get("/api/users/me").set(approved.auth)).body.language).toBe("de");
+    expect(await row(approved.uid)).toMatchObject({ language: "de" });
+    const other = await request(t.app).patch("/api/users/me").set(approved.auth).send({ displayName: "Al" });
+    expect(other.body.language).toBe("de");
+  });
+
+  it("refuses a language the web app is not shipped in, changing nothing", async () => {
+    for (const language of ["fr", "DE", "", null, 1]) {
+      const res = await request(t.app).patch("/api/users/me").set(approved.auth).send({ language });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe("Language must be one of en, de");
+    }
+    expect(await row(approved.uid)).toMatchObject({ language: "en" });
   });
 
   it("refuses a body that is not an object", async () => {

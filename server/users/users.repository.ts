@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Knex } from "knex";
-import type { AccessState, ManagedUser, Role, User } from "../../api/types";
+import type { AccessState, ManagedUser, Role, User, WebAppLanguage } from "../../api/types";
 import type { Db } from "../db/database";
 import { nowIso, toIso } from "../db/database";
 import { isUniqueViolation } from "../db/dialect";
@@ -23,6 +23,7 @@ export interface UserRow {
   google_sub: string | null;
   session_generation: number;
   access_revoked_at: string | null;
+  language: WebAppLanguage;
   created_at: string;
   updated_at: string;
   /** Counted up by each change of role or access through the API (/api/users/:uid). */
@@ -44,6 +45,7 @@ export function toUser(row: UserRow): User {
     providerData,
     role: row.role,
     hasAccess: Boolean(row.has_access),
+    language: row.language,
     createdAt: toIso(row.created_at)!,
     updatedAt: toIso(row.updated_at)!,
   };
@@ -117,6 +119,7 @@ export type UserPatch = Partial<
     | "has_access"
     | "google_sub"
     | "access_revoked_at"
+    | "language"
   >
 >;
 

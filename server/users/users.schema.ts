@@ -1,10 +1,14 @@
 import { z } from "zod";
 import { optionalLine, optionalPhone, optionalText } from "../http/validate";
 
+/** The web app's languages (api/types.ts's WebAppLanguage). */
+export const WEB_APP_LANGUAGES = ["en", "de"] as const;
+
 /** Only these profile fields can be changed by their owner; anything else in the body is ignored. */
 export const profileSchema = z.object({
   displayName: optionalLine("Display name", 200).optional(),
   phoneNumber: optionalPhone().optional(),
+  language: z.enum(WEB_APP_LANGUAGES, { error: `Language must be one of ${WEB_APP_LANGUAGES.join(", ")}` }).optional(),
 });
 
 // The access request's message is free text: its line breaks are kept.

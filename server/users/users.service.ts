@@ -28,6 +28,7 @@ export async function updateProfile(ctx: AppContext, uid: string, change: Profil
   const patch: UserPatch = {};
   if (change.displayName !== undefined) patch.display_name = change.displayName;
   if (change.phoneNumber !== undefined) patch.phone_number = change.phoneNumber;
+  if (change.language !== undefined) patch.language = change.language;
   await updateUserRow(ctx.db, uid, patch);
   const row = await findUserRow(ctx.db, uid);
   if (!row) throw new NotFoundError("User not found");

@@ -30,6 +30,7 @@ const user = (over: Partial<ManagedUser> = {}): ManagedUser => ({
   providerData: [],
   role: "staff",
   hasAccess: false,
+  language: "en",
   createdAt: "2026-11-23T20:00:00.000Z",
   updatedAt: "2026-11-23T20:00:00.000Z",
   accessRequest: { message: "hi", createdAt: "2026-11-23T20:00:00.000Z" },
