@@ -374,6 +374,12 @@ const envSchema = z.object({
     doc("limits", "Open `/events` sockets (the web app's live updates) per client address; beyond: 429."),
   ),
   EVENTS_MAX_SOCKETS: int(2000, 1).meta(doc("limits", "Open `/events` sockets in all; beyond: 503.")),
+  API_TOKEN_REQUESTS_PER_MINUTE: int(600, 1, 1_000_000).meta(
+    doc(
+      "limits",
+      "Requests a minute one API token may make, counted by each process; past it: 429 with `Retry-After`.",
+    ),
+  ),
   WEBHOOK_ALLOW_PRIVATE: flag(false).meta(
     doc(
       "server",
@@ -456,6 +462,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     bodyTimeoutSeconds: env.BODY_TIMEOUT_SECONDS,
     /** Open /events sockets per client address and in all; beyond, the upgrade is refused (429, 503). */
     events: { maxSocketsPerIp: env.EVENTS_MAX_SOCKETS_PER_IP, maxSockets: env.EVENTS_MAX_SOCKETS },
+    /** Requests a minute one API token may make in each process; past it, 429. */
+    apiTokenRequestsPerMinute: env.API_TOKEN_REQUESTS_PER_MINUTE,
     /** Unset: /metrics is off. Set: /metrics needs it as a bearer token. */
     metricsToken: env.METRICS_TOKEN,
     /** HSTS (sent only over HTTPS) also covers every subdomain of the studio's name. */

@@ -15,8 +15,6 @@ import { apiTokenHash, isApiToken, newApiToken, shownPartOf } from "./token-form
 
 /** More than any studio's scripts need; a leak of the list stays small. */
 const MAX_TOKENS_PER_USER = 100;
-/** Requests a minute one token may make, in each process. */
-export const API_TOKEN_REQUESTS_PER_MINUTE = 600;
 /** Last use is written at most this often per token: a busy script costs no write per request. */
 const LAST_USE_INTERVAL_MS = 60_000;
 const INVALID = "Invalid or expired API token";
@@ -88,7 +86,8 @@ interface Usage {
 const usages = new WeakMap<AppContext, Map<number, Usage>>();
 
 /**
- * Counts a request made with a token against its budget (429 past it) and notes its last use (time
+ * Counts a request made with a token against its budget (API_TOKEN_REQUESTS_PER_MINUTE in each
+ * process; 429 past it) and notes its last use (time
  * and address) at most once a minute, without making the request wait for that write.
  */
 export function useApiToken(ctx: AppContext, tokenId: number, address: string | null, now = Date.now()): void {
@@ -100,7 +99,7 @@ export function useApiToken(ctx: AppContext, tokenId: number, address: string | 
     perToken.set(tokenId, usage);
   }
   usage.count += 1;
-  if (usage.count > API_TOKEN_REQUESTS_PER_MINUTE)
+  if (usage.count > ctx.config.apiTokenRequestsPerMinute)
     throw new TooManyRequestsError(
       (usage.windowStart + 60_000 - now) / 1000,
       "Too many requests with this API token, please slow down",

@@ -1,8 +1,9 @@
 import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { loadConfig } from "../config";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { until } from "../test/wait";
-import { API_TOKEN_REQUESTS_PER_MINUTE, useApiToken } from "./api-tokens.service";
+import { useApiToken } from "./api-tokens.service";
 import { isApiToken, newApiToken } from "./token-format";
 
 let t: TestApp;
@@ -157,9 +158,13 @@ describe("API tokens", () => {
 
     const soon = await tokenFor(staff, "read", new Date(Date.now() + 1500).toISOString());
     expect(await works(soon.token)).toBe(200);
-    // Past its expiry: nothing announces it, the next request finds it out.
-    await new Promise((resolve) => setTimeout(resolve, 1600));
-    expect(await works(soon.token)).toBe(401);
+    // Past its expiry (the clock moved on, not waited for): nothing announces it, the next request finds it out.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 1600, shouldAdvanceTime: true });
+    try {
+      expect(await works(soon.token)).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
 
     const revokedOwner = await createUser(t.ctx);
     const revokable = await tokenFor(revokedOwner, "write");
@@ -193,18 +198,35 @@ describe("API tokens", () => {
     expect(t.logLines.join("\n")).not.toContain(used.token.slice(3, 20));
   });
 
-  it(`hold each token to ${API_TOKEN_REQUESTS_PER_MINUTE} requests a minute in a process, with Retry-After`, () => {
+  it("hold each token to API_TOKEN_REQUESTS_PER_MINUTE requests a minute in a process, with Retry-After", () => {
+    const refusal = (use: () => void) => {
+      try {
+        use();
+      } catch (err) {
+        return err;
+      }
+    };
+    expect(t.ctx.config.apiTokenRequestsPerMinute).toBe(600);
     const now = 1_000_000;
-    for (let i = 0; i < API_TOKEN_REQUESTS_PER_MINUTE; i += 1) useApiToken(t.ctx, 999_001, null, now + i);
-    let refused: unknown;
-    try {
-      useApiToken(t.ctx, 999_001, null, now + 30_000);
-    } catch (err) {
-      refused = err;
-    }
-    expect(refused).toMatchObject({ statusCode: 429, headers: { "Retry-After": "30" } });
+    for (let i = 0; i < 600; i += 1) useApiToken(t.ctx, 999_001, null, now + i);
+    expect(refusal(() => useApiToken(t.ctx, 999_001, null, now + 30_000))).toMatchObject({
+      statusCode: 429,
+      headers: { "Retry-After": "30" },
+    });
     // Another token has its own budget, and the next minute starts afresh.
     expect(() => useApiToken(t.ctx, 999_002, null, now + 30_000)).not.toThrow();
     expect(() => useApiToken(t.ctx, 999_001, null, now + 60_000)).not.toThrow();
+
+    // The setting: a context of its own (its own counts) holding tokens to 5. Times under a minute
+    // from 0, so no last use is due to be written.
+    const five = { ...t.ctx, config: { ...t.ctx.config, apiTokenRequestsPerMinute: 5 } };
+    for (let i = 0; i < 5; i += 1) useApiToken(five, 999_003, null, i);
+    expect(refusal(() => useApiToken(five, 999_003, null, 15_000))).toMatchObject({
+      statusCode: 429,
+      headers: { "Retry-After": "45" },
+    });
+    expect(loadConfig({ API_TOKEN_REQUESTS_PER_MINUTE: "5" }).apiTokenRequestsPerMinute).toBe(5);
+    for (const bad of ["0", "1.5", "many"])
+      expect(() => loadConfig({ API_TOKEN_REQUESTS_PER_MINUTE: bad })).toThrow(/API_TOKEN_REQUESTS_PER_MINUTE/);
   });
 });
