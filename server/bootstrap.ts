@@ -9,6 +9,7 @@ import { createLogger, type Logger } from "./logger";
 import { createTokenService } from "./auth/tokens";
 import { renditionQueue } from "./attachments/renditions.service";
 import { recordingsSettled } from "./activity/activity.service";
+import { mailsSettled } from "./mail/mailer";
 import { openStores, storageProblem } from "./storage/stores";
 import { dataFileModes, dataGroupProblem, makeFolderSync, settleSync, type FileModes } from "./storage/file-modes";
 
@@ -82,6 +83,7 @@ export async function createContext(
 export async function closeContext(ctx: AppContext): Promise<void> {
   await renditionQueue(ctx).close();
   await recordingsSettled(ctx);
+  await mailsSettled(ctx);
   await ctx.events.close();
   if (ctx.reads !== ctx.db) await ctx.reads.destroy();
   await ctx.db.destroy();

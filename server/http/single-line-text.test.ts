@@ -1,6 +1,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RELAXED_LIMITS } from "../auth/auth-test-helpers";
+import { mailsSettled } from "../mail/mailer";
 import { createUser, type TestUser } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
 import { addPhoto } from "../publish/test-fixtures";
@@ -217,7 +218,8 @@ describe("the other rules of the same fields", () => {
 });
 
 describe("the access request mail, on a real SMTP server", () => {
-  const settle = () => new Promise((r) => setTimeout(r, 300));
+  /** Every mail the app began (or began preparing) has gone out or failed: none can still arrive. */
+  const settle = () => mailsSettled(s.t.ctx);
   const signUp = (email: string, displayName: string) =>
     api().post("/api/auth/signup").send({ email, password: "joiner-password-1", displayName });
 

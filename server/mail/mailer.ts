@@ -25,6 +25,26 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
+const underWay = new WeakMap<Config["mail"], Set<Promise<void>>>();
+
+/** Counts `work` (a send, or the preparing of sends after an answer) as mail under way for the app with this mail configuration until it ends. */
+export function mailUnderWay<T>(mail: Config["mail"], work: Promise<T>): Promise<T> {
+  let running = underWay.get(mail);
+  if (!running) underWay.set(mail, (running = new Set()));
+  const ended = work.then(
+    () => {},
+    () => {},
+  );
+  running.add(ended);
+  void ended.finally(() => running.delete(ended));
+  return work;
+}
+
+/** Resolves once every mail under way has ended, sent or failed: before the app closes, and in tests that check none went out. */
+export async function mailsSettled(ctx: { config: Config }): Promise<void> {
+  for (let running = underWay.get(ctx.config.mail); running && running.size > 0;) await Promise.all(running);
+}
+
 const addressOf = (to: MailMessage["to"]) => (typeof to === "string" ? to : to.address);
 
 /** MAIL_FROM with another display name: `Studio <no-reply@…>`. */
@@ -39,35 +59,37 @@ function fromWithName(from: string, name: string | undefined) {
  * on a machine without mail the operator needs the link in it (it never holds a password).
  */
 export function createMailer(mail: Config["mail"], logger: Logger): Mailer {
-  if (!mail.smtpUrl) {
-    return {
-      async send(message) {
-        logger.info(
-          { mail: { to: addressOf(message.to), subject: message.subject, body: message.text } },
-          "e-mail (no SMTP_URL set, written to the log instead)",
-        );
-      },
-    };
-  }
-  const transport = nodemailer.createTransport(mail.smtpUrl);
-  return {
-    async send(message) {
-      const unsubscribe = message.unsubscribeUrl;
-      await transport.sendMail({
-        from: fromWithName(mail.from, message.fromName),
-        to: message.to,
-        replyTo: message.replyTo,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-        ...(message.attachments?.length && { attachments: message.attachments }),
-        ...(unsubscribe && {
-          list: { unsubscribe: { url: unsubscribe, comment: "Unsubscribe" } },
-          headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
-        }),
-      });
-      logger.info({ to: addressOf(message.to), subject: message.subject }, "e-mail sent");
-    },
+  const deliver = mail.smtpUrl ? smtpSender(mail, mail.smtpUrl, logger) : logSender(logger);
+  return { send: (message) => mailUnderWay(mail, deliver(message)) };
+}
+
+function logSender(logger: Logger) {
+  return async (message: MailMessage) => {
+    logger.info(
+      { mail: { to: addressOf(message.to), subject: message.subject, body: message.text } },
+      "e-mail (no SMTP_URL set, written to the log instead)",
+    );
+  };
+}
+
+function smtpSender(mail: Config["mail"], smtpUrl: string, logger: Logger) {
+  const transport = nodemailer.createTransport(smtpUrl);
+  return async (message: MailMessage) => {
+    const unsubscribe = message.unsubscribeUrl;
+    await transport.sendMail({
+      from: fromWithName(mail.from, message.fromName),
+      to: message.to,
+      replyTo: message.replyTo,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+      ...(message.attachments?.length && { attachments: message.attachments }),
+      ...(unsubscribe && {
+        list: { unsubscribe: { url: unsubscribe, comment: "Unsubscribe" } },
+        headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+      }),
+    });
+    logger.info({ to: addressOf(message.to), subject: message.subject }, "e-mail sent");
   };
 }
 

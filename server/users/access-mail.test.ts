@@ -1,6 +1,7 @@
 import request from "supertest";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createLoggedTestApp, RELAXED_LIMITS } from "../auth/auth-test-helpers";
+import { mailsSettled } from "../mail/mailer";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { startSmtpInbox, type ReceivedMail, type SmtpInbox } from "../test/smtp-inbox";
 import { eventually } from "../test/wait";
@@ -22,7 +23,8 @@ afterEach(async () => {
   inbox.length = 0;
 });
 
-const settle = () => new Promise((r) => setTimeout(r, 300));
+/** Every mail this app began (or began preparing) has gone out or failed: none can still arrive. */
+const settle = () => mailsSettled(t.ctx);
 const mailsTo = (email: string) => inbox.filter((m) => m.to.includes(email));
 
 async function studio(env: Record<string, string> = {}) {

@@ -1,5 +1,5 @@
 import type { AppContext } from "../context";
-import type { Mailer } from "../mail/mailer";
+import { mailUnderWay, type Mailer } from "../mail/mailer";
 import { approvedAdminEmails } from "./users.repository";
 
 /** How a mail reaches out of band: the mailer, and the absolute origin for links (none when untrusted). */
@@ -42,8 +42,11 @@ export function mailAccessRequest(
       ),
     );
   };
-  work().catch((err: Error) =>
-    ctx.logger.error({ uid: requester.uid, err: err.message }, "access request e-mails could not be prepared"),
+  void mailUnderWay(
+    ctx.config.mail,
+    work().catch((err: Error) =>
+      ctx.logger.error({ uid: requester.uid, err: err.message }, "access request e-mails could not be prepared"),
+    ),
   );
 }
 
