@@ -6,6 +6,7 @@ import { renditionQueue } from "../attachments/renditions.service";
 import { insertAttachmentRow, insertProjectRow } from "../test/rows";
 import { publishedKeys } from "../test/stored-files";
 import { addSlowAttachment, projectRow, recordPublishEvents, until } from "./test-fixtures";
+import { publishQueue } from "./publish-job";
 
 // Builds held back by a named pipe in UPLOADS_DIR, so they are caught while they run: on the
 // folders only (object storage has no pipe; publish-storage.test.ts cancels a build there).
@@ -75,7 +76,8 @@ describe("a build still running", () => {
         published_zip_path: null,
         publish_error: null,
       });
-      await new Promise((r) => setTimeout(r, 200));
+      // The cancelled build has ended: whatever it would still announce, it has announced.
+      await publishQueue(made.t.ctx).idle();
       const types = events.events.map((e) => e.type);
       expect(types[0]).toBe("publish_started");
       expect(types).not.toContain("publish_completed");

@@ -1,6 +1,7 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createTestApp, createUser } from "../test/harness";
+import { publishQueue } from "./publish-job";
 import { PublishQueue } from "./publish-queue";
 import { addPhoto, addSlowAttachment, projectRow, recordPublishEvents, until } from "./test-fixtures";
 import { insertProjectRow } from "../test/rows";
@@ -19,7 +20,13 @@ describe("the build queue", () => {
       const queued = await request(q.app).post(`/api/projects/${second}/publish`).set(user.auth);
       expect(queued.status).toBe(202);
       expect(queued.body.publishStatus).toBe("publishing");
-      await new Promise((r) => setTimeout(r, 300));
+      // The queue starts a build when it is enqueued or a slot frees: the second is waiting, not running.
+      expect(publishQueue(q.ctx).waitingCount).toBe(1);
+      await until(
+        () => events.events.filter((e) => e.type === "publish_started").map((e) => e.projectId),
+        (started) => started.length > 0,
+      );
+      expect(publishQueue(q.ctx).waitingCount).toBe(1);
       expect(events.events.filter((e) => e.type === "publish_started").map((e) => e.projectId)).toEqual([first]);
 
       await pipe.finish();
@@ -58,7 +65,8 @@ describe("the build queue", () => {
         () => projectRow(q.ctx, first),
         (row) => row.publish_status === "published",
       );
-      await new Promise((r) => setTimeout(r, 200));
+      // No build is left running or waiting: the forgotten one would have started by now.
+      await publishQueue(q.ctx).idle();
       expect(events.events).toEqual([]);
       expect((await projectRow(q.ctx, second)).publish_status).toBe("draft");
     } finally {

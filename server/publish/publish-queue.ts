@@ -56,6 +56,11 @@ export class PublishQueue {
     return this.running.size + this.waiting.length;
   }
 
+  /** Builds waiting for a free slot (none of them has started). */
+  get waitingCount(): number {
+    return this.waiting.length;
+  }
+
   /** Builds waiting or running that nobody has cancelled: the ones whose leases this process keeps. */
   builds(): PublishBuild[] {
     return [...this.running.values(), ...this.waiting]

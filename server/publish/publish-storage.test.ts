@@ -18,6 +18,7 @@ import { sweepAbandonedUploads } from "./upload-sweep";
 import { recoverInterruptedPublishes } from "./recovery";
 import { reapAbandonedBuilds } from "./publish-lease";
 import { projectRow, readZip, recordPublishEvents, unzipTest } from "./test-fixtures";
+import { publishQueue } from "./publish-job";
 
 let s3: TestS3Server;
 let t: TestApp;
@@ -179,7 +180,8 @@ describe("publishing with object storage", () => {
     });
     expect((await request(t.app).post(`/api/projects/${other}/publish`).set(staff.auth)).status).toBe(202);
     expect(await unpublished).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The cancelled build has ended: whatever it would still announce, it has announced.
+    await publishQueue(t.ctx).idle();
     expect(events.events.map((e) => e.type)).not.toContain("publish_completed");
     expect((await projectRow(t.ctx, other)).publish_status).toBe("draft");
     expect(await publishedKeys(t.ctx)).toEqual([]);

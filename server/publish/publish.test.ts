@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { addPhoto, crc32, projectRow, readZip, recordPublishEvents, unzipTest } from "./test-fixtures";
 import { insertClientRow, insertProjectRow } from "../test/rows";
+import { publishQueue } from "./publish-job";
 import { publishedKeys, publishedZipCopy, removeStored, writeStored } from "../test/stored-files";
 
 let t: TestApp;
@@ -126,7 +127,8 @@ describe("POST /api/projects/:id/publish", () => {
 
     expect(answers.map((a) => a.status).sort()).toEqual([202, 409]);
     await events.next("publish_completed");
-    await new Promise((r) => setTimeout(r, 100));
+    // No build is left running or waiting: a second one would have started by now.
+    await publishQueue(t.ctx).idle();
     expect(events.events.filter((e) => e.type === "publish_started")).toHaveLength(1);
     expect(await statusOf(id)).toBe("published");
   });

@@ -7,6 +7,8 @@ import { until } from "../test/wait";
 import { publishedKeys, publishedZipCopy } from "../test/stored-files";
 import { linkIn, sendMail, setDelivery, studioFixture, type Studio } from "../sending/test-fixtures";
 import { addPhoto, projectRow, readZip, recordPublishEvents } from "./test-fixtures";
+import { publishQueue } from "./publish-job";
+import { mailsSettled } from "../mail/mailer";
 
 const fixture = studioFixture();
 const BEING_UPDATED = "This gallery is being updated — please check back soon";
@@ -20,6 +22,12 @@ async function publish(s: Studio, body?: object, id = s.delivery.id) {
   expect((await (body ? req.send(body) : req)).status).toBe(202);
   await events.next("publish_completed");
   events.stop();
+}
+
+/** The builds are done, and with them the mails they sent: nothing more can arrive. */
+async function settled(s: Studio) {
+  await publishQueue(s.t.ctx).idle();
+  await mailsSettled(s.t.ctx);
 }
 
 /** Every file behind the link: none is served while the project is not published. */
@@ -175,7 +183,7 @@ describe('POST /api/projects/:id/publish { "notifyRecipients": true }', () => {
       expect((await request(s.t.app).get(link)).headers.location).toBe(s.delivery.page);
     }
     // Nothing more arrives.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await settled(s);
     expect(fixture.mails).toHaveLength(2);
   });
 
@@ -198,7 +206,7 @@ describe('POST /api/projects/:id/publish { "notifyRecipients": true }', () => {
     await publish(s);
     await unpublish(s);
     await publish(s, { notifyRecipients: false });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await settled(s);
     expect(fixture.mails).toEqual([]);
 
     await unpublish(s);
@@ -207,7 +215,7 @@ describe('POST /api/projects/:id/publish { "notifyRecipients": true }', () => {
       () => fixture.mails,
       (all) => all.length >= 1,
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await settled(s);
     expect(fixture.mails.map((m) => m.to)).toEqual([["ana@lima.test"]]);
     fixture.mails.length = 0;
 
@@ -215,7 +223,7 @@ describe('POST /api/projects/:id/publish { "notifyRecipients": true }', () => {
     expect(await linkHolders()).toBe(0);
     await unpublish(s);
     await publish(s, { notifyRecipients: true });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await settled(s);
     expect(fixture.mails).toEqual([]);
   });
 
