@@ -158,7 +158,8 @@ describe("web size", () => {
     // The originals' bytes and the web size's are different files: halves of each make no download.
     await get(`${d.page}/all.zip`, { Range: "bytes=0-99", "User-Agent": "mixer" });
     await get(`${d.page}/web.zip`, { Range: `bytes=100-${size - 1}`, "User-Agent": "mixer" });
-    await new Promise((r) => setTimeout(r, 400));
+    // Both responses have closed and any count they made is written.
+    await recordingsSettled(t.ctx);
     expect(await downloads(d.id)).toBe(before + 1);
   });
 

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import parseRange from "range-parser";
 import type { AppContext } from "../context";
@@ -55,6 +56,8 @@ export function countZipDownload(
   zip: ZipKind = "originals",
 ): void {
   onDeliveredBytes(res, recordDelivered(ctx, req, link, clientAddress, zip));
+  // Its count comes when the response closes: until then it is under way, so whoever waits for recordings sees it.
+  void inBackground(ctx, `a ZIP response of project ${link.projectId}`, () => once(res, "close"));
 }
 
 /**
