@@ -3,6 +3,8 @@
  * the web app reads them. Types only, so importing them puts no server code in the web bundle.
  */
 
+import type { ClientLanguage } from "./client-languages";
+
 export type Role = "admin" | "staff";
 
 /** The languages the staff web app is shipped in; each user picks one in the user menu. */
@@ -130,6 +132,8 @@ export interface DeliverySettings {
   offerWebSize: boolean;
   /** Favourites: photos each visitor of the delivery page may choose; null: no limit. */
   favouritesLimit: number | null;
+  /** The language of the gallery and its clients' mails; null: the studio's. */
+  language: ClientLanguage | null;
 }
 
 /** The four links carry a short-lived signature, so they work in an <img> or a new tab. */
@@ -278,6 +282,10 @@ export interface StudioSettings extends Versioned {
   contactWebsite: string | null;
   /** IANA name (`Europe/Berlin`): the zone of times in the client's mails; the server's until chosen. */
   timeZone: string;
+  /** The language of the clients' galleries and mails (`en`, `de`, … `ar`), unless a project chooses its own. */
+  language: ClientLanguage;
+  /** Galleries follow the visitor's browser language (when it is one of ours), before the project's and the studio's. */
+  followBrowserLanguage: boolean;
   updatedAt: string | null;
 }
 

@@ -15,7 +15,8 @@ const UPDATING_RETRY_SECONDS = 600;
  * photos, ZIPs and favourites. The page and a ZIP opened in a browser answer it as the studio's page.
  */
 export class BeingUpdatedError extends HttpError {
-  constructor() {
+  /** `language`: the project's, so its page speaks as its gallery does; null: the studio's. */
+  constructor(readonly language: string | null = null) {
     super(503, BEING_UPDATED, undefined, { "Retry-After": String(UPDATING_RETRY_SECONDS) });
   }
 }

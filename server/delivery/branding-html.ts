@@ -1,4 +1,5 @@
 import { escapeHtml } from "./escape-html";
+import type { Translator } from "../i18n/i18n";
 import type { StudioSettings } from "../../api/types";
 import { DEFAULT_ACCENT, isAccentColour, isWebsite, textColourOn } from "../../api/studio";
 
@@ -57,7 +58,8 @@ export function contactLine(studio: string, brand: PageBrand | undefined): strin
 }
 
 /** 'Ask the studio', a button to the first way of reaching it (mail, phone, site), or nothing. */
-export function askTheStudio(brand: PageBrand | undefined): string {
+export function askTheStudio(tr: Translator, brand: PageBrand | undefined): string {
   const first = contactLinks(brand)[0];
-  return first ? `<p><a class="button" href="${escapeHtml(first.href)}" rel="noopener">Ask the studio</a></p>` : "";
+  const text = escapeHtml(tr.t("page.askTheStudio"));
+  return first ? `<p><a class="button" href="${escapeHtml(first.href)}" rel="noopener">${text}</a></p>` : "";
 }

@@ -3,12 +3,18 @@ import { accentStyle, askTheStudio, contactLine, studioLine, type PageBrand } fr
 import { escapeHtml } from "./escape-html";
 import { formatFileSize as formatSize } from "../../api/format-size";
 import { downloadsAttribute, zipLinks, type GalleryDownloads } from "./download-links-html";
+import { languageMenu, scriptTexts, type PageLanguage } from "./page-language";
+import { formatSizeIn } from "../i18n/format";
+import type { Translator } from "../i18n/i18n";
 
 export { escapeHtml, formatSize };
+export type { PageLanguage };
 
-function layout(title: string, body: string, base?: string, brand?: PageBrand): string {
+/** Every client page's frame: `lang` and `dir` always the language shown, its language menu on top. */
+function layout(page: PageLanguage, title: string, body: string, base?: string, brand?: PageBrand, texts = ""): string {
+  const { tr } = page;
   return (
-    `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
+    `<!doctype html><html lang="${tr.lang}" dir="${tr.dir}"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<meta name="robots" content="noindex"><meta name="referrer" content="no-referrer">` +
     (base ? `<base href="${escapeHtml(base)}">` : "") +
@@ -16,14 +22,14 @@ function layout(title: string, body: string, base?: string, brand?: PageBrand): 
     `<link rel="stylesheet" href="/d/assets/delivery.css"><script src="/d/assets/delivery.js" defer></script>` +
     // Favourites: their own script and styles, after the page's.
     `<link rel="stylesheet" href="/d/assets/favourites.css"><script src="/d/assets/favourites.js" defer></script>` +
-    `</head><body${accentStyle(brand)}>${body}</body></html>`
+    `</head><body${accentStyle(brand)}>${languageMenu(page)}${body}${texts}</body></html>`
   );
 }
 
 /** Photos in the page's first answer and in each later part the script asks for (`photos?from=`). */
 export const PHOTOS_PER_PART = 200;
 
-export interface GalleryView {
+export interface GalleryView extends PageLanguage {
   studio: string;
   brand?: PageBrand;
   /** The cover photo's id (the project's choice), or null for the first photo. */
@@ -78,12 +84,15 @@ function cover(view: GalleryView): string {
 }
 
 /** Links to the parts before and after this one: how a browser without the script moves on. */
-function partLinks(from: number, shown: number, total: number): string {
+function partLinks(tr: Translator, from: number, shown: number, total: number): string {
+  const text = (key: string) => escapeHtml(tr.t(key));
   const links = [
     from > 1
-      ? `<a class="button secondary previous" href="?from=${Math.max(1, from - PHOTOS_PER_PART)}">Previous photos</a>`
+      ? `<a class="button secondary previous" href="?from=${Math.max(1, from - PHOTOS_PER_PART)}">${text("gallery.previousPhotos")}</a>`
       : "",
-    from + shown <= total ? `<a class="button secondary more" href="?from=${from + shown}">More photos</a>` : "",
+    from + shown <= total
+      ? `<a class="button secondary more" href="?from=${from + shown}">${text("gallery.morePhotos")}</a>`
+      : "",
   ].join("");
   return links ? `<nav class="parts">${links}</nav>` : "";
 }
@@ -97,17 +106,19 @@ function partLinks(from: number, shown: number, total: number): string {
 export function renderGallery(view: GalleryView): string {
   const total = view.photos.length;
   const bytes = view.photos.reduce((sum, p) => sum + p.size, 0);
-  const count = `${total} ${total === 1 ? "photo" : "photos"}`;
+  const { tr } = view;
+  const count = escapeHtml(tr.t("gallery.photoCount", { count: total }));
   const from = Math.min(Math.max(1, view.from), Math.max(1, total));
   const part = view.photos.slice(from - 1, from - 1 + PHOTOS_PER_PART);
   const items = part.map((p, i) => photoItem(p, from + i, view.downloads.originals)).join("");
   const body =
-    `<header>${cover(view)}<div class="intro"><p class="meta">${count} · ${formatSize(bytes)}</p>` +
-    `${zipLinks(view.downloads, view.zipSize)}</div></header>` +
+    `<header>${cover(view)}<div class="intro"><p class="meta">${count} · ${escapeHtml(formatSizeIn(tr.lang, bytes))}</p>` +
+    `${zipLinks(tr, view.downloads, view.zipSize)}</div></header>` +
     `<main><ul class="grid" data-from="${from}" data-total="${total}" data-part="${PHOTOS_PER_PART}"` +
     `${downloadsAttribute(view.downloads)}>${items}</ul>` +
-    `${partLinks(from, part.length, total)}</main>${footer(view.studio, view.brand)}`;
-  return layout(`${view.projectName} · ${view.studio}`, body, `/d/${view.token}/`, view.brand);
+    `${partLinks(tr, from, part.length, total)}</main>${footer(view.studio, view.brand)}`;
+  const texts = scriptTexts(tr, view.downloads.originals);
+  return layout(view, `${view.projectName} · ${view.studio}`, body, `/d/${view.token}/`, view.brand, texts);
 }
 
 /** A part of the grid for the script: what it needs to draw each photo and page the viewer to it. */
@@ -122,31 +133,36 @@ export function galleryPart(photos: DeliveryPhoto[], from: number) {
 }
 
 /** A plain form, so it works before any script loads. */
-export function renderPasscodeForm(view: { studio: string; brand?: PageBrand; token: string; error?: string }): string {
+export function renderPasscodeForm(
+  view: PageLanguage & { studio: string; brand?: PageBrand; token: string; error?: string },
+): string {
+  const text = (key: string) => escapeHtml(view.tr.t(key));
   const error = view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : "";
   const body =
-    `<main class="narrow">${studioLine(view.studio, view.brand)}<h1>Enter the passcode</h1>` +
-    `<p>These photos are protected by a passcode.</p>` +
+    `<main class="narrow">${studioLine(view.studio, view.brand)}<h1>${text("passcode.title")}</h1>` +
+    `<p>${text("passcode.text")}</p>` +
     `<form method="post" action="/d/${escapeHtml(view.token)}/unlock">` +
-    `<label for="passcode">Passcode</label>` +
+    `<label for="passcode">${text("passcode.label")}</label>` +
     `<input id="passcode" name="passcode" type="password" required maxlength="64" autocomplete="current-password" autofocus>` +
-    `${error}<button class="button" type="submit">View photos</button></form></main>${footer(view.studio, view.brand)}`;
-  return layout(view.studio, body, undefined, view.brand);
+    `${error}<button class="button" type="submit">${text("passcode.submit")}</button></form></main>${footer(view.studio, view.brand)}`;
+  return layout(view, view.studio, body, undefined, view.brand);
 }
 
 /** A page with a title and a line of text; `ask` adds 'Ask the studio', a button to its first contact. */
-export function renderMessage(view: {
-  studio: string;
-  brand?: PageBrand;
-  title: string;
-  text?: string;
-  ask?: boolean;
-}): string {
+export function renderMessage(
+  view: PageLanguage & {
+    studio: string;
+    brand?: PageBrand;
+    title: string;
+    text?: string;
+    ask?: boolean;
+  },
+): string {
   const body =
     `<main class="narrow">${studioLine(view.studio, view.brand)}<h1>${escapeHtml(view.title)}</h1>` +
-    `${view.text ? `<p>${escapeHtml(view.text)}</p>` : ""}${view.ask ? askTheStudio(view.brand) : ""}</main>` +
+    `${view.text ? `<p>${escapeHtml(view.text)}</p>` : ""}${view.ask ? askTheStudio(view.tr, view.brand) : ""}</main>` +
     footer(view.studio, view.brand);
-  return layout(view.studio, body, undefined, view.brand);
+  return layout(view, view.studio, body, undefined, view.brand);
 }
 
 function footer(studio: string, brand: PageBrand | undefined): string {

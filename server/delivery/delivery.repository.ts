@@ -26,6 +26,8 @@ export interface DeliveryLink {
   offerWebSize: boolean;
   /** The order of the photos (the ZIP's, chosen before publishing: fixed while published). */
   photoOrder: PhotoOrder;
+  /** The gallery's language; null: the studio's. */
+  language: string | null;
 }
 
 /** One photo of a delivery, in the ZIP's order. */
@@ -61,6 +63,7 @@ export async function findLinkByToken(db: Db, token: string): Promise<DeliveryLi
       "delivery_allow_downloads",
       "delivery_offer_web_size",
       "photo_order",
+      "language",
     );
   // Compared again byte for byte (and in constant time), whatever the database's collation.
   const expected = Buffer.from(zipPathFor(token));
@@ -80,6 +83,7 @@ export async function findLinkByToken(db: Db, token: string): Promise<DeliveryLi
     allowDownloads: Boolean(row.delivery_allow_downloads),
     offerWebSize: Boolean(row.delivery_offer_web_size),
     photoOrder: photoOrderOf(row.photo_order),
+    language: row.language ?? null,
   };
 }
 
@@ -88,13 +92,13 @@ export async function findLinkByToken(db: Db, token: string): Promise<DeliveryLi
  * (unpublished to be changed, or publishing again): its page says "being updated", and nothing
  * behind it is served.
  */
-export async function isBeingUpdated(db: Db, token: string): Promise<boolean> {
+export async function isBeingUpdated(db: Db, token: string): Promise<{ language: string | null } | undefined> {
   const row = await db("projects")
     .where({ published_zip_path: zipPathFor(token) })
     .whereNot({ publish_status: "published" })
-    .first("published_zip_path");
+    .first("published_zip_path", "language");
   // Compared again byte for byte, whatever the database's collation.
-  return row?.published_zip_path === zipPathFor(token);
+  return row?.published_zip_path === zipPathFor(token) ? { language: row.language ?? null } : undefined;
 }
 
 const photoColumns = [
@@ -139,6 +143,7 @@ export interface DeliverySettingsValues {
   allowDownloads?: boolean;
   offerWebSize?: boolean;
   favouritesLimit?: number | null;
+  language?: string | null;
 }
 
 /**
@@ -157,6 +162,7 @@ export async function updateDeliverySettings(
   if (values.allowDownloads !== undefined) row.delivery_allow_downloads = values.allowDownloads;
   if (values.offerWebSize !== undefined) row.delivery_offer_web_size = values.offerWebSize;
   if (values.favouritesLimit !== undefined) row.favourites_limit = values.favouritesLimit;
+  if (values.language !== undefined) row.language = values.language;
   const query = whereVersion(db("projects").where({ id: projectId }), edit.condition);
   return (await query.update({ ...row, ...editColumns(db, edit) })) > 0;
 }

@@ -1,20 +1,22 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import express, { Router, type Response } from "express";
+import express, { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
 import { HttpError, NotFoundError } from "../http/errors";
 import { galleryPart, renderGallery, renderPasscodeForm } from "./delivery-page";
-import { brandOf, GONE_TEXT, messagePage, UNKNOWN_TEXT } from "./message-page";
+import { brandOf, messagePage, pageTranslator } from "./message-page";
 import { galleryPartSchema } from "./delivery.schema";
 import { parse } from "../http/validate";
 import { createPasscodeAttempts } from "./passcode-attempts";
 import { setPasscodeCookie } from "./passcode-cookie";
 import { notePasscodeFailure } from "../activity/delivery-hooks";
 import { galleryDownloads } from "./download-choices";
-import { BEING_UPDATED, BeingUpdatedError, UPDATING_TEXT } from "./being-updated.service";
+import { BeingUpdatedError } from "./being-updated.service";
+import { rememberLanguage } from "../i18n/choose-language";
+import type { Translator } from "../i18n/i18n";
 import {
   checkPasscode,
-  EXPIRED_MESSAGE,
+  DELIVERY_TOKEN,
   galleryOf,
   mayOpen,
   openLink,
@@ -26,10 +28,12 @@ import { noteDeliveryViewed } from "../webhooks/delivery-events";
 
 const assetsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "assets");
 
-export function sendHtml(res: Response, status: number, html: string) {
+/** A client's page: never kept by anyone (its language, passcode and photos are this visitor's). */
+export function sendHtml(res: Response, status: number, html: string, tr?: Translator) {
   res
     .status(status)
     .set({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" })
+    .set(tr ? { "Content-Language": tr.lang, Vary: "Cookie, Accept-Language" } : {})
     .send(html);
 }
 
@@ -41,20 +45,30 @@ export function deliveryRouter(ctx: AppContext): Router {
   const router = Router();
   const attempts = createPasscodeAttempts(ctx.db);
 
-  /** The page's own answers are pages too: a 404, 410 or 503 (being updated) a person can read. */
-  async function pageFor(res: Response, token: string): Promise<DeliveryLink | undefined> {
+  /**
+   * The page's own answers are pages too: a 404, 410 or 503 (being updated) a person can read, in
+   * the visitor's language (a `?lang=` remembered), else the project's (while it has one), else the studio's.
+   */
+  async function pageFor(req: Request, res: Response, token: string): Promise<DeliveryLink | undefined> {
+    rememberLanguage(req, res);
+    const here = `/d/${token}`;
     try {
       return await openLink(ctx, token);
     } catch (err) {
       if (err instanceof BeingUpdatedError) {
         if (err.headers) res.set(err.headers);
-        sendHtml(res, 503, await messagePage(ctx, BEING_UPDATED, UPDATING_TEXT));
+        const page = { tr: await pageTranslator(ctx, req, err.language), here };
+        sendHtml(res, 503, await messagePage(ctx, page, "message.updatingTitle", "message.updatingText"), page.tr);
         return undefined;
       }
       if (!(err instanceof HttpError) || (err.statusCode !== 404 && err.statusCode !== 410)) throw err;
       const gone = err.statusCode === 410;
-      const title = gone ? EXPIRED_MESSAGE : "This delivery link does not exist";
-      sendHtml(res, err.statusCode, await messagePage(ctx, title, gone ? GONE_TEXT : UNKNOWN_TEXT));
+      // An unknown token's menu would link to nowhere useful, but still lets the visitor read this page.
+      const page = { tr: await pageTranslator(ctx, req), here: DELIVERY_TOKEN.test(token) ? here : undefined };
+      const [title, text] = gone
+        ? ["message.expiredTitle", "message.expiredText"]
+        : ["message.unknownTitle", "message.unknownText"];
+      sendHtml(res, err.statusCode, await messagePage(ctx, page, title, text), page.tr);
       return undefined;
     }
   }
@@ -62,11 +76,12 @@ export function deliveryRouter(ctx: AppContext): Router {
   router.use("/assets", express.static(assetsDir, { index: false, maxAge: "1h", fallthrough: true }));
 
   router.get("/:token", async (req, res) => {
-    const link = await pageFor(res, req.params.token);
+    const link = await pageFor(req, res, req.params.token);
     if (!link) return;
     const brand = await brandOf(ctx);
+    const page = { tr: await pageTranslator(ctx, req, link.language), here: `/d/${link.token}` };
     if (!(await mayOpen(ctx, req, link)))
-      return sendHtml(res, 200, renderPasscodeForm({ ...brand, token: link.token }));
+      return sendHtml(res, 200, renderPasscodeForm({ ...brand, ...page, token: link.token }), page.tr);
     const { photos, zipSize } = await galleryOf(ctx, link);
     // A later part, where a browser without the script moves on: not another view of the page.
     const from = galleryPartSchema.safeParse(req.query);
@@ -81,6 +96,7 @@ export function deliveryRouter(ctx: AppContext): Router {
       200,
       renderGallery({
         ...brand,
+        ...page,
         token: link.token,
         projectName: link.projectName,
         coverId: link.coverAttachmentId,
@@ -89,6 +105,7 @@ export function deliveryRouter(ctx: AppContext): Router {
         zipSize,
         downloads: await galleryDownloads(ctx, link),
       }),
+      page.tr,
     );
   });
 
@@ -105,7 +122,7 @@ export function deliveryRouter(ctx: AppContext): Router {
     "/:token/unlock",
     express.urlencoded({ extended: false, limit: "4kb", parameterLimit: 5 }),
     async (req, res) => {
-      const link = await pageFor(res, req.params.token);
+      const link = await pageFor(req, res, req.params.token);
       if (!link) return;
       try {
         await checkPasscode(link, (req.body as Record<string, unknown> | undefined)?.passcode, attempts);
@@ -113,8 +130,16 @@ export function deliveryRouter(ctx: AppContext): Router {
         if (!(err instanceof HttpError) || (err.statusCode !== 401 && err.statusCode !== 429)) throw err;
         if (err.statusCode === 401) notePasscodeFailure(ctx, link.projectId);
         if (err.headers) res.set(err.headers);
-        const page = renderPasscodeForm({ ...(await brandOf(ctx)), token: link.token, error: err.message });
-        return sendHtml(res, err.statusCode, page);
+        const tr = await pageTranslator(ctx, req, link.language);
+        const error = tr.t(err.statusCode === 401 ? "passcode.wrong" : "passcode.tooMany");
+        const page = renderPasscodeForm({
+          ...(await brandOf(ctx)),
+          tr,
+          here: `/d/${link.token}`,
+          token: link.token,
+          error,
+        });
+        return sendHtml(res, err.statusCode, page, tr);
       }
       if (link.passcodeHash) await setPasscodeCookie(ctx.db, req, res, link);
       res.redirect(303, `/d/${link.token}`);

@@ -7,6 +7,7 @@ import {
   notOnOneLine,
 } from "../../api/validation";
 import { FAVOURITES_LIMIT_MAX } from "../../api/favourites";
+import { languageSchema } from "../i18n/language-schema";
 
 /** PUT /api/projects/:id/delivery: a field left out stays as it is; null removes it. */
 export const deliverySettingsSchema = z.object({
@@ -34,6 +35,8 @@ export const deliverySettingsSchema = z.object({
     .max(FAVOURITES_LIMIT_MAX, `The favourites limit must be 1 to ${FAVOURITES_LIMIT_MAX}`)
     .nullable()
     .optional(),
+  // The gallery's and its mails' language; null: the studio's.
+  language: languageSchema.nullable().optional(),
 });
 
 /** GET /d/:token/photos?from=N: a part of the grid from the N-th photo (1-based). */

@@ -53,7 +53,10 @@ export const isExpired = (link: Pick<DeliveryLink, "endsAt">, now = Date.now()) 
 export async function openLink(ctx: AppContext, token: string): Promise<DeliveryLink> {
   if (!DELIVERY_TOKEN.test(token)) throw new NotFoundError();
   const link = await deliveryCache(ctx).link(token);
-  if (!link) throw (await isBeingUpdated(ctx.db, token)) ? new BeingUpdatedError() : new NotFoundError();
+  if (!link) {
+    const updating = await isBeingUpdated(ctx.db, token);
+    throw updating ? new BeingUpdatedError(updating.language) : new NotFoundError();
+  }
   if (isExpired(link)) throw new GoneError();
   return link;
 }
@@ -135,6 +138,7 @@ export interface DeliverySettingsInput {
   allowDownloads?: boolean;
   offerWebSize?: boolean;
   favouritesLimit?: number | null;
+  language?: string | null;
 }
 
 export async function updateSettings(
@@ -148,8 +152,8 @@ export async function updateSettings(
     input.expiresAt === undefined || input.expiresAt === null
       ? input.expiresAt
       : new Date(input.expiresAt).toISOString();
-  const { allowDownloads, offerWebSize, favouritesLimit } = input;
-  const values = { expiresAt, passcodeHash, allowDownloads, offerWebSize, favouritesLimit };
+  const { allowDownloads, offerWebSize, favouritesLimit, language } = input;
+  const values = { expiresAt, passcodeHash, allowDownloads, offerWebSize, favouritesLimit, language };
   if (!(await updateDeliverySettings(ctx.db, projectId, values, edit))) {
     await projectOrNotFound(ctx, projectId);
     throw new StaleRecordError();

@@ -67,6 +67,7 @@ describe("the delivery page", () => {
       allowDownloads: true,
       offerWebSize: false,
       favouritesLimit: null,
+      language: null,
     });
   });
 
@@ -103,9 +104,11 @@ describe("the delivery page", () => {
     ]) {
       expect(page, secret).not.toContain(secret);
     }
+    // Besides the two scripts, only the texts they show: JSON, which a browser never runs.
     expect(page.match(/<script[^>]*>/g)).toEqual([
       '<script src="/d/assets/delivery.js" defer>',
       '<script src="/d/assets/favourites.js" defer>',
+      '<script type="application/json" id="pd-texts">',
     ]);
     expect(Buffer.byteLength(page)).toBeLessThan(50 * 1024);
     const js = await api().get("/d/assets/delivery.js");

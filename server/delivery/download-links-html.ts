@@ -1,4 +1,6 @@
-import { formatFileSize as formatSize } from "../../api/format-size";
+import { formatSizeIn } from "../i18n/format";
+import type { Translator } from "../i18n/i18n";
+import { escapeHtml } from "./escape-html";
 
 /** What the gallery offers to download: nothing on a view-only link. */
 export interface GalleryDownloads {
@@ -14,13 +16,15 @@ export interface GalleryDownloads {
 export const NO_DOWNLOADS_TEXT = "The studio has not offered downloads for this gallery.";
 
 /** The header's ZIP buttons; a view-only gallery says it offers none. */
-export function zipLinks(downloads: GalleryDownloads, zipSize: number): string {
-  if (!downloads.originals) return `<p class="view-only">${NO_DOWNLOADS_TEXT}</p>`;
+export function zipLinks(tr: Translator, downloads: GalleryDownloads, zipSize: number): string {
+  const text = (key: string, bytes?: number) =>
+    escapeHtml(tr.t(key, bytes === undefined ? undefined : { size: formatSizeIn(tr.lang, bytes) }));
+  if (!downloads.originals) return `<p class="view-only">${text("gallery.noDownloads")}</p>`;
   const web =
     downloads.webSize && downloads.webZipSize !== undefined
-      ? `<a class="button secondary" href="web.zip" download>Download web size (ZIP, ${formatSize(downloads.webZipSize)})</a>`
+      ? `<a class="button secondary" href="web.zip" download>${text("gallery.downloadWebSize", downloads.webZipSize)}</a>`
       : "";
-  return `<div class="downloads"><a class="button" href="all.zip" download>Download all (ZIP, ${formatSize(zipSize)})</a>${web}</div>`;
+  return `<div class="downloads"><a class="button" href="all.zip" download>${text("gallery.downloadAll", zipSize)}</a>${web}</div>`;
 }
 
 /** What the grid tells the script to put in the viewer: `original`, `original web`, or nothing. */

@@ -2,11 +2,9 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import type { AppContext } from "../context";
 import type { HttpError } from "../http/errors";
 import { answerError } from "../http/plain-answers";
-import { GONE_TEXT, messagePage, UNKNOWN_TEXT } from "./message-page";
-import { EXPIRED_MESSAGE } from "./delivery.service";
+import { messagePage, pageTranslator } from "./message-page";
 import { DownloadsOffError } from "./download-choices";
-import { NO_DOWNLOADS_TEXT } from "./download-links-html";
-import { BEING_UPDATED, BeingUpdatedError, UPDATING_TEXT } from "./being-updated.service";
+import { BeingUpdatedError } from "./being-updated.service";
 
 const ZIP_PATH = /^\/(?:d\/[^/]+\/(?:all|web)\.zip|published\/[^/]+)\/?$/i;
 
@@ -16,12 +14,15 @@ export function isZipPageRequest(req: IncomingMessage): boolean {
   return ZIP_PATH.test(path) && (req.headers.accept ?? "").includes("text/html");
 }
 
+/** The catalogue's title and text for the error (server/i18n/locales). */
 function wordsFor(err: unknown, answer: HttpError): { title: string; text: string } {
-  if (err instanceof DownloadsOffError) return { title: "Downloads are not offered", text: NO_DOWNLOADS_TEXT };
-  if (err instanceof BeingUpdatedError) return { title: BEING_UPDATED, text: UPDATING_TEXT };
-  if (answer.statusCode === 410) return { title: EXPIRED_MESSAGE, text: GONE_TEXT };
-  if (answer.statusCode === 404) return { title: "This download link does not exist", text: UNKNOWN_TEXT };
-  return { title: answer.message, text: "Please try again later, or ask the studio." };
+  if (err instanceof DownloadsOffError) return { title: "message.downloadsOffTitle", text: "gallery.noDownloads" };
+  if (err instanceof BeingUpdatedError) return { title: "message.updatingTitle", text: "message.updatingText" };
+  if (answer.statusCode === 410) return { title: "message.expiredTitle", text: "message.expiredText" };
+  if (answer.statusCode === 404) return { title: "message.unknownZipTitle", text: "message.unknownText" };
+  if (answer.statusCode === 401) return { title: "passcode.title", text: "message.passcodeFirstText" };
+  if (answer.statusCode === 429) return { title: "favourites.errors.tooMany", text: "message.tryLaterText" };
+  return { title: "message.errorTitle", text: "message.tryLaterText" };
 }
 
 /** The studio's branded page for a ZIP link's error; the JSON answer if the page cannot be made. */
@@ -36,7 +37,8 @@ export async function answerZipErrorPage(
   let html: string;
   try {
     const { title, text } = wordsFor(err, answer);
-    html = await messagePage(ctx, title, text);
+    const project = err instanceof BeingUpdatedError ? err.language : null;
+    html = await messagePage(ctx, { tr: await pageTranslator(ctx, req, project) }, title, text);
   } catch {
     return answerError(req, res, answer, baseHeaders);
   }

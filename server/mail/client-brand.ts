@@ -5,6 +5,8 @@ import { readStudioRow } from "../studio/studio.repository";
 import { readAll } from "../storage/object-store";
 import { storesOf } from "../storage/stores";
 import { firstPhotoIdSql } from "../attachments/photo-order";
+import { mailLanguage } from "../i18n/choose-language";
+import type { Language } from "../i18n/languages";
 
 /** An image a mail carries inline, shown where its HTML says `cid:<cid>`. */
 export interface InlineImage {
@@ -27,6 +29,8 @@ export interface MailBrand {
   contactWebsite: string | null;
   /** IANA name: the zone the expiry is given in. */
   timeZone: string;
+  /** The mail's language: the project's, else the studio's. */
+  language: Language;
   logo?: InlineImage;
   cover?: InlineImage;
 }
@@ -90,7 +94,11 @@ async function coverImage(ctx: AppContext, projectId: number): Promise<InlineIma
  * (logged): the mail still goes.
  */
 export async function clientMailBrand(ctx: AppContext, projectId: number): Promise<MailBrand> {
-  const [studio, row] = await Promise.all([branding(ctx), readStudioRow(ctx.db)]);
+  const [studio, row, project] = await Promise.all([
+    branding(ctx),
+    readStudioRow(ctx.db),
+    ctx.db("projects").where({ id: projectId }).first("language") as Promise<{ language: string | null } | undefined>,
+  ]);
   const quietly = <T>(what: string, image: Promise<T>) =>
     image.catch((err: unknown) => {
       ctx.logger.warn({ err, projectId }, `the ${what} could not be put in the client's mail`);
@@ -108,6 +116,7 @@ export async function clientMailBrand(ctx: AppContext, projectId: number): Promi
     contactPhone: studio.contactPhone,
     contactWebsite: studio.contactWebsite,
     timeZone: studio.timeZone,
+    language: mailLanguage({ project: project?.language, studio }),
     ...(logo && { logo }),
     ...(cover && { cover }),
   };

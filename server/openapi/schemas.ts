@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { WEB_APP_LANGUAGES } from "../users/users.schema";
+import { languageSchema } from "../i18n/language-schema";
 
 /**
  * The API's answers as zod schemas, for the OpenAPI document and the contract checks. They mirror
@@ -142,6 +143,7 @@ export const deliverySettingsSchema = named(
     allowDownloads: z.boolean(),
     offerWebSize: z.boolean(),
     favouritesLimit: z.number().int().nullable(),
+    language: languageSchema.nullable(),
   }),
   "DeliverySettings",
 );
@@ -301,6 +303,8 @@ export const studioSettingsSchema = named(
     contactPhone: z.string().nullable(),
     contactWebsite: z.string().nullable(),
     timeZone: z.string(),
+    language: languageSchema,
+    followBrowserLanguage: z.boolean(),
     updatedAt: nullableDateTime(),
     ...versioned,
   }),

@@ -84,6 +84,7 @@ const projectColumn = oncePerDialect((db: Db): string => {
         allowDownloads: json.bool("p.delivery_allow_downloads"),
         offerWebSize: json.bool("p.delivery_offer_web_size"),
         favouritesLimit: json.number("p.favourites_limit"),
+        language: "p.language",
       },
       // The chosen photo (a foreign key: null again once it is deleted), else the first in the project's order.
       coverAttachmentId: json.number(`COALESCE(p.cover_attachment_id, ${firstPhotoIdSql("p")})`),

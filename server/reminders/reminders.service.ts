@@ -50,7 +50,7 @@ async function sendReminder(
 ): Promise<void> {
   const { project } = reminder;
   const studio = brand.name;
-  const texts = reminderTexts(studio, project.name, project.expiresAt!, brand.timeZone);
+  const texts = reminderTexts(studio, project.name, project.expiresAt!, brand.timeZone, brand.language);
   await sendLinkMail(ctx, {
     project: { ...project, zipPath: project.zipPath! },
     holder: reminder,

@@ -1,9 +1,14 @@
-import { escapeHtml, formatSize } from "../delivery/delivery-page";
+import { escapeHtml } from "../delivery/delivery-page";
 import { inlineAttachments, type MailBrand } from "../mail/client-brand";
 import { contactLinks } from "../delivery/branding-html";
+import { translator, type Translator } from "../i18n/i18n";
+import { formatDayIn, formatExpiryIn, formatSizeIn } from "../i18n/format";
+import type { Language } from "../i18n/languages";
 
 /** What a mail to a client says: the same facts in its HTML and its plain-text part. */
 export interface ClientMailView {
+  /** The mail's language: the project's, else the studio's. */
+  tr: Translator;
   /** The studio: its name, colours, contact line, time zone, logo, and the project's cover. */
   brand: MailBrand;
   projectName: string;
@@ -21,44 +26,23 @@ export interface ClientMailView {
   unsubscribeUrl: string;
 }
 
-const partsOf = (iso: string, timeZone: string) => {
-  const parts = new Intl.DateTimeFormat("en-GB", {
-    timeZone,
-    weekday: "long",
-    day: "numeric",
-    month: "long",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-    timeZoneName: "short",
-  }).formatToParts(new Date(iso));
-  return (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
-};
-
-/** `14 March 2099`, the day in the zone given (UTC unless told). */
-export const formatDay = (iso: string, timeZone = "UTC") => {
-  const part = partsOf(iso, timeZone);
-  return `${part("day")} ${part("month")} ${part("year")}`;
-};
+/** `14 March 2099`, the day in the zone given (UTC unless told); in `lang` when given. */
+export const formatDay = (iso: string, timeZone = "UTC", lang: Language = "en") => formatDayIn(lang, iso, timeZone);
 
 /** `Saturday 14 March 2099, 19:30 CET`: clients are anywhere, so the zone is named. */
-export const formatExpiry = (iso: string, timeZone = "UTC") => {
-  const part = partsOf(iso, timeZone);
-  return `${part("weekday")} ${formatDay(iso, timeZone)}, ${part("hour")}:${part("minute")} ${part("timeZoneName")}`;
-};
+export const formatExpiry = (iso: string, timeZone = "UTC", lang: Language = "en") =>
+  formatExpiryIn(lang, iso, timeZone);
 
-const photosLine = (v: ClientMailView) =>
-  `${v.photoCount} ${v.photoCount === 1 ? "photo" : "photos"}, ${formatSize(v.totalSize)}`;
-
-export const BUTTON_TEXT = "View and download the photos";
+const photosLine = ({ tr, photoCount, totalSize }: ClientMailView) =>
+  tr.t("mail.photos", { count: photoCount, size: formatSizeIn(tr.lang, totalSize) });
 
 function factLines(v: ClientMailView): string[] {
+  const { t, lang } = v.tr;
   return [
     photosLine(v),
-    ...(v.expiresAt ? [`Available until ${formatExpiry(v.expiresAt, v.brand.timeZone)}.`] : []),
-    ...(v.passcode ? [`Passcode: ${v.passcode}`] : []),
-    ...(v.passcodeHint ? ["Open it with the passcode you were given."] : []),
+    ...(v.expiresAt ? [t("mail.availableUntil", { date: formatExpiry(v.expiresAt, v.brand.timeZone, lang) })] : []),
+    ...(v.passcode ? [t("mail.passcode", { passcode: v.passcode })] : []),
+    ...(v.passcodeHint ? [t("mail.passcodeHint")] : []),
   ];
 }
 
@@ -73,13 +57,13 @@ function text(v: ClientMailView): string {
     v.projectName,
     ...factLines(v),
     "",
-    `${BUTTON_TEXT}:`,
+    v.tr.t("mail.buttonLead"),
     v.link,
     "",
     "-- ",
     v.brand.name,
     ...(contacts(v.brand).length ? [contacts(v.brand).join(" · ")] : []),
-    `Unsubscribe from these e-mails: ${v.unsubscribeUrl}`,
+    v.tr.t("mail.unsubscribeText", { url: v.unsubscribeUrl }),
     "",
   ].join("\n");
 }
@@ -121,13 +105,14 @@ function coverImage(brand: MailBrand): string {
  * the long link broken anywhere so that it never runs past the card on a 320 px phone.
  */
 function html(v: ClientMailView): string {
-  const { brand } = v;
+  const { brand, tr } = v;
   const link = escapeHtml(v.link);
+  const text = (key: string) => escapeHtml(tr.t(key));
   const facts = factLines(v)
     .map((line) => `<p style="margin:0 0 6px;color:#495057">${escapeHtml(line)}</p>`)
     .join("");
   return (
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(v.projectName)}</title></head>` +
+    `<!doctype html><html lang="${tr.lang}" dir="${tr.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(v.projectName)}</title></head>` +
     `<body style="margin:0;padding:0;background:#f1f3f5;font-family:Helvetica,Arial,sans-serif;color:#212529">` +
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%;background:#f1f3f5"><tr><td align="center" style="padding:16px 8px">` +
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:600px;table-layout:fixed">` +
@@ -137,12 +122,12 @@ function html(v: ClientMailView): string {
     coverImage(brand) +
     paragraphs(v.message) +
     facts +
-    `<p style="margin:28px 0"><a href="${link}" class="button" style="display:inline-block;padding:12px 22px;background:${brand.accent};color:${brand.onAccent};text-decoration:none;border-radius:6px;font-weight:bold">${BUTTON_TEXT}</a></p>` +
-    `<p style="margin:0;font-size:13px;color:#868e96">Or open this address: <a href="${link}" class="link" style="color:#495057;word-break:break-all">${link}</a></p>` +
+    `<p style="margin:28px 0"><a href="${link}" class="button" style="display:inline-block;padding:12px 22px;background:${brand.accent};color:${brand.onAccent};text-decoration:none;border-radius:6px;font-weight:bold">${text("mail.button")}</a></p>` +
+    `<p style="margin:0;font-size:13px;color:#868e96">${text("mail.orOpen")} <a href="${link}" class="link" style="color:#495057;word-break:break-all">${link}</a></p>` +
     contactLine(brand) +
     `</td></tr>` +
     `<tr><td style="padding:16px 8px 0;font-size:12px;color:#868e96;text-align:center">` +
-    `${escapeHtml(brand.name)} · <a href="${escapeHtml(v.unsubscribeUrl)}" style="color:#868e96">Unsubscribe from these e-mails</a></td></tr>` +
+    `${escapeHtml(brand.name)} · <a href="${escapeHtml(v.unsubscribeUrl)}" style="color:#868e96">${text("mail.unsubscribe")}</a></td></tr>` +
     `</table></td></tr></table></body></html>`
   );
 }
@@ -155,18 +140,31 @@ export function renderClientMail(view: ClientMailView) {
 /** Names people typed, made safe for a header: any control character (CR, LF...) becomes a space. */
 export const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
 
-/** What the dialog opens with; the sender can change both. */
-export function defaultTexts(studio: string, projectName: string): { subject: string; message: string } {
+/** What the dialog opens with, in the mail's language; the sender can change both. */
+export function defaultTexts(
+  studio: string,
+  projectName: string,
+  lang: Language = "en",
+): { subject: string; message: string } {
+  const { t } = translator(lang);
   return {
-    subject: oneLine(`Your photos from ${studio}: ${projectName}`),
-    message: `Hello,\n\nYour photos of ${projectName} are ready. You can view them and download them all from the link below.\n\nWith best wishes,\n${studio}`,
+    subject: oneLine(t("mail.subject", { studio, project: projectName })),
+    message: t("mail.message", { studio, project: projectName }),
   };
 }
 
 /** A reminder's subject and words: it repeats the link and says until when it works. */
-export function reminderTexts(studio: string, projectName: string, expiresAt: string, timeZone = "UTC") {
+export function reminderTexts(
+  studio: string,
+  projectName: string,
+  expiresAt: string,
+  timeZone = "UTC",
+  lang: Language = "en",
+) {
+  const { t } = translator(lang);
+  const project = projectName;
   return {
-    subject: oneLine(`Reminder: your photos of ${projectName} are available until ${formatDay(expiresAt, timeZone)}`),
-    message: `Hello,\n\nA reminder from ${studio}: your photos of ${projectName} can be downloaded until ${formatExpiry(expiresAt, timeZone)}. After that the link stops working.`,
+    subject: oneLine(t("mail.reminderSubject", { project, day: formatDay(expiresAt, timeZone, lang) })),
+    message: t("mail.reminderMessage", { studio, project, date: formatExpiry(expiresAt, timeZone, lang) }),
   };
 }

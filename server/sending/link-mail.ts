@@ -2,6 +2,7 @@ import type { AppContext } from "../context";
 import { mailerOf, type Mailer } from "../mail/mailer";
 import { unsubscribeUrl } from "../unsubscribe/unsubscribe.service";
 import { oneLine, renderClientMail, type ClientMailView } from "./client-mail";
+import { translator } from "../i18n/i18n";
 import type { LinkHolder, ProjectForMail } from "./sending.repository";
 
 /** A published project (its link's ZIP known) as a mail to its client shows it. */
@@ -32,11 +33,12 @@ export async function sendLinkMail(
   mailer: Mailer = mailerOf(ctx),
 ): Promise<void> {
   const { project, holder, brand, texts, passcode } = mail;
-  const unsubscribe = unsubscribeUrl(holder.linkOrigin, mail.unsubscribeToken);
+  const unsubscribe = unsubscribeUrl(holder.linkOrigin, mail.unsubscribeToken, brand.language);
   await mailer.send({
     to: holder.name ? { name: oneLine(holder.name), address: holder.email } : holder.email,
     subject: texts.subject,
     ...renderClientMail({
+      tr: translator(brand.language),
       brand,
       projectName: project.name,
       photoCount: project.photoCount,

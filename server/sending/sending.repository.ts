@@ -16,6 +16,8 @@ export interface ProjectForMail {
   totalSize: number;
   lastDownloadAt: string | null;
   reminderDays: number | null;
+  /** The project's language for its clients; null: the studio's. */
+  language: string | null;
 }
 
 export const PROJECT_FOR_MAIL_COLUMNS = [
@@ -32,6 +34,7 @@ export const PROJECT_FOR_MAIL_COLUMNS = [
   "p.total_file_size",
   "p.delivery_last_download_at",
   "p.delivery_reminder_days",
+  "p.language",
 ];
 
 export function toProjectForMail(r: Record<string, unknown>): ProjectForMail {
@@ -49,6 +52,7 @@ export function toProjectForMail(r: Record<string, unknown>): ProjectForMail {
     totalSize: Number(r.total_file_size ?? 0),
     lastDownloadAt: (r.delivery_last_download_at as string | null) ?? null,
     reminderDays: r.delivery_reminder_days === null ? null : Number(r.delivery_reminder_days),
+    language: (r.language as string | null | undefined) ?? null,
   };
 }
 

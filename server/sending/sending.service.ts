@@ -8,7 +8,8 @@ import { verifyPassword } from "../auth/passwords";
 import type { Mailer } from "../mail/mailer";
 import { clientMailBrand } from "../mail/client-brand";
 import { sendLinkMail } from "./link-mail";
-import { studioName } from "../studio/studio.service";
+import { branding } from "../studio/studio.service";
+import { mailLanguage } from "../i18n/choose-language";
 import { recordActivity, recipientLabel, staffLabel } from "../activity/activity.service";
 import { mailAddresses, mailbox, unsubscribedSet } from "../unsubscribe/unsubscribe.service";
 import type { SendResult, SendingDraft, User } from "../../api/types";
@@ -48,13 +49,14 @@ function whyNotSendable(ctx: AppContext, project: ProjectForMail, links: LinkOri
 
 export async function sendingDraft(ctx: AppContext, projectId: number, links: LinkOrigin): Promise<SendingDraft> {
   const project = await projectOrNotFound(ctx, projectId);
+  const studio = await branding(ctx);
   const contacts = project.clientId ? await contactsWithAddress(ctx.db, project.clientId) : [];
   const unsubscribed = await unsubscribedSet(
     ctx,
     contacts.map((c) => c.email),
   );
   return {
-    ...defaultTexts(await studioName(ctx), project.name),
+    ...defaultTexts(studio.name, project.name, mailLanguage({ project: project.language, studio })),
     contacts: contacts.map((c) => ({
       id: c.id,
       name: c.name,

@@ -3,13 +3,16 @@ import { clientMailBrand } from "../mail/client-brand";
 import { mailAddresses, mailbox } from "../unsubscribe/unsubscribe.service";
 import { oneLine } from "./client-mail";
 import { sendLinkMail } from "./link-mail";
+import { translator } from "../i18n/i18n";
+import type { Language } from "../i18n/languages";
 import { findProjectForMail, holdersOfLink } from "./sending.repository";
 
 /** What the mail to say the gallery was updated says; the link is the one the recipient already has. */
-function updateNoticeTexts(studio: string, projectName: string) {
+function updateNoticeTexts(studio: string, project: string, lang: Language) {
+  const { t } = translator(lang);
   return {
-    subject: oneLine(`Updated: your photos of ${projectName}`),
-    message: `Hello,\n\n${studio} has updated your gallery ${projectName}. Your link stays the same: open it to see the photos as they are now.`,
+    subject: oneLine(t("mail.updateSubject", { project })),
+    message: t("mail.updateMessage", { studio, project }),
   };
 }
 
@@ -31,7 +34,7 @@ export async function notifyGalleryUpdated(ctx: AppContext, projectId: number): 
     );
     const brand = await clientMailBrand(ctx, projectId);
     const studio = brand.name;
-    const texts = updateNoticeTexts(studio, project.name);
+    const texts = updateNoticeTexts(studio, project.name, brand.language);
     const published = { ...project, zipPath: project.zipPath };
     let sent = 0;
     for (const holder of holders) {

@@ -13,6 +13,10 @@ export interface StudioRow {
   contactPhone: string | null;
   contactWebsite: string | null;
   timeZone: string | null;
+  /** The clients' language (server/i18n/languages.ts); null: English. */
+  language: string | null;
+  /** Galleries follow the visitor's browser language. */
+  followBrowserLanguage: boolean;
   updatedAt: string | null;
 }
 
@@ -24,6 +28,8 @@ const COLUMNS: Record<keyof StudioRow, string> = {
   contactPhone: "contact_phone",
   contactWebsite: "contact_website",
   timeZone: "time_zone",
+  language: "language",
+  followBrowserLanguage: "follow_browser_language",
   updatedAt: "updated_at",
 };
 
@@ -35,7 +41,8 @@ export async function readStudioRow(db: Db): Promise<StudioRow & Versioned> {
     .where({ id: ROW_ID })
     .first(db.raw(`studio_settings.*, ${editorNameColumn("studio_settings.updated_by")}`))) as
     Record<string, unknown> | undefined;
-  const value = (key: keyof StudioRow) => (row?.[COLUMNS[key]] as string | null | undefined) ?? null;
+  const value = (key: Exclude<keyof StudioRow, "followBrowserLanguage">) =>
+    (row?.[COLUMNS[key]] as string | null | undefined) ?? null;
   return {
     name: value("name"),
     logoKey: value("logoKey"),
@@ -44,6 +51,9 @@ export async function readStudioRow(db: Db): Promise<StudioRow & Versioned> {
     contactPhone: value("contactPhone"),
     contactWebsite: value("contactWebsite"),
     timeZone: value("timeZone"),
+    language: value("language"),
+    // sqlite answers 0/1.
+    followBrowserLanguage: Boolean(row?.follow_browser_language),
     updatedAt: toIso(row?.updated_at),
     version: Number(row?.version ?? 1),
     updatedBy: editorOf(

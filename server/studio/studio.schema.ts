@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { languageSchema } from "../i18n/language-schema";
 import { optionalEmail, optionalPhone } from "../http/validate";
 import { INVALID_ACCENT, INVALID_TIME_ZONE, studioFieldProblems as problems, websiteAsSaved } from "../../api/studio";
 
@@ -32,6 +33,9 @@ export const studioChangeSchema = z.object({
     .transform((v) => websiteAsSaved(v ?? ""))
     .optional(),
   timeZone: z.string({ error: INVALID_TIME_ZONE }).trim().superRefine(checkedBy(problems.timeZone)).optional(),
+  // The clients' galleries and mails, unless a project chooses its own.
+  language: languageSchema.optional(),
+  followBrowserLanguage: z.boolean({ error: "followBrowserLanguage must be true or false" }).optional(),
 });
 
 export type StudioChange = z.infer<typeof studioChangeSchema>;

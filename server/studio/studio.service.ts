@@ -6,6 +6,7 @@ import { DEFAULT_ACCENT, textColourOn } from "../../api/studio";
 import type { StudioSettings, Versioned } from "../../api/types";
 import type { StudioChange } from "./studio.schema";
 import type { Edit } from "../http/record-version";
+import { DEFAULT_LANGUAGE, isLanguage } from "../i18n/languages";
 import { readStudioRow, writeStudioRow, type StudioRow } from "./studio.repository";
 
 /** The one record of the `studio` resource, as the web app addresses it (`/api/studio/settings`). */
@@ -26,6 +27,8 @@ function toSettings(row: StudioRow & Versioned, defaultName: string): StudioSett
     contactPhone: row.contactPhone,
     contactWebsite: row.contactWebsite,
     timeZone: row.timeZone ?? serverTimeZone(),
+    language: isLanguage(row.language) ? row.language : DEFAULT_LANGUAGE,
+    followBrowserLanguage: row.followBrowserLanguage,
     updatedAt: row.updatedAt,
     version: row.version,
     updatedBy: row.updatedBy,

@@ -42,6 +42,8 @@ const DEFAULTS = {
   contactPhone: null,
   contactWebsite: null,
   timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  language: "en",
+  followBrowserLanguage: false,
   updatedAt: null,
   version: 1,
   updatedBy: null,

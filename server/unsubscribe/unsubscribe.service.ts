@@ -14,8 +14,9 @@ export const UNSUBSCRIBE_TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
 /** One mailbox however it was typed: the key of unsubscribes. */
 export const mailbox = (email: string) => email.trim().toLowerCase();
 
-/** The unsubscribe link of an address's token. */
-export const unsubscribeUrl = (origin: string, token: string) => `${origin}/unsubscribe/${token}`;
+/** The unsubscribe link of an address's token; a mail in another language than English says which, for its page. */
+export const unsubscribeUrl = (origin: string, token: string, lang = "en") =>
+  `${origin}/unsubscribe/${token}${lang === "en" ? "" : `?lang=${encodeURIComponent(lang)}`}`;
 
 /** Each address's unsubscribe token and state, by mailbox; addresses never mailed before get a token now. */
 export async function mailAddresses(ctx: AppContext, emails: string[]): Promise<Map<string, MailAddress>> {

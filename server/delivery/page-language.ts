@@ -1,0 +1,63 @@
+import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES } from "../i18n/languages";
+import type { Translator } from "../i18n/i18n";
+import { resourcesOf } from "../i18n/i18n";
+import { escapeHtml } from "./escape-html";
+
+/** What a client's page is drawn in: its texts, and the address its language menu's links go to. */
+export interface PageLanguage {
+  tr: Translator;
+  /** The page's own path (`/d/<token>`, `/unsubscribe/<token>`): the menu links to it with `?lang=`. */
+  here?: string;
+}
+
+/**
+ * The language menu: a disclosure of plain links (`?lang=de`), so it works without the script;
+ * each language named in itself, in its own language and direction.
+ */
+export function languageMenu({ tr, here }: PageLanguage): string {
+  if (!here) return "";
+  const items = SUPPORTED_LANGUAGES.map((lang) => {
+    const current = lang === tr.lang ? ` aria-current="true"` : "";
+    return `<a href="${escapeHtml(`${here}?lang=${lang}`)}" hreflang="${lang}" lang="${lang}"${current}>${LANGUAGE_NAMES[lang]}</a>`;
+  }).join("");
+  return (
+    `<details class="languages"><summary><span>${escapeHtml(tr.t("page.language"))}</span>: ` +
+    `<span lang="${tr.lang}">${LANGUAGE_NAMES[tr.lang]}</span></summary><nav>${items}</nav></details>`
+  );
+}
+
+/**
+ * The texts the gallery's scripts show (viewer, favourites), for them to read: JSON that never
+ * runs, and never ends its element. A view-only gallery's leaves out the download buttons' words.
+ */
+export function scriptTexts(tr: Translator, downloads: boolean): string {
+  const all = withEnglishUnder(resourcesOf("en"), resourcesOf(tr.lang));
+  if (!downloads) {
+    const { download: _d, downloadWebSize: _w, ...viewer } = all.viewer as Texts;
+    all.viewer = viewer;
+  }
+  const texts = {
+    lang: tr.lang,
+    dir: tr.dir,
+    viewer: all.viewer,
+    favourites: all.favourites,
+    theStudio: tr.t("page.theStudio"),
+  };
+  const json = JSON.stringify(texts).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026");
+  return `<script type="application/json" id="pd-texts">${json}</script>`;
+}
+
+type Texts = Record<string, unknown>;
+
+/** The language's texts, with English for any it lacks (as i18next falls back on the server). */
+function withEnglishUnder(english: Texts, own: Texts): Texts {
+  const merged: Texts = { ...english };
+  for (const [key, value] of Object.entries(own)) {
+    const under = merged[key];
+    merged[key] =
+      value && typeof value === "object" && under && typeof under === "object"
+        ? withEnglishUnder(under as Texts, value as Texts)
+        : value;
+  }
+  return merged;
+}
