@@ -4,6 +4,7 @@ import { DELIVERY_TOKEN } from "../delivery/delivery.service";
 import { deliveryCache } from "../delivery/delivery-cache";
 import { LINK_KEY, setRecipientCookie } from "./recipient-cookie";
 import { recipientOfKey } from "./recipient-links.service";
+import { rememberLanguage } from "../i18n/choose-language";
 
 /**
  * `/d/<token>?r=<key>`, the link in a client's mail: remembers whose mail it was (a cookie for
@@ -21,6 +22,8 @@ export function recipientLinkRouter(ctx: AppContext): Router {
       const link = await deliveryCache(ctx).link(token);
       if (link) setRecipientCookie(req, res, link, key);
     }
+    // A `?lang=` beside the key is the visitor's choice too: remembered before the page drops it.
+    rememberLanguage(req, res);
     res.redirect(302, `/d/${token}`);
   });
   return router;

@@ -20,6 +20,40 @@
   var offered = (grid.getAttribute("data-downloads") || "").split(" ");
   var originals = offered.indexOf("original") !== -1;
   var webSize = offered.indexOf("web") !== -1;
+  // The page's language: its texts come with it (#pd-texts, JSON); right to left mirrors the arrows and swipes.
+  var texts = readTexts();
+  var lang = texts.lang || document.documentElement.lang || "en";
+  var rtl = document.documentElement.dir === "rtl";
+  var plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang) : null;
+  var numbers = window.Intl && lang !== "en" ? new Intl.NumberFormat(lang) : null;
+
+  function readTexts() {
+    var node = document.getElementById("pd-texts");
+    try {
+      return (node && JSON.parse(node.textContent)) || {};
+    } catch {
+      return {};
+    }
+  }
+
+  /** `viewer.next`, with `{{name}}` filled in; a `count` picks the plural form as i18next names it (`_one`, `_few`, `_other`). */
+  function t(path, vars) {
+    var parts = path.split(".");
+    var last = parts.pop();
+    var group = parts.reduce(function (at, part) {
+      return (at && at[part]) || {};
+    }, texts);
+    var text = group[last];
+    if (vars && typeof vars.count === "number")
+      text = group[last + "_" + (plurals ? plurals.select(vars.count) : "other")] || group[last + "_other"];
+    return String(text === undefined ? path : text).replace(/\{\{(\w+)\}\}/g, function (all, name) {
+      return vars && vars[name] !== undefined ? vars[name] : all;
+    });
+  }
+
+  function number(n) {
+    return numbers ? numbers.format(n) : String(n);
+  }
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -106,18 +140,19 @@
     class: "viewer",
     role: "dialog",
     "aria-modal": "true",
-    "aria-label": "Photo viewer",
+    "aria-label": t("viewer.label"),
     hidden: "",
   });
   var bar = el("div", { class: "viewer-bar" });
   var name = el("span", { class: "viewer-name" });
   var position = el("span", { class: "viewer-position" });
   var downloads = viewerDownloads();
-  var close = el("button", { type: "button", class: "viewer-close", "aria-label": "Close" }, "✕");
+  var close = el("button", { type: "button", class: "viewer-close", "aria-label": t("viewer.close") }, "✕");
   var stage = el("div", { class: "viewer-stage" });
   var image = el("img", { alt: "" });
-  var prev = el("button", { type: "button", class: "nav prev", "aria-label": "Previous photo" }, "‹");
-  var next = el("button", { type: "button", class: "nav next", "aria-label": "Next photo" }, "›");
+  // Previous sits at the start of the line: the left in English, the right in Arabic; its arrow points there.
+  var prev = el("button", { type: "button", class: "nav prev", "aria-label": t("viewer.previous") }, rtl ? "›" : "‹");
+  var next = el("button", { type: "button", class: "nav next", "aria-label": t("viewer.next") }, rtl ? "‹" : "›");
   bar.append.apply(bar, [name, position].concat(downloads.links, [close]));
   stage.append(image, prev, next);
   viewer.append(bar, stage);
@@ -137,7 +172,9 @@
   function show(n) {
     current = ((((n - 1) % total) + total) % total) + 1;
     image.src = "v/" + current;
-    position.textContent = sequence ? sequence.indexOf(current) + 1 + " / " + sequence.length : current + " / " + total;
+    position.textContent = sequence
+      ? t("viewer.position", { n: number(sequence.indexOf(current) + 1), total: number(sequence.length) })
+      : t("viewer.position", { n: number(current), total: number(total) });
     downloads.point(current);
     // For favourites.js: which photo the viewer shows now.
     viewer.dispatchEvent(new CustomEvent("photoshown", { detail: current }));
@@ -220,8 +257,9 @@
     // Typing in a field (a comment) moves its caret, not the photos.
     if (event.target.tagName === "INPUT" && event.key !== "Escape") return;
     if (event.key === "Escape") shut();
-    else if (event.key === "ArrowRight") step(1);
-    else if (event.key === "ArrowLeft") step(-1);
+    // The arrow towards the end of the line goes on: right in English, left in Arabic.
+    else if (event.key === "ArrowRight") step(rtl ? -1 : 1);
+    else if (event.key === "ArrowLeft") step(rtl ? 1 : -1);
     else return;
     event.preventDefault();
   });
@@ -229,8 +267,8 @@
   /** The viewer's download links, as the link offers them: the original, and the web size. */
   function viewerDownloads() {
     var links = [];
-    var original = originals && el("a", { class: "viewer-download", download: "" }, "Download");
-    var web = webSize && el("a", { class: "viewer-download", download: "" }, "Download web size");
+    var original = originals && el("a", { class: "viewer-download", download: "" }, t("viewer.download"));
+    var web = webSize && el("a", { class: "viewer-download", download: "" }, t("viewer.downloadWebSize"));
     if (original) links.push(original);
     if (web) links.push(web);
     return {
@@ -254,6 +292,7 @@
     if (touchX === null) return;
     var dx = event.changedTouches[0].clientX - touchX;
     touchX = null;
-    if (Math.abs(dx) > 40) step(dx < 0 ? 1 : -1);
+    // Swiping towards the start of the line brings the next photo: leftwards in English, rightwards in Arabic.
+    if (Math.abs(dx) > 40) step(dx < 0 !== rtl ? 1 : -1);
   });
 })();

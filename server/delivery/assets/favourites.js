@@ -9,11 +9,60 @@
   var grid = document.querySelector(".grid");
   if (!grid || !window.fetch) return;
   var viewer = document.querySelector(".viewer");
+  var texts = readTexts();
+  var plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(texts.lang || "en") : null;
+  var numbers = window.Intl && texts.lang && texts.lang !== "en" ? new Intl.NumberFormat(texts.lang) : null;
   var studioName = document.querySelector(".studio span");
-  var studio = (studioName && studioName.textContent) || "the studio";
+  var studio = (studioName && studioName.textContent) || texts.theStudio || "the studio";
   var sizes = (grid.querySelector("img") || { getAttribute: function () {} }).getAttribute("sizes") || "";
   var state = { limit: null, visitor: null, sent: false, chosen: {}, count: 0 };
   var shownInViewer = 0;
+
+  function readTexts() {
+    var node = document.getElementById("pd-texts");
+    try {
+      return (node && JSON.parse(node.textContent)) || {};
+    } catch {
+      return {};
+    }
+  }
+
+  /** A favourites text (`errors.generic`), `{{name}}` filled in; a `count` picks the plural form as i18next names it. */
+  function t(path, vars) {
+    var parts = path.split(".");
+    var last = parts.pop();
+    var group = parts.reduce(function (at, part) {
+      return (at && at[part]) || {};
+    }, texts.favourites || {});
+    var text = group[last];
+    if (vars && typeof vars.count === "number") {
+      text = group[last + "_" + (plurals ? plurals.select(vars.count) : "other")] || group[last + "_other"];
+      vars.count = numbers ? numbers.format(vars.count) : String(vars.count);
+    }
+    return String(text === undefined ? path : text).replace(/\{\{(\w+)\}\}/g, function (all, name) {
+      return vars && vars[name] !== undefined ? vars[name] : all;
+    });
+  }
+
+  /** What went wrong, in the page's language: by the answer's status (the server's own messages are English). */
+  function problemOf(status, data, path) {
+    var fields = (data && data.errors) || {};
+    if (status === 400) {
+      if (fields.name) return t(nameInput.value.trim() ? "errors.plainText" : "errors.nameRequired");
+      if (fields.email) return t(emailInput.value.trim() ? "errors.emailInvalid" : "errors.emailRequired");
+      if (fields.comment && commentInput.value.trim().length > 200) return t("errors.commentTooLong", { count: 200 });
+      return t("errors.plainText");
+    }
+    if (status === 401) return t("errors.reloadPasscode");
+    if (status === 403) return t("errors.visitorRequired");
+    if (status === 404) return t("errors.photoNotFound");
+    if (status === 409 && path === "/submit") return t("chooseFirst");
+    if (status === 409) return state.limit ? t("limitReached", { count: state.limit }) : t("chooseFirst");
+    if (status === 410) return t("errors.expired");
+    if (status === 429) return t("errors.tooMany");
+    if (status === 503) return t("errors.updating");
+    return t("errors.generic");
+  }
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -51,11 +100,7 @@
         })
         .then(function (data) {
           if (res.ok) return data;
-          var error = new Error(
-            res.status === 401
-              ? "Reload the page and enter the passcode again"
-              : data.message || "Something went wrong, please try again",
-          );
+          var error = new Error(problemOf(res.status, data, path));
           error.status = res.status;
           throw error;
         });
@@ -63,19 +108,15 @@
   }
 
   // The bar above the grid: the view switch, the limit, sending, and what just happened.
-  var bar = el("div", { class: "fav-bar", role: "region", "aria-label": "Favourites" });
+  var bar = el("div", { class: "fav-bar", role: "region", "aria-label": t("region") });
   var toggle = el("button", { type: "button", class: "button secondary fav-toggle", "aria-pressed": "false" });
   var limitNote = el("span", { class: "fav-limit" });
-  var send = el("button", { type: "button", class: "button fav-send" }, "Send my selection to " + studio);
+  var send = el("button", { type: "button", class: "button fav-send" }, t("send", { studio: studio }));
   var status = el("p", { class: "fav-status", role: "status" });
   bar.append(toggle, limitNote, send, status);
   grid.before(bar);
   var favGrid = el("ul", { class: "grid fav-grid", hidden: "" });
-  var empty = el(
-    "p",
-    { class: "fav-empty", hidden: "" },
-    "No favourites yet. Choose them with the heart on each photo.",
-  );
+  var empty = el("p", { class: "fav-empty", hidden: "" }, t("empty"));
   bar.after(empty, favGrid);
 
   // One notice, where the visitor is: in the open viewer, else above the grid.
@@ -86,12 +127,12 @@
   }
 
   function refreshBar() {
-    toggle.textContent = "Favourites (" + state.count + ")";
-    limitNote.textContent = state.limit ? "Choose up to " + state.limit + " photos" : "";
+    toggle.textContent = t("toggle", { count: state.count });
+    limitNote.textContent = state.limit ? t("limit", { count: state.limit }) : "";
     // Offered once something is chosen.
     send.hidden = state.count === 0;
     send.disabled = state.sent;
-    send.textContent = state.sent ? "Selection sent" : "Send my selection to " + studio;
+    send.textContent = state.sent ? t("sent") : t("send", { studio: studio });
     Array.prototype.forEach.call(document.querySelectorAll(".fav-heart"), function (heart) {
       heart.setAttribute("aria-pressed", String(Boolean(state.chosen[heart.getAttribute("data-n")])));
     });
@@ -103,7 +144,7 @@
       type: "button",
       class: "fav-heart",
       "data-n": String(n),
-      "aria-label": "Favourite " + name,
+      "aria-label": t("heart", { name: name }),
       "aria-pressed": String(Boolean(state.chosen[n])),
     });
     heart.append(heartIcon());
@@ -140,16 +181,16 @@
     autocomplete: "email",
   });
   var formError = el("p", { class: "error", role: "alert" });
-  var cancel = el("button", { type: "button", class: "button secondary" }, "Cancel");
-  var save = el("button", { type: "submit", class: "button" }, "Continue");
+  var cancel = el("button", { type: "button", class: "button secondary" }, t("cancel"));
+  var save = el("button", { type: "submit", class: "button" }, t("continue"));
   var actions = el("div", { class: "fav-actions" });
   actions.append(cancel, save);
   form.append(
-    el("h2", { id: "fav-who" }, "Who is choosing?"),
-    el("p", {}, "Your name and e-mail tell " + studio + " whose favourites these are. We ask only once."),
-    el("label", { for: "fav-name" }, "Your name"),
+    el("h2", { id: "fav-who" }, t("whoTitle")),
+    el("p", {}, t("whoText", { studio: studio })),
+    el("label", { for: "fav-name" }, t("name")),
     nameInput,
-    el("label", { for: "fav-email" }, "Your e-mail"),
+    el("label", { for: "fav-email" }, t("email")),
     emailInput,
     formError,
     actions,
@@ -216,8 +257,7 @@
           say(error.message);
         });
     }
-    if (state.limit && state.count >= state.limit)
-      return say("You can choose up to " + state.limit + " photos. Remove one to choose another.");
+    if (state.limit && state.count >= state.limit) return say(t("limitReached", { count: state.limit }));
     return call("PUT", "/" + n, {})
       .then(function (data) {
         state.chosen[n] = { comment: data.comment };
@@ -230,7 +270,7 @@
           state.visitor = null;
           return toggleFavourite(n);
         }
-        say(error.status === 409 && state.limit ? error.message + ". Remove one to choose another." : error.message);
+        say(error.message);
       });
   }
 
@@ -240,11 +280,11 @@
   });
 
   send.addEventListener("click", function () {
-    if (!state.visitor) return say("Choose at least one photo first");
+    if (!state.visitor) return say(t("chooseFirst"));
     call("POST", "/submit")
       .then(function (data) {
         changed(data);
-        say("Selection sent to " + studio + ". You can still change it and send it again.");
+        say(t("sentStatus", { studio: studio }));
       })
       .catch(function (error) {
         say(error.message);
@@ -286,12 +326,12 @@
   // In the viewer: a heart beside the download, and the comment under the photo.
   var viewerHeart = heartButton(0, "");
   viewerHeart.classList.add("viewer-heart");
-  viewerHeart.setAttribute("aria-label", "Favourite");
+  viewerHeart.setAttribute("aria-label", t("heartInViewer"));
   var commentForm = el("form", { class: "fav-comment", hidden: "" });
   var commentInput = el("input", { id: "fav-comment", maxlength: "200", autocomplete: "off" });
-  var commentSave = el("button", { type: "submit" }, "Save comment");
+  var commentSave = el("button", { type: "submit" }, t("saveComment"));
   var viewerStatus = el("p", { class: "fav-viewer-status", role: "status" });
-  commentForm.append(el("label", { for: "fav-comment" }, "Add a comment"), commentInput, commentSave);
+  commentForm.append(el("label", { for: "fav-comment" }, t("addComment")), commentInput, commentSave);
   if (viewer) {
     // Beside the first download, or before 'Close' on a view-only link, which has none.
     (viewer.querySelector(".viewer-download") || viewer.querySelector(".viewer-close")).before(viewerHeart);
@@ -317,7 +357,7 @@
       .then(function (data) {
         state.chosen[n] = { comment: data.comment };
         changed(data);
-        say(data.comment ? "Comment saved" : "Comment removed");
+        say(data.comment ? t("commentSaved") : t("commentRemoved"));
       })
       .catch(function (error) {
         say(error.message);
