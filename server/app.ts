@@ -5,6 +5,8 @@ import type { AppContext } from "./context";
 import { authRouter } from "./auth/auth.router";
 import { meRouter } from "./users/me.router";
 import { usersRouter } from "./users/users.router";
+import { adminTwoFactorRouter, twoFactorRouter } from "./two-factor/two-factor.router";
+import { sessionsRouter } from "./sessions/sessions.router";
 import { clientsRouter } from "./clients/clients.router";
 import { contactsRouter } from "./contacts/contacts.router";
 import { projectsRouter } from "./projects/projects.router";
@@ -85,9 +87,11 @@ export function createApp(ctx: AppContext): AppHandler {
   api.use(requireApproved);
   api.use("/users/me/notifications", notificationsRouter(ctx));
   api.use("/users/me/tokens", requireSignIn, myApiTokensRouter(ctx));
+  api.use("/users/me/two-factor", requireSignIn, twoFactorRouter(ctx));
+  api.use("/users/me/sessions", requireSignIn, sessionsRouter(ctx));
   api.use("/tokens", requireAdmin, requireSignIn, apiTokensRouter(ctx));
   api.use("/webhooks", requireAdmin, webhooksRouter(ctx));
-  api.use("/users", requireAdmin, usersRouter(ctx));
+  api.use("/users", requireAdmin, usersRouter(ctx), adminTwoFactorRouter(ctx));
   api.use("/clients", clientsRouter(ctx));
   api.use("/contacts", contactsRouter(ctx));
   // The list and records first: the others only answer /projects/:id/<something>.

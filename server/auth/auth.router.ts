@@ -1,4 +1,4 @@
-import { Router } from "express";
+import { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
 import { NotFoundError } from "../http/errors";
 import { authRateLimits, SIGN_IN } from "../http/rate-limit";
@@ -6,6 +6,10 @@ import { parseBody } from "../http/validate";
 import { trustedOrigin } from "../http/request-origin";
 import { createMailer } from "../mail/mailer";
 import { googleSchema, loginSchema, resetConfirmSchema, resetRequestSchema, signupSchema } from "./auth.schema";
+import { twoFactorSignInSchema } from "../two-factor/two-factor.schema";
+import { mailNewBrowserSignIn, sessionClientOf } from "../sessions/sign-in-mail";
+import type { Session } from "../../api/types";
+import { completeTwoFactorSignIn } from "./two-factor-sign-in";
 import { logIn, signUp } from "./auth.service";
 import { knownDevice, setDeviceCookie } from "./device-cookie";
 import { createGoogleVerifier, signInWithGoogle } from "./google-sign-in";
@@ -21,6 +25,18 @@ export function authRouter(ctx: AppContext): Router {
   const ttl = ctx.config.refreshTokenTtl;
   const mailer = createMailer(ctx.config.mail, ctx.logger);
   const verifyGoogle = ctx.config.google ? createGoogleVerifier(ctx.config.google, ctx.logger) : undefined;
+
+  const mailOf = (req: Request) => ({ mailer, origin: trustedOrigin(req, ctx.config) });
+
+  /**
+   * Answers a sign-in's session, renews the browser's device cookie, and mails the user when the
+   * browser (or program) never signed in to the account before.
+   */
+  const signedIn = async (req: Request, res: Response, session: Session, device: string | undefined) => {
+    await setDeviceCookie(ctx.db, req, res, session.user.uid, device);
+    if (!device) mailNewBrowserSignIn(ctx, mailOf(req), session.user, sessionClientOf(req));
+    sendSession(req, res, session, ttl);
+  };
 
   router.get("/config", (_req, res) => {
     res.json({
@@ -41,7 +57,7 @@ export function authRouter(ctx: AppContext): Router {
   router.post("/signup", async (req, res) => {
     await limits.byIp("signup", req.ip);
     const body = parseBody(signupSchema, req.body);
-    const session = await signUp(ctx, body, { mailer, origin: trustedOrigin(req, ctx.config) });
+    const session = await signUp(ctx, body, mailOf(req), sessionClientOf(req));
     await setDeviceCookie(ctx.db, req, res, session.user.uid);
     res.status(201);
     sendSession(req, res, session, ttl);
@@ -51,19 +67,33 @@ export function authRouter(ctx: AppContext): Router {
     await limits.byIp(SIGN_IN, req.ip);
     const body = parseBody(loginSchema, req.body);
     const deviceOf = (uid: string) => knownDevice(ctx.db, req, uid);
-    const { session, device } = await logIn(ctx, body, { ip: req.ip, deviceOf });
-    await setDeviceCookie(ctx.db, req, res, session.user.uid, device);
-    sendSession(req, res, session, ttl);
+    const outcome = await logIn(ctx, body, { ip: req.ip, deviceOf, client: sessionClientOf(req) });
+    if ("twoFactorRequired" in outcome) {
+      res.json(outcome);
+      return;
+    }
+    await signedIn(req, res, outcome.session, outcome.device);
+  });
+
+  router.post("/login/two-factor", async (req, res) => {
+    await limits.byIp(SIGN_IN, req.ip);
+    const body = parseBody(twoFactorSignInSchema, req.body);
+    const deviceOf = (uid: string) => knownDevice(ctx.db, req, uid);
+    const { session, device } = await completeTwoFactorSignIn(ctx, body, {
+      ip: req.ip,
+      deviceOf,
+      client: sessionClientOf(req),
+      mail: mailOf(req),
+    });
+    await signedIn(req, res, session, device);
   });
 
   router.post("/google", async (req, res) => {
     if (!verifyGoogle) throw new NotFoundError("Google sign-in is not enabled");
     await limits.byIp("google", req.ip);
     const body = parseBody(googleSchema, req.body);
-    const mail = { mailer, origin: trustedOrigin(req, ctx.config) };
-    const session = await signInWithGoogle(ctx, verifyGoogle, body.credential, mail);
-    await setDeviceCookie(ctx.db, req, res, session.user.uid, await knownDevice(ctx.db, req, session.user.uid));
-    sendSession(req, res, session, ttl);
+    const session = await signInWithGoogle(ctx, verifyGoogle, body.credential, mailOf(req), sessionClientOf(req));
+    await signedIn(req, res, session, await knownDevice(ctx.db, req, session.user.uid));
   });
 
   router.post("/refresh", async (req, res) => {

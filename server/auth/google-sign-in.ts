@@ -13,9 +13,8 @@ import {
 } from "../users/users.repository";
 import { firstAccountBecomesAdmin, requestAccessForNewAccount } from "./auth.service";
 import type { MailRoute } from "../users/access-mail";
-import { endEverySession } from "./sessions";
+import { endEverySession, startSession, type SessionClient } from "./sessions";
 import type { Session } from "../../api/types";
-import { startSession } from "./sessions";
 
 export interface GoogleIdentity {
   sub: string;
@@ -111,7 +110,9 @@ export async function signInWithGoogle(
   verify: GoogleVerifier,
   credential: string,
   mail: MailRoute,
+  client?: SessionClient,
 ): Promise<Session> {
   const identity = await verify(credential);
-  return startSession(ctx, await accountFor(ctx, identity, mail));
+  // No second step here even with two-factor on: Google's sign-in has its own second factor.
+  return startSession(ctx, await accountFor(ctx, identity, mail), client);
 }

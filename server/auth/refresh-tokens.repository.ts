@@ -9,8 +9,8 @@ export interface NewRefreshToken {
 }
 
 export type RotationOutcome =
-  | { outcome: "rotated"; uid: string }
-  | { outcome: "repeated"; uid: string }
+  | { outcome: "rotated"; uid: string; family: string }
+  | { outcome: "repeated"; uid: string; family: string }
   | { outcome: "reused"; uid: string; family: string }
   | { outcome: "invalid" };
 
@@ -43,7 +43,8 @@ export async function rotateRefreshToken(
     if (!row) return { outcome: "invalid" };
     const now = nowIso();
     const replacedAgain = async (): Promise<RotationOutcome> => {
-      if (await isLiveSuccessor(trx, row, next.hash, graceMs)) return { outcome: "repeated", uid: row.user_uid };
+      if (await isLiveSuccessor(trx, row, next.hash, graceMs))
+        return { outcome: "repeated", uid: row.user_uid, family: row.family };
       await trx("refresh_tokens").where({ family: row.family }).whereNull("revoked_at").update({ revoked_at: now });
       return { outcome: "reused", uid: row.user_uid, family: row.family };
     };
@@ -59,7 +60,7 @@ export async function rotateRefreshToken(
       return replacedAgain();
     }
     await insertRefreshToken(trx, { uid: row.user_uid, family: row.family, ...next });
-    return { outcome: "rotated", uid: row.user_uid };
+    return { outcome: "rotated", uid: row.user_uid, family: row.family };
   });
 }
 
@@ -78,8 +79,10 @@ async function isLiveSuccessor(
   return Boolean(successor) && new Date(successor.expires_at).getTime() > Date.now();
 }
 
-export async function revokeRefreshToken(db: Db, hash: string): Promise<void> {
-  await db("refresh_tokens").where({ token_hash: hash }).whereNull("revoked_at").update({ revoked_at: nowIso() });
+/** The sign-in (family) and user of a refresh token, whatever its state. */
+export async function familyOfRefreshToken(db: Db, hash: string): Promise<{ uid: string; family: string } | undefined> {
+  const row = await db("refresh_tokens").where({ token_hash: hash }).first("user_uid", "family");
+  return row && { uid: row.user_uid, family: row.family };
 }
 
 export async function revokeUserRefreshTokens(db: Db, uid: string): Promise<void> {

@@ -5,35 +5,46 @@ import type { Db } from "../db/database";
 import { appSecret } from "../db/app-secrets";
 import type { Session } from "../../api/types";
 import { findUserRow, bumpSessionGeneration, toUser, type UserRow } from "../users/users.repository";
+import { endSessionRows, extendSession, insertSession } from "../sessions/sessions.repository";
 import {
   deleteExpiredRefreshTokens,
+  familyOfRefreshToken,
   insertRefreshToken,
-  revokeRefreshToken,
   revokeUserRefreshTokens,
   rotateRefreshToken,
 } from "./refresh-tokens.repository";
 import { hashSecretToken, newSecretToken, secondsFromNow } from "./secret-tokens";
 
-async function sessionFor(ctx: AppContext, row: UserRow, refreshToken: string): Promise<Session> {
+/** Where a sign-in comes from, as its session lists it. */
+export interface SessionClient {
+  userAgent: string | null;
+  address: string | null;
+}
+
+async function sessionFor(ctx: AppContext, row: UserRow, refreshToken: string, sessionId: string): Promise<Session> {
   return {
-    accessToken: await ctx.tokens.signAccessToken(row.uid, row.session_generation),
+    accessToken: await ctx.tokens.signAccessToken(row.uid, row.session_generation, sessionId),
     refreshToken,
     expiresIn: ctx.tokens.accessTokenTtl,
     user: toUser(row),
   };
 }
 
-/** A fresh sign-in: a new refresh-token family. */
-export async function startSession(ctx: AppContext, row: UserRow): Promise<Session> {
+/** A fresh sign-in: a new refresh-token family, which is also the session the user sees listed. */
+export async function startSession(
+  ctx: AppContext,
+  row: UserRow,
+  client: SessionClient = { userAgent: null, address: null },
+): Promise<Session> {
   await deleteExpiredRefreshTokens(ctx.db, row.uid);
   const { token, hash } = newSecretToken();
-  await insertRefreshToken(ctx.db, {
-    uid: row.uid,
-    family: crypto.randomUUID(),
-    hash,
-    expiresAt: secondsFromNow(ctx.config.refreshTokenTtl),
+  const family = crypto.randomUUID();
+  const expiresAt = secondsFromNow(ctx.config.refreshTokenTtl);
+  await ctx.db.transaction(async (trx) => {
+    await insertSession(trx, { id: family, uid: row.uid, ...client, expiresAt });
+    await insertRefreshToken(trx, { uid: row.uid, family, hash, expiresAt });
   });
-  return sessionFor(ctx, row, token);
+  return sessionFor(ctx, row, token, family);
 }
 
 const invalidRefresh = () => new UnauthorizedError("Invalid or expired refresh token");
@@ -69,10 +80,11 @@ export async function refreshSession(
   { grace = false }: { grace?: boolean } = {},
 ): Promise<Session> {
   const next = await successorOf(ctx.db, refreshToken);
+  const expiresAt = secondsFromNow(ctx.config.refreshTokenTtl);
   const result = await rotateRefreshToken(
     ctx.db,
     hashSecretToken(refreshToken),
-    { hash: next.hash, expiresAt: secondsFromNow(ctx.config.refreshTokenTtl) },
+    { hash: next.hash, expiresAt },
     grace ? REFRESH_GRACE_SECONDS * 1000 : 0,
   );
   if (result.outcome === "reused") {
@@ -80,22 +92,41 @@ export async function refreshSession(
       { uid: result.uid, family: result.family },
       "refresh token replayed; every token of its sign-in revoked",
     );
+    // Its access tokens die with it, in every process.
+    await endSessions(ctx, result.uid, [result.family]);
     throw invalidRefresh();
   }
   if (result.outcome === "invalid") throw invalidRefresh();
   if (result.outcome === "repeated") ctx.logger.info({ uid: result.uid }, "refresh token repeated within its grace");
+  else await extendSession(ctx.db, result.family, expiresAt);
   const row = await findUserRow(ctx.db, result.uid);
   if (!row) throw invalidRefresh();
-  return sessionFor(ctx, row, next.token);
+  return sessionFor(ctx, row, next.token, result.family);
 }
 
 /** Sign-out; an unknown or already dead token is not an error, the outcome is the same. */
 export async function endSession(ctx: AppContext, refreshToken: string): Promise<void> {
-  await revokeRefreshToken(ctx.db, hashSecretToken(refreshToken));
+  const owner = await familyOfRefreshToken(ctx.db, hashSecretToken(refreshToken));
+  if (owner) await endSessions(ctx, owner.uid, [owner.family]);
 }
 
-/** Signs the account out everywhere: its refresh tokens die and access tokens issued until now are refused. */
+/**
+ * Ends some of the user's sessions (or all): their refresh tokens die, and so do their access
+ * tokens in every process at their next request (the user's change is announced), and their live
+ * sockets close. Answers the ids ended.
+ */
+export async function endSessions(ctx: AppContext, uid: string, ids: string[] | "all"): Promise<string[]> {
+  const ended = await ctx.db.transaction((trx) => endSessionRows(trx, uid, ids));
+  if (ended.length > 0) ctx.events.userChanged(uid);
+  return ended;
+}
+
+/**
+ * Signs the account out everywhere: its refresh tokens and sessions die and access tokens issued
+ * until now are refused. The caller announces the user's change once committed.
+ */
 export async function endEverySession(db: Db, uid: string): Promise<void> {
+  await endSessionRows(db, uid, "all");
   await revokeUserRefreshTokens(db, uid);
   await bumpSessionGeneration(db, uid);
 }

@@ -10,9 +10,10 @@ const KEY_RELOAD_INTERVAL_MS = 30_000;
 export interface TokenService {
   /**
    * A signed access token for the user; roles are not carried: every call reads them fresh.
-   * `generation` is the user's session generation, so signing out everywhere can void it.
+   * `generation` is the user's session generation, so signing out everywhere can void it;
+   * `sessionId` the sign-in it belongs to (`sid`), so ending that one session voids it too.
    */
-  signAccessToken(uid: string, generation?: number): Promise<string>;
+  signAccessToken(uid: string, generation?: number, sessionId?: string): Promise<string>;
   /** The user, session generation and expiry (ms) of a valid token from a trusted issuer; throws UnauthorizedError otherwise. */
   verifyAccessToken(token: string): Promise<VerifiedToken>;
   accessTokenTtl: number;
@@ -21,6 +22,8 @@ export interface TokenService {
 export interface VerifiedToken {
   uid: string;
   generation: number;
+  /** The sign-in (refresh-token family) the token was issued for; absent in tokens from before sessions. */
+  sessionId?: string;
   expiresAt: number;
 }
 
@@ -31,8 +34,8 @@ export async function createTokenService(db: Db, accessTokenTtl: number): Promis
 
   return {
     accessTokenTtl,
-    async signAccessToken(uid, generation = 0) {
-      return new SignJWT({ gen: generation })
+    async signAccessToken(uid, generation = 0, sessionId) {
+      return new SignJWT(sessionId ? { gen: generation, sid: sessionId } : { gen: generation })
         .setProtectedHeader({ alg: ALGORITHM, kid: key.kid, typ: "JWT" })
         .setSubject(uid)
         .setIssuer(ISSUER)
@@ -57,6 +60,7 @@ export async function createTokenService(db: Db, accessTokenTtl: number): Promis
       return {
         uid: payload.sub as string,
         generation: typeof payload.gen === "number" ? payload.gen : 0,
+        ...(typeof payload.sid === "string" && { sessionId: payload.sid }),
         expiresAt: (payload.exp as number) * 1000,
       };
     } catch (err) {

@@ -1,6 +1,7 @@
 import type { Role } from "../../api/types";
 import type { AppContext } from "../context";
 import { userForToken } from "../http/authenticate";
+import { SessionEndedError } from "../sessions/session-ended";
 
 interface Watched {
   uid: string;
@@ -27,6 +28,8 @@ export class AccessWatch {
     private readonly errors: { required: string; failed: string },
     /** Called when a client presents a token that does not verify (counted like a failed sign-in). */
     private readonly onRefusedToken: () => Promise<void>,
+    /** Called when the watched token's sign-in was ended (the socket closes). */
+    private readonly onSessionEnded: () => void = () => {},
   ) {}
 
   get uid(): string | undefined {
@@ -54,7 +57,10 @@ export class AccessWatch {
   async recheck(): Promise<void> {
     const watched = this.watched;
     if (!watched) return;
-    const user = await userForToken(this.ctx, watched.token).catch(() => undefined);
+    const user = await userForToken(this.ctx, watched.token).catch((err: unknown) => {
+      if (err instanceof SessionEndedError) this.onSessionEnded();
+      return undefined;
+    });
     if (this.watched !== watched) return;
     if (!user) {
       this.watched = undefined;

@@ -5,9 +5,12 @@ import { userForToken } from "../http/authenticate";
 import { AccessWatch } from "./access-watch";
 import type { PublishEvent, ResourceChange, ResourceName } from "./bus";
 import { parseClientFrame, type ClientFrame } from "./frames";
+import { SessionEndedError } from "../sessions/session-ended";
 
 export const AUTH_REQUIRED = "Authentication required";
 export const AUTH_FAILED = "Failed to authenticate";
+/** The close code of a socket whose sign-in was ended (signed out from the sessions list). */
+export const SESSION_ENDED_CLOSE = 4403;
 const MAX_PROJECTS_PER_SOCKET = 100;
 /** Progress frames are dropped rather than queued for a client that cannot keep up. */
 const SLOW_CLIENT_BYTES = 1024 * 1024;
@@ -46,6 +49,7 @@ export class EventSession {
       (event, data) => this.send(event, data),
       { required: AUTH_REQUIRED, failed: AUTH_FAILED },
       onRefusedToken,
+      () => this.closeEndedSession(),
     );
   }
 
@@ -96,11 +100,20 @@ export class EventSession {
   async recheckUser(): Promise<void> {
     const identity = this.identity;
     if (!identity) return;
-    const user = await userForToken(this.ctx, identity.token).catch(() => undefined);
+    const user = await userForToken(this.ctx, identity.token).catch((err: unknown) => {
+      if (err instanceof SessionEndedError) this.closeEndedSession();
+      return undefined;
+    });
     if (this.identity !== identity) return;
     if (!user?.hasAccess) return this.revoke();
     identity.isAdmin = user.role === "admin";
     if (!identity.isAdmin) this.resources.delete("users");
+  }
+
+  /** The socket's sign-in was ended: it closes at once, whatever else it follows. */
+  closeEndedSession(): void {
+    this.forget();
+    this.ws.close(SESSION_ENDED_CLOSE, "Session ended");
   }
 
   private revoke(): void {

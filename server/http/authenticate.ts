@@ -6,12 +6,17 @@ import { apiTokenCredentials, liveApiToken, useApiToken } from "../api-tokens/ap
 import { looksLikeApiToken } from "../api-tokens/token-format";
 import { ForbiddenError, UnauthorizedError } from "./errors";
 import { signedInUsers, type Credentials } from "./signed-in-users";
+import { isSessionLive } from "../sessions/sessions.repository";
+import { SessionEndedError } from "../sessions/session-ended";
+import { noteSessionActive } from "../sessions/session-activity";
 
 declare module "express-serve-static-core" {
   interface Request {
     user?: User;
     /** Set when the request came with an API token rather than a sign-in. */
     apiToken?: { id: number; scope: ApiTokenScope };
+    /** The sign-in's session (server/sessions) the access token belongs to. */
+    sessionId?: string;
   }
 }
 
@@ -41,14 +46,16 @@ export async function credentialsFor(ctx: AppContext, token: string): Promise<Cr
     cache.set(token, credentials, expiresAt ?? Number.MAX_SAFE_INTEGER, version);
     return credentials;
   }
-  const cached = cache.get(token);
+  // As with API tokens: a session ended through another process is refused here on the next request.
+  const cached = (await ctx.events.caughtUp()) ? cache.get(token) : undefined;
   if (cached) return cached;
-  const { uid, generation, expiresAt } = await ctx.tokens.verifyAccessToken(token);
+  const { uid, generation, sessionId, expiresAt } = await ctx.tokens.verifyAccessToken(token);
   const version = cache.version(uid);
   const row = await findUserRow(ctx.db, uid);
   // A token from before the account was signed out everywhere is void, however young.
   if (!row || generation !== row.session_generation) throw new UnauthorizedError("Invalid or expired token");
-  const credentials = { user: toUser(row) };
+  if (sessionId && !(await isSessionLive(ctx.db, sessionId))) throw new SessionEndedError();
+  const credentials: Credentials = { user: toUser(row), ...(sessionId && { sessionId }) };
   cache.set(token, credentials, expiresAt, version);
   return credentials;
 }
@@ -63,8 +70,12 @@ export function authenticate(ctx: AppContext): RequestHandler {
   return async (req, _res, next) => {
     const token = bearerToken(req);
     if (!token) throw new UnauthorizedError();
-    const { user, apiToken } = await credentialsFor(ctx, token);
+    const { user, apiToken, sessionId } = await credentialsFor(ctx, token);
     req.user = user;
+    if (sessionId) {
+      req.sessionId = sessionId;
+      noteSessionActive(ctx, sessionId, req.ip ?? null);
+    }
     if (apiToken) {
       req.apiToken = apiToken;
       useApiToken(ctx, apiToken.id, req.ip ?? null);

@@ -5,6 +5,8 @@ import type { EventBus } from "../events/bus";
 export interface Credentials {
   user: User;
   apiToken?: { id: number; scope: ApiTokenScope };
+  /** A sign-in's session (server/sessions), when its access token names one. */
+  sessionId?: string;
 }
 
 /** However quiet the bus, a cached sign-in is checked against the database again after this long. */

@@ -37,6 +37,8 @@ import {
 import { routesOf, type Answer, type Operation, type Route } from "./operation";
 import * as S from "./schemas";
 import { webhookOperations } from "../webhooks/webhooks.openapi";
+import { twoFactorOperations, twoFactorRequiredSchema } from "../two-factor/two-factor.openapi";
+import { sessionOperations } from "../sessions/sessions.openapi";
 
 const ok = (schema: z.ZodType, description = "OK"): Answer => ({ status: 200, description, schema });
 const record = (schema: z.ZodType, status = 200, description = "The record"): Answer => ({
@@ -131,15 +133,20 @@ const auth: Operation[] = [
       method: "post",
       path: "/api/auth/login",
       summary: "Sign in with e-mail and password",
+      description:
+        "For an account with two-factor sign-in, no session but `{twoFactorRequired, challenge}`: " +
+        "send the challenge and a code to POST /api/auth/login/two-factor.",
       body: { json: loginSchema },
-      answers: [ok(S.sessionSchema, "Signed in")],
+      answers: [ok(z.union([S.sessionSchema, twoFactorRequiredSchema]), "Signed in, or the second step is due")],
       errors: [401, 429],
     },
     {
       method: "post",
       path: "/api/auth/google",
       summary: "Sign in with a Google ID token",
-      description: "404 when Google sign-in is not configured.",
+      description:
+        "404 when Google sign-in is not configured. Never asks for Photodrop's second step: it relies on " +
+        "the Google account's own (turn on Google's 2-Step Verification).",
       body: { json: googleSchema },
       answers: [ok(S.sessionSchema, "Signed in")],
       errors: [401, 403, 404, 429],
@@ -634,4 +641,6 @@ export const operations: Operation[] = [
   ...document,
   ...visitor,
   ...webhookOperations,
+  ...twoFactorOperations,
+  ...sessionOperations,
 ];

@@ -46,6 +46,8 @@ const TAGS: Record<string, string> = {
   Identity: "Sign-up, sign-in and sessions; public",
   Me: "The signed-in user's own profile, access and notifications",
   "API tokens": "Tokens `pd_…` for scripts and integrations; managed when signed in",
+  "Two-factor": "One's own authenticator-app codes and recovery codes",
+  Sessions: "Where one is signed in, and signing sessions out",
   Users: "Approving staff and their roles (admins)",
   Clients: "The studio's clients",
   Contacts: "A client's people, whom deliveries are mailed to",
