@@ -71,15 +71,24 @@ export interface CheckedAddress {
   family: 4 | 6;
 }
 
+/** Every address of a host name (an address given as the name answers itself). */
+export type Resolve = (host: string) => Promise<dns.LookupAddress[]>;
+
+const systemResolve: Resolve = (host) => dns.promises.lookup(host, { all: true, verbatim: true });
+
 /**
  * Resolves the host now and checks every address it has: one refused address refuses the host
  * (a name may not mix a public address with a private one). Answers the address to connect to.
  */
-export async function resolveAllowed(hostname: string, allowPrivate: boolean): Promise<CheckedAddress> {
+export async function resolveAllowed(
+  hostname: string,
+  allowPrivate: boolean,
+  resolve: Resolve = systemResolve,
+): Promise<CheckedAddress> {
   const host = bare(hostname);
   let found: dns.LookupAddress[];
   try {
-    found = await dns.promises.lookup(host, { all: true, verbatim: true });
+    found = await resolve(host);
   } catch (err) {
     throw new RefusedAddressError(`${host} could not be resolved: ${(err as NodeJS.ErrnoException).code ?? "error"}`);
   }

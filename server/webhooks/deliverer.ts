@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { RefusedAddressError, resolveAllowed, type CheckedAddress } from "./address-guard";
+import { RefusedAddressError, resolveAllowed, type CheckedAddress, type Resolve } from "./address-guard";
 
 export interface SendOutcome {
   /** The receiver's status, or null when none came. */
@@ -59,12 +59,13 @@ function post(
 /**
  * One signed POST: the host resolved now and checked (SSRF), the connection pinned to the checked
  * address, the whole exchange cut at `timeoutMs`. Never throws: what went wrong is the outcome.
+ * `resolve` (tests): how names are resolved, the system's resolver when absent; it is asked once.
  */
 export async function sendWebhook(
   target: string,
   headers: Record<string, string>,
   body: string,
-  options: { allowPrivate: boolean; timeoutMs: number },
+  options: { allowPrivate: boolean; timeoutMs: number; resolve?: Resolve },
 ): Promise<SendOutcome> {
   const started = Date.now();
   const outcome = (status: number | null, response: string): SendOutcome => ({
@@ -75,7 +76,7 @@ export async function sendWebhook(
   });
   try {
     const url = new URL(target);
-    const checked = await resolveAllowed(url.hostname, options.allowPrivate);
+    const checked = await resolveAllowed(url.hostname, options.allowPrivate, options.resolve);
     const { status, text } = await post(url, checked, headers, body, options.timeoutMs);
     return outcome(status, text);
   } catch (err) {

@@ -4,6 +4,7 @@ import { nowIso } from "../db/database";
 import { mailerOf } from "../mail/mailer";
 import { approvedAdminEmails } from "../users/users.repository";
 import { runPeriodically } from "../periodic-task";
+import type { Resolve } from "./address-guard";
 import { sendWebhook, type SendOutcome } from "./deliverer";
 import { eventData } from "./event-data";
 import { openSecret, signedHeaders } from "./signer";
@@ -20,6 +21,8 @@ interface WorkerOptions {
   timeoutMs: number;
   /** Deliveries claimed and sent at once by one process. */
   batch: number;
+  /** How receivers' names are resolved (tests); the system's resolver when absent. */
+  resolve?: Resolve;
 }
 
 const DEFAULTS: WorkerOptions = {
@@ -126,6 +129,7 @@ async function signAndSend(ctx: AppContext, options: WorkerOptions, event: Row, 
   return sendWebhook(endpoint.url as string, headers, body, {
     allowPrivate: ctx.config.webhookAllowPrivate,
     timeoutMs: options.timeoutMs,
+    resolve: options.resolve,
   });
 }
 

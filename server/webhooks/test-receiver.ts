@@ -15,6 +15,8 @@ export interface Receiver {
   /** `http://127.0.0.1:<port>` (or `localhost` with `host`). */
   url(path?: string, host?: string): string;
   received: Received[];
+  /** Connections opened to it, answered or not. */
+  connections: number;
   /** The statuses the next requests get, in order; then 200. */
   answers: number[];
   /** While true, requests are recorded and never answered (a process killed mid-send). */
@@ -49,6 +51,7 @@ export async function startReceiver(): Promise<Receiver> {
       else answer();
     });
   });
+  server.on("connection", () => (it.connections += 1));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const it: Receiver = {
@@ -56,6 +59,7 @@ export async function startReceiver(): Promise<Receiver> {
     delayMs: 0,
     url: (path = "/hook", host = "127.0.0.1") => `http://${host}:${port}${path}`,
     received,
+    connections: 0,
     answers,
     ofType: (type) => received.filter((r) => r.json.type === type),
     close: () =>
