@@ -23,6 +23,8 @@ export interface Receiver {
   holding: boolean;
   /** Each answer waits this long (a slow receiver keeps sends in flight across the senders' polls). */
   delayMs: number;
+  /** Requests received and waiting for their (delayed) answer; held ones not counted. */
+  answering: number;
   ofType(type: string): Received[];
   close(): Promise<void>;
 }
@@ -45,8 +47,11 @@ export async function startReceiver(): Promise<Receiver> {
       });
       if (it.holding) return;
       const status = answers.shift() ?? 200;
-      const answer = () =>
+      it.answering += 1;
+      const answer = () => {
+        it.answering -= 1;
         res.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "thanks" : `no: ${status}`);
+      };
       if (it.delayMs > 0) setTimeout(answer, it.delayMs);
       else answer();
     });
@@ -57,6 +62,7 @@ export async function startReceiver(): Promise<Receiver> {
   const it: Receiver = {
     holding: false,
     delayMs: 0,
+    answering: 0,
     url: (path = "/hook", host = "127.0.0.1") => `http://${host}:${port}${path}`,
     received,
     connections: 0,

@@ -69,10 +69,20 @@ describe("webhooks from several processes", () => {
     expect(made.map((r) => r.status)).toEqual(made.map(() => 201));
     const got = () => receiver.received.filter((r) => r.path === "/two");
     await until(got, (l) => new Set(l.map((r) => r.json.data.id)).size === 20, 30_000);
-    // Both workers have polled several times since.
-    await new Promise((r) => setTimeout(r, 2500));
-    const ids = got().map((r) => r.headers["webhook-id"]);
+    // Quiet once all 20 attempts are recorded (each delivery then is no longer pending, so no process
+    // claims it again) and the receiver owes no answer: a second send of any of them, claimed
+    // while it was pending, would have reached the receiver before the first was answered.
+    const attempts = await until(
+      async () =>
+        (await request(a.url).get(`/api/webhooks/${hook.body.id}/attempts`).set(auth())).body as Array<{
+          status: number;
+        }>,
+      (list) => list.length >= 20 && receiver.answering === 0,
+      30_000,
+    );
     receiver.delayMs = 0;
+    expect(attempts.map((attempt) => attempt.status)).toEqual(Array.from({ length: 20 }, () => 200));
+    const ids = got().map((r) => r.headers["webhook-id"]);
     expect(ids).toHaveLength(20);
     expect(new Set(ids).size).toBe(20);
   }, 60_000);
