@@ -11,7 +11,8 @@ import { benchDatabase } from "./bench-database";
 import { createLogger } from "../server/logger";
 import { expressBornServerOptions } from "../server/http/express-born";
 
-export async function benchContext(prefix: string) {
+/** `env`: settings on top of the bench's own (a temp database and folders, no demo data, no log). */
+export async function benchContext(prefix: string, env: Record<string, string> = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const database = await benchDatabase(dir);
   console.log(`database: ${database.label}`);
@@ -21,6 +22,7 @@ export async function benchContext(prefix: string) {
     PUBLISHED_DIR: path.join(dir, "published"),
     SEED_DEMO: "0",
     LOG_LEVEL: "silent",
+    ...env,
   });
   const ctx = await createContext(config, createLogger(config.logLevel));
   return {
