@@ -18,6 +18,7 @@ import {
   checkPasscode,
   DELIVERY_TOKEN,
   galleryOf,
+  GoneError,
   mayOpen,
   openLink,
   recordView,
@@ -64,7 +65,8 @@ export function deliveryRouter(ctx: AppContext): Router {
       if (!(err instanceof HttpError) || (err.statusCode !== 404 && err.statusCode !== 410)) throw err;
       const gone = err.statusCode === 410;
       // An unknown token's menu would link to nowhere useful, but still lets the visitor read this page.
-      const page = { tr: await pageTranslator(ctx, req), here: DELIVERY_TOKEN.test(token) ? here : undefined };
+      const project = err instanceof GoneError ? err.language : null;
+      const page = { tr: await pageTranslator(ctx, req, project), here: DELIVERY_TOKEN.test(token) ? here : undefined };
       const [title, text] = gone
         ? ["message.expiredTitle", "message.expiredText"]
         : ["message.unknownTitle", "message.unknownText"];

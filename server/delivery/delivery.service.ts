@@ -29,7 +29,11 @@ export const EXPIRED_MESSAGE = "This delivery has expired";
 export const WRONG_PASSCODE = "Wrong passcode";
 
 export class GoneError extends HttpError {
-  constructor(message = EXPIRED_MESSAGE) {
+  /** `language`: the expired link's project's, so its page speaks as its gallery did; null: the studio's. */
+  constructor(
+    message = EXPIRED_MESSAGE,
+    readonly language: string | null = null,
+  ) {
     super(410, message);
   }
 }
@@ -57,7 +61,7 @@ export async function openLink(ctx: AppContext, token: string): Promise<Delivery
     const updating = await isBeingUpdated(ctx.db, token);
     throw updating ? new BeingUpdatedError(updating.language) : new NotFoundError();
   }
-  if (isExpired(link)) throw new GoneError();
+  if (isExpired(link)) throw new GoneError(EXPIRED_MESSAGE, link.language);
   return link;
 }
 

@@ -5,6 +5,7 @@ import { answerError } from "../http/plain-answers";
 import { messagePage, pageTranslator } from "./message-page";
 import { DownloadsOffError } from "./download-choices";
 import { BeingUpdatedError } from "./being-updated.service";
+import { GoneError } from "./delivery.service";
 
 const ZIP_PATH = /^\/(?:d\/[^/]+\/(?:all|web)\.zip|published\/[^/]+)\/?$/i;
 
@@ -37,7 +38,7 @@ export async function answerZipErrorPage(
   let html: string;
   try {
     const { title, text } = wordsFor(err, answer);
-    const project = err instanceof BeingUpdatedError ? err.language : null;
+    const project = err instanceof BeingUpdatedError || err instanceof GoneError ? err.language : null;
     html = await messagePage(ctx, { tr: await pageTranslator(ctx, req, project) }, title, text);
   } catch {
     return answerError(req, res, answer, baseHeaders);
