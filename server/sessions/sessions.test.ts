@@ -1,0 +1,211 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import request from "supertest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { bearer, RELAXED_LIMITS, signUp, type SessionBody } from "../auth/auth-test-helpers";
+import { cookieSet } from "../auth/cookie-test-helpers";
+import { DEVICE_COOKIE } from "../auth/device-cookie";
+import { SESSION_HEADER } from "../auth/session-cookie";
+import { attachEventsServer } from "../events/events-server";
+import { SESSION_ENDED_CLOSE } from "../events/event-session";
+import { TestSocket } from "../events/test-socket";
+import { createTestApp, type TestApp } from "../test/harness";
+import { startSmtpInbox, type SmtpInbox } from "../test/smtp-inbox";
+import { eventually } from "../test/wait";
+
+const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+const SAFARI =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+
+let t: TestApp;
+let smtp: SmtpInbox;
+let server: http.Server;
+let hub: { close(): Promise<void> };
+let socketUrl: string;
+let n = 0;
+
+beforeAll(async () => {
+  smtp = await startSmtpInbox();
+  t = await createTestApp({ ...RELAXED_LIMITS, SMTP_URL: smtp.url, PUBLIC_URL: "https://photos.example.test/" });
+  server = http.createServer(t.app);
+  hub = attachEventsServer(server, t.ctx);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  socketUrl = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/events`;
+  // The first account is the admin: the others' tests need an approved account of their own.
+  await signUp(t.app, "admin@studio.test", "adminpass1");
+});
+afterAll(async () => {
+  await hub.close();
+  await new Promise((resolve) => server.close(resolve));
+  await t.close();
+  await smtp.close();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** A new approved account (the admin approves it directly in the database) and its e-mail. */
+async function account(): Promise<{ email: string; password: string }> {
+  const email = `person${++n}@studio.test`;
+  const session = await signUp(t.app, email, "personpass1");
+  await t.ctx.db("users").where({ uid: session.user.uid }).update({ has_access: true });
+  return { email, password: "personpass1" };
+}
+
+async function logIn(who: { email: string; password: string }, userAgent = FIREFOX): Promise<SessionBody> {
+  const res = await request(t.app).post("/api/auth/login").set("User-Agent", userAgent).send(who);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as SessionBody;
+}
+
+const sessionsOf = (session: SessionBody) =>
+  request(t.app).get("/api/users/me/sessions").set(bearer(session.accessToken));
+
+describe("the sessions list", () => {
+  it("lists each sign-in with its browser, system and address, marking this one", async () => {
+    const who = await account();
+    const laptop = await logIn(who, FIREFOX);
+    await logIn(who, SAFARI);
+    const res = await sessionsOf(laptop);
+    expect(res.status).toBe(200);
+    const self = res.body.find((s: { current: boolean }) => s.current);
+    const phone = res.body.find((s: { userAgent: string }) => s.userAgent === SAFARI);
+    expect(self).toMatchObject({ browser: "Firefox 128", system: "Linux", userAgent: FIREFOX, current: true });
+    expect(phone).toMatchObject({ browser: "Safari 17", system: "iOS 17.5", current: false });
+    expect(self.address).toMatch(/127\.0\.0\.1/);
+    expect(res.body.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
+    // Every session of the account (the sign-up's too), each once.
+    expect(new Set(res.body.map((s: { id: string }) => s.id)).size).toBe(res.body.length);
+  });
+
+  it("keeps one session through refreshes", async () => {
+    const who = await account();
+    const session = await logIn(who);
+    const before = (await sessionsOf(session)).body.length;
+    const refreshed = await request(t.app).post("/api/auth/refresh").send({ refreshToken: session.refreshToken });
+    expect(refreshed.status).toBe(200);
+    const after = await sessionsOf(refreshed.body);
+    expect(after.body).toHaveLength(before);
+    expect(after.body.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
+  });
+
+  it("records activity at most once a minute", async () => {
+    const who = await account();
+    const session = await logIn(who);
+    const idOf = async () => (await sessionsOf(session)).body.find((s: { current: boolean }) => s.current);
+    const first = await idOf();
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 61_000 });
+    await sessionsOf(session);
+    const later = await eventually(async () => {
+      const now = await idOf();
+      return now.lastActiveAt > first.lastActiveAt ? now : undefined;
+    });
+    expect(new Date(later.lastActiveAt).getTime()).toBeGreaterThan(new Date(first.createdAt).getTime() + 60_000);
+  });
+});
+
+describe("signing sessions out", () => {
+  it("ends one session's refresh and access tokens at once; the others go on", async () => {
+    const who = await account();
+    const keep = await logIn(who);
+    const other = await logIn(who, SAFARI);
+    // The other session's token is in the signed-in users cache now.
+    expect((await request(t.app).get("/api/users/me").set(bearer(other.accessToken))).status).toBe(200);
+    const id = (await sessionsOf(keep)).body.find((s: { browser: string }) => s.browser === "Safari 17").id;
+    const ended = await request(t.app).delete(`/api/users/me/sessions/${id}`).set(bearer(keep.accessToken));
+    expect(ended.status).toBe(204);
+    const refused = await request(t.app).get("/api/users/me").set(bearer(other.accessToken));
+    expect([refused.status, refused.body.message]).toEqual([401, "This session has been signed out"]);
+    const refresh = await request(t.app).post("/api/auth/refresh").send({ refreshToken: other.refreshToken });
+    expect(refresh.status).toBe(401);
+    expect((await request(t.app).get("/api/users/me").set(bearer(keep.accessToken))).status).toBe(200);
+    expect((await sessionsOf(keep)).body.map((s: { id: string }) => s.id)).not.toContain(id);
+  });
+
+  it("answers 404 for an unknown session or another user's", async () => {
+    const mine = await logIn(await account());
+    const theirs = await logIn(await account());
+    const theirId = (await sessionsOf(theirs)).body.find((s: { current: boolean }) => s.current).id;
+    const other = await request(t.app).delete(`/api/users/me/sessions/${theirId}`).set(bearer(mine.accessToken));
+    expect(other.status).toBe(404);
+    expect((await request(t.app).get("/api/users/me").set(bearer(theirs.accessToken))).status).toBe(200);
+    const unknown = await request(t.app).delete("/api/users/me/sessions/not-a-session").set(bearer(mine.accessToken));
+    expect(unknown.status).toBe(404);
+  });
+
+  it("signs every other session out, keeping this one", async () => {
+    const who = await account();
+    const keep = await logIn(who);
+    const others = [await logIn(who, SAFARI), await logIn(who, SAFARI)];
+    const res = await request(t.app).delete("/api/users/me/sessions").set(bearer(keep.accessToken));
+    expect(res.status).toBe(204);
+    for (const other of others)
+      expect((await request(t.app).get("/api/users/me").set(bearer(other.accessToken))).status).toBe(401);
+    const left = await sessionsOf(keep);
+    expect(left.body).toEqual([expect.objectContaining({ current: true })]);
+  });
+
+  it("ends the access token as well when its session signs out", async () => {
+    const session = await logIn(await account());
+    const out = await request(t.app).post("/api/auth/logout").send({ refreshToken: session.refreshToken });
+    expect(out.status).toBe(204);
+    expect((await request(t.app).get("/api/users/me").set(bearer(session.accessToken))).status).toBe(401);
+  });
+
+  it("closes the live socket of a session signed out", async () => {
+    const who = await account();
+    const keep = await logIn(who);
+    const other = await logIn(who, SAFARI);
+    const socket = await TestSocket.open(socketUrl);
+    const bystander = await TestSocket.open(socketUrl);
+    try {
+      socket.send("subscribe-to-resources", { resources: ["clients"], token: other.accessToken });
+      expect(await socket.next()).toMatchObject({ event: "subscribed" });
+      bystander.send("subscribe-to-resources", { resources: ["clients"], token: keep.accessToken });
+      expect(await bystander.next()).toMatchObject({ event: "subscribed" });
+      const id = (await sessionsOf(keep)).body.find((s: { browser: string }) => s.browser === "Safari 17").id;
+      expect((await request(t.app).delete(`/api/users/me/sessions/${id}`).set(bearer(keep.accessToken))).status).toBe(
+        204,
+      );
+      const closed = await Promise.race([
+        socket.closed,
+        new Promise((resolve) => setTimeout(() => resolve("still open"), 2_000)),
+      ]);
+      expect(closed).toEqual({ code: SESSION_ENDED_CLOSE, reason: "Session ended" });
+      // The same user's other session keeps its socket and subscription.
+      expect(await bystander.quietFor(300)).toEqual([]);
+      t.ctx.events.resourceChanged({ resource: "clients", type: "created", ids: [1] });
+      expect(await bystander.next()).toMatchObject({ event: "resource-changed" });
+    } finally {
+      socket.close();
+      bystander.close();
+    }
+  });
+});
+
+describe("a sign-in from a new browser", () => {
+  it("mails the user unless the browser carries the account's device cookie", async () => {
+    const who = await account();
+    const mailsTo = () => smtp.mails.filter((m) => m.to.includes(who.email) && /New sign-in/.test(m.body));
+    const first = await request(t.app)
+      .post("/api/auth/login")
+      .set(SESSION_HEADER, "cookie")
+      .set("User-Agent", FIREFOX)
+      .send(who);
+    expect(first.status).toBe(200);
+    const mail = await eventually(() => mailsTo()[0]);
+    expect(mail.body).toContain("Firefox 128 on Linux");
+    expect(mail.body).toContain("https://photos.example.test/");
+    const device = cookieSet(first, DEVICE_COOKIE).pair;
+    const known = await request(t.app)
+      .post("/api/auth/login")
+      .set(SESSION_HEADER, "cookie")
+      .set("Cookie", device)
+      .send(who);
+    expect(known.status).toBe(200);
+    // A later new browser's mail arrives; the known one's never did.
+    await logIn(who, SAFARI);
+    await eventually(() => (mailsTo().length >= 2 ? true : undefined));
+    expect(mailsTo().map((m) => /Safari/.test(m.body))).toEqual([false, true]);
+  });
+});
