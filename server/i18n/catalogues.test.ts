@@ -42,7 +42,10 @@ describe.each(SUPPORTED_LANGUAGES.filter((l) => l !== "en"))("the %s catalogue",
       expect(forms.sort(), `${lang}: ${stem}`).toEqual([...categories].sort());
     }
     const known = new Set([...plainKeys, ...pluralStems.flatMap((s) => categories.map((c) => `${s}_${c}`))]);
-    expect(keys.filter((k) => !known.has(k)), `unknown keys in ${lang}.json`).toEqual([]);
+    expect(
+      keys.filter((k) => !known.has(k)),
+      `unknown keys in ${lang}.json`,
+    ).toEqual([]);
   });
 
   it("keeps every placeholder, adds none, and holds no HTML and no empty text", () => {
@@ -53,9 +56,15 @@ describe.each(SUPPORTED_LANGUAGES.filter((l) => l !== "en"))("the %s catalogue",
       const wanted = placeholders(source);
       expect(text.trim(), `${lang}: ${key}`).not.toBe("");
       expect(text, `${lang}: ${key}`).not.toMatch(/<[a-z/!]/i);
-      expect([...own].filter((p) => !wanted.has(p)), `${lang}: ${key} adds`).toEqual([]);
+      expect(
+        [...own].filter((p) => !wanted.has(p)),
+        `${lang}: ${key} adds`,
+      ).toEqual([]);
       // A plural's form for one item may say "one" in words; every other placeholder is kept.
-      expect([...wanted].filter((p) => !own.has(p) && p !== "count"), `${lang}: ${key} drops`).toEqual([]);
+      expect(
+        [...wanted].filter((p) => !own.has(p) && p !== "count"),
+        `${lang}: ${key} drops`,
+      ).toEqual([]);
     }
   });
 });
