@@ -34,7 +34,12 @@ describe("logs", () => {
     ).toBe(401);
     await request(t.app).post("/api/auth/logout").send({ refreshToken: signup.body.refreshToken });
 
-    const admin = bearer(signup.body.accessToken);
+    // Signing out ended the sign-up's session, access token included: the admin signs in again.
+    const again = await request(t.app)
+      .post("/api/auth/login")
+      .send({ email: "log@studio.test", password: "firstSecret1" });
+    secrets.push(again.body.accessToken, again.body.refreshToken);
+    const admin = bearer(again.body.accessToken);
     await request(t.app)
       .post("/api/users/me/request-access")
       .set(bearer(staff.body.accessToken))
