@@ -101,8 +101,10 @@ describe("web size", () => {
     expect(page).toContain(`href="all.zip" download>Download all (ZIP, ${await kb(d.zipKey)})</a>`);
     expect(page).toContain(`href="web.zip" download>Download web size (ZIP, ${await kb(d.webZip)})</a>`);
     expect(page).toContain('data-downloads="original web"');
+    // The viewer's words come with the page, in its language (#pd-texts).
+    expect(page).toContain('"downloadWebSize":"Download web size"');
     const script = (await api().get("/d/assets/delivery.js")).text;
-    expect(script).toContain('"Download web size"');
+    expect(script).toContain('t("viewer.downloadWebSize")');
     expect(script).toContain('web.href = "v/" + n + "/download";');
   });
 
