@@ -7,7 +7,9 @@ import { signUp } from "../auth/auth-test-helpers";
 import { createTestApp } from "../test/harness";
 import { AUTH_FAILED } from "./event-session";
 import { attachEventsServer } from "./events-server";
-import { openFrom } from "./test-socket";
+import { openEventSockets, openFrom } from "./test-socket";
+import type { AppContext } from "../context";
+import { until } from "../test/wait";
 
 /** Every client below reaches the server through the same proxy, at this address. */
 const PROXY = "127.0.0.1";
@@ -29,6 +31,7 @@ async function startServer(env: Record<string, string>) {
   const email = "owner@studio.test";
   await signUp(`http://${base}`, email, PASSWORD);
   return {
+    ctx: t.ctx,
     open: (forwardedFor: string, from = PROXY) =>
       openFrom(`ws://${base}/events`, from, { "X-Forwarded-For": forwardedFor }),
     signIn: (forwardedFor: string, password = PASSWORD) =>
@@ -61,14 +64,17 @@ async function openMany(count: number, open: (i: number) => Promise<{ ws: WebSoc
   return opened;
 }
 
-async function closeAll(sockets: WebSocket[]) {
+async function closeAll(s: { ctx: AppContext }, sockets: WebSocket[]) {
   await Promise.all(
     sockets.map((ws) =>
       ws.readyState === ws.CLOSED ? undefined : new Promise((r) => (ws.once("close", r), ws.close())),
     ),
   );
-  // The server gives an address's slot back when it sees the connection end.
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  // The server gives an address's slot back when it sees the connection end: once it holds no socket, every slot is back.
+  await until(
+    () => openEventSockets(s.ctx),
+    (open) => open === 0,
+  );
 }
 
 /** Sends refused tokens on `ws` until the server closes it for spending the sign-in budget. */
@@ -95,7 +101,7 @@ describe("/events behind a trusted proxy (TRUST_PROXY)", () => {
 
     // The same client spends its sign-in budget with refused socket tokens.
     await spendBudgetWithForgedTokens(idle[0]);
-    await closeAll([...idle, other.ws]);
+    await closeAll(s, [...idle, other.ws]);
     expect((await s.open(CLIENT_A)).status).toBe(429);
     expect(await s.signIn(CLIENT_A)).toBe(429);
 
@@ -103,7 +109,7 @@ describe("/events behind a trusted proxy (TRUST_PROXY)", () => {
     const again = await s.open(CLIENT_B);
     expect(again.status).toBeUndefined();
     expect(await s.signIn(CLIENT_B)).toBe(200);
-    await closeAll([again.ws]);
+    await closeAll(s, [again.ws]);
   }, 60_000);
 
   it("reads the nearest untrusted hop of X-Forwarded-For, not an address the client put in front of it", async () => {
@@ -113,7 +119,7 @@ describe("/events behind a trusted proxy (TRUST_PROXY)", () => {
     expect((await s.open(`10.9.9.99, ${CLIENT_A}`)).status).toBe(429);
     const other = await s.open(CLIENT_B);
     expect(other.status).toBeUndefined();
-    await closeAll([...idle, other.ws]);
+    await closeAll(s, [...idle, other.ws]);
   }, 60_000);
 });
 
@@ -130,7 +136,7 @@ describe("/events without TRUST_PROXY", () => {
 
     // Refused tokens sent under one claimed address spend the budget of the real one, whatever is claimed next.
     await spendBudgetWithForgedTokens(idle[0]);
-    await closeAll([...idle, elsewhere.ws]);
+    await closeAll(s, [...idle, elsewhere.ws]);
     expect((await s.open(CLIENT_B)).status).toBe(429);
     expect(await s.signIn(CLIENT_B)).toBe(429);
   }, 60_000);

@@ -9,6 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTokenService } from "../auth/tokens";
 import { addPhoto, addSlowAttachment } from "../publish/test-fixtures";
 import { insertProjectRow } from "../test/rows";
+import { publishQueue } from "../publish/publish-job";
+import { until } from "../test/wait";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
 import { attachEventsServer } from "./events-server";
 import { TestSocket } from "./test-socket";
@@ -110,7 +112,10 @@ describe("publish events over /events", () => {
     try {
       await request(server).post(`/api/projects/${id}/publish`).set(staff.auth);
       await pipe.feed(500);
-      await new Promise((r) => setTimeout(r, 100));
+      await until(
+        () => publishQueue(t.ctx).progressOf(id),
+        (progress) => progress === 50,
+      );
       const socket = await subscribed(id);
       expect((await socket.next()).data).toEqual({ projectId: id, type: "publish_progress", data: { progress: 50 } });
     } finally {

@@ -37,7 +37,11 @@ describe("the PostgreSQL event relay", () => {
       () => onB.length,
       (n) => n >= 2,
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // All A sent is in PostgreSQL, and both have heard everything sent before they asked: a second
+    // copy, or A's own announcement handed back to it, would be here by now.
+    await a.ctx.events.sent();
+    expect(await a.ctx.events.caughtUp()).toBe(true);
+    expect(await b.ctx.events.caughtUp()).toBe(true);
     const expected = [
       { resource: "clients", type: "created", ids: [41] },
       { resource: "dashboard", type: "updated", ids: ["stats"] },

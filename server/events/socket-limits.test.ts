@@ -4,7 +4,8 @@ import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestUser } from "../test/harness";
 import { attachEventsServer } from "./events-server";
-import { openFrom } from "./test-socket";
+import { openEventSockets, openFrom } from "./test-socket";
+import { until } from "../test/wait";
 
 /** The app with its /events hub on a listening server. */
 async function startHub(env: Record<string, string> = {}) {
@@ -50,8 +51,11 @@ describe("/events socket limits", () => {
     expect(other.status).toBeUndefined();
     other.ws.close();
     opened[0].close();
-    await new Promise((resolve) => opened[0].once("close", resolve));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Gone from the server (and the address's slot given back): the twenty less the one closed.
+    await until(
+      () => openEventSockets(hub.app.ctx),
+      (open) => open === 19,
+    );
     const again = await open("127.0.0.1");
     expect(again.status).toBeUndefined();
     for (const ws of [...opened, again.ws]) ws.close();
@@ -82,8 +86,10 @@ describe("/events overall socket cap", () => {
       expect(opened.map((o) => o.status)).toEqual([undefined, undefined, undefined]);
       expect((await openFrom(capped.url, "127.0.0.14")).status).toBe(503);
       opened[0].ws.close();
-      await new Promise((resolve) => opened[0].ws.once("close", resolve));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await until(
+        () => openEventSockets(capped.app.ctx),
+        (open) => open === 2,
+      );
       const again = await openFrom(capped.url, "127.0.0.14");
       expect(again.status).toBeUndefined();
       for (const { ws } of [...opened, again]) ws.close();

@@ -1,5 +1,7 @@
 /** A real `ws` client for tests, with a way to wait for the next frame of a kind. */
 import WebSocket from "ws";
+import type { AppContext } from "../context";
+import { appMetrics } from "../ops/metrics";
 
 export interface Frame {
   event: string;
@@ -79,4 +81,12 @@ export function openFrom(
     ws.once("unexpected-response", (_req, res) => resolve({ ws, status: res.statusCode }));
     ws.once("error", (err) => (ws.readyState === WebSocket.CLOSED ? undefined : reject(err)));
   });
+}
+
+/**
+ * Sockets the app's /events hub holds open (its photodrop_events_connections gauge). A socket
+ * leaves it only after the server has given its address's slot back (that happens first on close).
+ */
+export async function openEventSockets(ctx: AppContext): Promise<number> {
+  return (await appMetrics(ctx).eventsConnections.get()).values[0]?.value ?? 0;
 }
