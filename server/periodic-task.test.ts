@@ -2,6 +2,18 @@ import { describe, expect, it } from "vitest";
 import { runPeriodically } from "./periodic-task";
 import { until } from "./test/wait";
 
+/** Resolves once an interval of `everyMs`, set now, has come due `times` times. */
+function intervalsPassed(everyMs: number, times: number): Promise<void> {
+  return new Promise((resolve) => {
+    let left = times;
+    const timer = setInterval(() => {
+      if (--left > 0) return;
+      clearInterval(timer);
+      resolve();
+    }, everyMs);
+  });
+}
+
 describe("runPeriodically", () => {
   it("runs at once and then on each interval, one run at a time, past a failed run, until stopped", async () => {
     const runs: Array<"start" | "end"> = [];
@@ -29,7 +41,9 @@ describe("runPeriodically", () => {
       () => runs.at(-1),
       (last) => last === "end",
     );
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // The quiet proved: an interval of the same length, set after the stop, comes due three times; every
+    // tick of the stopped one would have come due before it, and a run starts in the tick that starts it.
+    await intervalsPassed(20, 3);
     // Runs that came due while one was going were skipped, not queued: none starts after the stop.
     expect(n).toBe(atStop);
     expect(failures).toEqual(["first run failed"]);

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
@@ -131,15 +132,20 @@ describe("a client that goes away mid-upload", () => {
 
   it("keeps nothing when the client is gone before its upload is read", async () => {
     const before = await uploads();
-    // Holding the only database connection stops the request at its project check, before the upload is read.
-    const trx = await t.ctx.db.transaction();
+    // Holding every database connection (sqlite's one) stops the request at its project check, before the upload is read.
+    const pool = (t.ctx.db.client as { pool: { max: number; numPendingAcquires(): number } }).pool;
+    const held = await Promise.all(Array.from({ length: pool.max }, () => t.ctx.db.transaction()));
     try {
+      const accepted = new Promise<net.Socket>((resolve) => server.once("connection", resolve));
       const socket = await startUpload("upload-multiple", "b0undary", manySmallParts(150));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      const serverSide = await accepted;
+      await vi.waitFor(() => expect(pool.numPendingAcquires()).toBeGreaterThan(0));
       socket.resetAndDestroy();
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The server has seen the client go while the request still waits for a connection.
+      if (!serverSide.destroyed) await once(serverSide, "close");
+      expect(pool.numPendingAcquires()).toBeGreaterThan(0);
     } finally {
-      await trx.commit();
+      await Promise.all(held.map((trx) => trx.commit()));
     }
     // Queued behind the cut-off request on that connection: once it answers, that one is past its checks.
     expect((await request(server).get("/api/attachments").set(user.auth)).status).toBe(200);
@@ -198,7 +204,13 @@ describe("leftovers of an earlier process", () => {
 
     stopSweeping();
     const second = makeReceiveFolder("second", 2 * 3600_000);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The quiet proved: a sweeper on the same interval, started after the stop and sparing folders under
+    // three hours old, sweeps twice; every tick of the stopped one would have come due before its.
+    stopSweeping = sweepStaleTempFiles(t.ctx.config, logger, 20, 3 * 3600_000);
+    for (const marker of ["marker-1", "marker-2"]) {
+      const dir = makeReceiveFolder(marker, 4 * 3600_000);
+      await vi.waitFor(() => expect(fs.existsSync(dir)).toBe(false));
+    }
     expect(fs.existsSync(second)).toBe(true);
     fs.rmSync(second, { recursive: true });
   });
