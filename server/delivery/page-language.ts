@@ -49,9 +49,21 @@ export function scriptTexts(tr: Translator, downloads: boolean): string {
 
 type Texts = Record<string, unknown>;
 
-/** The language's texts, with English for any it lacks (as i18next falls back on the server). */
+const PLURAL_FORM = /_(zero|one|two|few|many|other)$/;
+
+/**
+ * The language's texts, with English for any it lacks (as i18next falls back on the server);
+ * a plural the language has keeps only its own forms (Japanese has no `_one`).
+ */
 function withEnglishUnder(english: Texts, own: Texts): Texts {
-  const merged: Texts = { ...english };
+  const ownPlurals = new Set(
+    Object.keys(own)
+      .filter((key) => PLURAL_FORM.test(key))
+      .map((key) => key.replace(PLURAL_FORM, "")),
+  );
+  const merged: Texts = Object.fromEntries(
+    Object.entries(english).filter(([key]) => !(PLURAL_FORM.test(key) && ownPlurals.has(key.replace(PLURAL_FORM, "")))),
+  );
   for (const [key, value] of Object.entries(own)) {
     const under = merged[key];
     merged[key] =
