@@ -28,11 +28,16 @@ const toRecord = (row: SessionRow): SessionRecord => ({
   lastActiveAt: toIso(row.last_active_at)!,
 });
 
+/** Inserts a new sign-in's session; the user's ended and run-out ones go (nothing reads them again). */
 export async function insertSession(
   db: Db,
   session: { id: string; uid: string; userAgent: string | null; address: string | null; expiresAt: string },
 ): Promise<void> {
   const now = nowIso();
+  await db("user_sessions")
+    .where({ user_uid: session.uid })
+    .where((q) => q.whereNotNull("ended_at").orWhere("expires_at", "<", now))
+    .delete();
   await db("user_sessions").insert({
     id: session.id,
     user_uid: session.uid,

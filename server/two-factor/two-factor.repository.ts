@@ -78,8 +78,11 @@ export async function countUnusedRecoveryCodes(db: Db, uid: string): Promise<num
 }
 
 export async function insertChallenge(db: Db, uid: string, hash: string, expiresAt: string): Promise<void> {
-  // Expired challenges of the user go with each new one: the table holds only the live few.
-  await db("two_factor_challenges").where({ user_uid: uid }).where("expires_at", "<", nowIso()).delete();
+  // Spent and expired challenges of the user go with each new one: the table holds only the live few.
+  await db("two_factor_challenges")
+    .where({ user_uid: uid })
+    .where((q) => q.whereNotNull("used_at").orWhere("expires_at", "<", nowIso()))
+    .delete();
   await db("two_factor_challenges").insert({
     user_uid: uid,
     challenge_hash: hash,
