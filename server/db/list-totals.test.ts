@@ -2,6 +2,8 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { makeImage, makeNoisyJpeg } from "../attachments/test-fixtures";
 import { appWithUser } from "../test/app-with-user";
+import { until } from "../test/wait";
+import { isPostgresUrl } from "./dialect";
 import { attachmentRow, insertAttachmentRow, insertContactRow } from "../test/rows";
 
 const made = appWithUser();
@@ -152,6 +154,16 @@ describe("totals and first photos kept by triggers stay exact", () => {
   });
 
   it("through a project's first photo deleted or re-dated while a photo added to it is not yet committed", async () => {
+    /** Sessions of this database waiting for a lock (PostgreSQL), or requests waiting for sqlite's one connection. */
+    const waiting = async () => {
+      if (!isPostgresUrl(made.t.ctx.config.databaseUrl))
+        return (db().client as { pool: { numPendingAcquires(): number } }).pool.numPendingAcquires();
+      const sql =
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'";
+      return Number((await db().raw(sql)).rows[0].n);
+    };
+    /** The change waits behind the open upload before that commits. */
+    const queuedBehindTheUpload = () => until(waiting, (n) => n > 0);
     /** Runs `change` on the project's first photo while another transaction holds a photo added after it. */
     const whileAnUploadIsOpen = async (change: (first: number) => Promise<unknown>) => {
       const project = (await post("/api/projects", { name: "Race" })).body.id;
@@ -167,7 +179,7 @@ describe("totals and first photos kept by triggers stay exact", () => {
       });
       await added;
       const changing = change(first);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await queuedBehindTheUpload();
       commit();
       await Promise.all([adding, changing]);
       await expectExact();
