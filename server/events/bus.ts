@@ -9,7 +9,9 @@ export type ResourceName =
   | "dashboard"
   | "studio"
   // A project's favourites (ids: the project's): its visitors' lists changed.
-  | "favourites";
+  | "favourites"
+  // Webhook endpoints (not followed by sockets: the processes' caches of who subscribes listen).
+  | "webhooks";
 
 /** The dashboard's totals (one record, id "stats") count clients, projects and attachments. */
 const COUNTED_ON_THE_DASHBOARD = new Set<ResourceName>(["clients", "projects", "attachments"]);

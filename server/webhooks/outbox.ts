@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { Db } from "../db/database";
 import type { WebhookEventType } from "../../api/webhooks";
+import { mayHaveSubscribers } from "./subscribers";
 
 /** What the event is about: the record's ids (its data is read when first sent) and facts of the moment. */
 export type EventSubject = Record<string, string | number | boolean | null>;
@@ -10,7 +11,8 @@ const subscribes = (events: string, type: string) => (JSON.parse(events) as stri
 /**
  * Writes an event to the outbox with one delivery per active endpoint subscribed to it, through
  * `db`: pass the transaction of the change that causes it, so the event commits (or not) with the
- * change. Nothing is written when no endpoint listens. `dedupeKey` makes a second event with the
+ * change. Nothing is written when no endpoint listens (nothing is read either while this process
+ * knows none does: subscribers.ts). `dedupeKey` makes a second event with the
  * same key a no-op (a visitor's first view of the day). Sending is the outbox worker's.
  */
 export async function recordWebhookEvent(
@@ -19,6 +21,7 @@ export async function recordWebhookEvent(
   subject: EventSubject,
   options: RecordOptions = {},
 ): Promise<string | undefined> {
+  if (!options.onlyEndpoint && !(await mayHaveSubscribers(db, type))) return undefined;
   if ((await targetsOf(db, type, options)).length === 0) return undefined;
   // Its own transaction (a savepoint inside the caller's): the event and its deliveries are written
   // together. An endpoint deleted meanwhile by another process fails the insert: once more, without it.

@@ -11,7 +11,8 @@ import { until } from "../test/wait";
 import { startReceiver, type Receiver } from "./test-receiver";
 
 /**
- * Real processes on one PostgreSQL database: two of them deliver each event once between them, and
+ * Real processes on one PostgreSQL database: an endpoint made through one gets the next event
+ * raised on the other, two of them deliver each event once between them, and
  * an event whose change committed just before its process was killed (SIGKILL) is delivered by
  * the process started after it.
  */
@@ -50,6 +51,23 @@ afterAll(async () => {
 const auth = () => bearer(admin.accessToken);
 
 describe("webhooks from several processes", () => {
+  it("raise an event on one process for an endpoint created through the other just before", async () => {
+    // B acts while no endpoint listens, so it knows none does (server/webhooks/subscribers.ts).
+    await request(b.url).post("/api/clients").set(auth()).send({ name: "Before" }).expect(201);
+    const hook = await request(a.url)
+      .post("/api/webhooks")
+      .set(auth())
+      .send({ url: receiver.url("/fresh"), events: ["client.created"] });
+    expect(hook.status).toBe(201);
+    const client = await request(b.url).post("/api/clients").set(auth()).send({ name: "Right after" }).expect(201);
+    const got = await until(
+      () => receiver.received.filter((r) => r.path === "/fresh"),
+      (l) => l.length >= 1,
+      30_000,
+    );
+    expect(got[0].json).toMatchObject({ type: "client.created", data: { id: client.body.id, name: "Right after" } });
+  });
+
   it("deliver each event once when two processes send", async () => {
     const hook = await request(a.url)
       .post("/api/webhooks")

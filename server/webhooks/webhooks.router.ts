@@ -3,9 +3,12 @@ import type { AppContext } from "../context";
 import { parseBody, parseId } from "../http/validate";
 import { createWebhookSchema, updateWebhookSchema } from "./webhooks.schema";
 import * as service from "./webhooks.service";
+import { keepSubscribedTypes } from "./subscribers";
 
 /** /api/webhooks (admins): endpoints, their test event, their attempts and 'Send again'. */
 export function webhooksRouter(ctx: AppContext): Router {
+  // The process's app is made once: from now on it knows which events have subscribers.
+  keepSubscribedTypes(ctx.db, ctx.events);
   const router = Router();
   router.get("/", async (_req, res) => {
     const webhooks = await service.listWebhooks(ctx);

@@ -26,6 +26,7 @@ export async function createWebhook(ctx: AppContext, input: CreateWebhookInput):
   checkUrl(ctx, input.url);
   const secret = newWebhookSecret();
   const id = await repo.insertWebhook(ctx.db, { ...input, secret: await sealSecret(ctx.db, secret) });
+  ctx.events.resourceChanged({ resource: "webhooks", type: "created", ids: [id] });
   ctx.logger.info({ webhookId: id }, "webhook created");
   return { ...(await getWebhook(ctx, id)), secret };
 }
@@ -41,6 +42,7 @@ export async function updateWebhook(
   const { rotateSecret: _rotate, ...fields } = input;
   const sealed = secret ? await sealSecret(ctx.db, secret) : undefined;
   if (!(await repo.updateWebhook(ctx.db, id, { ...fields, secret: sealed }))) throw new NotFoundError(NOT_FOUND);
+  ctx.events.resourceChanged({ resource: "webhooks", type: "updated", ids: [id] });
   if (secret) ctx.logger.info({ webhookId: id }, "webhook secret rotated");
   const webhook = await getWebhook(ctx, id);
   return secret ? { ...webhook, secret } : webhook;
@@ -48,6 +50,7 @@ export async function updateWebhook(
 
 export async function deleteWebhook(ctx: AppContext, id: number): Promise<void> {
   if (!(await repo.deleteWebhook(ctx.db, id))) throw new NotFoundError(NOT_FOUND);
+  ctx.events.resourceChanged({ resource: "webhooks", type: "deleted", ids: [id] });
   ctx.logger.info({ webhookId: id }, "webhook deleted");
 }
 
