@@ -45,7 +45,8 @@
     }, texts);
     var text = group[last];
     if (vars && typeof vars.count === "number")
-      text = group[last + "_" + (plurals ? plurals.select(vars.count) : "other")] || group[last + "_other"];
+      // A text with plural forms picks one; one without (`Favourites ({{count}})`) is the same for every count.
+      text = group[last + "_" + (plurals ? plurals.select(vars.count) : "other")] || group[last + "_other"] || text;
     return String(text === undefined ? path : text).replace(/\{\{(\w+)\}\}/g, function (all, name) {
       return vars && vars[name] !== undefined ? vars[name] : all;
     });

@@ -36,7 +36,8 @@
     }, texts.favourites || {});
     var text = group[last];
     if (vars && typeof vars.count === "number") {
-      text = group[last + "_" + (plurals ? plurals.select(vars.count) : "other")] || group[last + "_other"];
+      // A text with plural forms picks one; one without (`Favourites ({{count}})`) is the same for every count.
+      text = group[last + "_" + (plurals ? plurals.select(vars.count) : "other")] || group[last + "_other"] || text;
       vars.count = numbers ? numbers.format(vars.count) : String(vars.count);
     }
     return String(text === undefined ? path : text).replace(/\{\{(\w+)\}\}/g, function (all, name) {
