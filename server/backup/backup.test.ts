@@ -115,12 +115,20 @@ describe("backup and restore", () => {
     };
     const folder = path.join(scratch, "busy-backup");
     const backupStarted = Date.now();
-    const backup = cli(["backup", folder], livePlace());
+    let backupEnded = false;
+    const backup = cli(["backup", folder], livePlace()).finally(() => (backupEnded = true));
     const uploaders = [uploader(), uploader()];
-    // Deleted while the backup runs: before or after its database moment, the backup stays whole.
+    const sizeIn = (file: string) => fs.statSync(path.join(folder, file), { throwIfNoEntry: false })?.size ?? -1;
+    /** Waits until the backup has got as far as `file` in its folder holding more than `bytes`, or has ended. */
+    const reached = (file: string, bytes = -1) => until(() => backupEnded || sizeIn(file) > bytes, Boolean, 120_000);
+    // Deleted while the backup runs: one as it takes the files, before its database moment; one once
+    // the database copy is being written, after it. Either way the backup stays whole.
     const deletes = (async () => {
-      for (const id of doomed) {
-        await new Promise((r) => setTimeout(r, 400));
+      for (const [id, progress] of [
+        [doomed[0], () => reached("uploads")],
+        [doomed[1], () => reached("database.sqlite3", 0)],
+      ] as const) {
+        await progress();
         statuses.push((await request(t.app).delete(`/api/attachments/${id}`).set(user.auth)).status);
       }
     })();
