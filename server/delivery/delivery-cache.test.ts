@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { appWithUser } from "../test/app-with-user";
 import { isPostgresUrl } from "../db/dialect";
-import { DeliveryCache } from "./delivery-cache";
+import request from "supertest";
+import { DeliveryCache, deliveryCache } from "./delivery-cache";
 import { publishDelivery } from "./test-fixtures";
 
 const made = appWithUser();
@@ -44,5 +45,22 @@ describe("a link's lookup by its ZIP's path", () => {
     const query = db("projects").where({ published_zip_path: "published/x.zip" }).first("id").toSQL().toNative();
     const plan = (await db.raw(`EXPLAIN QUERY PLAN ${query.sql}`, query.bindings)) as Array<{ detail: string }>;
     expect(plan.map((step) => step.detail).join("\n")).toContain("projects_published_zip_path_index");
+  });
+});
+
+describe("a kept link's language", () => {
+  it("is the project's, and a change of it is seen by the next page, not a kept copy", async () => {
+    const d = await publishDelivery(made.t, made.user);
+    const cache = deliveryCache(made.t.ctx);
+    const page = async () => /<html lang="([^"]+)"/.exec((await request(made.t.app).get(d.page)).text)?.[1];
+    expect(await page()).toBe("en");
+    expect((await cache.link(d.token))?.language).toBeNull();
+    await request(made.t.app)
+      .put(`/api/projects/${d.id}/delivery`)
+      .set(made.user.auth)
+      .send({ language: "de" })
+      .expect(200);
+    expect((await cache.link(d.token))?.language).toBe("de");
+    expect(await page()).toBe("de");
   });
 });
