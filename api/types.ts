@@ -286,6 +286,11 @@ export interface StudioSettings extends Versioned {
   language: ClientLanguage;
   /** Galleries follow the visitor's browser language (when it is one of ours), before the project's and the studio's. */
   followBrowserLanguage: boolean;
+  /**
+   * Everyone must turn on two-factor sign-in before anything else. Always sent; optional here only so
+   * settings objects written before it still type-check.
+   */
+  requireTwoFactor?: boolean;
   updatedAt: string | null;
 }
 

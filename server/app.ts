@@ -6,6 +6,7 @@ import { authRouter } from "./auth/auth.router";
 import { meRouter } from "./users/me.router";
 import { usersRouter } from "./users/users.router";
 import { adminTwoFactorRouter, twoFactorRouter } from "./two-factor/two-factor.router";
+import { requireTwoFactorEnrolment } from "./two-factor/require-two-factor";
 import { sessionsRouter } from "./sessions/sessions.router";
 import { clientsRouter } from "./clients/clients.router";
 import { contactsRouter } from "./contacts/contacts.router";
@@ -83,6 +84,7 @@ export function createApp(ctx: AppContext): AppHandler {
   api.use("/attachments", attachmentFilesRouter(ctx));
   api.use(openApiRouter());
   api.use(authenticate(ctx));
+  api.use(requireTwoFactorEnrolment(ctx));
   api.use("/users/me", meRouter(ctx));
   api.use(requireApproved);
   api.use("/users/me/notifications", notificationsRouter(ctx));

@@ -305,6 +305,10 @@ export const studioSettingsSchema = named(
     timeZone: z.string(),
     language: languageSchema,
     followBrowserLanguage: z.boolean(),
+    requireTwoFactor: z
+      .boolean()
+      .optional()
+      .describe("Everyone must turn on two-factor sign-in before anything else (always sent)"),
     updatedAt: nullableDateTime(),
     ...versioned,
   }),

@@ -17,6 +17,8 @@ export interface StudioRow {
   language: string | null;
   /** Galleries follow the visitor's browser language. */
   followBrowserLanguage: boolean;
+  /** Everyone must turn on two-factor sign-in (server/two-factor/require-two-factor.ts). */
+  requireTwoFactor: boolean;
   updatedAt: string | null;
 }
 
@@ -30,6 +32,7 @@ const COLUMNS: Record<keyof StudioRow, string> = {
   timeZone: "time_zone",
   language: "language",
   followBrowserLanguage: "follow_browser_language",
+  requireTwoFactor: "require_two_factor",
   updatedAt: "updated_at",
 };
 
@@ -41,7 +44,7 @@ export async function readStudioRow(db: Db): Promise<StudioRow & Versioned> {
     .where({ id: ROW_ID })
     .first(db.raw(`studio_settings.*, ${editorNameColumn("studio_settings.updated_by")}`))) as
     Record<string, unknown> | undefined;
-  const value = (key: Exclude<keyof StudioRow, "followBrowserLanguage">) =>
+  const value = (key: Exclude<keyof StudioRow, "followBrowserLanguage" | "requireTwoFactor">) =>
     (row?.[COLUMNS[key]] as string | null | undefined) ?? null;
   return {
     name: value("name"),
@@ -54,6 +57,7 @@ export async function readStudioRow(db: Db): Promise<StudioRow & Versioned> {
     language: value("language"),
     // sqlite answers 0/1.
     followBrowserLanguage: Boolean(row?.follow_browser_language),
+    requireTwoFactor: Boolean(row?.require_two_factor),
     updatedAt: toIso(row?.updated_at),
     version: Number(row?.version ?? 1),
     updatedBy: editorOf(

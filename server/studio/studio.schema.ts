@@ -36,6 +36,7 @@ export const studioChangeSchema = z.object({
   // The clients' galleries and mails, unless a project chooses its own.
   language: languageSchema.optional(),
   followBrowserLanguage: z.boolean({ error: "followBrowserLanguage must be true or false" }).optional(),
+  requireTwoFactor: z.boolean({ error: "requireTwoFactor must be true or false" }).optional(),
 });
 
 export type StudioChange = z.infer<typeof studioChangeSchema>;

@@ -29,6 +29,7 @@ function toSettings(row: StudioRow & Versioned, defaultName: string): StudioSett
     timeZone: row.timeZone ?? serverTimeZone(),
     language: isLanguage(row.language) ? row.language : DEFAULT_LANGUAGE,
     followBrowserLanguage: row.followBrowserLanguage,
+    requireTwoFactor: row.requireTwoFactor,
     updatedAt: row.updatedAt,
     version: row.version,
     updatedBy: row.updatedBy,

@@ -44,6 +44,7 @@ const DEFAULTS = {
   timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
   language: "en",
   followBrowserLanguage: false,
+  requireTwoFactor: false,
   updatedAt: null,
   version: 1,
   updatedBy: null,

@@ -13,6 +13,7 @@ components.add(twoFactorRequiredSchema, { id: "TwoFactorRequired" });
 
 const statusSchema = z.object({
   enabled: z.boolean(),
+  required: z.boolean().describe("The studio requires it of everyone: until it is on, only enrolment is allowed"),
   pending: z.boolean().describe("An enrolment was started and waits for its first right code"),
   recoveryCodesLeft: z.number().int(),
 });

@@ -5,6 +5,7 @@ import type { User } from "../../api/types";
 import { findUserRow } from "../users/users.repository";
 import type { MailRoute } from "../users/access-mail";
 import { newRecoveryCodes, recoveryCodeHash } from "./recovery-codes";
+import { twoFactorRequired } from "./require-two-factor";
 import { openTotpSecret, sealTotpSecret } from "./secret-box";
 import { newTotpSecret, otpauthUrlOf, stepOfCode } from "./totp";
 import { mailRecoveryCodeUsed, mailTwoFactorReset } from "./two-factor-mail";
@@ -20,6 +21,8 @@ import {
 
 export interface TwoFactorStatus {
   enabled: boolean;
+  /** The studio requires it of everyone: until it is on, nothing but enrolment is allowed. */
+  required: boolean;
   /** An enrolment was started and waits for its first right code. */
   pending: boolean;
   recoveryCodesLeft: number;
@@ -30,6 +33,7 @@ export async function twoFactorStatus(ctx: AppContext, uid: string): Promise<Two
   const enabled = Boolean(row?.confirmed_at);
   return {
     enabled,
+    required: await twoFactorRequired(ctx),
     pending: Boolean(row) && !enabled,
     recoveryCodesLeft: enabled ? await countUnusedRecoveryCodes(ctx.db, uid) : 0,
   };

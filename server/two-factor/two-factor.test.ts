@@ -51,7 +51,7 @@ describe("turning two-factor sign-in on", () => {
     expect(started.body.otpauthUrl).toMatch(/^otpauth:\/\/totp\/Photodrop:enrol%40studio\.test\?/);
     expect(started.body.otpauthUrl).toContain(`secret=${started.body.secret}`);
     const pending = await request(t.app).get("/api/users/me/two-factor").set(bearer(session.accessToken));
-    expect(pending.body).toEqual({ enabled: false, pending: true, recoveryCodesLeft: 0 });
+    expect(pending.body).toEqual({ enabled: false, required: false, pending: true, recoveryCodesLeft: 0 });
     // Still one step: a password alone signs in.
     const before = await request(t.app)
       .post("/api/auth/login")
@@ -72,7 +72,7 @@ describe("turning two-factor sign-in on", () => {
     expect(new Set(confirmed.body.recoveryCodes).size).toBe(10);
 
     const on = await request(t.app).get("/api/users/me/two-factor").set(bearer(session.accessToken));
-    expect(on.body).toEqual({ enabled: true, pending: false, recoveryCodesLeft: 10 });
+    expect(on.body).toEqual({ enabled: true, required: false, pending: false, recoveryCodesLeft: 10 });
     const again = await request(t.app).post("/api/users/me/two-factor").set(bearer(session.accessToken));
     expect(again.status).toBe(409);
   });

@@ -1,0 +1,36 @@
+import type { Request, RequestHandler } from "express";
+import type { AppContext } from "../context";
+import { HttpError } from "../http/errors";
+import { branding } from "../studio/studio.service";
+import { hasTwoFactor } from "./two-factor.repository";
+
+export const TWO_FACTOR_REQUIRED = "Two-factor sign-in is required: turn it on in Security first";
+
+/** What a signed-in person may still do before enrolling: see themself, enrol, and manage their sessions. */
+function mayBeforeEnrolment(req: Request): boolean {
+  const path = req.path.replace(/\/+$/, "");
+  if (path === "/users/me") return req.method === "GET" || req.method === "HEAD";
+  return (
+    path === "/users/me/access" ||
+    path === "/users/me/request-access" ||
+    /^\/users\/me\/(two-factor|sessions)(\/|$)/.test(path)
+  );
+}
+
+/** Whether the studio requires two-factor sign-in of everyone (the Studio setting). */
+export async function twoFactorRequired(ctx: AppContext): Promise<boolean> {
+  return Boolean((await branding(ctx)).requireTwoFactor);
+}
+
+/**
+ * With the Studio's 'Require two-factor sign-in', a sign-in of someone without it is refused
+ * everywhere but enrolment (403, `errors.twoFactor: "required"`), so the web app can lead them
+ * there. API tokens pass: new ones can only be made by someone already through this gate.
+ */
+export function requireTwoFactorEnrolment(ctx: AppContext): RequestHandler {
+  return async (req, _res, next) => {
+    if (!req.user || req.apiToken || mayBeforeEnrolment(req)) return next();
+    if (!(await twoFactorRequired(ctx)) || (await hasTwoFactor(ctx.db, req.user.uid))) return next();
+    throw new HttpError(403, TWO_FACTOR_REQUIRED, { twoFactor: "required" });
+  };
+}
