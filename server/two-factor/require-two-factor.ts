@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from "express";
 import type { AppContext } from "../context";
 import { HttpError } from "../http/errors";
-import { branding } from "../studio/studio.service";
+import { getStudio } from "../studio/studio.service";
 import { hasTwoFactor } from "./two-factor.repository";
 
 export const TWO_FACTOR_REQUIRED = "Two-factor sign-in is required: turn it on in Security first";
@@ -17,9 +17,31 @@ function mayBeforeEnrolment(req: Request): boolean {
   );
 }
 
-/** Whether the studio requires two-factor sign-in of everyone (the Studio setting). */
-export async function twoFactorRequired(ctx: AppContext): Promise<boolean> {
-  return Boolean((await branding(ctx)).requireTwoFactor);
+const kept = new WeakMap<AppContext, { value?: Promise<boolean> }>();
+
+/**
+ * Whether the studio requires two-factor sign-in of everyone (the Studio setting), read once and kept
+ * until a change of the studio is announced, so the common case (off) costs every request nothing.
+ */
+export function twoFactorRequired(ctx: AppContext): Promise<boolean> {
+  let memo = kept.get(ctx);
+  if (!memo) {
+    const fresh: { value?: Promise<boolean> } = {};
+    kept.set(ctx, (memo = fresh));
+    ctx.events.onResourceChanged((change) => {
+      if (change.resource === "studio") fresh.value = undefined;
+    });
+    ctx.events.onAnnouncementsLost(() => (fresh.value = undefined));
+  }
+  if (!memo.value) {
+    const load = getStudio(ctx).then((settings) => Boolean(settings.requireTwoFactor));
+    const into = memo;
+    into.value = load;
+    load.catch(() => {
+      if (into.value === load) into.value = undefined;
+    });
+  }
+  return memo.value;
 }
 
 /**
