@@ -63,8 +63,26 @@ async function startServer(block: RunnableBlock): Promise<void> {
     if (child.exitCode !== null) throw new Error(`${block.where} exited at start:\n${serverOutput.slice(-4000)}`);
     if (Date.now() > deadline)
       throw new Error(`${block.where} did not print what its page says:\n${serverOutput.slice(-4000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await moreOutput(child, deadline);
   }
+}
+
+/** Resolves at the child's next output, at its exit, or at the deadline, whichever comes first. */
+function moreOutput(child: ChildProcess, deadline: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      child.stdout!.off("data", done);
+      child.stderr!.off("data", done);
+      child.off("exit", done);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
+    child.stdout!.on("data", done);
+    child.stderr!.on("data", done);
+    child.on("exit", done);
+    if (child.exitCode !== null) done();
+  });
 }
 
 async function stopServer(): Promise<void> {
