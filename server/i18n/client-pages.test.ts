@@ -72,7 +72,7 @@ describe.each(SUPPORTED_LANGUAGES)("a gallery in %s", (lang) => {
     for (const [name, mail] of Object.entries({ linkMail, reminder }))
       expect(mail.html, name).toContain(`<html lang="${lang}" dir="${dir}">`);
 
-    const shown = {
+    const shown: Record<string, string> = {
       ...Object.fromEntries(Object.entries(pages).map(([name, page]) => [name, page.text])),
       linkMailSubject: linkMail.header("Subject")[0],
       linkMailText: linkMail.text,
