@@ -57,6 +57,8 @@ export interface Versioned {
 export interface ManagedUser extends User, Versioned {
   accessRequest: AccessRequest | null;
   access: AccessState;
+  /** Two-factor sign-in is on. Always sent; optional so objects written before it still type-check. */
+  twoFactor?: boolean;
 }
 
 /** What the identity endpoints answer. */

@@ -64,6 +64,7 @@ export const managedUserSchema = named(
     ...versioned,
     accessRequest: accessRequestSchema.nullable(),
     access: z.enum(["approved", "pending", "revoked", "none"]),
+    twoFactor: z.boolean().optional().describe("Two-factor sign-in is on (always sent)"),
   }),
   "ManagedUser",
 );

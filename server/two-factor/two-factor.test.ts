@@ -255,10 +255,14 @@ describe("an admin resetting someone's two-factor", () => {
       .delete(`/api/users/${session.user.uid}/two-factor`)
       .set(bearer(other.accessToken));
     expect(byStaff.status).toBe(403);
+    const shown = async () =>
+      (await request(t.app).get(`/api/users/${session.user.uid}`).set(bearer(admin.accessToken))).body.twoFactor;
+    expect(await shown()).toBe(true);
     const reset = await request(t.app)
       .delete(`/api/users/${session.user.uid}/two-factor`)
       .set(bearer(admin.accessToken));
     expect(reset.status).toBe(204);
+    expect(await shown()).toBe(false);
     const mail = await eventually(() =>
       smtp.mails.find((m) => m.to.includes(email) && /An admin turned off/.test(m.body)),
     );

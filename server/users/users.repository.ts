@@ -189,6 +189,7 @@ type ManagedUserRow = UserRow & {
   request_message: string | null;
   request_created_at: string | null;
   request_id: number | null;
+  two_factor_confirmed_at: string | Date | null;
 };
 
 /** The users-only list parameters: `access=<state>` and `q`, which searches e-mail and name. */
@@ -231,8 +232,10 @@ function accessOf(row: ManagedUserRow): AccessState {
 function managedUsers(db: Db) {
   return db("users")
     .leftJoin("access_requests", "access_requests.user_uid", "users.uid")
+    .leftJoin("user_two_factor", "user_two_factor.user_uid", "users.uid")
     .select(
       "users.*",
+      "user_two_factor.confirmed_at as two_factor_confirmed_at",
       "access_requests.id as request_id",
       "access_requests.message as request_message",
       "access_requests.created_at as request_created_at",
@@ -246,6 +249,7 @@ function toManagedUser(row: ManagedUserRow): ManagedUser {
     accessRequest:
       row.request_id === null ? null : { message: row.request_message, createdAt: toIso(row.request_created_at)! },
     access: accessOf(row),
+    twoFactor: row.two_factor_confirmed_at !== null,
     version: Number(row.version),
     updatedBy: editorOf(row.updated_by, row.updated_by_name),
   };
