@@ -5,6 +5,7 @@ import { createUser } from "../test/harness";
 import { mailParts } from "../test/mail-parts";
 import { cookiesOf } from "../delivery/test-fixtures";
 import { sendMail, studioFixture, type Studio } from "../sending/test-fixtures";
+import { notifyGalleryUpdated } from "../sending/update-notice";
 import { LANGUAGE_COOKIE } from "./choose-language";
 import { fromAcceptLanguage, matchLanguage } from "./languages";
 import { translator } from "./i18n";
@@ -177,7 +178,7 @@ describe("the language a gallery is shown in", () => {
 });
 
 describe("a client's mail", () => {
-  it("goes out in the project's language, else the studio's; its unsubscribe page opens in the same", async () => {
+  it("goes out in the project's language, else the studio's (the link, the update notice); its unsubscribe page opens in the same", async () => {
     const s = await fixture.studio();
     await setStudio(s, { language: "de" });
     const draft = (await request(s.t.app).get(`/api/projects/${s.delivery.id}/sending`).set(s.staff.auth))
@@ -199,6 +200,13 @@ describe("a client's mail", () => {
     expect(unsubscribe).toMatch(/\?lang=de$/);
     const form = await request(s.t.app).get(unsubscribe).expect(200);
     expect(form.text).toContain(html(de("unsubscribe.question", { studio: "Lumen Studio", email: "ana@lima.test" })));
+
+    // The notice that the gallery was updated speaks the same language.
+    fixture.mails.length = 0;
+    expect(await notifyGalleryUpdated(s.t.ctx, s.delivery.id)).toBe(1);
+    const notice = mailParts(fixture.mails[0].raw);
+    expect(notice.header("Subject")[0]).toBe(de("mail.updateSubject", { project: "Lima Wedding" }));
+    expect(notice.text).toContain(de("mail.updateMessage", { studio: "Lumen Studio", project: "Lima Wedding" }));
 
     await projectLanguage(s, "en").expect(200);
     fixture.mails.length = 0;
