@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import js from "@eslint/js";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import i18next from "eslint-plugin-i18next";
 import { importX } from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
@@ -114,6 +115,52 @@ export default tseslint.config(
       // React 18 has no useEffectEvent: a ref holding the latest handler, set during render, is
       // how effects and memoised columns reach current callbacks here (no React Compiler runs).
       "react-hooks/refs": "off",
+    },
+  },
+  {
+    // Every string the web app shows comes from its catalogue (admin/src/i18n/locales): text in JSX and
+    // the attributes a person sees or hears. Brand names and codes go through it too, or a comment says why not.
+    files: ["admin/src/**/*.tsx"],
+    ignores: ["admin/src/**/*.test.tsx", "admin/src/test/**"],
+    plugins: { i18next },
+    rules: {
+      "i18next/no-literal-string": [
+        "error",
+        {
+          mode: "jsx-only",
+          "jsx-attributes": {
+            include: [
+              "label",
+              "placeholder",
+              "title",
+              "aria-label",
+              "aria-description",
+              "alt",
+              "description",
+              "message",
+              "error",
+              "tooltip",
+              "confirmLabel",
+              "cancelLabel",
+              "nothingFound",
+              "copyLabel",
+            ],
+          },
+          // Form field names and keys handed to these are codes, not text.
+          callees: {
+            exclude: [
+              "t",
+              "getInputProps",
+              "textProps",
+              "fieldError",
+              "require",
+              "addEventListener",
+              "removeEventListener",
+            ],
+          },
+          "jsx-components": { exclude: ["Trans"] },
+        },
+      ],
     },
   },
 );

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, type ReactNode } from "react";
 import { Center, Global, Loader, MantineProvider } from "@mantine/core";
 import { NotificationsProvider } from "@mantine/notifications";
 import { Authenticated, CanAccess, Refine, useIsAuthenticated, type HttpError } from "@refinedev/core";
+import { useTranslation } from "react-i18next";
 import routerProvider, {
   CatchAllNavigate,
   DocumentTitleHandler,
@@ -9,6 +10,8 @@ import routerProvider, {
 } from "@refinedev/react-router";
 import { BrowserRouter, Navigate, Outlet, Route, Routes, useSearchParams } from "react-router";
 import { AccessGate } from "./features/auth";
+import { i18nProvider, t } from "./i18n";
+import { FollowUserLanguage } from "./i18n/follow-user-language";
 import { lazyPage } from "./lib/lazy-page";
 import { AppHeader, PRODUCT_TITLE } from "./ui/layout/app-header";
 import { AppSider } from "./ui/layout/app-sider";
@@ -17,7 +20,7 @@ import { AppLayout } from "./ui/layout/app-layout";
 import { NoAccess, UserList } from "./features/users/index";
 import { StudioSettingsPage } from "./features/studio/index";
 import { WebhooksPage } from "./features/webhooks/index";
-import { theme } from "./ui/theme";
+import { themeInLanguage } from "./ui/theme";
 import { accessControlProvider } from "./providers/access-control";
 import { authProvider, followSessionChangesInOtherTabs } from "./providers/auth-provider";
 import { dataProvider } from "./providers/data-provider";
@@ -111,9 +114,11 @@ function SignedInAtLogin() {
 
 export function App() {
   useEffect(followSessionChangesInOtherTabs, []);
+  // Screens read their words while rendering: a new language draws the routes again.
+  const { i18n } = useTranslation();
   return (
     <BrowserRouter>
-      <MantineProvider theme={theme} withNormalizeCSS withGlobalStyles>
+      <MantineProvider theme={themeInLanguage()} withNormalizeCSS withGlobalStyles>
         <Global styles={{ body: { WebkitFontSmoothing: "auto" } }} />
         <NotificationsProvider position="top-right">
           <Refine
@@ -123,6 +128,7 @@ export function App() {
             authProvider={authProvider}
             accessControlProvider={accessControlProvider}
             notificationProvider={useAppNotificationProvider}
+            i18nProvider={i18nProvider}
             resources={[
               // Records are edited in dialogs on their own page: `edit` points there.
               {
@@ -130,26 +136,26 @@ export function App() {
                 list: "/clients/all",
                 show: "/clients/:id",
                 edit: "/clients/:id",
-                meta: { label: "Clients" },
+                meta: { label: t("app.resourceClients") },
               },
               // Contacts are listed, added and edited on their client's page.
-              { name: "contacts", meta: { label: "Contacts", parent: "clients", hide: true } },
+              { name: "contacts", meta: { label: t("app.resourceContacts"), parent: "clients", hide: true } },
               {
                 name: "projects",
                 list: "/projects/all",
                 show: "/projects/:id",
                 edit: "/projects/:id",
-                meta: { label: "Projects" },
+                meta: { label: t("app.resourceProjects") },
               },
               // A project's attachments are listed, uploaded, renamed and deleted on its page.
-              { name: "attachments", meta: { label: "Attachments", parent: "projects", hide: true } },
+              { name: "attachments", meta: { label: t("app.resourceAttachments"), parent: "projects", hide: true } },
               // The dashboard's totals: one record, `stats`, refreshed by the server's announcements.
-              { name: "dashboard", meta: { label: "Dashboard", hide: true } },
-              { name: "users", list: "/users", meta: { label: "Users" } },
+              { name: "dashboard", meta: { label: t("app.resourceDashboard"), hide: true } },
+              { name: "users", list: "/users", meta: { label: t("app.resourceUsers") } },
               // The studio's branding: one record, `settings`, which admins change on /studio.
-              { name: "studio", list: "/studio", meta: { label: "Studio" } },
+              { name: "studio", list: "/studio", meta: { label: t("app.resourceStudio") } },
               // Endpoints that hear about the studio's events (admins); their attempts open in a drawer.
-              { name: "webhooks", list: "/webhooks", meta: { label: "Webhooks" } },
+              { name: "webhooks", list: "/webhooks", meta: { label: t("app.resourceWebhooks") } },
             ]}
             options={{
               syncWithLocation: true,
@@ -160,7 +166,8 @@ export function App() {
               reactQuery: { clientConfig: queryClient },
             }}
           >
-            <Routes>
+            <FollowUserLanguage />
+            <Routes key={i18n.language}>
               <Route
                 element={
                   <Authenticated
@@ -230,7 +237,7 @@ export function App() {
             <DocumentTitleHandler
               handler={({ resource, action }) => {
                 const label = resource?.meta?.label ?? resource?.name;
-                return label && action ? `${label} | Photodrop` : PRODUCT_TITLE;
+                return label && action ? `${label} | Photodrop` : t(PRODUCT_TITLE);
               }}
             />
           </Refine>

@@ -1,3 +1,5 @@
+import { t } from "../i18n";
+
 /**
  * What an edit form sends and how it follows a record others change: the form keeps the values it
  * was filled with (its base) and compares field by field, so it sends only what the user changed
@@ -68,7 +70,7 @@ export function listOf(words: readonly string[]): string {
 
 /** "<name> changed Description while you were editing". */
 export function conflictSentence(editor: RecordEditor | null | undefined, fieldLabels: readonly string[]): string {
-  const who = editor?.name || "Someone else";
+  const who = editor?.name || t("app.someoneElse");
   return `${who} changed ${fieldLabels.length ? listOf(fieldLabels) : "this record"} while you were editing`;
 }
 

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { HttpError } from "@refinedev/core";
+import { t } from "../i18n";
 
 /**
  * What a dialog says when its action failed: the server's message, unless the failure is only
@@ -8,7 +9,7 @@ import type { HttpError } from "@refinedev/core";
 export function failureMessage(error: Partial<HttpError> | undefined, formFields: readonly string[] = []) {
   const fields = Object.keys(error?.errors ?? {});
   if (fields.length > 0 && fields.every((field) => formFields.includes(field))) return null;
-  return error?.message || "Something went wrong; please try again";
+  return error?.message || t("app.somethingWentWrong");
 }
 
 /** The failure a dialog shows until it is tried again or reopened. */

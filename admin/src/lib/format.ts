@@ -1,5 +1,7 @@
 /** Number, size and storage formatting shared by the dashboard, tables and upload rows. */
 
+import { currentLanguage, type Language } from "../i18n";
+
 export { formatFileSize } from "../../../api/format-size";
 
 const BYTES_PER_GB = 1024 ** 3;
@@ -40,23 +42,31 @@ export function formatMegabytes(bytes: number): string {
   return `${(bytes / 1024 ** 2).toFixed(2)} MB`;
 }
 
-const DATE_FORMAT = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric" });
-const DATE_TIME_FORMAT = new Intl.DateTimeFormat("en-US", {
-  year: "numeric",
-  month: "short",
-  day: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-});
+const DATE_OPTIONS: Intl.DateTimeFormatOptions = { year: "numeric", month: "short", day: "numeric" };
+const DATE_TIME_OPTIONS: Intl.DateTimeFormatOptions = { ...DATE_OPTIONS, hour: "2-digit", minute: "2-digit" };
+const LOCALES: Record<Language, string> = { en: "en-US", de: "de-DE" };
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** A formatter for the web app's current language, made once per language and kind. */
+function dateFormat(kind: "date" | "dateTime"): Intl.DateTimeFormat {
+  const locale = LOCALES[currentLanguage()];
+  const key = `${locale} ${kind}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, kind === "date" ? DATE_OPTIONS : DATE_TIME_OPTIONS);
+    formats.set(key, format);
+  }
+  return format;
+}
 
 /** An ISO date as "Nov 23, 2026"; an empty string for a missing or unreadable one. */
 export function formatDate(iso: string | null | undefined): string {
   const date = iso ? new Date(iso) : null;
-  return date && !Number.isNaN(date.getTime()) ? DATE_FORMAT.format(date) : "";
+  return date && !Number.isNaN(date.getTime()) ? dateFormat("date").format(date) : "";
 }
 
 /** An ISO date with its time of day, for created/updated stamps. */
 export function formatDateTime(iso: string | null | undefined): string {
   const date = iso ? new Date(iso) : null;
-  return date && !Number.isNaN(date.getTime()) ? DATE_TIME_FORMAT.format(date) : "";
+  return date && !Number.isNaN(date.getTime()) ? dateFormat("dateTime").format(date) : "";
 }

@@ -1,7 +1,8 @@
 import { singleLineProblem } from "../../../api/validation";
+import { t } from "../i18n";
 
 /** The one rule for client, contact and project names: required once trimmed, and on one line (the server's rule). */
 export function nameError(value: string | null | undefined): string | null {
   const name = (value ?? "").trim();
-  return name ? singleLineProblem("Name", name) : "Name is required";
+  return name ? singleLineProblem("Name", name) : t("app.nameRequired");
 }

@@ -1,3 +1,5 @@
+import { t } from "../i18n";
+
 /** The password rules GET /api/auth/config announces (contract section 2). */
 export interface PasswordPolicy {
   minLength?: number;
@@ -13,15 +15,17 @@ export const DEFAULT_MIN_PASSWORD_LENGTH = 6;
 /** The policy as one sentence for the hint under a new-password field. */
 export function describePasswordPolicy(policy: PasswordPolicy): string {
   const min = policy.minLength ?? DEFAULT_MIN_PASSWORD_LENGTH;
-  const length = policy.maxLength ? `${min} to ${policy.maxLength} characters` : `at least ${min} characters`;
+  const length = policy.maxLength
+    ? t("password.between", { min, max: policy.maxLength })
+    : t("password.atLeast", { min });
   const needs = [
-    policy.requireUppercase && "an uppercase letter",
-    policy.requireLowercase && "a lowercase letter",
-    policy.requireNumeric && "a number",
-    policy.requireNonAlphanumeric && "a symbol",
+    policy.requireUppercase && t("password.uppercase"),
+    policy.requireLowercase && t("password.lowercase"),
+    policy.requireNumeric && t("password.number"),
+    policy.requireNonAlphanumeric && t("password.symbol"),
   ].filter((need): need is string => Boolean(need));
-  if (needs.length === 0) return `Password must be ${length} long.`;
+  if (needs.length === 0) return t("password.rule", { length });
   const last = needs.pop();
-  const list = needs.length ? `${needs.join(", ")} and ${last}` : last;
-  return `Password must be ${length} long and include ${list}.`;
+  const list = needs.length ? t("password.list", { first: needs.join(", "), last }) : last;
+  return t("password.ruleWithNeeds", { length, list });
 }

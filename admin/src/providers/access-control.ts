@@ -1,6 +1,7 @@
 import type { AccessControlProvider } from "@refinedev/core";
 import type { Role } from "../../../api/types";
 import { freshAccessToken, http, toHttpError } from "./http";
+import { t } from "../i18n";
 
 interface AccessAnswer {
   hasAccess: boolean;
@@ -49,9 +50,9 @@ export function onAccessRecheck(listener: () => void): () => void {
 
 /** Resources only admins open: the users, the studio's settings and the webhooks. */
 const ADMIN_ONLY: Record<string, string> = {
-  users: "Only administrators manage users",
-  studio: "Only administrators change the studio's settings",
-  webhooks: "Only administrators manage webhooks",
+  users: "app.onlyAdminsUsers",
+  studio: "app.onlyAdminsStudio",
+  webhooks: "app.onlyAdminsWebhooks",
 };
 
 /** The whole app needs approval; the admin-only resources additionally need the admin role. */
@@ -60,9 +61,9 @@ export const accessControlProvider: AccessControlProvider = {
     if (!(await freshAccessToken())) return { can: false, reason: SIGNED_OUT };
     const access = await askForAccess();
     if (access.state === "signed-out") return { can: false, reason: SIGNED_OUT };
-    if (access.state === "not-approved") return { can: false, reason: "Waiting for approval" };
+    if (access.state === "not-approved") return { can: false, reason: t("app.waitingForApproval") };
     if (resource && ADMIN_ONLY[resource] && access.role !== "admin") {
-      return { can: false, reason: ADMIN_ONLY[resource] };
+      return { can: false, reason: t(ADMIN_ONLY[resource]) };
     }
     return { can: true };
   },

@@ -11,6 +11,7 @@ import {
   type BrowserSession,
   type User,
 } from "./session";
+import { t } from "../i18n";
 
 export interface SignInVariables {
   email?: string;
@@ -92,7 +93,7 @@ export const authProvider: AuthProvider = {
       return {
         success: true,
         redirectTo: "/login",
-        successNotification: { message: "Your password has been changed. Sign in with the new one." },
+        successNotification: { message: t("auth.passwordChanged") },
       };
     } catch (error) {
       return failure("Password change failed", error);

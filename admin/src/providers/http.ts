@@ -9,6 +9,7 @@ import {
   type BrowserSession,
   type StoredSession,
 } from "./session";
+import { t } from "../i18n";
 
 /** The one HTTP client of the web app: base path, timeout, bearer token, refresh and error shape. */
 // The header asks the server to keep the refresh token in its HttpOnly cookie (and is what makes
@@ -132,11 +133,11 @@ export function toHttpError(error: unknown): HttpError {
       return error;
     }
     if (error.code === "ECONNABORTED" || error.code === "ETIMEDOUT") {
-      return { message: "The server did not answer in time", statusCode: 0 };
+      return { message: t("app.serverTimedOut"), statusCode: 0 };
     }
-    return { message: "Could not reach the server", statusCode: 0 };
+    return { message: t("app.serverUnreachable"), statusCode: 0 };
   }
-  return { message: error instanceof Error ? error.message : "Unexpected error", statusCode: 0 };
+  return { message: error instanceof Error ? error.message : t("app.unexpectedError"), statusCode: 0 };
 }
 
 function isHttpError(value: unknown): value is HttpError {

@@ -1,6 +1,7 @@
 import type { NotificationProvider } from "@refinedev/core";
 import { hideNotification, showNotification } from "@mantine/notifications";
 import { IconAlertCircle, IconCheck } from "@tabler/icons-react";
+import { t } from "../i18n";
 
 /** Refine's auth failures: the sign-in, sign-up and password screens show these in place themselves. */
 const SHOWN_BY_AUTH_SCREENS = new Set([
@@ -30,7 +31,7 @@ const notificationProvider: NotificationProvider = {
       message: description ?? message,
       autoClose: failed ? 10_000 : 4_000,
       // Mantine's close button is an icon alone: without a name a screen reader says just "button".
-      closeButtonProps: { "aria-label": "Close notification", title: "Close notification" },
+      closeButtonProps: { "aria-label": t("app.closeNotification"), title: t("app.closeNotification") },
     });
   },
   close: (key) => hideNotification(key),

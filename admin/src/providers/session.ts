@@ -33,15 +33,34 @@ export function signedInUid(): string | null {
   }
 }
 
+/** The signed-in user's language as last seen, so a reload starts in it rather than the browser's. */
+export function signedInLanguage(): string | null {
+  try {
+    return (
+      (JSON.parse(localStorage.getItem(SIGNED_IN_KEY) ?? "null") as { language?: string } | null)?.language ?? null
+    );
+  } catch {
+    return null;
+  }
+}
+
+function remember(user: User): void {
+  const stored = JSON.stringify({ uid: user.uid, language: user.language });
+  if (localStorage.getItem(SIGNED_IN_KEY) !== stored) localStorage.setItem(SIGNED_IN_KEY, stored);
+}
+
 export function writeSession(session: BrowserSession): StoredSession {
   const { accessToken, expiresIn, user } = session;
   current = { accessToken, expiresIn, user, expiresAt: Date.now() + expiresIn * 1000 };
-  if (signedInUid() !== user.uid) localStorage.setItem(SIGNED_IN_KEY, JSON.stringify({ uid: user.uid }));
+  remember(user);
   return current;
 }
 
 export function updateSessionUser(user: User): void {
-  if (current && current.user.uid === user.uid) current = { ...current, user };
+  if (current && current.user.uid === user.uid) {
+    current = { ...current, user };
+    remember(user);
+  }
 }
 
 export function clearSession(): void {

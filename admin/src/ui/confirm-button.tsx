@@ -2,6 +2,7 @@ import { useState, type ReactNode } from "react";
 import { Button, Group, Modal, type ButtonProps } from "@mantine/core";
 import { useFailureFor } from "../lib/failure";
 import { FailureAlert } from "./failure-alert";
+import { t } from "../i18n";
 
 /**
  * A button whose action runs only once a dialog saying what it does is confirmed. An action that
@@ -35,7 +36,7 @@ export function ConfirmButton({
         {failure.message && <FailureAlert message={failure.message} mt={0} />}
         <Group position="right" spacing="xs">
           <Button variant="default" onClick={() => setOpen(false)}>
-            Cancel
+            {t("ui.cancel")}
           </Button>
           <Button
             color={button.color}

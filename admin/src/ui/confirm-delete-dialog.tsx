@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Button, Group, Modal, Text } from "@mantine/core";
 import { FailureAlert } from "./failure-alert";
+import { t } from "../i18n";
 
 interface ConfirmDeleteDialogProps {
   opened: boolean;
@@ -29,10 +30,10 @@ export function ConfirmDeleteDialog({
       {error && <FailureAlert message={error} />}
       <Group position="right" mt="lg">
         <Button variant="default" onClick={onCancel} disabled={loading}>
-          Cancel
+          {t("ui.cancel")}
         </Button>
         <Button color="red" onClick={onConfirm} loading={loading}>
-          Delete
+          {t("ui.delete")}
         </Button>
       </Group>
     </Modal>

@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Text } from "@mantine/core";
 import { IconUsers } from "@tabler/icons-react";
+import { t } from "../i18n";
 
 interface ConflictAlertProps {
   conflict: { message: string } | null;
@@ -16,13 +17,13 @@ export function ConflictAlert({ conflict, busy = false, onApply, onDiscard }: Co
   if (!conflict) return null;
   return (
     <Alert color="yellow" mt="md" icon={<IconUsers size={18} />} title={conflict.message} role="alert">
-      <Text size="sm">Your changes are still in the form. Their changes are saved.</Text>
+      <Text size="sm">{t("ui.yourChangesAreStillInThe")}</Text>
       <Group spacing="xs" mt="sm">
         <Button size="xs" loading={busy} onClick={onApply}>
-          Apply my changes on top
+          {t("ui.applyMyChangesOnTop")}
         </Button>
         <Button size="xs" variant="default" disabled={busy} onClick={onDiscard}>
-          Discard my changes
+          {t("ui.discardMyChanges")}
         </Button>
       </Group>
     </Alert>

@@ -3,6 +3,7 @@ import { Button, Group, Modal, Stack } from "@mantine/core";
 import { useWarnAboutChange, type HttpError } from "@refinedev/core";
 import { FailureAlert } from "./failure-alert";
 import { ConflictAlert } from "./conflict-alert";
+import { t } from "../i18n";
 
 interface FormDialogProps {
   title: string;
@@ -38,10 +39,10 @@ export function FormDialog({
         {error && <FailureAlert message={error} />}
         <Group position="right" mt="lg">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            {t("ui.cancel")}
           </Button>
           <Button type="submit" loading={loading} disabled={saveDisabled}>
-            Save
+            {t("ui.save")}
           </Button>
         </Group>
       </form>

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { Alert, Button, Code, Group, Stack } from "@mantine/core";
 import { IconCheck, IconCopy } from "@tabler/icons-react";
 import { copyText } from "../lib/copy-text";
+import { t } from "../i18n";
 
 /** A secret the server answers only once (an API token, a signing secret): the warning, the value, Copy and Done. */
 export function ShownOnceSecret({
@@ -24,7 +25,7 @@ export function ShownOnceSecret({
   }, [copied]);
   return (
     <Stack spacing="sm">
-      <Alert color="yellow">Copy it now: it is not shown again.</Alert>
+      <Alert color="yellow">{t("ui.copyItNowItIsNot")}</Alert>
       <Code block aria-label={label} sx={{ wordBreak: "break-all", whiteSpace: "pre-wrap" }}>
         {secret}
       </Code>
@@ -34,9 +35,9 @@ export function ShownOnceSecret({
           leftIcon={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
           onClick={() => void copyText(secret).then(() => setCopied(true))}
         >
-          {copied ? "Copied" : copyLabel}
+          {copied ? t("ui.copied") : copyLabel}
         </Button>
-        <Button onClick={onDone}>Done</Button>
+        <Button onClick={onDone}>{t("ui.done")}</Button>
       </Group>
     </Stack>
   );

@@ -1,4 +1,5 @@
 import type { MantineThemeOverride } from "@mantine/core";
+import { t } from "../i18n";
 
 // Refine's blue Mantine theme, declared here so the first load does not pull in @refinedev/mantine.
 const fontFamily = [
@@ -15,7 +16,7 @@ const fontFamily = [
   '"Segoe UI Symbol"',
 ].join(",");
 
-export const theme: MantineThemeOverride = {
+const theme: MantineThemeOverride = {
   colorScheme: "light",
   fontFamily,
   headings: { fontFamily },
@@ -85,6 +86,15 @@ export const theme: MantineThemeOverride = {
     // focus traps out of step, and the page stays aria-hidden after the dialog closes.
     Menu: { defaultProps: { transitionDuration: 0 } },
     // Dialogs never grow wider than a phone's screen.
-    Modal: { styles: { modal: { maxWidth: "100%" } }, defaultProps: { closeButtonLabel: "Close" } },
+    Modal: { styles: { modal: { maxWidth: "100%" } } },
   },
 };
+
+/** The theme with the words Mantine's own controls say (a dialog's close button) in the current language. */
+export const themeInLanguage = (): MantineThemeOverride => ({
+  ...theme,
+  components: {
+    ...theme.components,
+    Modal: { ...theme.components?.Modal, defaultProps: { closeButtonLabel: t("ui.close") } },
+  },
+});

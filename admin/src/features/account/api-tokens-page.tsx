@@ -7,8 +7,9 @@ import { formatDateTime } from "../../lib/format";
 import { ConfirmButton } from "../../ui/confirm-button";
 import { FailureAlert } from "../../ui/failure-alert";
 import { NewTokenDialog } from "./new-token-dialog";
+import { t } from "../../i18n";
 
-const SCOPE_LABELS = { read: "Read only", write: "Read and write", admin: "Admin" } as const;
+const SCOPE_LABELS = { read: "account.readOnly", write: "account.readWrite", admin: "account.admin" } as const;
 
 /** /account/tokens: the signed-in user's API tokens for scripts and integrations. */
 export function ApiTokensPage() {
@@ -27,35 +28,32 @@ export function ApiTokensPage() {
     <Stack spacing="md" maw={960}>
       <Group position="apart">
         <Title order={1} size="h2">
-          API tokens
+          {t("account.apiTokens")}
         </Title>
         <Button leftIcon={<IconPlus size={18} />} onClick={() => setCreating(true)}>
-          New token
+          {t("account.newToken")}
         </Button>
       </Group>
-      <Text color="dimmed">
-        Tokens let your booking form, upload scripts and other tools use Photodrop&apos;s API as you. Delete one the
-        moment you no longer need it.
-      </Text>
+      <Text color="dimmed">{t("account.tokensIntro")}</Text>
       {query.isError ? (
-        <FailureAlert message="Failed to load your API tokens. Please try again later." mt={0} />
+        <FailureAlert message={t("account.failedToLoadYourApiTokens")} mt={0} />
       ) : tokens.length === 0 && !query.isLoading ? (
         <Group spacing="xs" c="dimmed">
           <IconKey size={18} />
-          <Text>No API tokens yet.</Text>
+          <Text>{t("account.noApiTokensYet")}</Text>
         </Group>
       ) : (
         <ScrollArea>
-          <Table miw={760} verticalSpacing="sm" aria-label="API tokens">
+          <Table miw={760} verticalSpacing="sm" aria-label={t("account.apiTokens")}>
             <thead>
               <tr>
-                <th>Name</th>
-                <th>Access</th>
-                <th>Token</th>
-                <th>Created</th>
-                <th>Expires</th>
-                <th>Last used</th>
-                <th aria-label="Actions" />
+                <th>{t("account.name")}</th>
+                <th>{t("account.access")}</th>
+                <th>{t("account.token")}</th>
+                <th>{t("account.created")}</th>
+                <th>{t("account.expires")}</th>
+                <th>{t("account.lastUsed")}</th>
+                <th aria-label={t("account.actions")} />
               </tr>
             </thead>
             <tbody>
@@ -79,7 +77,7 @@ function TokenRow({ token, now }: { token: ApiToken; now: number }) {
       <td>{token.name}</td>
       <td>
         <Badge variant="light" color={token.scope === "read" ? "gray" : token.scope === "write" ? "blue" : "red"}>
-          {SCOPE_LABELS[token.scope]}
+          {t(SCOPE_LABELS[token.scope])}
         </Badge>
       </td>
       <td>
@@ -88,26 +86,32 @@ function TokenRow({ token, now }: { token: ApiToken; now: number }) {
         </Text>
       </td>
       <td>{formatDateTime(token.createdAt)}</td>
-      <td>{token.expiresAt ? `${formatDateTime(token.expiresAt)}${expired ? " (expired)" : ""}` : "Never"}</td>
+      <td>
+        {token.expiresAt
+          ? expired
+            ? t("account.expiredOn", { expiresAt: formatDateTime(token.expiresAt) })
+            : formatDateTime(token.expiresAt)
+          : t("account.never")}
+      </td>
       <td>
         {token.lastUsedAt ? (
           <>
             {formatDateTime(token.lastUsedAt)}
             {token.lastUsedAddress && (
               <Text size="xs" color="dimmed">
-                from {token.lastUsedAddress}
+                {t("account.from", { lastUsedAddress: token.lastUsedAddress })}
               </Text>
             )}
           </>
         ) : (
-          "Never"
+          t("account.never")
         )}
       </td>
       <td>
         <ConfirmButton
-          label="Delete"
-          title={`Delete the token “${token.name}”?`}
-          confirmLabel="Delete token"
+          label={t("account.delete")}
+          title={t("account.deleteTheToken", { name: token.name })}
+          confirmLabel={t("account.deleteToken")}
           color="red"
           variant="subtle"
           pending={mutation.isPending}
@@ -116,7 +120,7 @@ function TokenRow({ token, now }: { token: ApiToken; now: number }) {
           }
         >
           <Text size="sm" mb="md">
-            Whatever uses it stops working at once.
+            {t("account.whateverUsesItStopsWorkingAt")}
           </Text>
         </ConfirmButton>
       </td>

@@ -5,11 +5,13 @@ import type { ApiTokenRequest, ApiTokenScope, CreatedApiToken } from "../../../.
 import { FailureAlert } from "../../ui/failure-alert";
 import { ShownOnceSecret } from "../../ui/shown-once-secret";
 import { EXPIRY_CHOICES, expiryFrom } from "./token-expiry";
+import { Trans } from "react-i18next";
+import { t } from "../../i18n";
 
 const SCOPES: Array<{ value: ApiTokenScope; label: string }> = [
-  { value: "read", label: "Read only" },
-  { value: "write", label: "Read and write" },
-  { value: "admin", label: "Admin (read, write and the admin screens)" },
+  { value: "read", label: "account.readOnly" },
+  { value: "write", label: "account.readWrite" },
+  { value: "admin", label: "account.adminScope" },
 ];
 
 /** The form for a new token, then the token itself, shown this once. Mounted only while open: each opening starts empty. */
@@ -35,9 +37,14 @@ export function NewTokenDialog({ onClose, isAdmin }: { onClose: () => void; isAd
   };
 
   return (
-    <Modal opened onClose={onClose} title={created ? "Your new API token" : "New API token"} centered>
+    <Modal opened onClose={onClose} title={created ? t("account.yourNewApiToken") : t("account.newApiToken")} centered>
       {created ? (
-        <ShownOnceSecret secret={created.token} label="API token" copyLabel="Copy token" onDone={onClose} />
+        <ShownOnceSecret
+          secret={created.token}
+          label={t("account.apiToken")}
+          copyLabel={t("account.copyToken")}
+          onDone={onClose}
+        />
       ) : (
         <form
           noValidate
@@ -48,8 +55,8 @@ export function NewTokenDialog({ onClose, isAdmin }: { onClose: () => void; isAd
         >
           <Stack spacing="sm">
             <TextInput
-              label="Name"
-              description="What uses it, e.g. Booking form"
+              label={t("account.name")}
+              description={t("account.whatUsesItEGBooking")}
               required
               maxLength={100}
               value={name}
@@ -58,28 +65,31 @@ export function NewTokenDialog({ onClose, isAdmin }: { onClose: () => void; isAd
               data-autofocus
             />
             <Select
-              label="Access"
-              data={SCOPES.filter((s) => isAdmin || s.value !== "admin")}
+              label={t("account.access")}
+              data={SCOPES.filter((s) => isAdmin || s.value !== "admin").map(({ value, label }) => ({
+                value,
+                label: t(label),
+              }))}
               value={scope}
               onChange={(value) => setScope((value as ApiTokenScope | null) ?? "read")}
             />
             <Select
-              label="Expires"
-              data={EXPIRY_CHOICES.map(({ value, label }) => ({ value, label }))}
+              label={t("account.expires")}
+              data={EXPIRY_CHOICES.map(({ value, label }) => ({ value, label: t(label) }))}
               value={expiry}
               onChange={(value) => setExpiry(value ?? "90")}
             />
             <Text size="sm" color="dimmed">
-              Scripts send it as <Code>Authorization: Bearer pd_…</Code>. It can do what you can, within its access.
+              <Trans i18nKey="account.howScriptsUseIt" components={{ code: <Code>{""}</Code> }} />
             </Text>
           </Stack>
           {error && !error.errors?.name && <FailureAlert message={error.message} />}
           <Group position="right" mt="lg">
             <Button variant="default" onClick={onClose}>
-              Cancel
+              {t("account.cancel")}
             </Button>
             <Button type="submit" loading={mutation.isPending} disabled={name.trim() === ""}>
-              Create token
+              {t("account.createToken")}
             </Button>
           </Group>
         </form>

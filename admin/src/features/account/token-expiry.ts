@@ -1,9 +1,9 @@
 /** The expiries the new-token form offers, in days; null: never. */
 export const EXPIRY_CHOICES: Array<{ value: string; label: string; days: number | null }> = [
-  { value: "30", label: "In 30 days", days: 30 },
-  { value: "90", label: "In 90 days", days: 90 },
-  { value: "365", label: "In a year", days: 365 },
-  { value: "never", label: "Never", days: null },
+  { value: "30", label: "account.in30Days", days: 30 },
+  { value: "90", label: "account.in90Days", days: 90 },
+  { value: "365", label: "account.inAYear", days: 365 },
+  { value: "never", label: "account.never", days: null },
 ];
 
 export function expiryFrom(choice: string, now = Date.now()): string | null {

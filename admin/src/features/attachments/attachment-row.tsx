@@ -2,6 +2,7 @@ import { ActionIcon, Badge, Checkbox, Group, Image, Menu, Paper, Text, UnstyledB
 import { IconDots, IconDownload, IconEye, IconPencil, IconPhoto, IconTrash } from "@tabler/icons-react";
 import { formatDateTime, formatFileSize } from "../../lib/format";
 import type { Attachment } from "../../../../api/types";
+import { t } from "../../i18n";
 
 interface AttachmentRowProps {
   attachment: Attachment;
@@ -32,9 +33,13 @@ export function AttachmentRow({
     <Paper withBorder p="xs" radius="sm" aria-label={attachment.originalName}>
       <Group noWrap>
         {selecting && (
-          <Checkbox checked={selected} onChange={onToggle} aria-label={`Select ${attachment.originalName}`} />
+          <Checkbox
+            checked={selected}
+            onChange={onToggle}
+            aria-label={t("attachments.select", { originalName: attachment.originalName })}
+          />
         )}
-        <UnstyledButton onClick={onView} aria-label={`View ${attachment.originalName}`}>
+        <UnstyledButton onClick={onView} aria-label={t("attachments.view", { originalName: attachment.originalName })}>
           <Image
             src={attachment.thumbnailUrl}
             alt=""
@@ -53,7 +58,7 @@ export function AttachmentRow({
             </Text>
             {cover && (
               <Badge size="sm" color="dark" variant="filled">
-                Cover
+                {t("attachments.cover")}
               </Badge>
             )}
           </Group>
@@ -63,22 +68,22 @@ export function AttachmentRow({
         </div>
         <Menu position="bottom-end" withinPortal shadow="md">
           <Menu.Target>
-            <ActionIcon aria-label={`Actions for ${attachment.originalName}`}>
+            <ActionIcon aria-label={t("attachments.actionsFor", { originalName: attachment.originalName })}>
               <IconDots size={18} />
             </ActionIcon>
           </Menu.Target>
           <Menu.Dropdown>
             <Menu.Item icon={<IconEye size={16} />} onClick={onView}>
-              View
+              {t("attachments.view2")}
             </Menu.Item>
             <Menu.Item icon={<IconDownload size={16} />} component="a" href={attachment.downloadUrl}>
-              Download
+              {t("attachments.download")}
             </Menu.Item>
             <Menu.Item icon={<IconPencil size={16} />} onClick={onRename} disabled={locked}>
-              Rename
+              {t("attachments.rename")}
             </Menu.Item>
             <Menu.Item icon={<IconTrash size={16} />} color="red" onClick={onDelete} disabled={locked}>
-              Delete
+              {t("attachments.delete")}
             </Menu.Item>
           </Menu.Dropdown>
         </Menu>

@@ -27,6 +27,7 @@ import {
   toggled,
   type PhotoSelection,
 } from "./photo-selection";
+import { t } from "../../i18n";
 
 interface AttachmentsCardProps {
   projectId: number;
@@ -84,13 +85,13 @@ export function AttachmentsCard({
     <Card withBorder shadow="xs" radius="md" p="lg">
       <Group position="apart" mb="md" spacing="xs">
         <Title order={2} size="h4">
-          Attachments ({total})
+          {t("attachments.attachments", { total })}
         </Title>
         <Group spacing="xs">
           {total > 0 && <PhotoViewSwitch view={view} onChange={setView} />}
           {canSelect && (
             <Button variant="default" size="xs" onClick={toggleSelecting}>
-              {selecting ? "Cancel" : "Select"}
+              {selecting ? t("attachments.cancel") : t("attachments.select2")}
             </Button>
           )}
         </Group>
@@ -98,7 +99,7 @@ export function AttachmentsCard({
       <Stack spacing="md">
         {published && (
           <Alert color="blue" icon={<IconLock size={18} />}>
-            This project is published. Unpublish it to add, remove, or modify attachments.
+            {t("attachments.thisProjectIsPublishedUnpublishIt")}
           </Alert>
         )}
         <ImageDropZone disabled={locked} onFiles={uploads.add} />
@@ -113,14 +114,17 @@ export function AttachmentsCard({
           />
         )}
         {photos.error ? (
-          <FailureAlert mt={0} message={`The photos could not be loaded: ${photos.error.message}`} />
+          <FailureAlert
+            mt={0}
+            message={t("attachments.thePhotosCouldNotBeLoaded", { message: photos.error.message })}
+          />
         ) : photos.loading ? (
           <Center py="md">
-            <Loader size="sm" aria-label="Loading photos" />
+            <Loader size="sm" aria-label={t("attachments.loadingPhotos")} />
           </Center>
         ) : total === 0 ? (
           <Text color="dimmed" align="center" py="md">
-            No attachments found for this project.
+            {t("attachments.noAttachmentsFoundForThisProject")}
           </Text>
         ) : view === "grid" ? (
           <PhotoGrid {...shown} />
@@ -134,7 +138,12 @@ export function AttachmentsCard({
         )}
         {photos.pageCount > 1 && (
           <Group position="center">
-            <Pager page={photos.page} total={photos.pageCount} onChange={photos.setPage} aria-label="Pages of photos" />
+            <Pager
+              page={photos.page}
+              total={photos.pageCount}
+              onChange={photos.setPage}
+              aria-label={t("attachments.pagesOfPhotos")}
+            />
           </Group>
         )}
       </Stack>

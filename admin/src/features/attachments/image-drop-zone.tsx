@@ -3,6 +3,7 @@ import { Dropzone } from "@mantine/dropzone";
 import { IconLock, IconPhoto, IconUpload, IconX } from "@tabler/icons-react";
 import { useMediaQuery } from "@mantine/hooks";
 import { ACCEPTED_FILES } from "./file-checks";
+import { t } from "../../i18n";
 
 /** A touch screen as the main pointer: nothing there is dragged, photos are tapped for. */
 const TOUCH_QUERY = "(pointer: coarse)";
@@ -16,7 +17,7 @@ interface ImageDropZoneProps {
 /** Where images are dropped or picked; disabled while the project is published. */
 export function ImageDropZone({ disabled, onFiles }: ImageDropZoneProps) {
   const touch = useMediaQuery(TOUCH_QUERY, false, { getInitialValueInEffect: false });
-  const invitation = touch ? "Tap to choose photos" : "Drag images here or click to select files";
+  const invitation = touch ? t("attachments.tapToChoose") : t("attachments.dragOrClick");
   return (
     <Dropzone
       data-testid="attachment-drop-zone"
@@ -52,12 +53,10 @@ export function ImageDropZone({ disabled, onFiles }: ImageDropZoneProps) {
         )}
         <Stack spacing={4}>
           <Text size="lg" inline>
-            {disabled ? "Cannot upload files to published project" : invitation}
+            {disabled ? t("attachments.cannotUploadFilesToPublishedProject") : invitation}
           </Text>
           <Text size="sm" color="dimmed" inline mt={7}>
-            {disabled
-              ? "Unpublish the project to add or remove attachments"
-              : "Attach images for this project. Each file should not exceed 10MB."}
+            {disabled ? t("attachments.unpublishTheProjectToAddOr") : t("attachments.attachImagesForThisProjectEach")}
           </Text>
         </Stack>
       </Group>

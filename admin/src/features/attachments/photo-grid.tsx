@@ -1,5 +1,6 @@
 import { createStyles } from "@mantine/core";
 import type { Attachment } from "../../../../api/types";
+import { t } from "../../i18n";
 
 const useStyles = createStyles((theme) => ({
   grid: {
@@ -85,7 +86,7 @@ interface PhotoGridProps {
 export function PhotoGrid({ photos, selecting, isSelected, onToggle, onOpen, coverId }: PhotoGridProps) {
   const { classes, cx } = useStyles();
   return (
-    <ul className={classes.grid} aria-label="Photos">
+    <ul className={classes.grid} aria-label={t("attachments.photos")}>
       {photos.map((photo, index) => {
         const image = <img className={classes.image} src={photo.thumbnailUrl} alt="" loading="lazy" decoding="async" />;
         const caption = <span className={classes.name}>{photo.originalName}</span>;
@@ -98,7 +99,7 @@ export function PhotoGrid({ photos, selecting, isSelected, onToggle, onOpen, cov
                   className={classes.check}
                   checked={isSelected(photo.id)}
                   onChange={() => onToggle(photo.id)}
-                  aria-label={`Select ${photo.originalName}`}
+                  aria-label={t("attachments.select", { originalName: photo.originalName })}
                 />
                 {image}
                 {caption}
@@ -115,7 +116,7 @@ export function PhotoGrid({ photos, selecting, isSelected, onToggle, onOpen, cov
               </button>
             )}
             {/* Beside the photo's button, not in it: the button's name stays the photo's. */}
-            {photo.id === coverId && <span className={classes.coverBadge}>Cover</span>}
+            {photo.id === coverId && <span className={classes.coverBadge}>{t("attachments.cover")}</span>}
           </li>
         );
       })}

@@ -12,6 +12,7 @@ import {
 import type { Attachment } from "../../../../api/types";
 import { formatFileSize } from "../../lib/format";
 import type { Lightbox } from "./use-lightbox";
+import { t } from "../../i18n";
 
 const SWIPE_PX = 50;
 
@@ -90,13 +91,14 @@ export function PhotoLightbox({ lightbox, locked, onRename, onDelete, coverId, o
       opened={lightbox.opened}
       onClose={lightbox.close}
       fullScreen
-      title={photo?.originalName ?? "Loading photo..."}
+      title={photo?.originalName ?? t("attachments.loadingPhoto")}
       styles={{ title: { fontWeight: 600, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" } }}
     >
       <div>
         <Group position="apart" mb="xs" spacing="xs">
           <Text size="sm" aria-live="polite">
-            {lightbox.position !== null && `Photo ${lightbox.position} of ${lightbox.total}`}
+            {lightbox.position !== null &&
+              t("attachments.photoOf", { position: lightbox.position, total: lightbox.total })}
             {photo && ` · ${formatFileSize(photo.size)}${dimensions(photo)}`}
           </Text>
           {photo && (
@@ -108,7 +110,7 @@ export function PhotoLightbox({ lightbox, locked, onRename, onDelete, coverId, o
                 variant="default"
                 leftIcon={<IconDownload size={16} />}
               >
-                Download
+                {t("attachments.download")}
               </Button>
               {/* Looks disabled once chosen but keeps the focus (a disabled button would drop it to the page). */}
               <Button
@@ -119,12 +121,12 @@ export function PhotoLightbox({ lightbox, locked, onRename, onDelete, coverId, o
                 aria-disabled={photo.id === coverId}
                 onClick={() => photo.id !== coverId && onCover(photo)}
               >
-                {photo.id === coverId ? "Cover photo" : "Use as cover"}
+                {photo.id === coverId ? t("attachments.coverPhoto") : t("attachments.useAsCover")}
               </Button>
               {!locked && (
                 <>
                   <Button size="xs" variant="default" leftIcon={<IconPencil size={16} />} onClick={closeThen(onRename)}>
-                    Rename
+                    {t("attachments.rename")}
                   </Button>
                   <Button
                     size="xs"
@@ -133,7 +135,7 @@ export function PhotoLightbox({ lightbox, locked, onRename, onDelete, coverId, o
                     leftIcon={<IconTrash size={16} />}
                     onClick={closeThen(onDelete)}
                   >
-                    Delete
+                    {t("attachments.delete")}
                   </Button>
                 </>
               )}
@@ -157,12 +159,17 @@ export function PhotoLightbox({ lightbox, locked, onRename, onDelete, coverId, o
             />
           ) : (
             <Center>
-              <Loader aria-label="Loading photo" />
+              <Loader aria-label={t("attachments.loadingPhoto2")} />
             </Center>
           )}
           {[
-            { label: "Previous photo", className: classes.previous, can: lightbox.hasPrevious, go: lightbox.previous },
-            { label: "Next photo", className: classes.next, can: lightbox.hasNext, go: lightbox.next },
+            {
+              label: t("attachments.previousPhoto"),
+              className: classes.previous,
+              can: lightbox.hasPrevious,
+              go: lightbox.previous,
+            },
+            { label: t("attachments.nextPhoto"), className: classes.next, can: lightbox.hasNext, go: lightbox.next },
           ].map((step) => (
             <ActionIcon
               key={step.label}
@@ -173,7 +180,7 @@ export function PhotoLightbox({ lightbox, locked, onRename, onDelete, coverId, o
               disabled={!step.can}
               onClick={step.go}
             >
-              {step.label === "Next photo" ? <IconChevronRight size={28} /> : <IconChevronLeft size={28} />}
+              {step.className === classes.next ? <IconChevronRight size={28} /> : <IconChevronLeft size={28} />}
             </ActionIcon>
           ))}
         </div>

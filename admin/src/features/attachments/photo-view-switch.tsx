@@ -1,10 +1,11 @@
 import { SegmentedControl } from "@mantine/core";
+import { t } from "../../i18n";
 
 export type PhotoView = "grid" | "list";
 
 const VIEWS = [
-  { value: "grid", label: "Grid" },
-  { value: "list", label: "List" },
+  { value: "grid", label: "attachments.grid" },
+  { value: "list", label: "attachments.list" },
 ];
 
 /** Thumbnails (the default) or the spec's rows. */
@@ -12,10 +13,10 @@ export function PhotoViewSwitch({ view, onChange }: { view: PhotoView; onChange:
   return (
     <SegmentedControl
       size="xs"
-      data={VIEWS}
+      data={VIEWS.map(({ value, label }) => ({ value, label: t(label) }))}
       value={view}
       onChange={(value) => onChange(value as PhotoView)}
-      aria-label="Show photos as"
+      aria-label={t("attachments.showPhotosAs")}
     />
   );
 }

@@ -5,6 +5,7 @@ import { FormDialog } from "../../ui/form-dialog";
 import { useFailureFor } from "../../lib/failure";
 import { nameError } from "../../lib/name-rule";
 import type { Attachment } from "../../../../api/types";
+import { t } from "../../i18n";
 
 interface RenameDialogProps {
   attachment: Attachment | null;
@@ -35,7 +36,7 @@ export function RenameDialog({ attachment, onClose }: RenameDialogProps) {
         resource: "attachments",
         id: attachment.id,
         values: { originalName: trimmed },
-        successNotification: { type: "success", message: "Attachment renamed" },
+        successNotification: { type: "success", message: t("attachments.renamed") },
         errorNotification: false,
       },
       { onSuccess: onClose, onError: failure.show },
@@ -44,7 +45,7 @@ export function RenameDialog({ attachment, onClose }: RenameDialogProps) {
 
   return (
     <FormDialog
-      title="Rename Attachment"
+      title={t("attachments.renameAttachment")}
       opened={attachment !== null}
       onClose={onClose}
       onSubmit={(event) => {
@@ -55,7 +56,7 @@ export function RenameDialog({ attachment, onClose }: RenameDialogProps) {
       error={failure.message}
     >
       <TextInput
-        label="File name"
+        label={t("attachments.fileName")}
         value={name}
         onChange={(event) => setName(event.currentTarget.value)}
         data-autofocus

@@ -1,4 +1,5 @@
 import { Button, Group, Text } from "@mantine/core";
+import { t } from "../../i18n";
 
 interface SelectionBarProps {
   selected: number;
@@ -13,17 +14,17 @@ export function SelectionBar({ selected, total, onSelectAll, onDeselectAll, onDe
   return (
     <Group position="apart" spacing="xs">
       <Text size="sm" aria-live="polite">
-        {selected} of {total} selected
+        {t("attachments.ofSelected", { selected, total })}
       </Text>
       <Group spacing="xs">
         <Button size="xs" variant="light" onClick={onSelectAll}>
-          Select All
+          {t("attachments.selectAll")}
         </Button>
         <Button size="xs" variant="light" onClick={onDeselectAll}>
-          Deselect All
+          {t("attachments.deselectAll")}
         </Button>
         <Button size="xs" color="red" disabled={selected === 0} onClick={onDelete}>
-          Delete Selected ({selected})
+          {t("attachments.deleteSelected", { selected })}
         </Button>
       </Group>
     </Group>

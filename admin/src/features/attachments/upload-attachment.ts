@@ -2,6 +2,7 @@ import type { HttpError } from "@refinedev/core";
 import { http } from "../../providers/http";
 import type { Attachment } from "../../../../api/types";
 import { UploadFailure } from "./upload-queue-store";
+import { t } from "../../i18n";
 
 // The API's 30 s timeout is for calls; a 10 MB photo on a slow uplink needs longer.
 const UPLOAD_TIMEOUT_MS = 10 * 60_000;
@@ -46,10 +47,10 @@ export function uploadErrorMessage(error: Partial<HttpError> | undefined): strin
   const status = error?.statusCode;
   if (status === 401) {
     console.error("Upload refused: the access token has expired or is invalid");
-    return "Authentication required - please log in again";
+    return t("attachments.signInAgain");
   }
-  if (status === 413) return "File too large";
-  if (!status) return "Upload failed";
+  if (status === 413) return t("attachments.fileTooLarge");
+  if (!status) return t("attachments.uploadFailed");
   // The shared client falls back to "API request failed: ..." when the answer had no message.
   const message = error?.message;
   if (message && !message.startsWith("API request failed:")) return message;

@@ -1,4 +1,5 @@
 import type { Attachment } from "../../../../api/types";
+import { t } from "../../i18n";
 
 export type UploadStatus = "pending" | "uploading" | "completed" | "error";
 
@@ -195,7 +196,7 @@ export class UploadQueueStore {
           const failure = error instanceof UploadFailure ? error : undefined;
           this.patch(item.id, {
             status: "error",
-            error: (error as Error)?.message || "Upload failed",
+            error: (error as Error)?.message || t("attachments.uploadFailed"),
             retryable: failure?.retryable ?? true,
           });
         },

@@ -3,6 +3,7 @@ import { ActionIcon, Badge, Button, Card, Group, Progress, Stack, Text, Tooltip 
 import { IconRefresh, IconX } from "@tabler/icons-react";
 import { formatMegabytes } from "../../lib/format";
 import type { UploadItem, UploadStatus, useUploadQueue } from "./use-upload-queue";
+import { t } from "../../i18n";
 
 const STATUS_COLOR: Record<UploadStatus, string> = {
   pending: "gray",
@@ -32,7 +33,7 @@ const UploadRow = memo(function UploadRow({ item, onRetry, onRemove }: { item: U
       radius="sm"
       // A finished row steps back by its ground, not by fading: faded grey text fails contrast.
       sx={(theme) => (completed ? { backgroundColor: theme.colors.gray[0] } : {})}
-      aria-label={`Upload ${item.file.name}`}
+      aria-label={t("attachments.upload", { name: item.file.name })}
     >
       <Group position="apart" noWrap>
         <div style={{ minWidth: 0, flex: 1 }}>
@@ -40,21 +41,21 @@ const UploadRow = memo(function UploadRow({ item, onRetry, onRemove }: { item: U
             {item.file.name}
           </Text>
           <Text size="xs" color="dimmed">
-            {item.file.type || "unknown type"} · {formatMegabytes(item.file.size)}
+            {item.file.type || t("attachments.unknownType")} · {formatMegabytes(item.file.size)}
           </Text>
         </div>
         <Badge color={STATUS_COLOR[item.status]} variant="light">
           {item.status}
         </Badge>
         {failed && item.retryable !== false && (
-          <Tooltip label="Retry">
-            <ActionIcon aria-label={`Retry ${item.file.name}`} onClick={() => onRetry(item.id)}>
+          <Tooltip label={t("attachments.retry")}>
+            <ActionIcon aria-label={t("attachments.retry2", { name: item.file.name })} onClick={() => onRetry(item.id)}>
               <IconRefresh size={16} />
             </ActionIcon>
           </Tooltip>
         )}
-        <Tooltip label="Remove">
-          <ActionIcon aria-label={`Remove ${item.file.name}`} onClick={() => onRemove(item.id)}>
+        <Tooltip label={t("attachments.remove")}>
+          <ActionIcon aria-label={t("attachments.remove2", { name: item.file.name })} onClick={() => onRemove(item.id)}>
             <IconX size={16} />
           </ActionIcon>
         </Tooltip>
@@ -68,7 +69,7 @@ const UploadRow = memo(function UploadRow({ item, onRetry, onRemove }: { item: U
       />
       {completed && (
         <Text size="xs" color="dimmed" mt={4}>
-          Upload complete
+          {t("attachments.uploadComplete")}
         </Text>
       )}
       {failed && item.error && (
@@ -110,12 +111,12 @@ export function UploadQueue({ queue }: { queue: Queue }) {
     <Stack spacing="xs">
       <Group position="apart">
         <Text weight={600} size="sm">
-          {sending ? "Uploading files..." : "Files not uploaded"}
+          {sending ? t("attachments.uploadingFiles") : t("attachments.filesNotUploaded")}
         </Text>
         <Text size="xs" color="dimmed" aria-live="polite">
-          {sending && `${counts.uploading} uploading, ${counts.pending} waiting`}
+          {sending && t("attachments.uploadingWaiting", { uploading: counts.uploading, pending: counts.pending })}
           {sending && counts.error > 0 && " · "}
-          {counts.error > 0 && `${counts.error} not uploaded`}
+          {counts.error > 0 && t("attachments.notUploaded", { error: counts.error })}
         </Text>
       </Group>
       {shown.map((item) => (
@@ -123,18 +124,18 @@ export function UploadQueue({ queue }: { queue: Queue }) {
       ))}
       {waitingHidden > 0 && (
         <Text size="sm" color="dimmed">
-          and {waitingHidden} more waiting
+          {t("attachments.andMoreWaiting", { waitingHidden })}
         </Text>
       )}
       {failedHidden > 0 && (
         <Text size="sm" color="dimmed">
-          and {failedHidden} more not uploaded
+          {t("attachments.andMoreNotUploaded", { failedHidden })}
         </Text>
       )}
       {counts.error > 1 && (
         <Group position="right">
           <Button size="xs" variant="subtle" onClick={queue.clearFailed}>
-            Remove all failed
+            {t("attachments.removeAllFailed")}
           </Button>
         </Group>
       )}

@@ -1,12 +1,13 @@
 import { useCustomMutation, useDelete, type HttpError } from "@refinedev/core";
 import { deletionRequest, selectedCount, type PhotoSelection } from "./photo-selection";
+import { t } from "../../i18n";
 
 interface Outcome {
   onSuccess: () => void;
   onError: (error: HttpError) => void;
 }
 
-const deleted = (count: number) => (count === 1 ? "Attachment deleted" : `${count} attachments deleted`);
+const deleted = (count: number) => t("attachments.deleted", { count });
 
 /**
  * Deleting one attachment, or a selection with the one bulk call (a 'Select All' of any size

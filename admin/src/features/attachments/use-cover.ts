@@ -1,5 +1,6 @@
 import { useCustomMutation, useInvalidate } from "@refinedev/core";
 import type { Project } from "../../../../api/types";
+import { t } from "../../i18n";
 
 /** PUT /projects/:id/cover: the photo across the top of the client's delivery page; the project is refetched after. */
 export function useCover(projectId: number) {
@@ -14,7 +15,7 @@ export function useCover(projectId: number) {
           values: { attachmentId },
           // The button turning to 'Cover photo' says so; a toast would cover the lightbox's toolbar.
           successNotification: false,
-          errorNotification: { type: "error", message: "Could not choose the cover photo" },
+          errorNotification: { type: "error", message: t("attachments.coverFailed") },
         },
         {
           // The project page reads its project from the list endpoint (by id), other views from the detail.

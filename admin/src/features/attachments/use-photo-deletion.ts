@@ -2,6 +2,7 @@ import { useState } from "react";
 import type { HttpError } from "@refinedev/core";
 import { selectedCount, type PhotoSelection } from "./photo-selection";
 import { useAttachmentDeletion } from "./use-attachment-deletion";
+import { t } from "../../i18n";
 
 type PendingDeletion = { id: number } | { selection: PhotoSelection; count: number } | null;
 
@@ -41,10 +42,10 @@ export function usePhotoDeletion(projectId: number, total: number, onSelectionDe
     askSelection: (selection: PhotoSelection) => ask({ selection, count: selectedCount(selection, total) }),
     dialog: {
       opened: pending !== null,
-      title: bulk ? "Delete Selected Attachments" : "Delete Attachment",
+      title: bulk ? t("attachments.deleteSelectedTitle") : t("attachments.deleteOneTitle"),
       message: bulk
         ? `Are you sure you want to delete ${bulk.count} selected attachment(s)? This action cannot be undone.`
-        : "Are you sure you want to delete this attachment? This action cannot be undone.",
+        : t("attachments.confirmDeleteOne"),
       loading: busy,
       error,
       onConfirm: confirm,

@@ -3,6 +3,7 @@ import { Center, Loader } from "@mantine/core";
 import { useCan, useLogout } from "@refinedev/core";
 import { useAccessWatch } from "../users/index";
 import { SIGNED_OUT } from "../../providers/access-control";
+import { t } from "../../i18n";
 
 // Never reuse an answer across sign-ins (gcTime 0 drops it when the gate unmounts at logout), and
 // check again whenever the tab regains focus so an approval shows without signing in again.
@@ -29,7 +30,7 @@ export function AccessGate({ children, fallback }: { children: ReactNode; fallba
   if (isLoading || signedOut) {
     return (
       <Center h="100vh">
-        <Loader aria-label="Checking access" />
+        <Loader aria-label={t("auth.checkingAccess")} />
       </Center>
     );
   }

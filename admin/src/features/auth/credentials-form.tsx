@@ -6,6 +6,7 @@ import type { SignInVariables, SignUpVariables } from "../../providers/auth-prov
 import { AuthMessage } from "./auth-message";
 import { INVALID_EMAIL, isEmailAddress, singleLineProblem } from "../../../../api/validation";
 import { describePasswordPolicy, type PasswordPolicy } from "../../lib/password-policy";
+import { t } from "../../i18n";
 
 interface CredentialsFormProps {
   signUp: boolean;
@@ -24,8 +25,8 @@ export function CredentialsForm({ signUp, passwordPolicy, onToggleSignUp, onForg
     validate: {
       // A new account's address must be one mail can reach (the server's rule); signing in takes any.
       email: (value) =>
-        !value.trim() ? "Email is required" : signUp && !isEmailAddress(value.trim()) ? INVALID_EMAIL : null,
-      password: (value) => (value ? null : "Password is required"),
+        !value.trim() ? t("auth.emailRequired") : signUp && !isEmailAddress(value.trim()) ? INVALID_EMAIL : null,
+      password: (value) => (value ? null : t("auth.passwordRequired")),
       // The admins' access-request mail names the account on one line (the server's rule too).
       displayName: (value) => (signUp ? singleLineProblem("Name", value.trim()) : null),
     },
@@ -53,10 +54,16 @@ export function CredentialsForm({ signUp, passwordPolicy, onToggleSignUp, onForg
   return (
     <form onSubmit={handleSubmit} noValidate>
       <Stack spacing="sm">
-        {signUp && <TextInput label="Name" autoComplete="name" {...form.getInputProps("displayName")} />}
-        <TextInput label="Email" type="email" autoComplete="email" required {...form.getInputProps("email")} />
+        {signUp && <TextInput label={t("auth.name")} autoComplete="name" {...form.getInputProps("displayName")} />}
+        <TextInput
+          label={t("auth.email")}
+          type="email"
+          autoComplete="email"
+          required
+          {...form.getInputProps("email")}
+        />
         <PasswordInput
-          label="Password"
+          label={t("auth.password")}
           autoComplete={signUp ? "new-password" : "current-password"}
           required
           description={signUp ? describePasswordPolicy(passwordPolicy) : undefined}
@@ -66,18 +73,18 @@ export function CredentialsForm({ signUp, passwordPolicy, onToggleSignUp, onForg
         {!signUp && (
           <Group position="right">
             <Anchor component="button" type="button" size="sm" onClick={onForgotPassword}>
-              Forgot your password?
+              {t("auth.forgotYourPassword")}
             </Anchor>
           </Group>
         )}
         <AuthMessage error={error} />
         <Button type="submit" fullWidth loading={signingIn || signingUp}>
-          {signUp ? "Sign up" : "Sign in"}
+          {signUp ? t("auth.signUp") : t("auth.signIn")}
         </Button>
         <Text size="sm" align="center">
-          {signUp ? "Already have an account? " : "Don't have an account? "}
+          {signUp ? t("auth.alreadyHaveAnAccount") : t("auth.donTHaveAnAccount")}{" "}
           <Anchor component="button" type="button" size="sm" onClick={toggle}>
-            {signUp ? "Sign in" : "Sign up"}
+            {signUp ? t("auth.signIn") : t("auth.signUp")}
           </Anchor>
         </Text>
       </Stack>

@@ -2,8 +2,7 @@ import { useState } from "react";
 import { Button, Stack, Text, TextInput } from "@mantine/core";
 import { useForgotPassword } from "@refinedev/core";
 import { AuthMessage } from "./auth-message";
-
-const PASSWORD_RESET_SENT = "Password reset email sent! Check your inbox.";
+import { t } from "../../i18n";
 
 export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
   const { mutate: sendResetEmail, isPending } = useForgotPassword<{ email: string }>();
@@ -16,7 +15,7 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
     setSuccess(null);
     const trimmed = email.trim();
     if (!trimmed) {
-      setError("Please enter your email address");
+      setError(t("auth.enterYourEmail"));
       return;
     }
     setError(null);
@@ -24,7 +23,7 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
       { email: trimmed },
       {
         onSuccess: (result) => {
-          if (result.success) setSuccess(PASSWORD_RESET_SENT);
+          if (result.success) setSuccess(t("auth.resetMailSent"));
           else setError(result.error?.message ?? null);
         },
         onError: (failure) => setError(failure.message),
@@ -36,10 +35,10 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
     <form onSubmit={handleSubmit} noValidate>
       <Stack spacing="sm">
         <Text size="sm" color="dimmed">
-          Enter the e-mail address of your account and we will send you a link to choose a new password.
+          {t("auth.enterTheEMailAddressOf")}
         </Text>
         <TextInput
-          label="Email"
+          label={t("auth.email")}
           type="email"
           autoComplete="email"
           value={email}
@@ -47,10 +46,10 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
         />
         <AuthMessage error={error} success={success} />
         <Button type="submit" fullWidth loading={isPending}>
-          Send Reset Email
+          {t("auth.sendResetEmail")}
         </Button>
         <Button variant="subtle" fullWidth onClick={onBack}>
-          Back to Sign In
+          {t("auth.backToSignIn")}
         </Button>
       </Stack>
     </form>

@@ -4,6 +4,7 @@ import { useLogin } from "@refinedev/core";
 import { IconBrandGoogle } from "@tabler/icons-react";
 import type { SignInVariables } from "../../providers/auth-provider";
 import { AuthMessage } from "./auth-message";
+import { t } from "../../i18n";
 
 interface PromptMoment {
   isNotDisplayed?: () => boolean;
@@ -65,7 +66,7 @@ export function GoogleSignIn({ clientId }: { clientId: string }) {
       google.accounts.id.prompt((moment) => {
         // One Tap stays silent when the browser blocks it or the user closed it; say so instead.
         if (moment.isNotDisplayed?.() || moment.isSkippedMoment?.()) {
-          setError("Google sign-in was closed or is not available in this browser.");
+          setError(t("auth.googleClosed"));
         }
       });
     } catch (failure) {
@@ -82,7 +83,7 @@ export function GoogleSignIn({ clientId }: { clientId: string }) {
         loading={isPending}
         onClick={handleClick}
       >
-        Continue with Google
+        {t("auth.continueWithGoogle")}
       </Button>
       <AuthMessage error={error} />
     </>

@@ -6,14 +6,15 @@ import { ForgotPasswordForm } from "./forgot-password-form";
 import { GoogleSignIn } from "./google-sign-in";
 import { ResetPasswordForm } from "./reset-password-form";
 import { useAuthConfig } from "./use-auth-config";
+import { t } from "../../i18n";
 
 type View = "signIn" | "signUp" | "forgotPassword";
 
 const HEADINGS: Record<View | "resetPassword", string> = {
-  signIn: "Sign in to your account",
-  signUp: "Create an account",
-  forgotPassword: "Reset your password",
-  resetPassword: "Choose a new password",
+  signIn: "auth.headingSignIn",
+  signUp: "auth.headingSignUp",
+  forgotPassword: "auth.headingForgotPassword",
+  resetPassword: "auth.headingResetPassword",
 };
 
 export function LoginPage() {
@@ -26,7 +27,7 @@ export function LoginPage() {
     setView("signIn");
     if (resetToken) setSearchParams({}, { replace: true });
   };
-  const heading = HEADINGS[resetToken ? "resetPassword" : view];
+  const heading = t(HEADINGS[resetToken ? "resetPassword" : view]);
 
   return (
     <Center mih="100vh" p="md" sx={(theme) => ({ backgroundColor: theme.colors.gray[0] })}>
@@ -34,7 +35,7 @@ export function LoginPage() {
         <Stack spacing="lg">
           <Stack spacing={4} align="center">
             <Title order={1} size="h2">
-              Photodrop
+              {t("auth.photodrop")}
             </Title>
             <Text color="dimmed" size="sm">
               {heading}
@@ -49,7 +50,7 @@ export function LoginPage() {
               {google && (
                 <>
                   <GoogleSignIn clientId={google.clientId} />
-                  <Divider label="or" labelPosition="center" />
+                  <Divider label={t("auth.or")} labelPosition="center" />
                 </>
               )}
               <CredentialsForm

@@ -3,8 +3,7 @@ import { Alert, Button, Center, Paper, Stack, Text, Textarea, Title } from "@man
 import { useCustomMutation, useGetIdentity, useLogout } from "@refinedev/core";
 import { IconCircleCheck } from "@tabler/icons-react";
 import type { User } from "../../providers/session";
-
-const SUBMIT_FAILED = "Failed to submit request. Please try again or contact support.";
+import { t } from "../../i18n";
 
 export function RequestAccessPage() {
   const { data: user } = useGetIdentity<User>();
@@ -40,43 +39,40 @@ export function RequestAccessPage() {
           <Stack spacing="md" align="center">
             <IconCircleCheck size={48} color="green" />
             <Title order={1} size="h2">
-              Access Request Submitted
+              {t("auth.accessRequestSubmitted")}
             </Title>
-            <Text align="center">
-              Your request for access has been submitted successfully. You will be notified when your access is
-              approved.
-            </Text>
+            <Text align="center">{t("auth.yourRequestForAccessHasBeen")}</Text>
             <Text align="center" size="sm" color="dimmed">
-              If you need immediate assistance, please contact the administrator directly.
+              {t("auth.ifYouNeedImmediateAssistancePlease")}
             </Text>
             <Button variant="subtle" onClick={() => logout()}>
-              Sign out
+              {t("auth.signOut")}
             </Button>
           </Stack>
         ) : (
           <form onSubmit={handleSubmit}>
             <Stack spacing="md">
               <Title order={1} size="h2">
-                Request Access
+                {t("auth.requestAccess")}
               </Title>
-              <Text color="dimmed">You need approval to access this application</Text>
+              <Text color="dimmed">{t("auth.youNeedApprovalToAccessThis")}</Text>
               <Stack spacing={4}>
                 <Text size="sm">
                   <Text span weight={600}>
-                    Email:{" "}
+                    {t("auth.email2")}{" "}
                   </Text>
                   {user?.email ?? ""}
                 </Text>
                 <Text size="sm">
                   <Text span weight={600}>
-                    Name:{" "}
+                    {t("auth.name2")}{" "}
                   </Text>
-                  {user?.displayName || "Not provided"}
+                  {user?.displayName || t("auth.notProvided")}
                 </Text>
               </Stack>
               <Textarea
-                label="Message (optional)"
-                placeholder="Tell the administrator who you are and why you need access"
+                label={t("auth.messageOptional")}
+                placeholder={t("auth.tellTheAdministratorWhoYouAre")}
                 autosize
                 minRows={3}
                 value={message}
@@ -84,14 +80,14 @@ export function RequestAccessPage() {
               />
               {failed && (
                 <Alert color="red" role="alert">
-                  {SUBMIT_FAILED}
+                  {t("auth.requestFailed")}
                 </Alert>
               )}
               <Button type="submit" loading={mutation.isPending}>
-                Submit Request
+                {t("auth.submitRequest")}
               </Button>
               <Button variant="subtle" onClick={() => logout()}>
-                Sign out
+                {t("auth.signOut")}
               </Button>
             </Stack>
           </form>

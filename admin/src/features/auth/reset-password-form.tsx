@@ -4,6 +4,7 @@ import { useUpdatePassword } from "@refinedev/core";
 import type { UpdatePasswordVariables } from "../../providers/auth-provider";
 import { AuthMessage } from "./auth-message";
 import { describePasswordPolicy, type PasswordPolicy } from "../../lib/password-policy";
+import { t } from "../../i18n";
 
 interface ResetPasswordFormProps {
   token: string;
@@ -20,7 +21,7 @@ export function ResetPasswordForm({ token, passwordPolicy, onBack }: ResetPasswo
   const handleSubmit = (event: React.FormEvent) => {
     event.preventDefault();
     if (!password) {
-      setError("Please enter a new password");
+      setError(t("auth.enterNewPassword"));
       return;
     }
     setError(null);
@@ -37,7 +38,7 @@ export function ResetPasswordForm({ token, passwordPolicy, onBack }: ResetPasswo
     <form onSubmit={handleSubmit} noValidate>
       <Stack spacing="sm">
         <PasswordInput
-          label="New password"
+          label={t("auth.newPassword")}
           autoComplete="new-password"
           description={describePasswordPolicy(passwordPolicy)}
           inputWrapperOrder={["label", "input", "description", "error"]}
@@ -46,10 +47,10 @@ export function ResetPasswordForm({ token, passwordPolicy, onBack }: ResetPasswo
         />
         <AuthMessage error={error} />
         <Button type="submit" fullWidth loading={isPending}>
-          Set New Password
+          {t("auth.setNewPassword")}
         </Button>
         <Button variant="subtle" fullWidth onClick={onBack}>
-          Back to Sign In
+          {t("auth.backToSignIn")}
         </Button>
       </Stack>
     </form>

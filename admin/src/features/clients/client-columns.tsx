@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { ClientRowActions } from "./client-row-menu";
 import { formatDate } from "../../lib/format";
 import type { Client } from "./types";
+import { t } from "../../i18n";
 
 interface RowHandlers {
   onEdit: (client: Client) => void;
@@ -16,7 +17,7 @@ export function clientColumns({ onEdit, onDelete }: RowHandlers): ColumnDef<Clie
     {
       id: "name",
       accessorKey: "name",
-      header: "Name",
+      header: t("clients.name"),
       cell: ({ row }) => (
         <Anchor component={Link} to={`/clients/${row.original.id}`} weight={500}>
           {row.original.name}
@@ -26,13 +27,13 @@ export function clientColumns({ onEdit, onDelete }: RowHandlers): ColumnDef<Clie
     {
       id: "createdAt",
       accessorKey: "createdAt",
-      header: "Created",
+      header: t("clients.created"),
       cell: ({ row }) => formatDate(row.original.createdAt),
     },
     {
       id: "projectCount",
       accessorKey: "projectCount",
-      header: "Projects",
+      header: t("clients.projects"),
       cell: ({ row }) => (
         <Badge variant="light" color="teal">
           {row.original.projectCount}
@@ -42,7 +43,7 @@ export function clientColumns({ onEdit, onDelete }: RowHandlers): ColumnDef<Clie
     {
       id: "contactCount",
       accessorKey: "contactCount",
-      header: "Contacts",
+      header: t("clients.contacts"),
       cell: ({ row }) => (
         <Badge variant="light" color="grape">
           {row.original.contactCount}

@@ -3,6 +3,7 @@ import { IconEdit } from "@tabler/icons-react";
 import type { Client } from "./types";
 import { formatDateTime } from "../../lib/format";
 import { Field } from "../../ui/field";
+import { t } from "../../i18n";
 
 interface ClientDetailsCardProps {
   client: Client;
@@ -20,7 +21,7 @@ export function ClientDetailsCard({ client, onEdit, withFacts }: ClientDetailsCa
           {client.name}
         </Title>
         <Button variant="light" leftIcon={<IconEdit size={16} />} onClick={onEdit}>
-          Edit Client
+          {t("clients.editClient")}
         </Button>
       </Group>
       {withFacts && <ClientFacts client={client} />}
@@ -40,9 +41,9 @@ export function ClientFactsCard({ client }: { client: Client }) {
 function ClientFacts({ client }: { client: Client }) {
   return (
     <SimpleGrid cols={3} breakpoints={[{ maxWidth: "sm", cols: 1 }]}>
-      <Field label="ID">{client.id}</Field>
-      <Field label="Created">{formatDateTime(client.createdAt)}</Field>
-      <Field label="Updated">{formatDateTime(client.updatedAt)}</Field>
+      <Field label={t("clients.id")}>{client.id}</Field>
+      <Field label={t("clients.created")}>{formatDateTime(client.createdAt)}</Field>
+      <Field label={t("clients.updated")}>{formatDateTime(client.updatedAt)}</Field>
     </SimpleGrid>
   );
 }

@@ -13,6 +13,7 @@ import { SortableTable } from "../../ui/sortable-table";
 import { ListPager } from "../../ui/list-pager";
 import type { Client } from "./types";
 import { useClientModalForm } from "./use-client-modal-form";
+import { t } from "../../i18n";
 
 const PAGE_SIZE = 10;
 const SEARCH = "q";
@@ -75,45 +76,47 @@ function ClientTable({ recent }: { recent: boolean }) {
         title={
           <Group spacing="sm">
             <Title order={1} size="h3">
-              {recent ? "Recent Clients" : "All Clients"}
+              {recent ? t("clients.recentClients") : t("clients.allClients")}
             </Title>
             <Badge size="lg" variant="light">
-              {total} {total === 1 ? "client" : "clients"}
+              {t("clients.clientCount", { count: total })}
             </Badge>
           </Group>
         }
         breadcrumb={false}
         headerButtons={
           <Button leftIcon={<IconPlus size={16} />} onClick={createForm.showNew}>
-            Add Client
+            {t("clients.addClient")}
           </Button>
         }
       >
         <Stack spacing="md">
           <TextInput
-            placeholder="Search clients by name"
-            aria-label="Search clients"
+            placeholder={t("clients.searchClientsByName")}
+            aria-label={t("clients.searchClients")}
             icon={<IconSearch size={16} />}
             value={search}
             onChange={(event) => setSearch(event.currentTarget.value)}
             maw={360}
           />
           {tableQuery.isError ? (
-            <Text color="red">Failed to load clients. Please try again later.</Text>
+            <Text color="red">{t("clients.failedToLoadClientsPleaseTry")}</Text>
           ) : (
             <SortableTable
               table={reactTable}
               loading={tableQuery.isLoading}
               empty={
-                <Text color="dimmed">{debouncedSearch ? "No clients match this search." : "No clients found."}</Text>
+                <Text color="dimmed">
+                  {debouncedSearch ? t("clients.noClientsMatchThisSearch") : t("clients.noClientsFound")}
+                </Text>
               }
             />
           )}
           <ListPager paging={table.refineCore} position="right" />
         </Stack>
       </List>
-      <ClientFormModal form={createForm} title="Add Client" />
-      <ClientFormModal form={editForm} title="Edit Client" />
+      <ClientFormModal form={createForm} title={t("clients.addClient")} />
+      <ClientFormModal form={editForm} title={t("clients.editClient")} />
       <DeleteClientModal client={clientToDelete} onClose={() => setClientToDelete(null)} />
     </>
   );

@@ -11,6 +11,7 @@ import { ProjectsPanel } from "../projects";
 import { parseRouteId } from "../../lib/route-id";
 import { usePhone } from "../../lib/use-phone";
 import { ClientDetailsCard, ClientFactsCard } from "./client-details-card";
+import { t } from "../../i18n";
 
 export function ClientShow() {
   const clientId = parseRouteId(useParams().id);
@@ -22,9 +23,9 @@ export function ClientShow() {
 function ClientLoadError() {
   return (
     <LoadError
-      title="Error loading client"
-      message="Client not found or failed to load."
-      back={{ to: "/clients/all", label: "Back to All Clients" }}
+      title={t("clients.errorLoadingClient")}
+      message={t("clients.clientNotFoundOrFailedTo")}
+      back={{ to: "/clients/all", label: t("clients.backToAll") }}
     />
   );
 }
@@ -47,7 +48,7 @@ function ClientPage({ clientId }: { clientId: number }) {
       <Center py="xl">
         <Group spacing="sm">
           <Loader size="sm" />
-          <Text>Loading client...</Text>
+          <Text>{t("clients.loadingClient")}</Text>
         </Group>
       </Center>
     );
@@ -73,7 +74,7 @@ function ClientContent({ client }: { client: ClientWithRelations }) {
         showAttachmentCount
       />
       {phone && <ClientFactsCard client={client} />}
-      <ClientFormModal form={editForm} title="Edit Client" />
+      <ClientFormModal form={editForm} title={t("clients.editClient")} />
     </Stack>
   );
 }

@@ -2,6 +2,7 @@ import { useDelete } from "@refinedev/core";
 import { useFailureFor } from "../../lib/failure";
 import { ConfirmDeleteDialog } from "../../ui/confirm-delete-dialog";
 import type { Client } from "./types";
+import { t } from "../../i18n";
 
 interface DeleteClientModalProps {
   client: Client | null;
@@ -23,7 +24,7 @@ export function DeleteClientModal({ client, onClose, onDeleted }: DeleteClientMo
         id: client.id,
         // Contacts are deleted and projects detached with it; counts on the dashboard change too.
         invalidates: ["all"],
-        successNotification: { type: "success", message: "Client deleted" },
+        successNotification: { type: "success", message: t("clients.deleted") },
         errorNotification: false,
       },
       {
@@ -39,17 +40,12 @@ export function DeleteClientModal({ client, onClose, onDeleted }: DeleteClientMo
   return (
     <ConfirmDeleteDialog
       opened={client !== null}
-      title="Delete Client"
+      title={t("clients.deleteClient")}
       loading={mutation.isPending}
       error={failure.message}
       onCancel={onClose}
       onConfirm={confirm}
-      message={
-        <>
-          Are you sure you want to delete {client?.name}? Its contacts will be deleted too; its projects are kept
-          without a client. This action cannot be undone.
-        </>
-      }
+      message={<>{t("clients.areYouSureYouWantTo", { name: client?.name })}</>}
     />
   );
 }

@@ -5,6 +5,7 @@ import { useFailure } from "../../lib/failure";
 import type { RecordVersion } from "../../lib/edit-changes";
 import { useVersionedModalEdit } from "../../lib/versioned-update";
 import type { Client, ClientFormValues, ClientPayload } from "./types";
+import { t } from "../../i18n";
 
 type EditedClient = Pick<Client, "id" | "name"> & RecordVersion;
 
@@ -31,7 +32,7 @@ export function useClientModalForm(action: "create" | "edit") {
       // what the user typed, each time the page refetches (useVersionedEdit follows it instead).
       queryMeta: { editDialog: true },
       invalidates: ["all"],
-      successNotification: { type: "success", message: action === "create" ? "Client added" : "Client saved" },
+      successNotification: { type: "success", message: action === "create" ? t("clients.added") : t("clients.saved") },
       errorNotification: false,
       onMutationError: failure.show,
     },
@@ -40,8 +41,8 @@ export function useClientModalForm(action: "create" | "edit") {
     resource: "clients",
     toValues,
     toPayload: toClientPayload,
-    labels: { name: "Name" },
-    successMessage: "Client saved",
+    labels: { name: t("clients.name") },
+    successMessage: t("clients.saved"),
     invalidates: ["all"],
   });
 

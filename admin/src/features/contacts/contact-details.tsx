@@ -3,10 +3,11 @@ import { IconEdit, IconTrash } from "@tabler/icons-react";
 import { formatDateTime } from "../../lib/format";
 import type { Contact } from "./types";
 import { Field } from "../../ui/field";
+import { t } from "../../i18n";
 
 const notGiven = (
   <Text span color="dimmed">
-    Not provided
+    {t("contacts.notProvided")}
   </Text>
 );
 
@@ -21,22 +22,22 @@ export function ContactDetails({ contact, onEdit, onDelete }: ContactDetailsProp
   return (
     <Stack spacing="md">
       <SimpleGrid cols={2} breakpoints={[{ maxWidth: "sm", cols: 1 }]} spacing="md">
-        <Field label="Name">{contact.name}</Field>
-        <Field label="Email">
+        <Field label={t("contacts.name")}>{contact.name}</Field>
+        <Field label={t("contacts.email")}>
           {contact.email ? <Anchor href={`mailto:${contact.email}`}>{contact.email}</Anchor> : notGiven}
         </Field>
-        <Field label="Phone">
+        <Field label={t("contacts.phone")}>
           {contact.phoneNumber ? <Anchor href={`tel:${contact.phoneNumber}`}>{contact.phoneNumber}</Anchor> : notGiven}
         </Field>
-        <Field label="Created">{formatDateTime(contact.createdAt)}</Field>
-        <Field label="Updated">{formatDateTime(contact.updatedAt)}</Field>
+        <Field label={t("contacts.created")}>{formatDateTime(contact.createdAt)}</Field>
+        <Field label={t("contacts.updated")}>{formatDateTime(contact.updatedAt)}</Field>
       </SimpleGrid>
       <Group spacing="sm">
         <Button variant="light" leftIcon={<IconEdit size={16} />} onClick={() => onEdit(contact)}>
-          Edit
+          {t("contacts.edit")}
         </Button>
         <Button variant="light" color="red" leftIcon={<IconTrash size={16} />} onClick={() => onDelete(contact)}>
-          Delete
+          {t("contacts.delete")}
         </Button>
       </Group>
     </Stack>

@@ -1,6 +1,7 @@
 import { TextInput } from "@mantine/core";
 import { ModalFormDialog } from "../../ui/form-dialog";
 import type { ContactModalForm } from "./use-contact-modal-form";
+import { t } from "../../i18n";
 
 /** The add / edit contact dialog; server field errors land on the field like local ones. */
 export function ContactFormModal({ form, title }: { form: ContactModalForm; title: string }) {
@@ -12,9 +13,9 @@ export function ContactFormModal({ form, title }: { form: ContactModalForm; titl
 
   return (
     <ModalFormDialog form={form} title={title}>
-      <TextInput label="Name" withAsterisk data-autofocus {...textProps("name")} />
-      <TextInput label="Email" type="email" {...textProps("email")} />
-      <TextInput label="Phone" type="tel" {...textProps("phoneNumber")} />
+      <TextInput label={t("contacts.name")} withAsterisk data-autofocus {...textProps("name")} />
+      <TextInput label={t("contacts.email")} type="email" {...textProps("email")} />
+      <TextInput label={t("contacts.phone")} type="tel" {...textProps("phoneNumber")} />
     </ModalFormDialog>
   );
 }

@@ -6,6 +6,7 @@ import { ContactFormModal } from "./contact-form-modal";
 import { DeleteContactModal } from "./delete-contact-modal";
 import type { Contact } from "./types";
 import { useContactModalForm } from "./use-contact-modal-form";
+import { t } from "../../i18n";
 
 /**
  * The client page's contacts (GET /api/clients/{id} embeds them): one tab per contact, the first
@@ -33,20 +34,20 @@ export function ContactsPanel({ clientId, contacts }: { clientId: number; contac
     <Card withBorder shadow="xs" p="lg" radius="md">
       <Group position="apart" mb="md">
         <Title order={2} size="h3">
-          Contacts ({contacts.length})
+          {t("contacts.contacts", { length: contacts.length })}
         </Title>
         <Button leftIcon={<IconPlus size={16} />} onClick={createForm.showNew}>
-          Add Contact
+          {t("contacts.addContact")}
         </Button>
       </Group>
       {contacts.length === 0 ? (
         <Center py="lg">
           <Stack align="center" spacing="sm">
             <Text color="dimmed" align="center">
-              No contacts found for this client. Add the first contact to get started.
+              {t("contacts.noContactsFoundForThisClient")}
             </Text>
             <Button variant="light" leftIcon={<IconPlus size={16} />} onClick={createForm.showNew}>
-              Add First Contact
+              {t("contacts.addFirstContact")}
             </Button>
           </Stack>
         </Center>
@@ -66,8 +67,8 @@ export function ContactsPanel({ clientId, contacts }: { clientId: number; contac
           ))}
         </Tabs>
       )}
-      <ContactFormModal form={createForm} title="Add Contact" />
-      <ContactFormModal form={editForm} title="Edit Contact" />
+      <ContactFormModal form={createForm} title={t("contacts.addContact")} />
+      <ContactFormModal form={editForm} title={t("contacts.editContact")} />
       <DeleteContactModal contact={contactToDelete} onClose={() => setContactToDelete(null)} />
     </Card>
   );

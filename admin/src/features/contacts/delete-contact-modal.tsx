@@ -2,6 +2,7 @@ import { useDelete } from "@refinedev/core";
 import { useFailureFor } from "../../lib/failure";
 import { ConfirmDeleteDialog } from "../../ui/confirm-delete-dialog";
 import type { Contact } from "./types";
+import { t } from "../../i18n";
 
 /** Confirms and deletes a contact; the server announces its client's new count (live). */
 export function DeleteContactModal({ contact, onClose }: { contact: Contact | null; onClose: () => void }) {
@@ -15,7 +16,7 @@ export function DeleteContactModal({ contact, onClose }: { contact: Contact | nu
       {
         resource: "contacts",
         id: contact.id,
-        successNotification: { type: "success", message: "Contact deleted" },
+        successNotification: { type: "success", message: t("contacts.deleted") },
         errorNotification: false,
       },
       { onSuccess: onClose, onError: failure.show },
@@ -25,12 +26,12 @@ export function DeleteContactModal({ contact, onClose }: { contact: Contact | nu
   return (
     <ConfirmDeleteDialog
       opened={contact !== null}
-      title="Delete Contact"
+      title={t("contacts.deleteContact")}
       loading={mutation.isPending}
       error={failure.message}
       onCancel={onClose}
       onConfirm={confirm}
-      message={<>Are you sure you want to delete the contact {contact?.name}? This action cannot be undone.</>}
+      message={<>{t("contacts.areYouSureYouWantTo", { name: contact?.name })}</>}
     />
   );
 }

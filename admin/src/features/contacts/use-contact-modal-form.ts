@@ -4,6 +4,7 @@ import { emailError, nameError, phoneError, toContactPayload } from "./contact-r
 import { useFailure } from "../../lib/failure";
 import { useVersionedModalEdit } from "../../lib/versioned-update";
 import type { Contact, ContactFormValues, ContactPayload } from "./types";
+import { t } from "../../i18n";
 
 interface ContactModalFormOptions {
   clientId: number;
@@ -17,7 +18,7 @@ const toValues = (contact: Contact): ContactFormValues => ({
   phoneNumber: contact.phoneNumber ?? "",
 });
 
-const LABELS = { name: "Name", email: "Email", phoneNumber: "Phone" };
+const labels = () => ({ name: t("contacts.name"), email: t("contacts.email"), phoneNumber: t("contacts.phone") });
 
 /**
  * The add or edit contact dialog's form, with the spec's rules and messages. An edit sends only
@@ -38,7 +39,10 @@ export function useContactModalForm({ clientId, action, onSaved }: ContactModalF
       // A query of its own: sharing the page's (same resource and id) would refill the form, over
       // what the user typed, each time the page refetches (useVersionedEdit follows it instead).
       queryMeta: { editDialog: true },
-      successNotification: { type: "success", message: action === "create" ? "Contact added" : "Contact saved" },
+      successNotification: {
+        type: "success",
+        message: action === "create" ? t("contacts.added") : t("contacts.saved"),
+      },
       errorNotification: false,
       // The client's page and its contact count follow through the live provider (the server
       // announces the contact and its client).
@@ -50,8 +54,8 @@ export function useContactModalForm({ clientId, action, onSaved }: ContactModalF
     resource: "contacts",
     toValues,
     toPayload: (values: ContactFormValues) => toContactPayload(values),
-    labels: LABELS,
-    successMessage: "Contact saved",
+    labels: labels(),
+    successMessage: t("contacts.saved"),
     onSaved,
   });
 

@@ -6,11 +6,12 @@ import { QuickStatsCard } from "./quick-stats-card";
 import { StatCard } from "./stat-card";
 import { StorageCard } from "./storage-card";
 import type { DashboardStats } from "./types";
+import { t } from "../../i18n";
 
 const statCards = [
-  { title: "Total Clients", count: "clientCount", icon: <IconUsers size={22} />, color: "blue" },
-  { title: "Active Projects", count: "projectCount", icon: <IconFolders size={22} />, color: "teal" },
-  { title: "Total Photos", count: "attachmentCount", icon: <IconPhoto size={22} />, color: "violet" },
+  { title: "dashboard.totalClients", count: "clientCount", icon: <IconUsers size={22} />, color: "blue" },
+  { title: "dashboard.activeProjects", count: "projectCount", icon: <IconFolders size={22} />, color: "teal" },
+  { title: "dashboard.totalPhotos", count: "attachmentCount", icon: <IconPhoto size={22} />, color: "violet" },
 ] as const;
 
 export function DashboardPage() {
@@ -25,18 +26,18 @@ export function DashboardPage() {
   return (
     <Stack spacing="md">
       <Title order={1} size="h2">
-        Dashboard Overview
+        {t("dashboard.dashboardOverview")}
       </Title>
       {query.isError ? (
-        <Alert color="red" title="Error loading dashboard" icon={<IconAlertCircle size={18} />}>
-          Failed to load dashboard statistics. Please try again later.
+        <Alert color="red" title={t("dashboard.errorLoadingDashboard")} icon={<IconAlertCircle size={18} />}>
+          {t("dashboard.failedToLoadDashboardStatisticsPlease")}
         </Alert>
       ) : (
         <Grid>
           {statCards.map((card) => (
             <Grid.Col sm={6} lg={4} key={card.title}>
               <StatCard
-                title={card.title}
+                title={t(card.title)}
                 value={formatCount(stats?.[card.count] ?? 0)}
                 icon={card.icon}
                 color={card.color}

@@ -2,6 +2,7 @@ import { Card, Group, Progress, Skeleton, Stack, Text, Title } from "@mantine/co
 import { formatFileSize, formatStorage, storageColor } from "../../lib/format";
 import type { DashboardStats } from "./types";
 import { StatLine } from "./stat-line";
+import { t } from "../../i18n";
 
 /**
  * What Photodrop keeps (photos and published ZIPs) against the room it has (that plus the free
@@ -21,21 +22,21 @@ export function StorageCard({
   return (
     <Card withBorder shadow="xs" p="lg" radius="md" h="100%">
       <Title order={2} size="h4">
-        Storage Usage
+        {t("dashboard.storageUsage")}
       </Title>
       {loading || !usage ? (
         <Skeleton height={60} mt="md" />
       ) : stats?.location?.kind === "bucket" ? (
         // A bucket has no size to fill: what Photodrop keeps there, and where.
-        <Stack spacing={2} mt="md" aria-label="Storage in detail">
-          <Text size="sm">{formatStorage(usage.used)} in object storage</Text>
-          <StatLine size="xs" label="Bucket" value={stats.location.bucket} />
+        <Stack spacing={2} mt="md" aria-label={t("dashboard.storageInDetail")}>
+          <Text size="sm">{t("dashboard.inObjectStorage", { used: formatStorage(usage.used) })}</Text>
+          <StatLine size="xs" label={t("dashboard.bucket")} value={stats.location.bucket} />
         </Stack>
       ) : (
         <>
           <Group position="apart" mt="md" mb={6}>
             <Text size="sm">
-              {formatStorage(usage.used)} used of {formatStorage(usage.total)}
+              {t("dashboard.usedOf", { used: formatStorage(usage.used), total: formatStorage(usage.total) })}
             </Text>
           </Group>
           <Progress
@@ -43,23 +44,23 @@ export function StorageCard({
             color={storageColor(percentUsed)}
             size="lg"
             radius="xl"
-            aria-label="Storage used"
+            aria-label={t("dashboard.storageUsed")}
           />
           <Group position="apart" mt={6}>
             <Text size="xs" color="dimmed">
-              {percentUsed.toFixed(1)}% used
+              {t("dashboard.used", { value: percentUsed.toFixed(1) })}
             </Text>
             <Text size="xs" color="dimmed">
-              {(100 - percentUsed).toFixed(1)}% available
+              {t("dashboard.available", { value: (100 - percentUsed).toFixed(1) })}
             </Text>
           </Group>
           {storage && (
-            <Stack spacing={2} mt="sm" aria-label="Storage in detail">
-              <StatLine size="xs" label="Photos" value={formatFileSize(storage.photosBytes)} />
-              <StatLine size="xs" label="Published ZIPs" value={formatFileSize(storage.zipsBytes)} />
+            <Stack spacing={2} mt="sm" aria-label={t("dashboard.storageInDetail")}>
+              <StatLine size="xs" label={t("dashboard.photos")} value={formatFileSize(storage.photosBytes)} />
+              <StatLine size="xs" label={t("dashboard.publishedZips")} value={formatFileSize(storage.zipsBytes)} />
               <StatLine
                 size="xs"
-                label="Free on the data volume"
+                label={t("dashboard.freeOnTheDataVolume")}
                 value={`${formatFileSize(storage.freeBytes)} of ${formatFileSize(storage.totalBytes)}`}
               />
             </Stack>

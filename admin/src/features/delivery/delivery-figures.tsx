@@ -1,6 +1,7 @@
 import { SimpleGrid, Stack, Text } from "@mantine/core";
 import type { DeliverySettings } from "../../../../api/types";
 import { formatDateTime } from "../../lib/format";
+import { t } from "../../i18n";
 
 function Figure({ label, value, small = false }: { label: string; value: string; small?: boolean }) {
   return (
@@ -19,11 +20,11 @@ function Figure({ label, value, small = false }: { label: string; value: string;
 export function DeliveryFigures({ delivery }: { delivery: DeliverySettings }) {
   return (
     <SimpleGrid cols={3} spacing="xs">
-      <Figure label="Views" value={String(delivery.views)} />
-      <Figure label="Downloads" value={String(delivery.downloads)} />
+      <Figure label={t("delivery.views")} value={String(delivery.views)} />
+      <Figure label={t("delivery.downloads")} value={String(delivery.downloads)} />
       <Figure
-        label="Last download"
-        value={delivery.lastDownloadAt ? formatDateTime(delivery.lastDownloadAt) : "Never"}
+        label={t("delivery.lastDownload")}
+        value={delivery.lastDownloadAt ? formatDateTime(delivery.lastDownloadAt) : t("delivery.never")}
       />
     </SimpleGrid>
   );

@@ -3,6 +3,7 @@ import { Button } from "@mantine/core";
 import { IconCheck, IconExternalLink, IconLink } from "@tabler/icons-react";
 import { copyText } from "../../lib/copy-text";
 import { useClientLink } from "./use-client-link";
+import { t } from "../../i18n";
 
 const COPIED_FOR_MS = 2_000;
 
@@ -28,7 +29,7 @@ export function DeliveryLinkButtons({ deliveryUrl }: { deliveryUrl: string }) {
             .catch((error) => console.error("Failed to copy the delivery page link", error))
         }
       >
-        {copied ? "Copied!" : "Copy page link"}
+        {copied ? t("delivery.copied") : t("delivery.copyPageLink")}
       </Button>
       <Button
         component="a"
@@ -38,7 +39,7 @@ export function DeliveryLinkButtons({ deliveryUrl }: { deliveryUrl: string }) {
         variant="default"
         leftIcon={<IconExternalLink size={16} />}
       >
-        Open delivery page
+        {t("delivery.openDeliveryPage")}
       </Button>
     </>
   );

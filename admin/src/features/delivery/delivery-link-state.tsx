@@ -2,6 +2,7 @@ import { Badge, Group } from "@mantine/core";
 import type { Project } from "../../../../api/types";
 import { formatDateTime } from "../../lib/format";
 import { usePassed } from "../../lib/use-passed";
+import { t } from "../../i18n";
 
 /** Live, expired or not published; view-only; passcode; when it expires. */
 export function DeliveryLinkState({ project }: { project: Project }) {
@@ -11,13 +12,15 @@ export function DeliveryLinkState({ project }: { project: Project }) {
   return (
     <Group spacing={6}>
       {project.deliveryUrl ? (
-        <Badge color={expired ? "red" : "green"}>{expired ? "Expired" : "Live"}</Badge>
+        <Badge color={expired ? "red" : "green"}>{expired ? t("delivery.expired") : t("delivery.live")}</Badge>
       ) : (
-        <Badge color="gray">Not published</Badge>
+        <Badge color="gray">{t("delivery.notPublished")}</Badge>
       )}
-      {project.deliveryUrl && !project.delivery.allowDownloads && <Badge color="gray">View-only</Badge>}
-      {hasPasscode && <Badge color="violet">Passcode</Badge>}
-      {expiresAt && !expired && <Badge color="blue">Expires {formatDateTime(expiresAt)}</Badge>}
+      {project.deliveryUrl && !project.delivery.allowDownloads && <Badge color="gray">{t("delivery.viewOnly")}</Badge>}
+      {hasPasscode && <Badge color="violet">{t("delivery.passcode")}</Badge>}
+      {expiresAt && !expired && (
+        <Badge color="blue">{t("delivery.expires", { expiresAt: formatDateTime(expiresAt) })}</Badge>
+      )}
     </Group>
   );
 }

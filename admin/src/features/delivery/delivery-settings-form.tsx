@@ -1,13 +1,16 @@
 import { Button, Group, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
+import { LANGUAGE_NAMES, type ClientLanguage } from "../../../../api/client-languages";
 import { useForm } from "@mantine/form";
 import { useState } from "react";
 import type { Project } from "../../../../api/types";
 import { useVersionedEdit } from "../../lib/use-versioned-edit";
+import { ClientLanguageSelect } from "../../ui/client-language-select";
 import { ConflictAlert } from "../../ui/conflict-alert";
 import { expiryError, fromLocalInput, passcodeError, toLocalInput } from "./expiry-input";
 import type { DeliverySettingsChange } from "./use-delivery-actions";
 import { DownloadChoicesFields } from "./download-choices-fields";
 import { FavouritesLimitInput } from "../favourites";
+import { t } from "../../i18n";
 
 interface Props {
   /** The project as its page follows it live: fields the user has not touched follow it too. */
@@ -15,6 +18,8 @@ interface Props {
   saving: boolean;
   /** PUT of the changed settings, with If-Match of `version` when given; answers the saved project. */
   onSave: (change: DeliverySettingsChange, version?: number) => Promise<Project>;
+  /** The studio's language, named in the 'Studio default' choice; unknown until the studio is read. */
+  studioLanguage?: ClientLanguage;
 }
 
 /** What the form holds: the expiry as the input shows it, a passcode only while one is typed. */
@@ -24,6 +29,8 @@ interface DeliveryFormValues {
   allowDownloads: boolean;
   offerWebSize: boolean;
   favouritesLimit: number | undefined;
+  /** "" for the studio's language (null in the API): Mantine's Select keeps strings. */
+  language: ClientLanguage | "";
 }
 
 const toValues = ({ delivery }: Project): DeliveryFormValues => ({
@@ -32,6 +39,7 @@ const toValues = ({ delivery }: Project): DeliveryFormValues => ({
   allowDownloads: delivery.allowDownloads,
   offerWebSize: delivery.offerWebSize,
   favouritesLimit: delivery.favouritesLimit ?? undefined,
+  language: delivery.language ?? "",
 });
 
 const toPayload = (values: DeliveryFormValues): DeliverySettingsChange => ({
@@ -40,24 +48,25 @@ const toPayload = (values: DeliveryFormValues): DeliverySettingsChange => ({
   allowDownloads: values.allowDownloads,
   offerWebSize: values.offerWebSize,
   favouritesLimit: values.favouritesLimit ?? null,
+  language: values.language || null,
 });
 
-const LABELS = {
-  expiresAt: "Link expires",
-  passcode: "Passcode",
-  allowDownloads: "Allow downloads",
-  offerWebSize: "Offer web-size downloads",
-  favouritesLimit: "Favourites limit",
-};
+const labels = () => ({
+  expiresAt: t("delivery.linkExpires"),
+  passcode: t("delivery.passcode"),
+  allowDownloads: t("delivery.allowDownloads"),
+  offerWebSize: t("delivery.offerWebSizeDownloads"),
+  favouritesLimit: t("favourites.favouritesLimit"),
+  language: t("delivery.clientLanguage"),
+});
 
-const messageOf = (error: unknown) =>
-  (error as { message?: string })?.message || "Could not save the delivery settings";
+const messageOf = (error: unknown) => (error as { message?: string })?.message || t("delivery.settingsNotSaved");
 
 /**
  * Expiry, passcode and what the client may download; only what the user changed is sent, from the
  * version the form started with. A passcode is never shown again: blank keeps the current one.
  */
-export function DeliverySettingsForm({ project, saving, onSave }: Props) {
+export function DeliverySettingsForm({ project, saving, onSave, studioLanguage }: Props) {
   const { delivery } = project;
   const form = useForm<DeliveryFormValues>({ initialValues: toValues(project) });
   const [error, setError] = useState<string | null>(null);
@@ -65,7 +74,7 @@ export function DeliverySettingsForm({ project, saving, onSave }: Props) {
     form,
     toValues,
     toPayload,
-    labels: LABELS,
+    labels: labels(),
     send: (change, version) => onSave(change, version),
     initial: project,
     latest: project,
@@ -90,7 +99,7 @@ export function DeliverySettingsForm({ project, saving, onSave }: Props) {
 
   return (
     <form
-      aria-label="Delivery settings"
+      aria-label={t("delivery.deliverySettings")}
       onSubmit={(event) => {
         event.preventDefault();
         if (invalid || expiryInvalid) return;
@@ -100,18 +109,16 @@ export function DeliverySettingsForm({ project, saving, onSave }: Props) {
       <Stack spacing="xs">
         <TextInput
           type="datetime-local"
-          label="Link expires"
-          description="Leave empty for a link that does not expire"
+          label={t("delivery.linkExpires")}
+          description={t("delivery.leaveEmptyForALinkThat")}
           value={values.expiresAt}
           error={expiryInvalid}
           onChange={(event) => form.setFieldValue("expiresAt", event.currentTarget.value)}
         />
         <PasswordInput
-          label="Passcode"
-          description={
-            delivery.hasPasscode ? "A passcode is set. Type a new one to replace it." : "Optional, 4 to 64 characters"
-          }
-          placeholder={delivery.hasPasscode ? "••••••" : "No passcode"}
+          label={t("delivery.passcode")}
+          description={delivery.hasPasscode ? t("delivery.aPasscodeIsSetTypeA") : t("delivery.optional4To64Characters")}
+          placeholder={delivery.hasPasscode ? "••••••" : t("delivery.noPasscode")}
           autoComplete="new-password"
           value={values.passcode}
           error={invalid}
@@ -124,6 +131,20 @@ export function DeliverySettingsForm({ project, saving, onSave }: Props) {
         <FavouritesLimitInput
           value={values.favouritesLimit}
           onChange={(limit) => form.setFieldValue("favouritesLimit", limit)}
+        />
+        <ClientLanguageSelect
+          label={t("delivery.clientLanguage")}
+          description={t("delivery.clientLanguageHint")}
+          before={[
+            {
+              value: "",
+              label: studioLanguage
+                ? t("delivery.studioDefaultNamed", { name: LANGUAGE_NAMES[studioLanguage] })
+                : t("delivery.studioDefault"),
+            },
+          ]}
+          value={values.language}
+          onChange={(language) => form.setFieldValue("language", language as ClientLanguage | "")}
         />
         <ConflictAlert
           conflict={versioned.conflict}
@@ -138,11 +159,11 @@ export function DeliverySettingsForm({ project, saving, onSave }: Props) {
         )}
         <Group spacing="xs">
           <Button type="submit" loading={saving} disabled={Boolean(invalid || expiryInvalid)}>
-            Save delivery settings
+            {t("delivery.saveDeliverySettings")}
           </Button>
           {delivery.hasPasscode && (
             <Button variant="default" color="red" disabled={saving} onClick={removePasscode}>
-              Remove passcode
+              {t("delivery.removePasscode")}
             </Button>
           )}
         </Group>

@@ -1,4 +1,5 @@
 import { Stack, Switch } from "@mantine/core";
+import { t } from "../../i18n";
 
 export interface DownloadChoices {
   allowDownloads: boolean;
@@ -15,14 +16,14 @@ export function DownloadChoicesFields({ value, onChange }: Props) {
   return (
     <Stack spacing="xs">
       <Switch
-        label="Allow downloads"
-        description="Off: a view-only proofing gallery. Your client sees the photos but can download no photo and no ZIP."
+        label={t("delivery.allowDownloads")}
+        description={t("delivery.offAViewOnlyProofingGallery")}
         checked={value.allowDownloads}
         onChange={(event) => onChange({ ...value, allowDownloads: event.currentTarget.checked })}
       />
       <Switch
-        label="Offer web-size downloads"
-        description="Screen-sized JPEGs beside the originals, one by one and as a ZIP. The ZIP is made when the project is published: turned on later, it comes with the next publish."
+        label={t("delivery.offerWebSizeDownloads")}
+        description={t("delivery.screenSizedJpegsBesideTheOriginals")}
         checked={value.offerWebSize}
         disabled={!value.allowDownloads}
         onChange={(event) => onChange({ ...value, offerWebSize: event.currentTarget.checked })}

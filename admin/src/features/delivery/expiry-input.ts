@@ -1,4 +1,5 @@
 import { EXPIRY_NOT_IN_FUTURE, PASSCODE_ONLY_SPACES, isInFuture, singleLineProblem } from "../../../../api/validation";
+import { t } from "../../i18n";
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -20,7 +21,7 @@ export function fromLocalInput(value: string): string | null {
 /** The passcode rule the server applies, checked before sending: blank means "keep the current one". */
 export function passcodeError(passcode: string): string | null {
   if (passcode === "") return null;
-  if (passcode.length < 4 || passcode.length > 64) return "Passcode must be 4 to 64 characters";
+  if (passcode.length < 4 || passcode.length > 64) return t("delivery.passcodeLength");
   return singleLineProblem("Passcode", passcode) ?? (/\S/.test(passcode) ? null : PASSCODE_ONLY_SPACES);
 }
 

@@ -1,14 +1,15 @@
 import { Text } from "@mantine/core";
 import { IconRefresh } from "@tabler/icons-react";
 import { ConfirmButton } from "../../ui/confirm-button";
+import { t } from "../../i18n";
 
 /** 'Regenerate link', after a confirmation: the old page, photos and ZIP stop working at once. */
 export function RegenerateLinkButton({ pending, onConfirm }: { pending: boolean; onConfirm: () => Promise<unknown> }) {
   return (
     <ConfirmButton
-      label="Regenerate link"
-      title="Regenerate link"
-      confirmLabel="Regenerate"
+      label={t("delivery.regenerateLink")}
+      title={t("delivery.regenerateLink")}
+      confirmLabel={t("delivery.regenerate")}
       variant="default"
       color="orange"
       leftIcon={<IconRefresh size={16} />}
@@ -16,7 +17,7 @@ export function RegenerateLinkButton({ pending, onConfirm }: { pending: boolean;
       onConfirm={onConfirm}
     >
       <Text size="sm" mb="md">
-        The current delivery page, its photos and its ZIP link stop working at once. Send your client the new link.
+        {t("delivery.theCurrentDeliveryPageItsPhotos")}
       </Text>
     </ConfirmButton>
   );

@@ -1,5 +1,7 @@
 import { useCustomMutation, useInvalidate } from "@refinedev/core";
 import type { Project } from "../../../../api/types";
+import type { ClientLanguage } from "../../../../api/client-languages";
+import { t } from "../../i18n";
 
 export interface DeliverySettingsChange {
   expiresAt?: string | null;
@@ -7,6 +9,8 @@ export interface DeliverySettingsChange {
   allowDownloads?: boolean;
   offerWebSize?: boolean;
   favouritesLimit?: number | null;
+  /** The gallery's and its mails' language; null: the studio's. */
+  language?: ClientLanguage | null;
 }
 
 /** PUT /projects/:id/delivery (If-Match from `meta.ifMatch`) and POST /projects/:id/delivery/regenerate; the project is refetched after each. */
@@ -30,7 +34,7 @@ export function useDeliveryActions(projectId: number) {
         method: "put",
         values,
         meta: { ifMatch: version },
-        ...saved("Delivery settings saved"),
+        ...saved(t("delivery.settingsSaved")),
       })
         .then(({ data }) => data)
         .finally(refetch),
@@ -39,7 +43,7 @@ export function useDeliveryActions(projectId: number) {
         url: `/projects/${projectId}/delivery/regenerate`,
         method: "post",
         values: {},
-        ...saved("A new delivery link is live"),
+        ...saved(t("delivery.newLinkLive")),
       }).finally(refetch),
     saving: saving.isPending,
     regenerating: regenerating.isPending,

@@ -5,23 +5,24 @@ import type { Project } from "../../../../api/types";
 import { formatDateTime } from "../../lib/format";
 import { SelectionPanel } from "./selection-panel";
 import { useFavouriteVisitors } from "./use-favourites";
+import { t } from "../../i18n";
 
 function SentBadge({ visitor }: { visitor: FavouriteVisitor }) {
   if (visitor.sent)
     return (
       <Badge color="green" variant="light">
-        Sent {formatDateTime(visitor.submittedAt)}
+        {t("favourites.sent", { submittedAt: formatDateTime(visitor.submittedAt) })}
       </Badge>
     );
   if (visitor.submittedAt)
     return (
       <Badge color="orange" variant="light">
-        Changed since sent
+        {t("favourites.changedSinceSent")}
       </Badge>
     );
   return (
     <Badge color="gray" variant="light">
-      Not sent yet
+      {t("favourites.notSentYet")}
     </Badge>
   );
 }
@@ -58,14 +59,12 @@ function VisitorRow({
           </Text>
         </div>
         <Group spacing={6}>
-          <Badge variant="outline">
-            {visitor.count} {visitor.count === 1 ? "photo" : "photos"}
-          </Badge>
+          <Badge variant="outline">{t("favourites.photoCount", { count: visitor.count })}</Badge>
           <SentBadge visitor={visitor} />
         </Group>
       </Group>
       <Text size="xs" color="dimmed" mt={4}>
-        Last change {formatDateTime(visitor.changedAt)}
+        {t("favourites.lastChange", { changedAt: formatDateTime(visitor.changedAt) })}
       </Text>
     </UnstyledButton>
   );
@@ -85,12 +84,20 @@ function FavouritesCard({ project, favourites, first }: { project: Project; favo
   const shownId = visitors.some((v) => v.id === chosenId) ? chosenId : visitors[0]?.id;
 
   return (
-    <Card withBorder shadow="xs" radius="md" p="lg" mt={first ? 0 : "md"} mb={first ? "md" : 0} aria-label="Favourites">
-      <Title order={4}>Favourites</Title>
+    <Card
+      withBorder
+      shadow="xs"
+      radius="md"
+      p="lg"
+      mt={first ? 0 : "md"}
+      mb={first ? "md" : 0}
+      aria-label={t("favourites.favourites")}
+    >
+      <Title order={4}>{t("favourites.favourites")}</Title>
       <Text size="sm" color="dimmed" mb="md">
         {limit
-          ? `Each visitor of the delivery page can choose up to ${limit} photos.`
-          : "Visitors of the delivery page choose their favourites with a heart."}
+          ? t("favourites.eachVisitorOfTheDeliveryPage", { limit })
+          : t("favourites.visitorsOfTheDeliveryPageChoose")}
       </Text>
       {loading ? (
         <Center h={60}>
@@ -98,15 +105,15 @@ function FavouritesCard({ project, favourites, first }: { project: Project; favo
         </Center>
       ) : failed ? (
         <Text size="sm" color="red">
-          Could not load the favourites.
+          {t("favourites.couldNotLoadTheFavourites")}
         </Text>
       ) : visitors.length === 0 ? (
         <Text size="sm" color="dimmed">
-          No favourites yet. When your client marks favourites on the delivery page, they appear here.
+          {t("favourites.noFavouritesYetWhenYourClient")}
         </Text>
       ) : (
         <Stack spacing="md">
-          <Stack spacing="xs" aria-label="Visitors">
+          <Stack spacing="xs" aria-label={t("favourites.visitors")}>
             {visitors.map((v) => (
               <VisitorRow key={v.id} visitor={v} chosen={v.id === shownId} onChoose={() => setChosenId(v.id)} />
             ))}

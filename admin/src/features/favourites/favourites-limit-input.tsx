@@ -1,5 +1,6 @@
 import { NumberInput } from "@mantine/core";
 import { FAVOURITES_LIMIT_MAX } from "../../../../api/favourites";
+import { t } from "../../i18n";
 
 /** The 'Delivery' card's favourites limit: empty for none. */
 export function FavouritesLimitInput({
@@ -11,9 +12,9 @@ export function FavouritesLimitInput({
 }) {
   return (
     <NumberInput
-      label="Favourites limit"
-      description="Each visitor can choose up to this many photos. Leave empty for no limit."
-      placeholder="No limit"
+      label={t("favourites.favouritesLimit")}
+      description={t("favourites.eachVisitorCanChooseUpTo")}
+      placeholder={t("favourites.noLimit")}
       min={1}
       max={FAVOURITES_LIMIT_MAX}
       step={1}

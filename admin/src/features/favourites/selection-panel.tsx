@@ -4,6 +4,7 @@ import { IconCheck, IconCopy } from "@tabler/icons-react";
 import { fileNameLines, lightroomFilter } from "../../../../api/favourites";
 import { copyText } from "../../lib/copy-text";
 import { useFavouriteSelection } from "./use-favourites";
+import { t } from "../../i18n";
 
 /** A button that copies `text` and says 'Copied!' for 2 seconds. */
 function CopyTextButton({ label, text }: { label: string; text: string }) {
@@ -20,7 +21,7 @@ function CopyTextButton({ label, text }: { label: string; text: string }) {
       leftIcon={copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
       onClick={() => void copyText(text).then(() => setCopied(true))}
     >
-      {copied ? "Copied!" : label}
+      {copied ? t("favourites.copied") : label}
     </Button>
   );
 }
@@ -37,29 +38,32 @@ export function SelectionPanel({ projectId, visitorId }: { projectId: number; vi
   if (failed || !selection)
     return (
       <Text size="sm" color="red">
-        Could not load this selection.
+        {t("favourites.couldNotLoadThisSelection")}
       </Text>
     );
   const names = selection.picks.map((p) => p.originalName);
   return (
-    <Stack spacing="sm" aria-label={`Picks of ${selection.name}`}>
+    <Stack spacing="sm" aria-label={t("favourites.picksOf", { name: selection.name })}>
       <Group position="apart" spacing="xs">
-        <Title order={5}>
-          {selection.name}&apos;s picks ({selection.picks.length})
-        </Title>
+        <Title order={5}>{t("favourites.picksTitle", { name: selection.name, count: selection.picks.length })}</Title>
         {names.length > 0 && (
           <Group spacing="xs">
-            <CopyTextButton label="Copy file names" text={fileNameLines(names)} />
-            <CopyTextButton label="Copy Lightroom filter" text={lightroomFilter(names)} />
+            <CopyTextButton label={t("favourites.copyFileNames")} text={fileNameLines(names)} />
+            <CopyTextButton label={t("favourites.copyLightroomFilter")} text={lightroomFilter(names)} />
           </Group>
         )}
       </Group>
       {names.length === 0 ? (
         <Text size="sm" color="dimmed">
-          No photos on this list right now.
+          {t("favourites.noPhotosOnThisListRight")}
         </Text>
       ) : (
-        <SimpleGrid cols={5} spacing="sm" breakpoints={[{ maxWidth: "sm", cols: 3 }]} aria-label="Picked photos">
+        <SimpleGrid
+          cols={5}
+          spacing="sm"
+          breakpoints={[{ maxWidth: "sm", cols: 3 }]}
+          aria-label={t("favourites.pickedPhotos")}
+        >
           {selection.picks.map((pick) => (
             <Box key={pick.attachmentId} component="figure" m={0}>
               <Image src={pick.thumbnailUrl} alt={pick.originalName} radius="sm" height={110} fit="cover" />

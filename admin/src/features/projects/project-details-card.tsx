@@ -3,6 +3,7 @@ import { Anchor, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { Link } from "react-router";
 import { formatDate, formatDateTime, formatFileSize } from "../../lib/format";
 import { isPublished, type Project } from "./types";
+import { t } from "../../i18n";
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -22,23 +23,27 @@ export function ProjectDetailsCard({ project }: { project: Project }) {
   return (
     <Card withBorder shadow="xs" radius="md" p="lg">
       <Title order={4} mb="md">
-        Project Details
+        {t("projects.projectDetails")}
       </Title>
       <Stack spacing="xs">
-        <Detail label="ID">{project.id}</Detail>
-        <Detail label="Status">{published ? `Published on ${formatDate(project.publishedAt)}` : "Draft"}</Detail>
-        {project.description && <Detail label="Description">{project.description}</Detail>}
+        <Detail label={t("projects.id")}>{project.id}</Detail>
+        <Detail label={t("projects.status")}>
+          {published
+            ? t("projects.publishedOn", { publishedAt: formatDate(project.publishedAt) })
+            : t("projects.draft")}
+        </Detail>
+        {project.description && <Detail label={t("projects.description")}>{project.description}</Detail>}
         {project.client && (
-          <Detail label="Client">
+          <Detail label={t("projects.client")}>
             <Anchor component={Link} to={`/clients/${project.client.id}`}>
               {project.client.name}
             </Anchor>
           </Detail>
         )}
-        <Detail label="Created">{formatDateTime(project.createdAt)}</Detail>
-        <Detail label="Updated">{formatDateTime(project.updatedAt)}</Detail>
+        <Detail label={t("projects.created")}>{formatDateTime(project.createdAt)}</Detail>
+        <Detail label={t("projects.updated")}>{formatDateTime(project.updatedAt)}</Detail>
         {project.attachmentCount > 0 && (
-          <Detail label="Total File Size">{formatFileSize(project.totalFileSize)}</Detail>
+          <Detail label={t("projects.totalFileSize")}>{formatFileSize(project.totalFileSize)}</Detail>
         )}
       </Stack>
     </Card>

@@ -7,6 +7,7 @@ import type { CrudFilter, HttpError } from "@refinedev/core";
 import { useModalForm, useSelect } from "@refinedev/mantine";
 import type { PhotoOrder, Project } from "./types";
 import { nameError } from "./project-rules";
+import { t } from "../../i18n";
 
 interface ProjectFormValues {
   name: string;
@@ -44,16 +45,19 @@ const toValues = (project: Project): ProjectFormValues => ({
   photoOrder: project.photoOrder ?? "captured",
 });
 
-const LABELS = { name: "Name", description: "Description", clientId: "Client", photoOrder: "Photo order" };
+const labels = () => ({
+  name: t("projects.name"),
+  description: t("projects.description"),
+  clientId: t("projects.client"),
+  photoOrder: t("projects.photoOrder"),
+});
 
 /** Capture time falls back to the file name for photos without one (the API's default order). */
-const PHOTO_ORDERS: Array<{ value: PhotoOrder; label: string }> = [
-  { value: "captured", label: "Capture time" },
-  { value: "name", label: "File name" },
-  { value: "uploaded", label: "Upload order" },
+const photoOrders = (): Array<{ value: PhotoOrder; label: string }> => [
+  { value: "captured", label: t("projects.captureTime") },
+  { value: "name", label: t("projects.fileName") },
+  { value: "uploaded", label: t("projects.uploadOrder") },
 ];
-
-const NO_CLIENT = { value: "", label: "No client" };
 
 export interface ProjectFormModal {
   showCreate: () => void;
@@ -75,7 +79,10 @@ function useProjectForm(action: "create" | "edit", defaultClientId?: number) {
       // what the user typed, each time the page refetches (useVersionedEdit follows it instead).
       queryMeta: { editDialog: true },
       invalidates: ["list", "many", "detail"],
-      successNotification: { type: "success", message: action === "create" ? "Project created" : "Project saved" },
+      successNotification: {
+        type: "success",
+        message: action === "create" ? t("projects.created2") : t("projects.saved"),
+      },
       errorNotification: false,
       onMutationError: failure.show,
     },
@@ -93,8 +100,8 @@ function useProjectForm(action: "create" | "edit", defaultClientId?: number) {
     resource: "projects",
     toValues,
     toPayload: (values: ProjectFormValues) => toPayload(values, "edit"),
-    labels: LABELS,
-    successMessage: "Project saved",
+    labels: labels(),
+    successMessage: t("projects.saved"),
     invalidates: ["list", "many", "detail"],
   });
   return { ...form, failure, ...(action === "edit" ? { versioned } : {}), start: versioned.start };
@@ -121,23 +128,23 @@ function ProjectFormFields({ form, title }: { form: ReturnType<typeof useProject
   const { getInputProps } = form;
   return (
     <ModalFormDialog form={form} title={title}>
-      <TextInput label="Name" withAsterisk data-autofocus {...getInputProps("name")} />
-      <Textarea label="Description" autosize minRows={2} {...getInputProps("description")} />
+      <TextInput label={t("projects.name")} withAsterisk data-autofocus {...getInputProps("name")} />
+      <Textarea label={t("projects.description")} autosize minRows={2} {...getInputProps("description")} />
       <Select
-        label="Client"
-        placeholder="No client"
-        nothingFound="No clients"
+        label={t("projects.client")}
+        placeholder={t("projects.noClient")}
+        nothingFound={t("projects.noClients")}
         {...selectProps}
         // Choosable as well as the placeholder: '' is sent as no client.
-        data={[NO_CLIENT, ...selectProps.data]}
+        data={[{ value: "", label: t("projects.noClient") }, ...selectProps.data]}
         searchable
         clearable
         {...getInputProps("clientId")}
       />
       <Select
-        label="Photo order"
-        description="The order of the photos here, in the client's gallery and in the ZIPs"
-        data={PHOTO_ORDERS}
+        label={t("projects.photoOrder")}
+        description={t("projects.theOrderOfThePhotosHere")}
+        data={photoOrders()}
         {...getInputProps("photoOrder")}
       />
     </ModalFormDialog>
@@ -160,8 +167,8 @@ export function useProjectFormModal(defaultClientId?: number): ProjectFormModal 
     },
     modals: (
       <>
-        {create.modal.visible && <ProjectFormFields form={create} title="Create Project" />}
-        {edit.modal.visible && <ProjectFormFields form={edit} title="Edit Project" />}
+        {create.modal.visible && <ProjectFormFields form={create} title={t("projects.createProject")} />}
+        {edit.modal.visible && <ProjectFormFields form={edit} title={t("projects.editProject")} />}
       </>
     ),
   };

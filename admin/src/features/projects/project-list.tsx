@@ -7,6 +7,7 @@ import { IconSearch } from "@tabler/icons-react";
 import { useLocation } from "react-router";
 import { ProjectsPanel } from "./projects-panel";
 import type { Project } from "./types";
+import { t } from "../../i18n";
 
 const PAGE_SIZE = 10;
 const SEARCH = "q";
@@ -19,7 +20,12 @@ const NEWEST_FIRST: CrudSort[] = [
 export function ProjectList() {
   const recent = useLocation().pathname.endsWith("/recent");
   // A fresh table per route, so each starts from its own URL state.
-  return <ProjectTable key={recent ? "recent" : "all"} title={recent ? "Recent Projects" : "All Projects"} />;
+  return (
+    <ProjectTable
+      key={recent ? "recent" : "all"}
+      title={recent ? t("projects.recentProjects") : t("projects.allProjects")}
+    />
+  );
 }
 
 function ProjectTable({ title }: { title: string }) {
@@ -51,8 +57,8 @@ function ProjectTable({ title }: { title: string }) {
       toolbar={
         <TextInput
           mb="md"
-          placeholder="Search projects by name"
-          aria-label="Search projects"
+          placeholder={t("projects.searchProjectsByName")}
+          aria-label={t("projects.searchProjects")}
           icon={<IconSearch size={16} />}
           value={search}
           onChange={(event) => setSearch(event.currentTarget.value)}

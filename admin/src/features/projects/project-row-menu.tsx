@@ -1,6 +1,7 @@
 import { ActionIcon, Menu } from "@mantine/core";
 import { IconDots, IconDownload, IconPencil, IconRocket, IconTrash } from "@tabler/icons-react";
 import { canPublish, type Project } from "./types";
+import { t } from "../../i18n";
 
 interface ProjectRowMenuProps {
   project: Project;
@@ -13,16 +14,16 @@ export function ProjectRowMenu({ project, onEdit, onPublish, onDelete }: Project
   return (
     <Menu position="bottom-end" withinPortal shadow="md">
       <Menu.Target>
-        <ActionIcon aria-label={`Actions for ${project.name}`}>
+        <ActionIcon aria-label={t("projects.actionsFor", { name: project.name })}>
           <IconDots size={18} />
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Item icon={<IconPencil size={16} />} onClick={onEdit}>
-          Edit
+          {t("projects.edit")}
         </Menu.Item>
         <Menu.Item icon={<IconRocket size={16} />} onClick={onPublish} disabled={!canPublish(project)}>
-          Publish Project
+          {t("projects.publishProject")}
         </Menu.Item>
         {project.downloadUrl && (
           // The public link: a new tab cannot carry the bearer header the /api download needs.
@@ -33,11 +34,11 @@ export function ProjectRowMenu({ project, onEdit, onPublish, onDelete }: Project
             target="_blank"
             rel="noopener"
           >
-            Download ZIP
+            {t("projects.downloadZip")}
           </Menu.Item>
         )}
         <Menu.Item icon={<IconTrash size={16} />} color="red" onClick={onDelete}>
-          Delete
+          {t("projects.delete")}
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>

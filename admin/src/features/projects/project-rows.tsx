@@ -4,6 +4,7 @@ import { formatDate } from "../../lib/format";
 import { usePhone } from "../../lib/use-phone";
 import { ProjectRowMenu } from "./project-row-menu";
 import type { Project } from "./types";
+import { t } from "../../i18n";
 
 export interface ProjectRowsProps {
   projects: Project[];
@@ -36,7 +37,7 @@ function ProjectClient({ project }: { project: Project }) {
     </Anchor>
   ) : (
     <Text size="sm" color="dimmed">
-      No client
+      {t("projects.noClient")}
     </Text>
   );
 }
@@ -69,11 +70,11 @@ function ProjectTable({ projects, showClient, showAttachmentCount, ...handlers }
       <Table verticalSpacing="sm" highlightOnHover miw={560}>
         <thead>
           <tr>
-            <th>Name</th>
-            {showClient && <th>Client</th>}
-            {showAttachmentCount && <th>Attachments</th>}
-            <th>Published</th>
-            <th aria-label="Actions" />
+            <th>{t("projects.name")}</th>
+            {showClient && <th>{t("projects.client")}</th>}
+            {showAttachmentCount && <th>{t("projects.attachments")}</th>}
+            <th>{t("projects.published")}</th>
+            <th aria-label={t("projects.actions")} />
           </tr>
         </thead>
         <tbody>
@@ -120,11 +121,9 @@ function ProjectCards({ projects, showClient, showAttachmentCount, ...handlers }
           <Group spacing="xs" mt={6}>
             {showClient && <ProjectClient project={project} />}
             {showAttachmentCount && (
-              <Badge variant="light">
-                {project.attachmentCount} {project.attachmentCount === 1 ? "photo" : "photos"}
-              </Badge>
+              <Badge variant="light">{t("projects.photoCount", { count: project.attachmentCount })}</Badge>
             )}
-            {project.publishedAt && <Text size="sm">Published {published(project)}</Text>}
+            {project.publishedAt && <Text size="sm">{t("projects.published2", { project: published(project) })}</Text>}
           </Group>
         </Paper>
       ))}

@@ -14,6 +14,7 @@ import { useProjectRecord } from "./use-project-record";
 import { ProjectActionsMenu, PublishControl, usePublishProgress } from "../publish";
 import { usePhone } from "../../lib/use-phone";
 import { parseRouteId } from "../../lib/route-id";
+import { t } from "../../i18n";
 
 export function ProjectShow() {
   const projectId = parseRouteId(useParams().id) ?? undefined;
@@ -40,9 +41,9 @@ function ProjectPage({ projectId }: { projectId: number | undefined }) {
   if (projectId === undefined || record.failed || record.notFound) {
     return (
       <LoadError
-        title="Error loading project"
-        message="Project not found or failed to load."
-        back={{ to: "/projects/all", label: "Back to All Projects" }}
+        title={t("projects.errorLoadingProject")}
+        message={t("projects.projectNotFoundOrFailedTo")}
+        back={{ to: "/projects/all", label: t("projects.backToAll") }}
       />
     );
   }
@@ -51,7 +52,7 @@ function ProjectPage({ projectId }: { projectId: number | undefined }) {
       <Center h={200}>
         <Stack align="center" spacing="xs">
           <Loader />
-          <Text color="dimmed">Loading project...</Text>
+          <Text color="dimmed">{t("projects.loadingProject")}</Text>
         </Stack>
       </Center>
     );
@@ -70,7 +71,7 @@ function ProjectPage({ projectId }: { projectId: number | undefined }) {
         <Group spacing="xs" align="flex-start" noWrap={phone}>
           {!phone && (
             <Button variant="default" leftIcon={<IconPencil size={16} />} onClick={edit}>
-              Edit Project
+              {t("projects.editProject")}
             </Button>
           )}
           {!phone && <SendToClientButton project={project} />}

@@ -8,6 +8,7 @@ import { useFailureFor } from "../../lib/failure";
 import { ProjectRows } from "./project-rows";
 import { useProjectFormModal } from "./project-form-modal";
 import type { Project } from "./types";
+import { t } from "../../i18n";
 
 export interface ProjectsPanelProps {
   /** The rows shown: a client's embedded projects, or the projects list's current page. */
@@ -51,7 +52,7 @@ export function ProjectsPanel({
       {
         resource: "projects",
         id: deleting.id,
-        successNotification: { type: "success", message: "Project deleted" },
+        successNotification: { type: "success", message: t("projects.deleted") },
         errorNotification: false,
       },
       { onSuccess: () => setDeleting(null), onError: failure.show },
@@ -64,22 +65,22 @@ export function ProjectsPanel({
         <Group spacing="xs">
           {/* The projects list's own title is its page's heading; in a client's page it is a section. */}
           <Title order={title ? 1 : 2} size="h3">
-            {title ?? `Projects (${total})`}
+            {title ?? t("projects.projects", { total })}
           </Title>
           {title && <Badge variant="light">{total}</Badge>}
         </Group>
         <Button leftIcon={<IconPlus size={16} />} onClick={forms.showCreate}>
-          Add Project
+          {t("projects.addProject")}
         </Button>
       </Group>
       {toolbar}
       {loading ? (
-        <Text color="dimmed">Loading projects...</Text>
+        <Text color="dimmed">{t("projects.loadingProjects")}</Text>
       ) : projects.length === 0 ? (
         <Stack align="center" spacing={4} py="xl">
-          <Text weight={600}>No projects found.</Text>
+          <Text weight={600}>{t("projects.noProjectsFound")}</Text>
           <Text color="dimmed" size="sm">
-            Add the first project to get started.
+            {t("projects.addTheFirstProjectToGet")}
           </Text>
         </Stack>
       ) : (
@@ -96,8 +97,8 @@ export function ProjectsPanel({
       {forms.modals}
       <ConfirmDeleteDialog
         opened={deleting !== null}
-        title="Delete Project"
-        message={`Are you sure you want to delete "${deleting?.name ?? ""}"? Its attachments and published ZIP are deleted too. This action cannot be undone.`}
+        title={t("projects.deleteProject")}
+        message={t("projects.areYouSureYouWantTo", { value: deleting?.name ?? "" })}
         loading={deletion.isPending}
         error={failure.message}
         onConfirm={confirmDelete}

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { Button } from "@mantine/core";
 import { IconCheck, IconCopy } from "@tabler/icons-react";
 import { absoluteUrl, copyText } from "../../lib/copy-text";
+import { t } from "../../i18n";
 
 const COPIED_FOR_MS = 2_000;
 
@@ -15,7 +16,7 @@ export function CopyLinkButton({ path }: { path: string }) {
   }, [copied]);
 
   // The spec's tooltip; the name stays the visible text (axe: label-content-name-mismatch).
-  const label = copied ? "Copied!" : "Copy download link to clipboard";
+  const label = copied ? t("publish.copied") : t("publish.copyDownloadLink");
   return (
     <Button
       variant="default"
@@ -28,7 +29,7 @@ export function CopyLinkButton({ path }: { path: string }) {
           .catch((error) => console.error("Failed to copy the download link", error))
       }
     >
-      {copied ? "Copied!" : "Copy link"}
+      {copied ? t("publish.copied") : t("publish.copyLink")}
     </Button>
   );
 }

@@ -5,6 +5,7 @@ import { useNotification } from "@refinedev/core";
 import { absoluteUrl, copyText } from "../../lib/copy-text";
 import { isPublished } from "../../lib/project-status";
 import { useClientLink } from "../delivery";
+import { t } from "../../i18n";
 
 /**
  * A phone's project header: everything but Publish / Unpublish in one menu (six buttons would
@@ -15,21 +16,29 @@ export function ProjectActionsMenu({ project, onEdit }: { project: Project; onEd
   const published = isPublished(project);
   const { open } = useNotification();
   const clientLink = useClientLink();
-  const copy = (link: string, what: string) =>
+  const copy = (link: string, what: "download" | "page") =>
     copyText(link).then(
-      () => open?.({ type: "success", message: `${what} copied` }),
-      () => open?.({ type: "error", message: `Could not copy the ${what.toLowerCase()}` }),
+      () =>
+        open?.({
+          type: "success",
+          message: t(what === "download" ? "publish.downloadLinkCopied" : "publish.pageLinkCopied"),
+        }),
+      () =>
+        open?.({
+          type: "error",
+          message: t(what === "download" ? "publish.downloadLinkNotCopied" : "publish.pageLinkNotCopied"),
+        }),
     );
   return (
     <Menu position="bottom-end" withinPortal shadow="md">
       <Menu.Target>
-        <ActionIcon variant="default" size={36} aria-label="Project actions">
+        <ActionIcon variant="default" size={36} aria-label={t("publish.projectActions")}>
           <IconDots size={18} />
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Item icon={<IconPencil size={16} />} onClick={onEdit}>
-          Edit Project
+          {t("publish.editProject")}
         </Menu.Item>
         {published && downloadUrl && (
           <>
@@ -40,17 +49,17 @@ export function ProjectActionsMenu({ project, onEdit }: { project: Project; onEd
               target="_blank"
               rel="noopener"
             >
-              Download ZIP
+              {t("publish.downloadZip")}
             </Menu.Item>
-            <Menu.Item icon={<IconCopy size={16} />} onClick={() => copy(absoluteUrl(downloadUrl), "Download link")}>
-              Copy link
+            <Menu.Item icon={<IconCopy size={16} />} onClick={() => copy(absoluteUrl(downloadUrl), "download")}>
+              {t("publish.copyLink")}
             </Menu.Item>
           </>
         )}
         {published && deliveryUrl && (
           <>
-            <Menu.Item icon={<IconLink size={16} />} onClick={() => copy(clientLink(deliveryUrl), "Page link")}>
-              Copy page link
+            <Menu.Item icon={<IconLink size={16} />} onClick={() => copy(clientLink(deliveryUrl), "page")}>
+              {t("publish.copyPageLink")}
             </Menu.Item>
             <Menu.Item
               icon={<IconExternalLink size={16} />}
@@ -59,7 +68,7 @@ export function ProjectActionsMenu({ project, onEdit }: { project: Project; onEd
               target="_blank"
               rel="noopener"
             >
-              Open delivery page
+              {t("publish.openDeliveryPage")}
             </Menu.Item>
           </>
         )}

@@ -9,6 +9,7 @@ import type { PublishProgress } from "./use-publish-progress";
 import { usePublishActions } from "./use-publish-actions";
 import { UnpublishButton } from "./unpublish-button";
 import { useLinkRecipients } from "./use-link-recipients";
+import { t } from "../../i18n";
 
 interface PublishControlProps {
   project: Project;
@@ -17,12 +18,21 @@ interface PublishControlProps {
   primaryOnly?: boolean;
 }
 
+// The live connection's states (live-provider.ts), in the user's words; anything else as it came.
+const CONNECTION_ERRORS: Record<string, string> = {
+  "Connection lost": "publish.connectionLost",
+  "Connection failed": "publish.connectionFailed",
+  "Authentication required": "publish.connectionSignedOut",
+  "Failed to authenticate": "publish.connectionSignedOut",
+};
+const connectionMessage = (error: string) => (CONNECTION_ERRORS[error] ? t(CONNECTION_ERRORS[error]) : error);
+
 /** Publish / Unpublish, the ZIP link, live build progress and its errors. */
 export function PublishControl({ project, live, primaryOnly = false }: PublishControlProps) {
   const { publish, unpublish, failure, publishPending, unpublishPending } = usePublishActions({ inline: true });
   const publishing = project.publishStatus === "publishing" || live.active || publishPending;
   const published = isPublished(project);
-  const storedError = project.publishStatus === "failed" ? project.publishError || "Failed" : null;
+  const storedError = project.publishStatus === "failed" ? project.publishError || t("publish.failed") : null;
   const error = failure ?? live.error ?? (publishing ? null : storedError);
   const hasRecipients = useLinkRecipients(project);
   const [notifyRecipients, setNotifyRecipients] = useState(false);
@@ -44,7 +54,7 @@ export function PublishControl({ project, live, primaryOnly = false }: PublishCo
               setNotifyRecipients(false);
             }}
           >
-            Publish Project
+            {t("publish.publishProject")}
           </Button>
         )}
         {!primaryOnly && published && project.downloadUrl && (
@@ -57,7 +67,7 @@ export function PublishControl({ project, live, primaryOnly = false }: PublishCo
               variant="default"
               leftIcon={<IconDownload size={16} />}
             >
-              Download ZIP
+              {t("publish.downloadZip")}
             </Button>
             <CopyLinkButton path={project.downloadUrl} />
           </>
@@ -68,7 +78,7 @@ export function PublishControl({ project, live, primaryOnly = false }: PublishCo
       {offerNotice && (
         <Checkbox
           size="sm"
-          label="Let recipients know the gallery was updated"
+          label={t("publish.letRecipientsKnowTheGalleryWas")}
           checked={notifyRecipients}
           onChange={(event) => setNotifyRecipients(event.currentTarget.checked)}
         />
@@ -76,9 +86,15 @@ export function PublishControl({ project, live, primaryOnly = false }: PublishCo
       {publishing && (
         <Stack spacing={2} style={{ width: 260, maxWidth: "100%" }}>
           <Text size="xs" color="dimmed">
-            Publishing... {live.progress}%
+            {t("publish.publishing", { progress: live.progress })}
           </Text>
-          <Progress value={live.progress} label={`${live.progress}%`} size="lg" animate aria-label="Publish progress" />
+          <Progress
+            value={live.progress}
+            label={`${live.progress}%`}
+            size="lg"
+            animate
+            aria-label={t("publish.publishProgress")}
+          />
         </Stack>
       )}
       {error && (
@@ -88,7 +104,7 @@ export function PublishControl({ project, live, primaryOnly = false }: PublishCo
       )}
       {live.connectionError && (
         <Text size="xs" color="red">
-          {live.connectionError}
+          {connectionMessage(live.connectionError)}
         </Text>
       )}
     </Stack>

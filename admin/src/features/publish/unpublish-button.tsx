@@ -1,17 +1,15 @@
 import { Text } from "@mantine/core";
 import { IconRocketOff } from "@tabler/icons-react";
 import { ConfirmButton } from "../../ui/confirm-button";
-
-const UNPUBLISH_NOTICE =
-  "Your client's link will show 'This gallery is being updated — please check back soon' until you publish again. The link stays the same.";
+import { t } from "../../i18n";
 
 /** 'Unpublish Project', after a confirmation that says what the client will see meanwhile. */
 export function UnpublishButton({ pending, onConfirm }: { pending: boolean; onConfirm: () => void }) {
   return (
     <ConfirmButton
-      label="Unpublish Project"
-      title="Unpublish project"
-      confirmLabel="Unpublish"
+      label={t("publish.unpublishProject")}
+      title={t("publish.unpublishProject2")}
+      confirmLabel={t("publish.unpublish")}
       color="orange"
       variant="light"
       leftIcon={<IconRocketOff size={16} />}
@@ -19,10 +17,10 @@ export function UnpublishButton({ pending, onConfirm }: { pending: boolean; onCo
       onConfirm={onConfirm}
     >
       <Text size="sm" mb="xs">
-        {UNPUBLISH_NOTICE}
+        {t("publish.unpublishNotice")}
       </Text>
       <Text size="sm" color="dimmed" mb="md">
-        Unpublishing lets you add, remove or change photos; the ZIP is built again when you publish.
+        {t("publish.unpublishingLetsYouAddRemoveOr")}
       </Text>
     </ConfirmButton>
   );

@@ -2,10 +2,13 @@ import { useCustomMutation, type HttpError } from "@refinedev/core";
 import { useFailure } from "../../lib/failure";
 import type { Project } from "../../../../api/types";
 import { canPublish } from "../../lib/project-status";
+import { t } from "../../i18n";
 
-const failedTo = (what: string) => (error?: HttpError) => ({
+const FAILED = { publish: "publish.publishFailed", unpublish: "publish.unpublishFailed" } as const;
+
+const failedTo = (what: keyof typeof FAILED) => (error?: HttpError) => ({
   type: "error" as const,
-  message: `Could not ${what} the project`,
+  message: t(FAILED[what]),
   description: error?.message,
 });
 
@@ -19,7 +22,7 @@ export function usePublishActions({ inline = false }: { inline?: boolean } = {})
   const { mutate: startUnpublish, mutation: unpublishing } = useCustomMutation<Project>();
   const failure = useFailure();
   const onError = (error: HttpError) => failure.show(error);
-  const notifyFailure = (what: string) => (inline ? false : failedTo(what));
+  const notifyFailure = (what: keyof typeof FAILED) => (inline ? false : failedTo(what));
 
   /** `notifyRecipients`: once published, the recipients who have the link get a short mail. */
   const publish = (
@@ -40,7 +43,7 @@ export function usePublishActions({ inline = false }: { inline?: boolean } = {})
         url: `/projects/${project.id}/publish`,
         method: "post",
         values: notifyRecipients ? { notifyRecipients: true } : {},
-        successNotification: { type: "success", message: "Publishing started" },
+        successNotification: { type: "success", message: t("publish.started") },
         errorNotification: notifyFailure("publish"),
       },
       { onError },
@@ -54,7 +57,7 @@ export function usePublishActions({ inline = false }: { inline?: boolean } = {})
         url: `/projects/${projectId}/publish`,
         method: "delete",
         values: {},
-        successNotification: { type: "success", message: "Project unpublished" },
+        successNotification: { type: "success", message: t("publish.unpublished") },
         errorNotification: notifyFailure("unpublish"),
       },
       { onError },

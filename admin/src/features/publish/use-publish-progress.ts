@@ -1,6 +1,7 @@
 import { useCallback, useRef, useState } from "react";
 import { useSubscription, type LiveEvent } from "@refinedev/core";
 import { projectChannel } from "../../providers/live-provider";
+import { t } from "../../i18n";
 
 export interface PublishProgress {
   /** A build announced live that has not ended yet. */
@@ -26,7 +27,7 @@ export function applyPublishEvent(state: PublishProgress, type: string, data: Pu
     case "publish_completed":
       return { ...state, active: false, progress: 100 };
     case "publish_failed":
-      return { ...state, active: false, error: data.error || "Failed" };
+      return { ...state, active: false, error: data.error || t("publish.failed") };
     default:
       return state;
   }

@@ -17,6 +17,7 @@ import { formatDateTime } from "../../lib/format";
 import { describeActivity } from "./activity-text";
 import { ReminderSetting } from "./reminder-setting";
 import { useProjectChanges } from "./use-project-changes";
+import { t } from "../../i18n";
 
 const PAGE = 10;
 
@@ -55,9 +56,9 @@ export function DeliveryActivityCard({ project }: { project: Project }) {
   const total = result.total ?? 0;
 
   return (
-    <Card withBorder shadow="xs" radius="md" p="lg" mt="md" aria-label="Delivery activity">
+    <Card withBorder shadow="xs" radius="md" p="lg" mt="md" aria-label={t("sending.deliveryActivity")}>
       <Title order={4} mb="md">
-        Delivery activity
+        {t("sending.deliveryActivity")}
       </Title>
       <ReminderSetting projectId={project.id} hasExpiry={project.delivery.expiresAt !== null} />
       <Divider my="md" />
@@ -67,15 +68,15 @@ export function DeliveryActivityCard({ project }: { project: Project }) {
         </Center>
       ) : query.isError ? (
         <Text size="sm" color="red">
-          Could not load the delivery activity.
+          {t("sending.couldNotLoadTheDeliveryActivity")}
         </Text>
       ) : entries.length === 0 ? (
         <Text size="sm" color="dimmed">
-          Nothing yet. Mails sent, page views and downloads appear here as they happen.
+          {t("sending.nothingYetMailsSentPageViews")}
         </Text>
       ) : (
         <Stack spacing="sm">
-          <Timeline bulletSize={22} lineWidth={2} aria-label="Delivery activity entries">
+          <Timeline bulletSize={22} lineWidth={2} aria-label={t("sending.deliveryActivityEntries")}>
             {entries.map((entry) => {
               const { title, detail } = describeActivity(entry);
               return (
@@ -94,7 +95,7 @@ export function DeliveryActivityCard({ project }: { project: Project }) {
           </Timeline>
           {total > entries.length && (
             <Button variant="subtle" size="xs" onClick={() => setShown((n) => n + PAGE)} loading={query.isFetching}>
-              Show older ({total - entries.length})
+              {t("sending.showOlder", { value: total - entries.length })}
             </Button>
           )}
         </Stack>

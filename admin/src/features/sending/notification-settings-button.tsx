@@ -4,6 +4,7 @@ import { useCustom, useCustomMutation } from "@refinedev/core";
 import { IconBell } from "@tabler/icons-react";
 import type { NotificationSettings } from "../../../../api/types";
 import { SelectionNoticeList, useSelectionNotices } from "./selection-notices";
+import { t } from "../../i18n";
 
 const URL = "/users/me/notifications";
 
@@ -35,7 +36,7 @@ export function NotificationSettingsButton() {
           <ActionIcon
             size="lg"
             variant="light"
-            aria-label={unseen ? `Notification settings, ${unseen} new` : "Notification settings"}
+            aria-label={unseen ? t("sending.notificationSettingsNew", { unseen }) : t("sending.notificationSettings")}
             onClick={() => toggle(!opened)}
           >
             <IconBell size={20} />
@@ -44,15 +45,15 @@ export function NotificationSettingsButton() {
         <Popover.Dropdown>
           <Stack spacing="xs">
             <Text size="sm" weight={600}>
-              Selections received
+              {t("sending.selectionsReceived")}
             </Text>
             <SelectionNoticeList notices={notices} onOpen={() => toggle(false)} />
             <Divider />
             <Text size="sm" weight={600}>
-              Notification settings
+              {t("sending.notificationSettings")}
             </Text>
             <Switch
-              label="E-mail me when a client downloads a gallery I sent, or its link expires unused"
+              label={t("sending.eMailMeWhenAClient")}
               checked={settings?.deliveryMail ?? true}
               disabled={!settings || mutation.isPending}
               onChange={(event) => {
@@ -65,12 +66,12 @@ export function NotificationSettingsButton() {
                   errorNotification: false,
                 }).then(
                   () => query.refetch(),
-                  (err: { message?: string }) => setError(err.message ?? "Could not save"),
+                  (err: { message?: string }) => setError(err.message ?? t("sending.couldNotSave")),
                 );
               }}
             />
             <Text size="xs" color={error ? "red" : "dimmed"}>
-              {error ?? "When nobody sent a gallery, these mails go to every admin. This choice is yours alone."}
+              {error ?? t("sending.whenNobodySentAGalleryThese")}
             </Text>
           </Stack>
         </Popover.Dropdown>

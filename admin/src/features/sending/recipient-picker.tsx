@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Button, Checkbox, Group, Stack, Text, TextInput } from "@mantine/core";
 import type { SendingDraft } from "../../../../api/types";
 import { addressError } from "./recipient-rules";
+import { t } from "../../i18n";
 
 interface Props {
   contacts: SendingDraft["contacts"];
@@ -13,11 +14,7 @@ interface Props {
 }
 
 const noteOf = (contact: SendingDraft["contacts"][number]) =>
-  contact.unsubscribed
-    ? "Unsubscribed: this address asked for no more e-mails, so it is skipped"
-    : !contact.valid
-      ? "Not a valid e-mail address: correct it on the client's page"
-      : undefined;
+  contact.unsubscribed ? t("sending.unsubscribedNote") : !contact.valid ? t("sending.invalidAddressNote") : undefined;
 
 /** The client's contacts with an address (ticked unless they cannot be mailed), and addresses typed here. */
 export function RecipientPicker({ contacts, contactIds, emails, onContacts, onEmails, error }: Props) {
@@ -34,13 +31,13 @@ export function RecipientPicker({ contacts, contactIds, emails, onContacts, onEm
   };
 
   return (
-    <Stack spacing={6} role="group" aria-label="Recipients">
+    <Stack spacing={6} role="group" aria-label={t("sending.recipients")}>
       <Text size="sm" weight={500}>
-        Recipients
+        {t("sending.recipients")}
       </Text>
       {contacts.length === 0 && (
         <Text size="sm" color="dimmed">
-          No contact of this project&apos;s client has an e-mail address. Add addresses below.
+          {t("sending.noContactWithAddress")}
         </Text>
       )}
       {contacts.map((contact) => {
@@ -72,8 +69,8 @@ export function RecipientPicker({ contacts, contactIds, emails, onContacts, onEm
       ))}
       <Group spacing="xs" align="flex-start" noWrap>
         <TextInput
-          label="Add an address"
-          placeholder="name@example.com"
+          label={t("sending.addAnAddress")}
+          placeholder={t("sending.nameExampleCom")}
           type="email"
           sx={{ flex: 1 }}
           value={typed}
@@ -86,7 +83,7 @@ export function RecipientPicker({ contacts, contactIds, emails, onContacts, onEm
           }}
         />
         <Button variant="default" mt={25} onClick={add}>
-          Add
+          {t("sending.add")}
         </Button>
       </Group>
       {error && (

@@ -1,4 +1,5 @@
 import { singleLineProblem } from "../../../../api/validation";
+import { t } from "../../i18n";
 
 /**
  * An address the dialog accepts: one mailbox, no name, no spaces or line breaks (the server
@@ -6,10 +7,10 @@ import { singleLineProblem } from "../../../../api/validation";
  */
 export function addressError(value: string, chosen: string[]): string | null {
   const email = value.trim();
-  if (!email) return "Type an e-mail address";
+  if (!email) return t("sending.typeAnAddress");
   if (email.length > 254 || !/^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\]+$/.test(email))
-    return "Invalid email format";
-  if (chosen.some((other) => other.toLowerCase() === email.toLowerCase())) return "This address is already listed";
+    return t("sending.invalidEmail");
+  if (chosen.some((other) => other.toLowerCase() === email.toLowerCase())) return t("sending.alreadyListed");
   return null;
 }
 

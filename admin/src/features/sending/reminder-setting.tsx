@@ -3,6 +3,7 @@ import { Group, NumberInput, Stack, Switch, Text } from "@mantine/core";
 import { useCustom, useCustomMutation } from "@refinedev/core";
 import type { ReminderSettings } from "../../../../api/types";
 import { useProjectChanges } from "./use-project-changes";
+import { t } from "../../i18n";
 
 const DEFAULT_DAYS = 3;
 const quiet = { successNotification: false as const, errorNotification: false as const };
@@ -25,7 +26,7 @@ export function ReminderSetting({ projectId, hasExpiry }: { projectId: number; h
     if (next !== null) setLastDays(next);
     save({ url, method: "put", values: { days: next }, ...quiet }).then(
       () => query.refetch(),
-      (err: { message?: string }) => setError(err.message ?? "Could not save the reminder setting"),
+      (err: { message?: string }) => setError(err.message ?? t("sending.reminderNotSaved")),
     );
   };
 
@@ -33,7 +34,7 @@ export function ReminderSetting({ projectId, hasExpiry }: { projectId: number; h
     <Stack spacing={4}>
       <Group spacing="sm" noWrap>
         <Switch
-          label={`Remind ${shownDays} ${shownDays === 1 ? "day" : "days"} before the link expires`}
+          label={t("sending.remindBeforeExpiry", { count: shownDays })}
           checked={days !== null}
           disabled={!saved || mutation.isPending}
           onChange={(event) => change(event.currentTarget.checked ? shownDays : null)}
@@ -42,7 +43,7 @@ export function ReminderSetting({ projectId, hasExpiry }: { projectId: number; h
           // Saved when the field is left (or Enter pressed), not at every keystroke; a new saved value resets it.
           <NumberInput
             key={days}
-            aria-label="Days before the link expires"
+            aria-label={t("sending.daysBeforeTheLinkExpires")}
             min={1}
             max={30}
             size="xs"
@@ -58,10 +59,7 @@ export function ReminderSetting({ projectId, hasExpiry }: { projectId: number; h
         )}
       </Group>
       <Text size="xs" color={error ? "red" : "dimmed"}>
-        {error ??
-          (hasExpiry
-            ? "Recipients who have not downloaded get one reminder."
-            : "Reminders go out only when the link has an expiry date.")}
+        {error ?? (hasExpiry ? t("sending.recipientsWhoHaveNotDownloadedGet") : t("sending.remindersGoOutOnlyWhenThe"))}
       </Text>
     </Stack>
   );

@@ -3,13 +3,14 @@ import { Anchor, Box, Text } from "@mantine/core";
 import { useCustom, useSubscription } from "@refinedev/core";
 import { Link } from "react-router";
 import type { SelectionNotice } from "../../../../api/types";
+import { t } from "../../i18n";
 
 const URL = "/users/me/notifications/selections";
 const SEEN_KEY = "photodrop.selectionsSeenAt";
 
 /** "<visitor> sent their selection of N photos for <project>". */
 const selectionSentence = (notice: SelectionNotice) =>
-  `${notice.visitorName} sent their selection of ${notice.photoCount} ${notice.photoCount === 1 ? "photo" : "photos"} for ${notice.projectName}`;
+  t("sending.selectionSent", { name: notice.visitorName, count: notice.photoCount, project: notice.projectName });
 
 const seenAt = () => {
   try {
@@ -53,7 +54,7 @@ export function SelectionNoticeList({ notices, onOpen }: { notices: SelectionNot
   if (notices.length === 0)
     return (
       <Text size="sm" color="dimmed">
-        No selections from clients yet.
+        {t("sending.noSelectionsFromClientsYet")}
       </Text>
     );
   return (

@@ -5,6 +5,7 @@ import { IconSend } from "@tabler/icons-react";
 import type { Project, SendRequest, SendResult, SendingDraft } from "../../../../api/types";
 import { SendForm } from "./send-form";
 import { SendResultView } from "./send-result";
+import { t } from "../../i18n";
 
 const quiet = { successNotification: false as const, errorNotification: false as const };
 
@@ -33,11 +34,11 @@ function SendDialog({ projectId, onClose }: { projectId: number; onClose: () => 
       <>
         <SendResultView result={result} />
         <Group position="right" mt="md">
-          <Button onClick={onClose}>Done</Button>
+          <Button onClick={onClose}>{t("sending.done")}</Button>
         </Group>
       </>
     );
-  if (query.isError) return <Text color="red">{query.error?.message ?? "Could not open the dialog"}</Text>;
+  if (query.isError) return <Text color="red">{query.error?.message ?? t("sending.couldNotOpenTheDialog")}</Text>;
   if (query.isLoading || !draft.data)
     return (
       <Center h={120}>
@@ -63,9 +64,9 @@ export function SendToClientButton({ project, fullWidth }: { project: Project; f
   return (
     <>
       <Button leftIcon={<IconSend size={16} />} onClick={() => setOpened(true)} fullWidth={fullWidth}>
-        Send to client
+        {t("sending.sendToClient")}
       </Button>
-      <Modal opened={opened} onClose={() => setOpened(false)} title="Send to client" size="lg" centered>
+      <Modal opened={opened} onClose={() => setOpened(false)} title={t("sending.sendToClient")} size="lg" centered>
         {opened && <SendDialog projectId={project.id} onClose={() => setOpened(false)} />}
       </Modal>
     </>

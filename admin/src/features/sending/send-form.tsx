@@ -5,6 +5,7 @@ import { IconSend } from "@tabler/icons-react";
 import type { SendRequest, SendingDraft } from "../../../../api/types";
 import { RecipientPicker } from "./recipient-picker";
 import { recipientCount, subjectError } from "./recipient-rules";
+import { t } from "../../i18n";
 
 interface Props {
   draft: SendingDraft;
@@ -38,7 +39,7 @@ export function SendForm({ draft, sending, error, onSend, onCancel }: Props) {
 
   return (
     <form
-      aria-label="Send to client"
+      aria-label={t("sending.sendToClient")}
       onSubmit={(event) => {
         event.preventDefault();
         if (!ready) return;
@@ -47,7 +48,7 @@ export function SendForm({ draft, sending, error, onSend, onCancel }: Props) {
     >
       <Stack spacing="sm">
         {draft.problem && (
-          <Alert color="red" title="This project cannot be sent now">
+          <Alert color="red" title={t("sending.thisProjectCannotBeSentNow")}>
             {draft.problem}
           </Alert>
         )}
@@ -60,14 +61,14 @@ export function SendForm({ draft, sending, error, onSend, onCancel }: Props) {
           error={recipientsError}
         />
         <TextInput
-          label="Subject"
+          label={t("sending.subject")}
           value={subject}
           maxLength={200}
           error={subjectProblem ?? fieldError("subject")}
           onChange={(event) => setSubject(event.currentTarget.value)}
         />
         <Textarea
-          label="Message"
+          label={t("sending.message")}
           autosize
           minRows={5}
           maxRows={12}
@@ -79,14 +80,14 @@ export function SendForm({ draft, sending, error, onSend, onCancel }: Props) {
         {draft.hasPasscode && (
           <>
             <Checkbox
-              label="Include the passcode"
+              label={t("sending.includeThePasscode")}
               checked={withPasscode}
               onChange={(event) => setWithPasscode(event.currentTarget.checked)}
             />
             {withPasscode && (
               <PasswordInput
-                label="Passcode"
-                description="Type the link's passcode again: Photodrop keeps only a hash of it"
+                label={t("sending.passcode")}
+                description={t("sending.typeTheLinkSPasscodeAgain")}
                 autoComplete="off"
                 value={passcode}
                 error={fieldError("passcode")}
@@ -96,7 +97,7 @@ export function SendForm({ draft, sending, error, onSend, onCancel }: Props) {
           </>
         )}
         <Text size="xs" color="dimmed">
-          Each recipient gets a mail of their own with the link to the delivery page and a way to unsubscribe.
+          {t("sending.eachRecipientGetsAMailOf")}
         </Text>
         {error && !error.errors && (
           <Text size="sm" color="red" role="alert">
@@ -105,10 +106,10 @@ export function SendForm({ draft, sending, error, onSend, onCancel }: Props) {
         )}
         <Group position="right" spacing="xs">
           <Button variant="default" onClick={onCancel}>
-            Cancel
+            {t("sending.cancel")}
           </Button>
           <Button type="submit" leftIcon={<IconSend size={16} />} loading={sending} disabled={!ready}>
-            {`Send to ${count} ${count === 1 ? "recipient" : "recipients"}`}
+            {t("sending.sendTo", { count })}
           </Button>
         </Group>
       </Stack>

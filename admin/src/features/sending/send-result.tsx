@@ -2,8 +2,7 @@ import type { ReactNode } from "react";
 import { Alert, List, Stack, Text } from "@mantine/core";
 import { IconAlertCircle, IconCheck } from "@tabler/icons-react";
 import type { SendResult } from "../../../../api/types";
-
-const recipients = (n: number) => `${n} ${n === 1 ? "recipient" : "recipients"}`;
+import { t } from "../../i18n";
 
 function Outcome({ title, color, icon, lines }: { title: string; color: string; icon?: ReactNode; lines: string[] }) {
   if (lines.length === 0) return null;
@@ -22,20 +21,25 @@ function Outcome({ title, color, icon, lines }: { title: string; color: string; 
 export function SendResultView({ result }: { result: SendResult }) {
   const { sent, failed, skipped } = result;
   return (
-    <Stack spacing="sm" aria-label="Send result">
-      <Outcome title={`Sent to ${recipients(sent.length)}`} color="green" icon={<IconCheck size={18} />} lines={sent} />
+    <Stack spacing="sm" aria-label={t("sending.sendResult")}>
       <Outcome
-        title={`Not sent to ${recipients(failed.length)}`}
+        title={t("sending.sentTo", { count: sent.length })}
+        color="green"
+        icon={<IconCheck size={18} />}
+        lines={sent}
+      />
+      <Outcome
+        title={t("sending.notSentTo", { count: failed.length })}
         color="red"
         icon={<IconAlertCircle size={18} />}
         lines={failed.map(({ email, message }) => `${email}: ${message}`)}
       />
       <Outcome
-        title={`Skipped ${recipients(skipped.length)}`}
+        title={t("sending.skipped", { count: skipped.length })}
         color="gray"
         lines={skipped.map(({ email, reason }) => `${email}: ${reason}`)}
       />
-      {sent.length + failed.length + skipped.length === 0 && <Text size="sm">Nothing was sent.</Text>}
+      {sent.length + failed.length + skipped.length === 0 && <Text size="sm">{t("sending.nothingWasSent")}</Text>}
     </Stack>
   );
 }

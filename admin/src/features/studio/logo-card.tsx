@@ -3,12 +3,13 @@ import { Button, Card, FileButton, Group, Image, Stack, Text, Title } from "@man
 import { useCustomMutation, useInvalidate, type HttpError } from "@refinedev/core";
 import { IconPhotoUp, IconTrash } from "@tabler/icons-react";
 import type { StudioSettings } from "../../../../api/types";
+import { t } from "../../i18n";
 
 /** What the server re-encodes: the photo types (SVG is refused, as it could carry a script). */
 const LOGO_TYPES = "image/png,image/jpeg,image/webp,image/gif";
 const MAX_LOGO_BYTES = 2 * 1024 * 1024;
 
-const messageOf = (error: unknown) => (error as Partial<HttpError>)?.message || "Could not save the logo";
+const messageOf = (error: unknown) => (error as Partial<HttpError>)?.message || t("studio.logoNotSaved");
 
 /** The logo: uploaded as the image's own bytes to PUT /studio/logo, removed with DELETE. */
 export function LogoCard({ logoUrl }: { logoUrl: string | null }) {
@@ -27,8 +28,8 @@ export function LogoCard({ logoUrl }: { logoUrl: string | null }) {
 
   const upload = (file: File | null) => {
     if (!file) return;
-    if (file.size > MAX_LOGO_BYTES) return setError("The logo must be at most 2 MB");
-    const { onSuccess, onError, successNotification } = handlers("Logo saved");
+    if (file.size > MAX_LOGO_BYTES) return setError(t("studio.logoTooLarge"));
+    const { onSuccess, onError, successNotification } = handlers(t("studio.logoSaved"));
     mutate(
       {
         url: "/studio/logo",
@@ -43,7 +44,7 @@ export function LogoCard({ logoUrl }: { logoUrl: string | null }) {
   };
 
   const remove = () => {
-    const { onSuccess, onError, successNotification } = handlers("Logo removed");
+    const { onSuccess, onError, successNotification } = handlers(t("studio.logoRemoved"));
     mutate(
       { url: "/studio/logo", method: "delete", values: {}, successNotification, errorNotification: false },
       {
@@ -57,15 +58,15 @@ export function LogoCard({ logoUrl }: { logoUrl: string | null }) {
     <Card withBorder p="lg">
       <Stack spacing="sm">
         <Title order={2} size="h4">
-          Logo
+          {t("studio.logo")}
         </Title>
         {logoUrl ? (
-          <Image src={logoUrl} alt="Studio logo" height={64} fit="contain" width={240} />
+          <Image src={logoUrl} alt={t("studio.studioLogo")} height={64} fit="contain" width={240} />
         ) : (
-          <Text color="dimmed">No logo: the delivery pages show the studio's name alone.</Text>
+          <Text color="dimmed">{t("studio.noLogoTheDeliveryPagesShow")}</Text>
         )}
         <Text size="sm" color="dimmed">
-          PNG, JPEG, WebP or GIF, up to 2 MB; it is shown at most 512 pixels wide.
+          {t("studio.pngJpegWebpOrGifUp")}
         </Text>
         {error && (
           <Text size="sm" color="red" role="alert">
@@ -76,13 +77,13 @@ export function LogoCard({ logoUrl }: { logoUrl: string | null }) {
           <FileButton onChange={upload} accept={LOGO_TYPES}>
             {(props) => (
               <Button {...props} leftIcon={<IconPhotoUp size={16} />} loading={mutation.isPending}>
-                {logoUrl ? "Replace logo" : "Upload logo"}
+                {logoUrl ? t("studio.replaceLogo") : t("studio.uploadLogo")}
               </Button>
             )}
           </FileButton>
           {logoUrl && (
             <Button variant="default" color="red" leftIcon={<IconTrash size={16} />} onClick={remove}>
-              Remove logo
+              {t("studio.removeLogo")}
             </Button>
           )}
         </Group>

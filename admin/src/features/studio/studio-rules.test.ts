@@ -37,7 +37,10 @@ describe("the Studio screen's rules", () => {
   });
 
   it("completes a bare host as an https:// address", () => {
-    const values = { name: "N", accentColor: "#000000", contactEmail: "", contactPhone: "", timeZone: "UTC" };
+    const values = {
+      ...{ name: "N", accentColor: "#000000", contactEmail: "", contactPhone: "", timeZone: "UTC" },
+      ...{ language: "en" as const, followBrowserLanguage: false },
+    };
     expect(toStudioPayload({ ...values, contactWebsite: " nordlicht.example " }).contactWebsite).toBe(
       "https://nordlicht.example",
     );
@@ -53,6 +56,8 @@ describe("the Studio screen's rules", () => {
         contactPhone: "  ",
         contactWebsite: "",
         timeZone: "Europe/Berlin",
+        language: "de",
+        followBrowserLanguage: true,
       }),
     ).toEqual({
       name: "Lumen",
@@ -61,6 +66,8 @@ describe("the Studio screen's rules", () => {
       contactPhone: null,
       contactWebsite: null,
       timeZone: "Europe/Berlin",
+      language: "de",
+      followBrowserLanguage: true,
     });
   });
 
@@ -85,6 +92,8 @@ describe("the Studio screen's rules", () => {
       contactPhone: "+44 20",
       contactWebsite: "",
       timeZone: "Europe/Lisbon",
+      language: "en",
+      followBrowserLanguage: false,
     });
   });
 

@@ -1,4 +1,5 @@
 import { studioFieldProblems as problems, websiteAsSaved } from "../../../../api/studio";
+import type { ClientLanguage } from "../../../../api/client-languages";
 import type { StudioSettings } from "../../../../api/types";
 import { emailError, phoneError } from "../contacts/index";
 
@@ -11,6 +12,10 @@ export interface StudioFormValues {
   contactWebsite: string;
   /** IANA name, the zone of times in the client's mails. */
   timeZone: string;
+  /** The clients' galleries and mails, unless a project chooses its own. */
+  language: ClientLanguage;
+  /** Galleries follow the visitor's browser language. */
+  followBrowserLanguage: boolean;
 }
 
 /** What PUT /api/studio/settings takes: trimmed, blank contact fields as null. */
@@ -47,6 +52,8 @@ export function toFormValues(settings: StudioSettings | undefined): StudioFormVa
     contactPhone: settings?.contactPhone ?? "",
     contactWebsite: settings?.contactWebsite ?? "",
     timeZone: settings?.timeZone ?? "",
+    language: settings?.language ?? "en",
+    followBrowserLanguage: settings?.followBrowserLanguage ?? false,
   };
 }
 
@@ -60,5 +67,7 @@ export function toStudioPayload(values: StudioFormValues): StudioPayload {
     contactPhone: optional(values.contactPhone),
     contactWebsite: websiteAsSaved(values.contactWebsite.trim()),
     timeZone: values.timeZone,
+    language: values.language,
+    followBrowserLanguage: values.followBrowserLanguage,
   };
 }

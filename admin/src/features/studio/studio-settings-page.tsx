@@ -4,6 +4,7 @@ import {
   Button,
   Card,
   Center,
+  Checkbox,
   ColorSwatch,
   Group,
   Loader,
@@ -22,19 +23,32 @@ import type { StudioSettings } from "../../../../api/types";
 import { useFailure } from "../../lib/failure";
 import { useVersionedEdit } from "../../lib/use-versioned-edit";
 import { useVersionedUpdate } from "../../lib/versioned-update";
+import { ClientLanguageSelect } from "../../ui/client-language-select";
 import { ConflictAlert } from "../../ui/conflict-alert";
 import { LogoCard } from "./logo-card";
 import { studioRules, toFormValues, toStudioPayload, type StudioFormValues } from "./studio-rules";
+import { t } from "../../i18n";
 
-const FIELDS = ["name", "accentColor", "contactEmail", "contactPhone", "contactWebsite", "timeZone"] as const;
-const LABELS = {
-  name: "Studio name",
-  accentColor: "Accent colour",
-  contactEmail: "Contact e-mail",
-  contactPhone: "Contact phone",
-  contactWebsite: "Web site",
-  timeZone: "Time zone",
-};
+const FIELDS = [
+  "name",
+  "accentColor",
+  "contactEmail",
+  "contactPhone",
+  "contactWebsite",
+  "timeZone",
+  "language",
+  "followBrowserLanguage",
+] as const;
+const labels = () => ({
+  name: t("studio.studioName"),
+  accentColor: t("studio.accentColour"),
+  contactEmail: t("studio.contactEMail"),
+  contactPhone: t("studio.contactPhone"),
+  contactWebsite: t("studio.webSite"),
+  timeZone: t("studio.timeZone"),
+  language: t("studio.clientLanguage"),
+  followBrowserLanguage: t("studio.followBrowserLanguage"),
+});
 const TIME_ZONES = timeZones();
 
 type Settings = StudioSettings & { id?: string };
@@ -47,7 +61,7 @@ function AccentPreview({ accent }: { accent: string }) {
   return (
     <Stack spacing={4}>
       <Text size="xs" color="dimmed">
-        Preview
+        {t("studio.preview")}
       </Text>
       <Box
         sx={{
@@ -59,7 +73,7 @@ function AccentPreview({ accent }: { accent: string }) {
           color: textColourOn(colour),
         }}
       >
-        Download all
+        {t("studio.downloadAll")}
       </Box>
     </Stack>
   );
@@ -81,12 +95,12 @@ export function StudioSettingsPage() {
   return (
     <Stack spacing="md" maw={720}>
       <Title order={1} size="h2">
-        Studio
+        {t("studio.studio")}
       </Title>
-      <Text color="dimmed">How your studio appears to clients on every delivery page.</Text>
+      <Text color="dimmed">{t("studio.howYourStudioAppearsToClients")}</Text>
       {query.isError ? (
-        <Alert color="red" title="Error loading studio settings" icon={<IconAlertCircle size={18} />}>
-          Failed to load the studio settings. Please try again later.
+        <Alert color="red" title={t("studio.errorLoadingStudioSettings")} icon={<IconAlertCircle size={18} />}>
+          {t("studio.failedToLoadTheStudioSettings")}
         </Alert>
       ) : result ? (
         <>
@@ -109,8 +123,8 @@ function StudioForm({ settings }: { settings: Settings }) {
     form,
     toValues: (record: Settings) => toFormValues(record),
     toPayload: toStudioPayload,
-    labels: LABELS,
-    send: useVersionedUpdate<Settings>("studio", { idOf: () => "settings", successMessage: "Studio settings saved" }),
+    labels: labels(),
+    send: useVersionedUpdate<Settings>("studio", { idOf: () => "settings", successMessage: t("studio.settingsSaved") }),
     initial: settings,
     latest: settings,
   });
@@ -127,13 +141,13 @@ function StudioForm({ settings }: { settings: Settings }) {
 
   return (
     <Card withBorder p="lg">
-      <form aria-label="Studio settings" noValidate onSubmit={form.onSubmit(save)}>
+      <form aria-label={t("studio.studioSettings")} noValidate onSubmit={form.onSubmit(save)}>
         <Stack spacing="sm">
-          <TextInput label="Studio name" required maxLength={100} {...form.getInputProps("name")} />
+          <TextInput label={t("studio.studioName")} required maxLength={100} {...form.getInputProps("name")} />
           <Group align="flex-end" spacing="md">
             <TextInput
-              label="Accent colour"
-              description="#rrggbb: buttons on the client's page, with black or white text, whichever reads better"
+              label={t("studio.accentColour")}
+              description={t("studio.rrggbbButtonsOnTheClientS")}
               icon={<ColorSwatch color={shown(form.values.accentColor)} size={16} />}
               maxLength={7}
               sx={{ flex: 1, minWidth: 220 }}
@@ -142,7 +156,7 @@ function StudioForm({ settings }: { settings: Settings }) {
             <Box
               component="input"
               type="color"
-              aria-label="Pick the accent colour"
+              aria-label={t("studio.pickTheAccentColour")}
               value={shown(form.values.accentColor)}
               onChange={(event: ChangeEvent<HTMLInputElement>) =>
                 form.setFieldValue("accentColor", event.currentTarget.value)
@@ -158,23 +172,34 @@ function StudioForm({ settings }: { settings: Settings }) {
             />
             <AccentPreview accent={form.values.accentColor} />
           </Group>
-          <TextInput label="Contact e-mail" type="email" {...form.getInputProps("contactEmail")} />
-          <TextInput label="Contact phone" type="tel" {...form.getInputProps("contactPhone")} />
+          <TextInput label={t("studio.contactEMail")} type="email" {...form.getInputProps("contactEmail")} />
+          <TextInput label={t("studio.contactPhone")} type="tel" {...form.getInputProps("contactPhone")} />
           <TextInput
-            label="Web site"
-            placeholder="https://"
+            label={t("studio.webSite")}
+            placeholder={t("studio.https")}
             type="url"
             maxLength={200}
             {...form.getInputProps("contactWebsite")}
           />
           <Select
-            label="Time zone"
-            description="The link's expiry in the client's mails is given in this zone"
+            label={t("studio.timeZone")}
+            description={t("studio.theLinkSExpiryInThe")}
             data={TIME_ZONES}
             searchable
             maxDropdownHeight={280}
-            nothingFound="No such time zone"
+            nothingFound={t("studio.noSuchTimeZone")}
             {...form.getInputProps("timeZone")}
+          />
+          <ClientLanguageSelect
+            label={t("studio.clientLanguage")}
+            description={t("studio.clientLanguageHint")}
+            value={form.values.language}
+            onChange={(language) => form.setFieldValue("language", language as StudioFormValues["language"])}
+          />
+          <Checkbox
+            label={t("studio.followBrowserLanguage")}
+            description={t("studio.followBrowserLanguageHint")}
+            {...form.getInputProps("followBrowserLanguage", { type: "checkbox" })}
           />
           <ConflictAlert
             conflict={versioned.conflict}
@@ -189,7 +214,7 @@ function StudioForm({ settings }: { settings: Settings }) {
           )}
           <Group>
             <Button type="submit" loading={versioned.saving}>
-              Save studio settings
+              {t("studio.saveStudioSettings")}
             </Button>
           </Group>
         </Stack>

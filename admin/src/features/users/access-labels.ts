@@ -2,13 +2,14 @@ import type { AccessState, ManagedUser, Role } from "../../../../api/types";
 
 export type { AccessState, ManagedUser, Role };
 
-export const ROLE_LABELS: Record<Role, string> = { admin: "Admin", staff: "Staff" };
+/** Catalogue keys: the screens show t(ROLE_LABELS[role]). */
+export const ROLE_LABELS: Record<Role, string> = { admin: "users.roleAdmin", staff: "users.roleStaff" };
 
 export const ACCESS_LABELS: Record<AccessState, string> = {
-  approved: "Approved",
-  pending: "Pending",
-  revoked: "Revoked",
-  none: "Not requested",
+  approved: "users.approved",
+  pending: "users.pending",
+  revoked: "users.revoked",
+  none: "users.notRequested",
 };
 
 export const ACCESS_COLORS: Record<AccessState, string> = {
@@ -22,9 +23,9 @@ export const ACCESS_COLORS: Record<AccessState, string> = {
 export type AccessFilter = "pending" | "approved" | "all";
 
 export const ACCESS_FILTERS: Array<{ value: AccessFilter; label: string }> = [
-  { value: "pending", label: "Pending" },
-  { value: "approved", label: "Approved" },
-  { value: "all", label: "All" },
+  { value: "pending", label: "users.pending" },
+  { value: "approved", label: "users.approved" },
+  { value: "all", label: "users.all" },
 ];
 
 /** Approve lets in anyone without access; Revoke takes it from anyone who has it. */

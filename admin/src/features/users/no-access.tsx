@@ -1,5 +1,6 @@
 import { Alert, Center, Title } from "@mantine/core";
 import { IconLock } from "@tabler/icons-react";
+import { t } from "../../i18n";
 
 /** What a signed-in user sees on a page their role does not open. */
 export function NoAccess() {
@@ -9,13 +10,13 @@ export function NoAccess() {
         icon={<IconLock size={18} />}
         title={
           <Title order={1} size="h4">
-            No access
+            {t("users.noAccess")}
           </Title>
         }
         color="gray"
         maw={480}
       >
-        You do not have access to this page
+        {t("users.youDoNotHaveAccessTo")}
       </Alert>
     </Center>
   );

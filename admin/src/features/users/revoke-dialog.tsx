@@ -1,4 +1,6 @@
 import { Alert, Button, Group, Modal, Text } from "@mantine/core";
+import { Trans } from "react-i18next";
+import { t } from "../../i18n";
 
 interface RevokeDialogProps {
   email: string | null;
@@ -12,9 +14,9 @@ interface RevokeDialogProps {
 /** Asks before taking someone's access away, naming them. */
 export function RevokeDialog({ email, loading, error, onConfirm, onCancel }: RevokeDialogProps) {
   return (
-    <Modal opened={email !== null} onClose={onCancel} title="Revoke access" centered>
+    <Modal opened={email !== null} onClose={onCancel} title={t("users.revokeAccess")} centered>
       <Text size="sm">
-        Revoke access for <strong>{email}</strong>? They will see the request-access screen on their next action.
+        <Trans i18nKey="users.revokeQuestion" values={{ email }} components={{ strong: <strong /> }} />
       </Text>
       {error && (
         <Alert color="red" role="alert" mt="md">
@@ -23,10 +25,10 @@ export function RevokeDialog({ email, loading, error, onConfirm, onCancel }: Rev
       )}
       <Group position="right" mt="lg">
         <Button variant="default" onClick={onCancel} disabled={loading}>
-          Cancel
+          {t("users.cancel")}
         </Button>
         <Button color="red" onClick={onConfirm} loading={loading}>
-          Revoke
+          {t("users.revoke")}
         </Button>
       </Group>
     </Modal>

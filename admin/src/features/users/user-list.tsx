@@ -11,6 +11,7 @@ import { ListPager } from "../../ui/list-pager";
 import { ACCESS_FILTERS, type AccessFilter, type ManagedUser } from "./access-labels";
 import { PENDING_FILTER, usePendingCount } from "./use-pending-count";
 import { userColumns } from "./user-columns";
+import { t } from "../../i18n";
 
 const PAGE_SIZE = 20;
 const SEARCH = "q";
@@ -77,10 +78,10 @@ function UsersTable({ initialFilters }: { initialFilters: CrudFilter[] }) {
       title={
         <Group spacing="sm">
           <Title order={1} size="h3">
-            Users
+            {t("users.users")}
           </Title>
           <Badge size="lg" variant="light">
-            {total} {total === 1 ? "user" : "users"}
+            {t("users.userCount", { count: total })}
           </Badge>
         </Group>
       }
@@ -88,10 +89,15 @@ function UsersTable({ initialFilters }: { initialFilters: CrudFilter[] }) {
     >
       <Stack spacing="md">
         <Group spacing="md">
-          <SegmentedControl aria-label="Show users" data={ACCESS_FILTERS} value={access} onChange={setAccess} />
+          <SegmentedControl
+            aria-label={t("users.showUsers")}
+            data={ACCESS_FILTERS.map(({ value, label }) => ({ value, label: t(label) }))}
+            value={access}
+            onChange={setAccess}
+          />
           <TextInput
-            placeholder="Search by e-mail or name"
-            aria-label="Search users"
+            placeholder={t("users.searchByEMailOrName")}
+            aria-label={t("users.searchUsers")}
             icon={<IconSearch size={16} />}
             value={search}
             onChange={(event) => setSearch(event.currentTarget.value)}
@@ -99,12 +105,16 @@ function UsersTable({ initialFilters }: { initialFilters: CrudFilter[] }) {
           />
         </Group>
         {tableQuery.isError ? (
-          <Text color="red">Failed to load users. Please try again later.</Text>
+          <Text color="red">{t("users.failedToLoadUsersPleaseTry")}</Text>
         ) : (
           <SortableTable
             table={reactTable}
             loading={tableQuery.isLoading}
-            empty={<Text color="dimmed">{access === "pending" ? "No pending requests." : "No users found."}</Text>}
+            empty={
+              <Text color="dimmed">
+                {access === "pending" ? t("users.noPendingRequests") : t("users.noUsersFound")}
+              </Text>
+            }
           />
         )}
         <ListPager paging={table.refineCore} position="right" />

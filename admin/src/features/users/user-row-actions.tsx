@@ -6,12 +6,13 @@ import { conflictOf } from "../../lib/use-versioned-edit";
 import { ConflictAlert } from "../../ui/conflict-alert";
 import type { ManagedUser } from "./access-labels";
 import { RevokeDialog } from "./revoke-dialog";
+import { t } from "../../i18n";
 
 type Change = { hasAccess: boolean } | { role: "admin" | "staff" };
 
 /** What a row changes of a user, and how its fields are named in a conflict. */
 const roleAndAccess = ({ role, hasAccess }: Pick<ManagedUser, "role" | "hasAccess">) => ({ role, hasAccess });
-const LABELS = { role: "Role", hasAccess: "Access" };
+const labels = () => ({ role: t("users.role"), hasAccess: t("users.access") });
 
 /** A change refused because someone else changed the user first: to send again on top of theirs. */
 interface Refused {
@@ -23,8 +24,8 @@ interface Refused {
 
 const confirmation = (change: Change, email: string) =>
   "hasAccess" in change
-    ? `${email}: access ${change.hasAccess ? "approved" : "revoked"}`
-    : `${email} is now ${change.role === "admin" ? "an admin" : "staff"}`;
+    ? t(change.hasAccess ? "users.accessApproved" : "users.accessRevoked", { email })
+    : t(change.role === "admin" ? "users.nowAdmin" : "users.nowStaff", { email });
 
 /**
  * Approve / Revoke / Make admin / Make staff, each one PUT through `useUpdate` with If-Match of
@@ -59,7 +60,7 @@ export function UserRowActions({ user }: { user: ManagedUser }) {
             conflict.changedBy,
             roleAndAccess(user),
             roleAndAccess(conflict.current),
-            LABELS,
+            labels(),
           );
           setConfirmingRevoke(false);
           setRefused({ message, change: values, version: conflict.current.version, onSuccess });
@@ -85,20 +86,20 @@ export function UserRowActions({ user }: { user: ManagedUser }) {
             disabled={busy}
             onClick={() => (setError(null), setConfirmingRevoke(true))}
           >
-            Revoke
+            {t("users.revoke")}
           </Button>
         ) : (
           <Button size="xs" color="green" loading={busy} onClick={() => change({ hasAccess: true })}>
-            Approve
+            {t("users.approve")}
           </Button>
         )}
         {user.role === "admin" ? (
           <Button size="xs" variant="default" disabled={busy} onClick={() => change({ role: "staff" })}>
-            Make staff
+            {t("users.makeStaff")}
           </Button>
         ) : (
           <Button size="xs" variant="default" disabled={busy} onClick={() => change({ role: "admin" })}>
-            Make admin
+            {t("users.makeAdmin")}
           </Button>
         )}
       </Group>

@@ -5,6 +5,7 @@ import { IconUserCheck } from "@tabler/icons-react";
 import { Link } from "react-router";
 import { onAccessRecheck } from "../../providers/access-control";
 import { usePendingCount } from "./use-pending-count";
+import { t } from "../../i18n";
 
 function UsersLink({ active }: { active: boolean }) {
   const pending = usePendingCount();
@@ -12,17 +13,12 @@ function UsersLink({ active }: { active: boolean }) {
     <NavLink
       component={Link}
       to="/users"
-      label="Users"
+      label={t("users.users")}
       icon={<IconUserCheck size={20} />}
       active={active}
       rightSection={
         pending ? (
-          <Badge
-            color="red"
-            variant="filled"
-            size="sm"
-            aria-label={`${pending} pending access ${pending === 1 ? "request" : "requests"}`}
-          >
+          <Badge color="red" variant="filled" size="sm" aria-label={t("users.pendingRequests", { count: pending })}>
             {pending}
           </Badge>
         ) : null

@@ -5,6 +5,7 @@ import type { Webhook, WebhookAttempt } from "../../../../api/types";
 import { formatDateTime } from "../../lib/format";
 import { usePhone } from "../../lib/use-phone";
 import { FailureAlert } from "../../ui/failure-alert";
+import { t } from "../../i18n";
 
 /** How often an open list asks again: the server announces no webhook changes on the live socket. */
 const REFRESH_MS = 3000;
@@ -13,7 +14,7 @@ function StatusBadge({ attempt }: { attempt: WebhookAttempt }) {
   if (attempt.status === null)
     return (
       <Badge color="gray" variant="light">
-        No answer
+        {t("webhooks.noAnswer")}
       </Badge>
     );
   return (
@@ -50,7 +51,7 @@ export function AttemptsDrawer({ webhook, onClose }: { webhook: Webhook; onClose
     })
       .then(
         () => query.refetch(),
-        (error: { message?: string }) => setFailure(error.message ?? "Could not send it again"),
+        (error: { message?: string }) => setFailure(error.message ?? t("webhooks.resendFailed")),
       )
       .finally(() => setSending(null));
   };
@@ -62,28 +63,28 @@ export function AttemptsDrawer({ webhook, onClose }: { webhook: Webhook; onClose
       position="right"
       size={phone ? "100%" : 880}
       padding="md"
-      title={<Text weight={600}>Attempts</Text>}
-      aria-label="Attempts"
+      title={<Text weight={600}>{t("webhooks.attempts")}</Text>}
+      aria-label={t("webhooks.attempts")}
     >
       <Text size="sm" color="dimmed" mb="sm" sx={{ wordBreak: "break-all" }}>
         {webhook.url}
       </Text>
       {failure && <FailureAlert message={failure} mt={0} />}
       {query.isError ? (
-        <FailureAlert message="Failed to load the attempts. Please try again later." mt={0} />
+        <FailureAlert message={t("webhooks.failedToLoadTheAttemptsPlease")} mt={0} />
       ) : attempts.length === 0 && !query.isLoading ? (
-        <Text color="dimmed">Nothing sent yet.</Text>
+        <Text color="dimmed">{t("webhooks.nothingSentYet")}</Text>
       ) : (
         <ScrollArea sx={{ height: "calc(100dvh - 140px)" }} offsetScrollbars>
-          <Table miw={720} verticalSpacing="xs" fontSize="sm" aria-label="Attempts">
+          <Table miw={720} verticalSpacing="xs" fontSize="sm" aria-label={t("webhooks.attempts")}>
             <thead>
               <tr>
-                <th>Time</th>
-                <th>Event</th>
-                <th>Status</th>
-                <th>Took</th>
-                <th>Answer</th>
-                <th aria-label="Actions" />
+                <th>{t("webhooks.time")}</th>
+                <th>{t("webhooks.event")}</th>
+                <th>{t("webhooks.status")}</th>
+                <th>{t("webhooks.took")}</th>
+                <th>{t("webhooks.answer")}</th>
+                <th aria-label={t("webhooks.actions")} />
               </tr>
             </thead>
             <tbody>
@@ -98,7 +99,7 @@ export function AttemptsDrawer({ webhook, onClose }: { webhook: Webhook; onClose
                   <td>
                     <StatusBadge attempt={attempt} />
                   </td>
-                  <td style={{ whiteSpace: "nowrap" }}>{attempt.durationMs} ms</td>
+                  <td style={{ whiteSpace: "nowrap" }}>{t("webhooks.ms", { durationMs: attempt.durationMs })}</td>
                   <td>
                     <Text size="xs" lineClamp={2} sx={{ wordBreak: "break-all", maxWidth: 260 }}>
                       {attempt.response ?? ""}
@@ -110,9 +111,12 @@ export function AttemptsDrawer({ webhook, onClose }: { webhook: Webhook; onClose
                       variant="light"
                       loading={sending === attempt.id}
                       onClick={() => sendAgain(attempt)}
-                      aria-label={`Send again: ${attempt.eventType} at ${formatDateTime(attempt.attemptedAt)}`}
+                      aria-label={t("webhooks.sendAgainAt", {
+                        eventType: attempt.eventType,
+                        attemptedAt: formatDateTime(attempt.attemptedAt),
+                      })}
                     >
-                      Send again
+                      {t("webhooks.sendAgain")}
                     </Button>
                   </td>
                 </tr>

@@ -5,6 +5,7 @@ import type { Webhook, WebhookWithSecret } from "../../../../api/types";
 import { FailureAlert } from "../../ui/failure-alert";
 import { ShownOnceSecret } from "../../ui/shown-once-secret";
 import { namesAField, WebhookFields, type WebhookFieldValues } from "./webhook-fields";
+import { t } from "../../i18n";
 
 const EMPTY: WebhookFieldValues = { url: "", events: [], description: "" };
 
@@ -46,11 +47,16 @@ export function WebhookDialog({ webhook, onClose }: { webhook?: Webhook; onClose
     setSecret(answer.data.secret);
   };
 
-  const title = secret ? "Signing secret" : webhook ? "Edit webhook" : "New webhook";
+  const title = secret ? t("webhooks.signingSecret") : webhook ? t("webhooks.editWebhook") : t("webhooks.newWebhook");
   return (
     <Modal opened onClose={onClose} title={title} centered size="lg">
       {secret ? (
-        <ShownOnceSecret secret={secret} label="Signing secret" copyLabel="Copy secret" onDone={onClose} />
+        <ShownOnceSecret
+          secret={secret}
+          label={t("webhooks.signingSecret")}
+          copyLabel={t("webhooks.copySecret")}
+          onDone={onClose}
+        />
       ) : (
         <form
           noValidate
@@ -64,10 +70,8 @@ export function WebhookDialog({ webhook, onClose }: { webhook?: Webhook; onClose
             <>
               <Switch
                 mt="md"
-                label="Active"
-                description={
-                  webhook.active ? undefined : "Off: turned off by hand, or by Photodrop after 3 days of failures"
-                }
+                label={t("webhooks.active")}
+                description={webhook.active ? undefined : t("webhooks.offTurnedOffByHandOr")}
                 checked={active}
                 onChange={(event) => setActive(event.currentTarget.checked)}
               />
@@ -78,14 +82,14 @@ export function WebhookDialog({ webhook, onClose }: { webhook?: Webhook; onClose
           {error && !namesAField(error) && <FailureAlert message={error.message} />}
           <Group position="right" mt="lg">
             <Button variant="default" onClick={onClose}>
-              Cancel
+              {t("webhooks.cancel")}
             </Button>
             <Button
               type="submit"
               loading={creating.isPending || updating.isPending}
               disabled={fields.url === "" || fields.events.length === 0}
             >
-              {webhook ? "Save" : "Create webhook"}
+              {webhook ? t("webhooks.save") : t("webhooks.createWebhook")}
             </Button>
           </Group>
         </form>
@@ -102,30 +106,30 @@ function RotateSecret({ pending, onConfirm }: { pending: boolean; onConfirm: () 
     return (
       <Group position="apart" noWrap>
         <Text size="sm" color="dimmed">
-          A new secret stops the old one at once.
+          {t("webhooks.aNewSecretStopsTheOld")}
         </Text>
         <Button variant="default" onClick={() => setAsking(true)}>
-          Rotate secret
+          {t("webhooks.rotateSecret")}
         </Button>
       </Group>
     );
   return (
-    <Alert color="yellow" title="Rotate the signing secret?">
-      <Text size="sm">Receivers must use the new secret from now on: the old one stops working.</Text>
+    <Alert color="yellow" title={t("webhooks.rotateTheSigningSecret")}>
+      <Text size="sm">{t("webhooks.receiversMustUseTheNewSecret")}</Text>
       {failure && <FailureAlert message={failure} mt="xs" />}
       <Group position="right" spacing="xs" mt="sm">
         <Button variant="default" onClick={() => setAsking(false)}>
-          Cancel
+          {t("webhooks.cancel")}
         </Button>
         <Button
           color="red"
           loading={pending}
           onClick={() => {
             setFailure(null);
-            onConfirm().catch((error: { message?: string }) => setFailure(error.message ?? "Could not rotate it"));
+            onConfirm().catch((error: { message?: string }) => setFailure(error.message ?? t("webhooks.rotateFailed")));
           }}
         >
-          Rotate now
+          {t("webhooks.rotateNow")}
         </Button>
       </Group>
     </Alert>

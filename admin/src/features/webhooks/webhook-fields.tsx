@@ -1,6 +1,7 @@
 import { Checkbox, Stack, Textarea, TextInput } from "@mantine/core";
 import type { HttpError } from "@refinedev/core";
 import { WEBHOOK_EVENT_MEANINGS, WEBHOOK_EVENT_TYPES } from "../../../../api/webhooks";
+import { t } from "../../i18n";
 
 export interface WebhookFieldValues {
   url: string;
@@ -30,8 +31,8 @@ export function WebhookFields({
   return (
     <Stack spacing="sm">
       <TextInput
-        label="URL"
-        description="Where Photodrop sends the events, e.g. https://n8n.studio.example/webhook/…"
+        label={t("webhooks.url")}
+        description={t("webhooks.wherePhotodropSendsTheEventsE")}
         required
         type="url"
         maxLength={2000}
@@ -41,7 +42,7 @@ export function WebhookFields({
         data-autofocus
       />
       <Checkbox.Group
-        label="Events"
+        label={t("webhooks.events")}
         required
         orientation="vertical"
         spacing="xs"
@@ -54,8 +55,8 @@ export function WebhookFields({
         ))}
       </Checkbox.Group>
       <Textarea
-        label="Description"
-        description="Optional: what listens there"
+        label={t("webhooks.description")}
+        description={t("webhooks.optionalWhatListensThere")}
         maxLength={500}
         autosize
         minRows={1}

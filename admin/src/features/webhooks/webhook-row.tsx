@@ -2,16 +2,17 @@ import { Badge, Button, Group, Paper, Stack, Text, Tooltip } from "@mantine/core
 import { useCustomMutation, useDelete, useNotification } from "@refinedev/core";
 import type { Webhook } from "../../../../api/types";
 import { ConfirmButton } from "../../ui/confirm-button";
+import { t } from "../../i18n";
 
 /** Which dialog or drawer the Webhooks page shows. */
 export type Opened = { dialog: "new" } | { dialog: "edit" | "attempts"; webhook: Webhook } | null;
 
 function StateBadge({ webhook }: { webhook: Webhook }) {
-  if (webhook.active) return <Badge color="green">Active</Badge>;
+  if (webhook.active) return <Badge color="green">{t("webhooks.active")}</Badge>;
   return (
-    <Tooltip label="Turned off by hand, or by Photodrop after 3 days of failures" withinPortal multiline width={220}>
+    <Tooltip label={t("webhooks.turnedOffByHandOrBy")} withinPortal multiline width={220}>
       <Badge color="gray" tabIndex={0}>
-        Off
+        {t("webhooks.off")}
       </Badge>
     </Tooltip>
   );
@@ -42,26 +43,26 @@ function WebhookActions({ webhook, open, wrap }: { webhook: Webhook; open: (open
       successNotification: false,
       errorNotification: false,
     }).then(
-      () => notify?.({ type: "success", message: "Test event on its way", description: "See it under Attempts." }),
+      () => notify?.({ type: "success", message: t("webhooks.testSent"), description: t("webhooks.seeAttempts") }),
       (error: { message?: string }) =>
-        notify?.({ type: "error", message: "Test event not sent", description: error.message }),
+        notify?.({ type: "error", message: t("webhooks.testNotSent"), description: error.message }),
     );
 
   return (
     <Group spacing="xs" noWrap={!wrap} position={wrap ? "right" : "left"}>
       <Button size="sm" variant="subtle" onClick={() => open({ dialog: "edit", webhook })}>
-        Edit
+        {t("webhooks.edit")}
       </Button>
       <Button size="sm" variant="light" loading={sending.isPending} disabled={!webhook.active} onClick={sendTest}>
-        Send test event
+        {t("webhooks.sendTestEvent")}
       </Button>
       <Button size="sm" variant="subtle" onClick={() => open({ dialog: "attempts", webhook })}>
-        Attempts
+        {t("webhooks.attempts")}
       </Button>
       <ConfirmButton
-        label="Delete"
-        title="Delete this webhook?"
-        confirmLabel="Delete webhook"
+        label={t("webhooks.delete")}
+        title={t("webhooks.deleteThisWebhook")}
+        confirmLabel={t("webhooks.deleteWebhook")}
         color="red"
         variant="subtle"
         pending={mutation.isPending}
@@ -70,7 +71,7 @@ function WebhookActions({ webhook, open, wrap }: { webhook: Webhook; open: (open
         }
       >
         <Text size="sm" mb="md" sx={{ wordBreak: "break-all" }}>
-          {webhook.url} hears nothing more from Photodrop.
+          {t("webhooks.hearsNothingMoreFromPhotodrop", { url: webhook.url })}
         </Text>
       </ConfirmButton>
     </Group>

@@ -8,6 +8,7 @@ import { FailureAlert } from "../../ui/failure-alert";
 import { AttemptsDrawer } from "./attempts-drawer";
 import { WebhookDialog } from "./webhook-dialog";
 import { WebhookCard, WebhookRow, type Opened } from "./webhook-row";
+import { t } from "../../i18n";
 
 /** /webhooks (admins): the endpoints that hear about the studio's events, signed. */
 export function WebhooksPage() {
@@ -25,39 +26,36 @@ export function WebhooksPage() {
     <Stack spacing="md" maw={1200}>
       <Group position="apart">
         <Title order={1} size="h2">
-          Webhooks
+          {t("webhooks.webhooks")}
         </Title>
         <Button leftIcon={<IconPlus size={18} />} onClick={() => setOpened({ dialog: "new" })}>
-          New webhook
+          {t("webhooks.newWebhook")}
         </Button>
       </Group>
-      <Text color="dimmed">
-        Photodrop tells these addresses when something happens, signed with each one&apos;s secret, so n8n, Zapier or
-        your own server can act on it.
-      </Text>
+      <Text color="dimmed">{t("webhooks.intro")}</Text>
       {query.isError ? (
-        <FailureAlert message="Failed to load the webhooks. Please try again later." mt={0} />
+        <FailureAlert message={t("webhooks.failedToLoadTheWebhooksPlease")} mt={0} />
       ) : webhooks.length === 0 && !query.isLoading ? (
         <Group spacing="xs" c="dimmed">
           <IconWebhook size={18} />
-          <Text>No webhooks yet.</Text>
+          <Text>{t("webhooks.noWebhooksYet")}</Text>
         </Group>
       ) : phone ? (
-        <Stack role="list" aria-label="Webhooks" spacing="sm">
+        <Stack role="list" aria-label={t("webhooks.webhooks")} spacing="sm">
           {webhooks.map((webhook) => (
             <WebhookCard key={webhook.id} webhook={webhook} open={setOpened} />
           ))}
         </Stack>
       ) : (
         <ScrollArea>
-          <Table miw={980} verticalSpacing="sm" aria-label="Webhooks">
+          <Table miw={980} verticalSpacing="sm" aria-label={t("webhooks.webhooks")}>
             <thead>
               <tr>
-                <th>URL</th>
-                <th>Events</th>
-                <th>Description</th>
-                <th>State</th>
-                <th aria-label="Actions" />
+                <th>{t("webhooks.url")}</th>
+                <th>{t("webhooks.events")}</th>
+                <th>{t("webhooks.description")}</th>
+                <th>{t("webhooks.state")}</th>
+                <th aria-label={t("webhooks.actions")} />
               </tr>
             </thead>
             <tbody>

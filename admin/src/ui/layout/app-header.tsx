@@ -5,6 +5,7 @@ import { IconLogout } from "@tabler/icons-react";
 import type { User } from "../../providers/session";
 import { navigationToggle, useNavigationOpened } from "./navigation-toggle";
 import { UserMenu } from "./user-menu";
+import { t } from "../../i18n";
 
 // The bell (selections received, mail settings) is a chunk of its own: /login, which shares this
 // module's chunk, stays within its script budget, and the bell follows the header in a moment.
@@ -22,7 +23,7 @@ export function AppHeader() {
 
   const handleLogout = () => {
     if (warnWhen) {
-      if (!window.confirm("Are you sure you want to leave? You have unsaved changes.")) return;
+      if (!window.confirm(t("warnWhenUnsavedChanges"))) return;
       setWarnWhen(false);
     }
     logout();
@@ -37,7 +38,7 @@ export function AppHeader() {
               opened={navigationOpened}
               onClick={navigationToggle.toggle}
               size="sm"
-              aria-label={navigationOpened ? "Close navigation" : "Open navigation"}
+              aria-label={navigationOpened ? t("layout.closeNavigation") : t("layout.openNavigation")}
             />
           </MediaQuery>
           <AppTitle />
@@ -47,8 +48,8 @@ export function AppHeader() {
             <NotificationSettingsButton />
           </Suspense>
           <UserMenu email={user?.email} />
-          <Tooltip label={user?.email ?? "Log out"} position="bottom-end" withArrow>
-            <ActionIcon size="lg" variant="light" aria-label="Log out" onClick={handleLogout}>
+          <Tooltip label={user?.email ?? t("layout.logOut")} position="bottom-end" withArrow>
+            <ActionIcon size="lg" variant="light" aria-label={t("layout.logOut")} onClick={handleLogout}>
               <IconLogout size={20} />
             </ActionIcon>
           </Tooltip>
@@ -58,7 +59,8 @@ export function AppHeader() {
   );
 }
 
-export const PRODUCT_TITLE = "Photodrop - Photo Delivery, Fast";
+/** A catalogue key: the product's name and line. */
+export const PRODUCT_TITLE = "app.productTitle";
 
 /**
  * The studio's name where it is set, with the product's line under it in small type (so both fit
@@ -75,7 +77,7 @@ function AppTitle() {
   if (!studioName || studioName === "Photodrop")
     return (
       <Text weight={700} size="lg" lineClamp={1}>
-        {PRODUCT_TITLE}
+        {t(PRODUCT_TITLE)}
       </Text>
     );
   return (
@@ -84,7 +86,7 @@ function AppTitle() {
         {studioName}
       </Text>
       <Text size="xs" color="dimmed" lineClamp={1}>
-        {PRODUCT_TITLE}
+        {t(PRODUCT_TITLE)}
       </Text>
     </Box>
   );

@@ -8,6 +8,7 @@ import { UsersNavLink } from "../../features/users/index";
 import { StudioNavLink } from "../../features/studio/index";
 import { WebhooksNavLink } from "../../features/webhooks/index";
 import { navigationToggle, useNavigationOpened } from "./navigation-toggle";
+import { t } from "../../i18n";
 
 export const NAVBAR_WIDTH = 300;
 const RECENT_PROJECTS = 4;
@@ -73,7 +74,7 @@ export function AppSider() {
     <Navbar
       width={{ base: NAVBAR_WIDTH }}
       p="xs"
-      aria-label="Main navigation"
+      aria-label={t("layout.mainNavigation")}
       hiddenBreakpoint="sm"
       hidden={!opened}
       // Under dialogs (200): Mantine's default (1000) drew the navigation over the full-screen lightbox.
@@ -99,15 +100,35 @@ export function AppSider() {
       })}
     >
       <Navbar.Section grow component={ScrollArea}>
-        <SiderLink to="/" label="Dashboard" icon={<IconDashboard size={20} />} pathname={pathname} />
-        <NavLink label="Projects" icon={<IconFolders size={20} />} defaultOpened childrenOffset={16}>
-          <SiderLink to="/projects/all" label="All Projects" icon={<IconList size={18} />} pathname={pathname} />
-          <SiderLink to="/projects/recent" label="Recent Projects" icon={<IconClock size={18} />} pathname={pathname} />
+        <SiderLink to="/" label={t("layout.dashboard")} icon={<IconDashboard size={20} />} pathname={pathname} />
+        <NavLink label={t("layout.projects")} icon={<IconFolders size={20} />} defaultOpened childrenOffset={16}>
+          <SiderLink
+            to="/projects/all"
+            label={t("layout.allProjects")}
+            icon={<IconList size={18} />}
+            pathname={pathname}
+          />
+          <SiderLink
+            to="/projects/recent"
+            label={t("layout.recentProjects")}
+            icon={<IconClock size={18} />}
+            pathname={pathname}
+          />
           <RecentItems items={recentProjects} basePath="/projects" pathname={pathname} />
         </NavLink>
-        <NavLink label="Clients" icon={<IconUsers size={20} />} defaultOpened childrenOffset={16}>
-          <SiderLink to="/clients/all" label="All Clients" icon={<IconList size={18} />} pathname={pathname} />
-          <SiderLink to="/clients/recent" label="Recent Clients" icon={<IconClock size={18} />} pathname={pathname} />
+        <NavLink label={t("layout.clients")} icon={<IconUsers size={20} />} defaultOpened childrenOffset={16}>
+          <SiderLink
+            to="/clients/all"
+            label={t("layout.allClients")}
+            icon={<IconList size={18} />}
+            pathname={pathname}
+          />
+          <SiderLink
+            to="/clients/recent"
+            label={t("layout.recentClients")}
+            icon={<IconClock size={18} />}
+            pathname={pathname}
+          />
           <RecentItems items={recentClients} basePath="/clients" pathname={pathname} />
         </NavLink>
         <UsersNavLink pathname={pathname} />

@@ -1,4 +1,5 @@
 import { createStyles } from "@mantine/core";
+import { t } from "../../i18n";
 
 export const MAIN_ID = "main-content";
 
@@ -32,7 +33,7 @@ export function SkipLink() {
         document.getElementById(MAIN_ID)?.focus();
       }}
     >
-      Skip to main content
+      {t("layout.skipToMainContent")}
     </a>
   );
 }
