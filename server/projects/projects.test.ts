@@ -49,6 +49,7 @@ describe("creating a project", () => {
         allowDownloads: true,
         offerWebSize: false,
         favouritesLimit: null,
+        language: null,
       },
       coverAttachmentId: null,
       attachmentCount: 0,
