@@ -33,15 +33,14 @@ export function twoFactorRequired(ctx: AppContext): Promise<boolean> {
     });
     ctx.events.onAnnouncementsLost(() => (fresh.value = undefined));
   }
-  if (!memo.value) {
-    const load = getStudio(ctx).then((settings) => Boolean(settings.requireTwoFactor));
-    const into = memo;
-    into.value = load;
-    load.catch(() => {
-      if (into.value === load) into.value = undefined;
-    });
-  }
-  return memo.value;
+  if (memo.value) return memo.value;
+  const into = memo;
+  const load = getStudio(ctx).then((settings) => Boolean(settings.requireTwoFactor));
+  into.value = load;
+  load.catch(() => {
+    if (into.value === load) into.value = undefined;
+  });
+  return load;
 }
 
 /**
