@@ -12,6 +12,13 @@ const STATUS_COLOR: Record<UploadStatus, string> = {
   error: "red",
 };
 
+const STATUS_LABEL: Record<UploadStatus, string> = {
+  pending: "attachments.statusPending",
+  uploading: "attachments.statusUploading",
+  completed: "attachments.statusCompleted",
+  error: "attachments.statusError",
+};
+
 // A drop of thousands of files draws only these many waiting and failed rows; the rest are counted.
 const WAITING_SHOWN = 5;
 const FAILED_SHOWN = 50;
@@ -45,7 +52,7 @@ const UploadRow = memo(function UploadRow({ item, onRetry, onRemove }: { item: U
           </Text>
         </div>
         <Badge color={STATUS_COLOR[item.status]} variant="light">
-          {item.status}
+          {t(STATUS_LABEL[item.status])}
         </Badge>
         {failed && item.retryable !== false && (
           <Tooltip label={t("attachments.retry")}>

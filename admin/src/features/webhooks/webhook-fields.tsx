@@ -1,6 +1,6 @@
 import { Checkbox, Stack, Textarea, TextInput } from "@mantine/core";
 import type { HttpError } from "@refinedev/core";
-import { WEBHOOK_EVENT_MEANINGS, WEBHOOK_EVENT_TYPES } from "../../../../api/webhooks";
+import { WEBHOOK_EVENT_TYPES } from "../../../../api/webhooks";
 import { t } from "../../i18n";
 
 export interface WebhookFieldValues {
@@ -8,6 +8,18 @@ export interface WebhookFieldValues {
   events: string[];
   description: string;
 }
+
+/** What each event means, as catalogue keys (api/webhooks.ts says it in English for the API's reference). */
+const EVENT_MEANINGS: Record<(typeof WEBHOOK_EVENT_TYPES)[number], string> = {
+  "client.created": "webhooks.eventClientCreated",
+  "project.created": "webhooks.eventProjectCreated",
+  "project.published": "webhooks.eventProjectPublished",
+  "project.unpublished": "webhooks.eventProjectUnpublished",
+  "delivery.viewed": "webhooks.eventDeliveryViewed",
+  "delivery.downloaded": "webhooks.eventDeliveryDownloaded",
+  "favourites.submitted": "webhooks.eventFavouritesSubmitted",
+  "access.requested": "webhooks.eventAccessRequested",
+};
 
 const fieldError = (error: HttpError | null, field: string): string | undefined => {
   const found = error?.errors?.[field];
@@ -51,7 +63,7 @@ export function WebhookFields({
         error={fieldError(error, "events")}
       >
         {WEBHOOK_EVENT_TYPES.map((type) => (
-          <Checkbox key={type} value={type} label={type} description={WEBHOOK_EVENT_MEANINGS[type]} />
+          <Checkbox key={type} value={type} label={type} description={t(EVENT_MEANINGS[type])} />
         ))}
       </Checkbox.Group>
       <Textarea
