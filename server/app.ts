@@ -8,6 +8,7 @@ import { usersRouter } from "./users/users.router";
 import { adminTwoFactorRouter, twoFactorRouter } from "./two-factor/two-factor.router";
 import { requireTwoFactorEnrolment } from "./two-factor/require-two-factor";
 import { sessionsRouter } from "./sessions/sessions.router";
+import { passkeysRouter } from "./passkeys/passkeys.router";
 import { clientsRouter } from "./clients/clients.router";
 import { contactsRouter } from "./contacts/contacts.router";
 import { projectsRouter } from "./projects/projects.router";
@@ -91,6 +92,7 @@ export function createApp(ctx: AppContext): AppHandler {
   api.use("/users/me/tokens", requireSignIn, myApiTokensRouter(ctx));
   api.use("/users/me/two-factor", requireSignIn, twoFactorRouter(ctx));
   api.use("/users/me/sessions", requireSignIn, sessionsRouter(ctx));
+  api.use("/users/me/passkeys", requireSignIn, passkeysRouter(ctx));
   api.use("/tokens", requireAdmin, requireSignIn, apiTokensRouter(ctx));
   api.use("/webhooks", requireAdmin, webhooksRouter(ctx));
   api.use("/users", requireAdmin, usersRouter(ctx), adminTwoFactorRouter(ctx));

@@ -17,6 +17,8 @@ import { confirmPasswordReset, requestPasswordReset } from "./password-reset.ser
 import { endSession, refreshSession } from "./sessions";
 import { clearSessionCookie, refreshTokenOf, sendSession } from "./session-cookie";
 import { publicJwks } from "./signing-keys";
+import { addPasskeySignInRoutes } from "../passkeys/passkeys.router";
+import { passkeySupportOf } from "../passkeys/relying-party";
 
 /** Public identity calls under /api/auth (contract section 2). */
 export function authRouter(ctx: AppContext): Router {
@@ -38,7 +40,8 @@ export function authRouter(ctx: AppContext): Router {
     sendSession(req, res, session, ttl);
   };
 
-  router.get("/config", (_req, res) => {
+  router.get("/config", (req, res) => {
+    const passkeys = passkeySupportOf(req, ctx.config);
     res.json({
       google: ctx.config.google ? { clientId: ctx.config.google.clientId } : null,
       passwordPolicy: ctx.config.passwordPolicy,
@@ -46,6 +49,8 @@ export function authRouter(ctx: AppContext): Router {
       maxUploadBytes: ctx.config.maxUploadBytes,
       // The address clients are sent (PUBLIC_URL), so the web app shows the links the mails carry.
       publicUrl: ctx.config.publicUrl ?? null,
+      // Whether this page may offer passkeys (a secure context at the studio's address), and if not, why.
+      passkeys: { offered: passkeys.offered, reason: passkeys.offered ? null : passkeys.reason },
     });
   });
 
@@ -87,6 +92,8 @@ export function authRouter(ctx: AppContext): Router {
     });
     await signedIn(req, res, session, device);
   });
+
+  addPasskeySignInRoutes(router, ctx, signedIn);
 
   router.post("/google", async (req, res) => {
     if (!verifyGoogle) throw new NotFoundError("Google sign-in is not enabled");

@@ -39,6 +39,7 @@ import * as S from "./schemas";
 import { webhookOperations } from "../webhooks/webhooks.openapi";
 import { twoFactorOperations, twoFactorRequiredSchema } from "../two-factor/two-factor.openapi";
 import { sessionOperations } from "../sessions/sessions.openapi";
+import { passkeyOperations } from "../passkeys/passkeys.openapi";
 
 const ok = (schema: z.ZodType, description = "OK"): Answer => ({ status: 200, description, schema });
 const record = (schema: z.ZodType, status = 200, description = "The record"): Answer => ({
@@ -643,4 +644,5 @@ export const operations: Operation[] = [
   ...webhookOperations,
   ...twoFactorOperations,
   ...sessionOperations,
+  ...passkeyOperations,
 ];

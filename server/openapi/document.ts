@@ -48,6 +48,7 @@ const TAGS: Record<string, string> = {
   "API tokens": "Tokens `pd_…` for scripts and integrations; managed when signed in",
   "Two-factor": "One's own authenticator-app codes and recovery codes",
   Sessions: "Where one is signed in, and signing sessions out",
+  Passkeys: "One's own passkeys (WebAuthn): add, name, remove",
   Users: "Approving staff and their roles (admins)",
   Clients: "The studio's clients",
   Contacts: "A client's people, whom deliveries are mailed to",

@@ -92,6 +92,10 @@ export const authConfigSchema = named(
     }),
     maxUploadBytes: z.number().int(),
     publicUrl: z.string().nullable(),
+    passkeys: z.object({
+      offered: z.boolean().describe("This page is a secure context at the studio's address: it may offer passkeys"),
+      reason: z.string().nullable().describe("Why not, to show on the page; null when offered"),
+    }),
   }),
   "AuthConfig",
 );

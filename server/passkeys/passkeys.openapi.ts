@@ -1,0 +1,102 @@
+import { z } from "zod";
+import { routesOf, type Operation } from "../openapi/operation";
+import { components, dateTime, sessionSchema } from "../openapi/schemas";
+import { addPasskeySchema, passkeySignInSchema, renamePasskeySchema } from "./passkeys.schema";
+
+/** The passkey routes as the OpenAPI document describes them (server/openapi/catalogue.ts lists them). */
+
+const passkeySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  createdAt: dateTime(),
+  lastUsedAt: dateTime().nullable().describe("The last sign-in with it; null until the first"),
+});
+components.add(passkeySchema, { id: "Passkey" });
+
+const creationOptionsSchema = z
+  .looseObject({
+    challenge: z.string(),
+    rp: z.looseObject({ id: z.string().optional(), name: z.string() }),
+    user: z.looseObject({ id: z.string(), name: z.string(), displayName: z.string() }),
+    pubKeyCredParams: z.array(z.looseObject({ type: z.string(), alg: z.number() })),
+  })
+  .describe(
+    "PublicKeyCredentialCreationOptionsJSON, for `startRegistration({ optionsJSON })` of @simplewebauthn/browser",
+  );
+components.add(creationOptionsSchema, { id: "PasskeyCreationOptions" });
+
+const signInOptionsSchema = z.object({
+  challengeId: z.string().describe("Send it back with the answer: single use, valid 5 minutes"),
+  options: z
+    .looseObject({ challenge: z.string(), rpId: z.string().optional() })
+    .describe("PublicKeyCredentialRequestOptionsJSON, for `startAuthentication({ optionsJSON })`"),
+});
+components.add(signInOptionsSchema, { id: "PasskeySignInOptions" });
+
+const NOT_OFFERED =
+  "400 when this page cannot use passkeys (plain HTTP other than localhost, an IP address, or not the " +
+  "address in PUBLIC_URL), with the reason to show; GET /api/auth/config says so beforehand.";
+
+export const passkeyOperations: Operation[] = [
+  ...routesOf("Identity", "public", [
+    {
+      method: "post",
+      path: "/api/auth/passkey/options",
+      summary: "Start signing in with a passkey: a challenge for any of this site's passkeys",
+      description: NOT_OFFERED,
+      answers: [{ status: 200, description: "The options and their challenge's id", schema: signInOptionsSchema }],
+      errors: [400, 429],
+    },
+    {
+      method: "post",
+      path: "/api/auth/passkey",
+      summary: "Sign in with a passkey alone (both factors: the user is verified by the authenticator)",
+      description:
+        "The challenge is spent by any answer. A refused passkey counts on the account's sign-in budgets " +
+        "as a wrong password does; so does a counter that did not rise (a cloned authenticator).",
+      body: { json: passkeySignInSchema },
+      answers: [{ status: 200, description: "Signed in", schema: sessionSchema }],
+      errors: [401, 429],
+    },
+  ]),
+  ...routesOf("Passkeys", "signIn", [
+    {
+      method: "get",
+      path: "/api/users/me/passkeys",
+      summary: "One's own passkeys, oldest first",
+      answers: [{ status: 200, description: "Every passkey", schema: z.array(passkeySchema) }],
+    },
+    {
+      method: "post",
+      path: "/api/users/me/passkeys/registration-options",
+      summary: "Start adding a passkey: options for the browser, with a challenge valid 5 minutes",
+      description: NOT_OFFERED,
+      answers: [{ status: 200, description: "The options", schema: creationOptionsSchema }],
+      errors: [400],
+    },
+    {
+      method: "post",
+      path: "/api/users/me/passkeys",
+      summary: "Add a passkey: its name and what the browser answered to the latest options",
+      description:
+        "400 when the answer does not verify or its challenge was used or ran out (start again); " +
+        "409 when that passkey is registered already.",
+      body: { json: addPasskeySchema },
+      answers: [{ status: 201, description: "Added", schema: passkeySchema }],
+      errors: [409],
+    },
+    {
+      method: "patch",
+      path: "/api/users/me/passkeys/:id",
+      summary: "Rename one of one's passkeys",
+      body: { json: renamePasskeySchema },
+      answers: [{ status: 200, description: "The passkey", schema: passkeySchema }],
+    },
+    {
+      method: "delete",
+      path: "/api/users/me/passkeys/:id",
+      summary: "Remove one of one's passkeys: it signs in no more",
+      answers: [{ status: 204, description: "Done; no body" }],
+    },
+  ]),
+];
