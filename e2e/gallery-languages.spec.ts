@@ -121,6 +121,7 @@ describe.each(LANGUAGES)("a gallery in $lang", ({ lang, dir, project, visitors }
       locale: "en-US",
       // axe-core is injected into the page, which its Content-Security-Policy would refuse.
       bypassCSP: true,
+      acceptDownloads: true,
     });
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
@@ -133,6 +134,11 @@ describe.each(LANGUAGES)("a gallery in $lang", ({ lang, dir, project, visitors }
     expect(await loadedThumbnails(page)).toBe(PHOTOS.length);
     await expectInLanguage(page, lang, dir, screen("the gallery"));
     await expectNoSeriousAxeViolations(page, screen("the gallery"));
+
+    // The web size's ZIP is named in the language too.
+    const [webZip] = await Promise.all([page.waitForEvent("download"), page.locator('a[href="web.zip"]').click()]);
+    expect(webZip.suggestedFilename()).toBe(`${t("gallery.webSizeZipName", { project })}.zip`);
+    await webZip.cancel();
 
     // `?lang=` switches it (and is remembered); `?lang=` again switches it back.
     await page.goto(`${pageUrl}?lang=en`);

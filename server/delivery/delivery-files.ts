@@ -34,6 +34,7 @@ import { countZipDownload, countZipHandOver } from "./zip-downloads";
 import { notePhotoDownload } from "../activity/delivery-hooks";
 import { mayDownload, requireDownload, webSizeZipStatOf } from "./download-choices";
 import { answerZipErrorPage, isZipPageRequest } from "./zip-error-page";
+import { pageTranslator } from "./message-page";
 
 type PhotoRoute = { kind: "photo" | "download" | "webDownload" | Rendition; token: string; n: string };
 type FileRoute = PhotoRoute | { kind: "zip" | "webZip" | "published"; token: string };
@@ -218,10 +219,14 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
     requireDownload(link, webSize ? "webSize" : "original");
     const zip = webSize ? await webSizeZipStatOf(ctx, link) : await zipStatOf(ctx, link);
     if (!zip) throw new NotFoundError();
+    // The web size's file is named in the page's language: "Anna & Tom (Webgröße).zip".
+    const name = webSize
+      ? (await pageTranslator(ctx, req, link.language)).t("gallery.webSizeZipName", { project: link.projectName })
+      : link.projectName;
     const entity: Entity = {
       headers: {
         "Content-Type": "application/zip",
-        "Content-Disposition": attachmentDisposition(webSize ? `${link.projectName} (web size)` : link.projectName),
+        "Content-Disposition": attachmentDisposition(name),
         "Cache-Control": REVALIDATE,
         "X-Robots-Tag": "noindex",
       },
