@@ -220,6 +220,7 @@ describe.each(LANGUAGES)("a gallery in $lang", ({ lang, dir, project, visitors }
     await expect.poll(() => who.evaluate((node) => getComputedStyle(node).opacity)).toBe("1");
     await expectInLanguage(page, lang, dir, screen("the 'Who is choosing?' dialog"));
     await expectNoSeriousAxeViolations(page, screen("the 'Who is choosing?' dialog"));
+    await screenshot(page, `gallery-languages-${lang}-${size.name}-dialog`, { fullPage: false });
     const visitor = visitors[size.name];
     await who.getByLabel(t("favourites.name")).fill(visitor.name);
     await who.getByLabel(t("favourites.email")).fill(visitor.email);
