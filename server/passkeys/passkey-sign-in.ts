@@ -14,7 +14,7 @@ import { findUserRow } from "../users/users.repository";
 import { insertCeremony, spendCeremony } from "./passkey-challenges.repository";
 import { findCredential, recordUse, type StoredCredential } from "./passkeys.repository";
 import type { RelyingParty } from "./relying-party";
-import { BROWSER_TIMEOUT_MS, CEREMONY_SECONDS, userHandleOf } from "./passkeys.service";
+import { BROWSER_TIMEOUT_MS, CEREMONY_SECONDS, userHandleOf, withoutQuotedValues } from "./ceremony";
 
 export interface PasskeySignInOptions {
   challengeId: string;
@@ -75,7 +75,7 @@ async function problemWith(
     return null;
   } catch (error) {
     // The library refuses a counter at or below the stored one: a cloned authenticator.
-    return (error as Error).message;
+    return withoutQuotedValues((error as Error).message);
   }
 }
 
@@ -93,7 +93,7 @@ export async function completePasskeySignIn(
   const passkey = await findCredential(ctx.db, input.response.id);
   const row = passkey ? await findUserRow(ctx.db, passkey.uid) : undefined;
   if (!passkey || !row) {
-    ctx.logger.info("passkey sign-in refused: unknown passkey");
+    ctx.logger.info({ reason: "unknown passkey" }, "passkey sign-in refused");
     throw refused();
   }
   const device = await from.deviceOf(row.uid);

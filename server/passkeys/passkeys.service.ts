@@ -18,14 +18,7 @@ import {
   type Passkey,
 } from "./passkeys.repository";
 import type { RelyingParty } from "./relying-party";
-
-/** How long a ceremony's challenge may be answered; the browser's own prompt gives up sooner. */
-export const CEREMONY_SECONDS = 5 * 60;
-export const BROWSER_TIMEOUT_MS = 2 * 60 * 1000;
-export const RP_NAME = "Photodrop";
-
-/** The WebAuthn user handle: the account's uid, which carries no personal data. */
-export const userHandleOf = (uid: string): string => Buffer.from(uid, "utf8").toString("base64url");
+import { BROWSER_TIMEOUT_MS, CEREMONY_SECONDS, RP_NAME, withoutQuotedValues } from "./ceremony";
 
 const notFound = () => new NotFoundError("Passkey not found");
 
@@ -77,7 +70,7 @@ export async function addPasskey(
       requireUserVerification: true,
     });
   } catch (error) {
-    ctx.logger.info({ uid, reason: (error as Error).message }, "passkey registration refused");
+    ctx.logger.info({ uid, reason: withoutQuotedValues((error as Error).message) }, "passkey registration refused");
     throw new ValidationError("The passkey could not be verified");
   }
   if (!verified.verified) throw new ValidationError("The passkey could not be verified");
