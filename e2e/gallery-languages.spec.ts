@@ -232,7 +232,7 @@ describe.each(LANGUAGES)("a gallery in $lang", ({ lang, dir, project, visitors }
     // The bar counts them (in the language's digits) and sends the selection.
     const two = await page.evaluate((l) => new Intl.NumberFormat(l).format(2), lang);
     const bar = page.getByRole("region", { name: t("favourites.region") });
-    await bar.getByRole("button", { name: t("favourites.toggle", { count: two }) }).waitFor();
+    await bar.getByRole("button", { name: t("favourites.toggle", { count: 2 }).replace("2", two) }).waitFor();
     await bar.getByRole("button", { name: t("favourites.send", { studio }) }).click();
     await bar.getByRole("button", { name: t("favourites.sent") }).waitFor();
     await bar.getByText(t("favourites.sentStatus", { studio })).waitFor();
