@@ -6,6 +6,7 @@ import type { Browser, CDPSession, Page } from "playwright-core";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, type SessionBody } from "../server/auth/auth-test-helpers";
+import { expectMatchesContract } from "../server/openapi/contract";
 import { createTestApp, type TestApp } from "../server/test/harness";
 import { approvedAccount } from "../server/two-factor/two-factor-test-helpers";
 import { launchBrowser } from "./browser";
@@ -98,6 +99,7 @@ async function staffWithPasskey(name = "Laptop") {
   const response = await create(device.page, options.body);
   const added = await api("post", "/api/users/me/passkeys").set(bearer(session.accessToken)).send({ name, response });
   expect(added.status, JSON.stringify(added.body)).toBe(201);
+  expectMatchesContract(added, "post", "/api/users/me/passkeys");
   return { email, session, device, passkey: added.body as { id: number; name: string } };
 }
 
@@ -129,6 +131,7 @@ describe("passkeys with Chromium's virtual authenticator", () => {
       .set(bearer(session.accessToken))
       .send({ name: "Work laptop" });
     expect(renamed.body).toMatchObject({ id: passkey.id, name: "Work laptop" });
+    expectMatchesContract(renamed, "patch", "/api/users/me/passkeys/:id");
 
     const signedIn = await signInWith(await assertion(device.page));
     expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
@@ -140,6 +143,7 @@ describe("passkeys with Chromium's virtual authenticator", () => {
 
     const list = await api("get", "/api/users/me/passkeys").set(bearer(session.accessToken));
     expect(list.body).toEqual([{ ...renamed.body, lastUsedAt: expect.any(String) }]);
+    expectMatchesContract(list, "get", "/api/users/me/passkeys");
     const row = await t.ctx.db("passkeys").where({ id: passkey.id }).first();
     expect(Number(row.counter)).toBeGreaterThan(0);
   });

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, RELAXED_LIMITS, type SessionBody } from "../auth/auth-test-helpers";
@@ -5,6 +6,7 @@ import { expectMatchesContract } from "../openapi/contract";
 import { createTestApp, type TestApp } from "../test/harness";
 import { approvedAccount } from "../two-factor/two-factor-test-helpers";
 import { insertPasskey } from "./passkeys.repository";
+import { softwarePasskey } from "./passkey-test-helpers";
 import { IP_ADDRESS, NOT_SECURE } from "./relying-party";
 
 let t: TestApp;
@@ -16,7 +18,7 @@ const LOCAL = { Host: "localhost:4000" };
 const LAN = { Host: "studio.lan:4000" };
 
 beforeAll(async () => {
-  t = await createTestApp(RELAXED_LIMITS);
+  t = await createTestApp(RELAXED_LIMITS, { captureLog: true });
   admin = await approvedAccount(t.app, "admin@studio.test", "adminpass1");
   staff = await approvedAccount(t.app, "staff@studio.test", "staffpass1", admin);
 });
@@ -37,6 +39,44 @@ async function arrangedPasskey(app: TestApp, uid: string, name = "Arranged key")
   return { ...passkey!, credentialId };
 }
 
+/** A passkey whose key the test holds, stored for `who` at localhost with counter 5. */
+async function heldPasskey(app: TestApp, who: SessionBody) {
+  const key = softwarePasskey();
+  const passkey = await insertPasskey(app.ctx.db, {
+    uid: who.user.uid,
+    name: "Held key",
+    credentialId: key.credentialId,
+    publicKey: key.publicKey,
+    counter: 5,
+    transports: ["internal"],
+    rpId: "localhost",
+  });
+  return { key, passkey: passkey! };
+}
+
+const handleOf = (who: SessionBody) => Buffer.from(who.user.uid).toString("base64url");
+
+/** Every challenge and challenge id handed out, which the log must never hold. */
+const asked: string[] = [];
+
+/** Sign-in options as the page gets them: the challenge to sign and its id. */
+async function ceremony(app: TestApp) {
+  const res = await signInOptions(app.app);
+  expect(res.status).toBe(200);
+  asked.push(res.body.challengeId, res.body.options.challenge);
+  return { challengeId: res.body.challengeId as string, challenge: res.body.options.challenge as string };
+}
+
+type Assertion = Parameters<ReturnType<typeof softwarePasskey>["assert"]>[0];
+
+/** Asks for sign-in options and answers them with `key` (what it signs altered by `opts`). */
+async function answered(app: TestApp, key: ReturnType<typeof softwarePasskey>, opts: Omit<Assertion, "challenge">) {
+  const { challengeId, challenge } = await ceremony(app);
+  return { challengeId, response: key.assert({ challenge, ...opts }) };
+}
+
+const signIn = (app: TestApp, body: object) => request(app.app).post("/api/auth/passkey").set(LOCAL).send(body);
+
 /** A well-formed assertion for `credentialId` that no authenticator signed. */
 const forgedAssertion = (credentialId: string) => ({
   id: credentialId,
@@ -49,6 +89,12 @@ const forgedAssertion = (credentialId: string) => ({
     signature: Buffer.alloc(64).toString("base64url"),
   },
 });
+
+/** Why the server refused the latest passkey sign-in, as its log says. */
+function lastRefusal(): string | undefined {
+  const lines = t.logLines.map((line) => JSON.parse(line) as { msg?: string; reason?: string });
+  return lines.filter((line) => line.msg === "passkey sign-in refused").at(-1)?.reason;
+}
 
 const signInOptions = (app: TestApp["app"], host = LOCAL) => request(app).post("/api/auth/passkey/options").set(host);
 
@@ -168,41 +214,100 @@ describe("signing in with a passkey", () => {
     expect(res.body.options.allowCredentials ?? []).toEqual([]);
   });
 
-  it("refuses an unknown passkey, a forged signature, a wrong and a spent challenge, with one message", async () => {
-    const mine = await arrangedPasskey(t, staff.user.uid);
-    const post = (body: object) => request(t.app).post("/api/auth/passkey").set(LOCAL).send(body);
-    const { challengeId } = (await signInOptions(t.app)).body;
-    const unknown = await post({ challengeId, response: forgedAssertion("bm9ib2R5") });
-    expectMatchesContract(unknown, "post", "/api/auth/passkey");
-    expect(unknown.status).toBe(401);
-    const forged = await post({
-      challengeId: (await signInOptions(t.app)).body.challengeId,
-      response: forgedAssertion(mine.credentialId),
+  it("signs in with the passkey alone, raising its counter and noting its use", async () => {
+    const { key, passkey } = await heldPasskey(t, staff);
+    const res = await signIn(t, await answered(t, key, { counter: 6, userHandle: handleOf(staff) }));
+    expectMatchesContract(res, "post", "/api/auth/passkey");
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.user.uid).toBe(staff.user.uid);
+    const me = await request(t.app).get("/api/users/me").set(bearer(res.body.accessToken));
+    expect(me.status).toBe(200);
+    const row = await t.ctx.db("passkeys").where({ id: passkey.id }).first();
+    expect(Number(row.counter)).toBe(6);
+    expect(row.last_used_at).not.toBeNull();
+  });
+
+  it("refuses each wrong answer with one message, for its own reason", async () => {
+    const { key } = await heldPasskey(t, staff);
+    const other = await heldPasskey(t, admin);
+    const stranger = crypto.generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey;
+    const mine = { counter: 10, userHandle: handleOf(staff) };
+    const cases: Array<[string | RegExp, () => Promise<request.Response>]> = [
+      ["unknown passkey", async () => signIn(t, await answered(t, softwarePasskey(), mine))],
+      ["signature not verified", async () => signIn(t, await answered(t, key, { ...mine, signWith: stranger }))],
+      [
+        /counter value 5 was lower than expected 5/,
+        async () => signIn(t, await answered(t, key, { ...mine, counter: 5 })),
+      ],
+      [
+        "user handle of another account",
+        async () => signIn(t, await answered(t, key, { ...mine, userHandle: handleOf(admin) })),
+      ],
+      ["user handle of another account", async () => signIn(t, await answered(t, other.key, mine))],
+      [
+        /Unexpected authentication response challenge/,
+        async () => {
+          const { response } = await answered(t, key, mine);
+          return signIn(t, { challengeId: (await ceremony(t)).challengeId, response });
+        },
+      ],
+      [
+        /Unexpected authentication response origin/,
+        async () => signIn(t, await answered(t, key, { ...mine, origin: "https://evil.test" })),
+      ],
+      [
+        "challenge unknown, used or run out",
+        async () => {
+          const late = await answered(t, key, mine);
+          const past = new Date(Date.now() - 1000).toISOString();
+          await t.ctx.db("passkey_challenges").where({ id: late.challengeId }).update({ expires_at: past });
+          return signIn(t, late);
+        },
+      ],
+    ];
+    for (const [reason, attempt] of cases) {
+      const res = await attempt();
+      expect([res.status, res.body.message]).toEqual([401, expect.stringMatching(/^The passkey was not accepted/)]);
+      expect(lastRefusal()).toEqual(typeof reason === "string" ? reason : expect.stringMatching(reason));
+    }
+    const log = t.logLines.join("");
+    expect(asked.filter((secret) => log.includes(secret))).toEqual([]);
+    expect((await signIn(t, { nothing: true })).status).toBe(400);
+  });
+
+  it("answers each challenge once: a replayed answer is refused", async () => {
+    const { key } = await heldPasskey(t, staff);
+    const answer = await answered(t, key, { counter: 20, userHandle: handleOf(staff) });
+    expect((await signIn(t, answer)).status).toBe(200);
+    expect((await signIn(t, answer)).status).toBe(401);
+    expect(lastRefusal()).toBe("challenge unknown, used or run out");
+  });
+
+  it("refuses a passkey made at another address", async () => {
+    const key = softwarePasskey();
+    await insertPasskey(t.ctx.db, {
+      uid: staff.user.uid,
+      name: "Elsewhere",
+      credentialId: key.credentialId,
+      publicKey: key.publicKey,
+      counter: 0,
+      transports: [],
+      rpId: "studio.example",
     });
-    const wrong = await post({
-      challengeId: "00000000-0000-0000-0000-000000000000",
-      response: forgedAssertion(mine.credentialId),
-    });
-    const spent = await post({ challengeId, response: forgedAssertion(mine.credentialId) });
-    for (const res of [forged, wrong, spent]) expect(res.body).toEqual(unknown.body);
-    expect((await post({ challengeId })).status).toBe(400);
-    const row = await t.ctx.db("passkeys").where({ id: mine.id }).first();
-    expect([Number(row.counter), row.last_used_at]).toEqual([5, null]);
+    const answer = await answered(t, key, { counter: 1, userHandle: handleOf(staff) });
+    expect((await signIn(t, answer)).status).toBe(401);
+    expect(lastRefusal()).toBe("passkey made for another address");
   });
 
   it("counts refusals on the account's sign-in budgets, like wrong passwords", async () => {
     const limited = await createTestApp({ RATE_LIMIT_PER_ACCOUNT: "3", RATE_LIMIT_PER_IP: "1000" });
     try {
       const owner = await approvedAccount(limited.app, "owner@studio.test", "ownerpass1");
-      const key = await arrangedPasskey(limited, owner.user.uid);
-      const attempt = async () => {
-        const { challengeId } = (await signInOptions(limited.app)).body;
-        return request(limited.app)
-          .post("/api/auth/passkey")
-          .set(LOCAL)
-          .send({ challengeId, response: forgedAssertion(key.credentialId) });
-      };
-      for (let i = 0; i < 3; i++) expect((await attempt()).status).toBe(401);
+      const { key } = await heldPasskey(limited, owner);
+      const forger = crypto.generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey;
+      const attempt = async (signWith?: crypto.KeyObject) =>
+        signIn(limited, await answered(limited, key, { counter: 9, userHandle: handleOf(owner), signWith }));
+      for (let i = 0; i < 3; i++) expect((await attempt(forger)).status).toBe(401);
       const refused = await attempt();
       expect(refused.status).toBe(429);
       expect(refused.headers["retry-after"]).toEqual(expect.any(String));

@@ -1,0 +1,62 @@
+import crypto from "node:crypto";
+
+const sha256 = (data: Buffer | string) => crypto.createHash("sha256").update(data).digest();
+
+/** COSE_Key of an ES256 public key: {1: 2 (EC2), 3: -7 (ES256), -1: 1 (P-256), -2: x, -3: y}, CBOR by hand. */
+function coseKeyOf(publicKey: crypto.KeyObject): Buffer {
+  const jwk = publicKey.export({ format: "jwk" });
+  const x = Buffer.from(jwk.x!, "base64url");
+  const y = Buffer.from(jwk.y!, "base64url");
+  const head = Buffer.from([0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20]);
+  return Buffer.concat([head, x, Buffer.from([0x22, 0x58, 0x20]), y]);
+}
+
+/**
+ * A passkey held in the test (an ES256 key pair), for the server tests' sign-ins without a browser:
+ * it signs assertions as an authenticator does (authenticator data, then the client data's hash).
+ * The browser journeys use Chromium's own authenticator instead (e2e/passkeys.spec.ts).
+ */
+export function softwarePasskey(credentialId = crypto.randomBytes(16).toString("base64url")) {
+  const { privateKey, publicKey } = crypto.generateKeyPairSync("ec", { namedCurve: "P-256" });
+  return {
+    credentialId,
+    publicKey: coseKeyOf(publicKey).toString("base64url"),
+    /** What `startAuthentication` would answer; `signWith` another key to forge the signature. */
+    assert(opts: {
+      challenge: string;
+      counter: number;
+      userHandle: string;
+      origin?: string;
+      rpId?: string;
+      signWith?: crypto.KeyObject;
+    }) {
+      const clientData = JSON.stringify({
+        type: "webauthn.get",
+        challenge: opts.challenge,
+        origin: opts.origin ?? "http://localhost:4000",
+        crossOrigin: false,
+      });
+      const counter = Buffer.alloc(4);
+      counter.writeUInt32BE(opts.counter);
+      // Flags 0x05: the user was present and verified.
+      const authData = Buffer.concat([sha256(opts.rpId ?? "localhost"), Buffer.from([0x05]), counter]);
+      const signature = crypto.sign(
+        "sha256",
+        Buffer.concat([authData, sha256(clientData)]),
+        opts.signWith ?? privateKey,
+      );
+      return {
+        id: credentialId,
+        rawId: credentialId,
+        type: "public-key",
+        clientExtensionResults: {},
+        response: {
+          clientDataJSON: Buffer.from(clientData).toString("base64url"),
+          authenticatorData: authData.toString("base64url"),
+          signature: signature.toString("base64url"),
+          userHandle: opts.userHandle,
+        },
+      };
+    },
+  };
+}
