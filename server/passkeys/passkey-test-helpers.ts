@@ -1,4 +1,8 @@
 import crypto from "node:crypto";
+import request from "supertest";
+import type { SessionBody } from "../auth/auth-test-helpers";
+import type { TestApp } from "../test/harness";
+import { insertPasskey } from "./passkeys.repository";
 
 const sha256 = (data: Buffer | string) => crypto.createHash("sha256").update(data).digest();
 
@@ -60,3 +64,27 @@ export function softwarePasskey(credentialId = crypto.randomBytes(16).toString("
     },
   };
 }
+
+/** How the tests name the server: a host where browsers allow passkeys (any port). */
+export const LOCAL = { Host: "localhost:4000" };
+
+/** A passkey whose key the test holds, stored for `who` at localhost with counter 5. */
+export async function heldPasskey(app: TestApp, who: SessionBody, name = "Held key") {
+  const key = softwarePasskey();
+  const passkey = await insertPasskey(app.ctx.db, {
+    uid: who.user.uid,
+    name,
+    credentialId: key.credentialId,
+    publicKey: key.publicKey,
+    counter: 5,
+    transports: ["internal"],
+    rpId: "localhost",
+  });
+  return { key, passkey: passkey! };
+}
+
+/** The WebAuthn user handle of an account, as its passkeys carry it. */
+export const handleOf = (who: SessionBody) => Buffer.from(who.user.uid).toString("base64url");
+
+export const signInOptions = (app: TestApp["app"], host = LOCAL) =>
+  request(app).post("/api/auth/passkey/options").set(host);
