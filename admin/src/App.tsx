@@ -9,13 +9,10 @@ import routerProvider, {
   UnsavedChangesNotifier,
 } from "@refinedev/react-router";
 import { BrowserRouter, Navigate, Outlet, Route, Routes, useSearchParams } from "react-router";
-import { AccessGate } from "./features/auth";
 import { i18nProvider, t } from "./i18n";
 import { FollowUserLanguage } from "./i18n/follow-user-language";
 import { lazyPage } from "./lib/lazy-page";
-import { AppHeader, PRODUCT_TITLE } from "./ui/layout/app-header";
-import { AppSider } from "./ui/layout/app-sider";
-import { AppLayout } from "./ui/layout/app-layout";
+import { PRODUCT_TITLE } from "./ui/layout/product-title";
 // Static: the navigation needs this feature on every page anyway (the Users entry and its badge).
 import { NoAccess, UserList } from "./features/users/index";
 import { StudioSettingsPage } from "./features/studio/index";
@@ -46,6 +43,11 @@ const ApiTokens = lazyPage(
   () => import("./features/account/index"),
   (m) => m.ApiTokensPage,
 );
+// The header, the navigation and the access check: not part of the sign-in page's load.
+const SignedInShell = lazyPage(
+  () => import("./ui/layout/signed-in-shell"),
+  (m) => m.SignedInShell,
+);
 const NotFound = lazy(() => import("@refinedev/mantine").then((m) => ({ default: m.ErrorComponent })));
 
 const SCREEN_BY_PATH: Array<[RegExp, { preload: () => Promise<unknown> }]> = [
@@ -57,6 +59,7 @@ const SCREEN_BY_PATH: Array<[RegExp, { preload: () => Promise<unknown> }]> = [
   [/^\/projects\/\d+$/, ProjectShow],
 ];
 void SCREEN_BY_PATH.find(([path]) => path.test(window.location.pathname))?.[1].preload();
+if (window.location.pathname !== "/login") void SignedInShell.preload();
 
 const FIVE_MINUTES = 5 * 60_000;
 
@@ -175,19 +178,19 @@ export function App() {
                     fallback={<CatchAllNavigate to="/login" />}
                     loading={<PageLoader fullScreen />}
                   >
-                    <AccessGate
-                      fallback={
-                        <Lazy fullScreen>
-                          <RequestAccessPage />
-                        </Lazy>
-                      }
-                    >
-                      <AppLayout Header={AppHeader} Sider={AppSider}>
+                    <Lazy fullScreen>
+                      <SignedInShell.Page
+                        requestAccess={
+                          <Lazy fullScreen>
+                            <RequestAccessPage />
+                          </Lazy>
+                        }
+                      >
                         <Lazy>
                           <Outlet />
                         </Lazy>
-                      </AppLayout>
-                    </AccessGate>
+                      </SignedInShell.Page>
+                    </Lazy>
                   </Authenticated>
                 }
               >

@@ -4,6 +4,7 @@ import { useGetIdentity, useLogout, useOne, useWarnAboutChange } from "@refinede
 import { IconLogout } from "@tabler/icons-react";
 import type { User } from "../../providers/session";
 import { navigationToggle, useNavigationOpened } from "./navigation-toggle";
+import { PRODUCT_TITLE } from "./product-title";
 import { UserMenu } from "./user-menu";
 import { t } from "../../i18n";
 
@@ -58,9 +59,6 @@ export function AppHeader() {
     </Header>
   );
 }
-
-/** A catalogue key: the product's name and line. */
-export const PRODUCT_TITLE = "app.productTitle";
 
 /**
  * The studio's name where it is set, with the product's line under it in small type (so both fit
