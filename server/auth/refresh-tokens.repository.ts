@@ -85,6 +85,10 @@ export async function familyOfRefreshToken(db: Db, hash: string): Promise<{ uid:
   return row && { uid: row.user_uid, family: row.family };
 }
 
+export async function revokeFamilyRefreshTokens(db: Db, family: string): Promise<void> {
+  await db("refresh_tokens").where({ family }).whereNull("revoked_at").update({ revoked_at: nowIso() });
+}
+
 export async function revokeUserRefreshTokens(db: Db, uid: string): Promise<void> {
   await db("refresh_tokens").where({ user_uid: uid }).whereNull("revoked_at").update({ revoked_at: nowIso() });
 }

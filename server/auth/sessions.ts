@@ -5,11 +5,12 @@ import type { Db } from "../db/database";
 import { appSecret } from "../db/app-secrets";
 import type { Session } from "../../api/types";
 import { findUserRow, bumpSessionGeneration, toUser, type UserRow } from "../users/users.repository";
-import { endSessionRows, extendSession, insertSession } from "../sessions/sessions.repository";
+import { endSessionRows, extendSession, insertSession, isSessionLive } from "../sessions/sessions.repository";
 import {
   deleteExpiredRefreshTokens,
   familyOfRefreshToken,
   insertRefreshToken,
+  revokeFamilyRefreshTokens,
   revokeUserRefreshTokens,
   rotateRefreshToken,
 } from "./refresh-tokens.repository";
@@ -97,6 +98,11 @@ export async function refreshSession(
     throw invalidRefresh();
   }
   if (result.outcome === "invalid") throw invalidRefresh();
+  // A refresh racing with its session's end can rotate in a token the end did not see: refused all the same.
+  if (!(await isSessionLive(ctx.db, result.family))) {
+    await revokeFamilyRefreshTokens(ctx.db, result.family);
+    throw invalidRefresh();
+  }
   if (result.outcome === "repeated") ctx.logger.info({ uid: result.uid }, "refresh token repeated within its grace");
   else await extendSession(ctx.db, result.family, expiresAt);
   const row = await findUserRow(ctx.db, result.uid);

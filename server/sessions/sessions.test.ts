@@ -122,6 +122,17 @@ describe("signing sessions out", () => {
     expect((await sessionsOf(keep)).body.map((s: { id: string }) => s.id)).not.toContain(id);
   });
 
+  it("refuses the refresh token a refresh rotated in while its session was ending", async () => {
+    const who = await account();
+    const session = await logIn(who);
+    const id = (await sessionsOf(session)).body.find((s: { current: boolean }) => s.current).id;
+    // What a refresh committing just after the end leaves: the session ended, its newest token not revoked.
+    await t.ctx.db("user_sessions").where({ id }).update({ ended_at: new Date().toISOString() });
+    const refresh = await request(t.app).post("/api/auth/refresh").send({ refreshToken: session.refreshToken });
+    expect(refresh.status).toBe(401);
+    expect(await t.ctx.db("refresh_tokens").where({ family: id }).whereNull("revoked_at")).toEqual([]);
+  });
+
   it("answers 404 for an unknown session or another user's", async () => {
     const mine = await logIn(await account());
     const theirs = await logIn(await account());
