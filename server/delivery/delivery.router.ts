@@ -4,7 +4,7 @@ import express, { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
 import { HttpError, NotFoundError } from "../http/errors";
 import { galleryPart, renderGallery, renderPasscodeForm } from "./delivery-page";
-import { brandOf, messagePage, pageTranslator } from "./message-page";
+import { clientPage, messagePage } from "./message-page";
 import { galleryPartSchema } from "./delivery.schema";
 import { parse } from "../http/validate";
 import { createPasscodeAttempts } from "./passcode-attempts";
@@ -58,19 +58,19 @@ export function deliveryRouter(ctx: AppContext): Router {
     } catch (err) {
       if (err instanceof BeingUpdatedError) {
         if (err.headers) res.set(err.headers);
-        const page = { tr: await pageTranslator(ctx, req, err.language), here };
-        sendHtml(res, 503, await messagePage(ctx, page, "message.updatingTitle", "message.updatingText"), page.tr);
+        const page = await clientPage(ctx, req, err.language, here);
+        sendHtml(res, 503, messagePage(page, "message.updatingTitle", "message.updatingText"), page.tr);
         return undefined;
       }
       if (!(err instanceof HttpError) || (err.statusCode !== 404 && err.statusCode !== 410)) throw err;
       const gone = err.statusCode === 410;
       // An unknown token's menu would link to nowhere useful, but still lets the visitor read this page.
       const project = err instanceof GoneError ? err.language : null;
-      const page = { tr: await pageTranslator(ctx, req, project), here: DELIVERY_TOKEN.test(token) ? here : undefined };
+      const page = await clientPage(ctx, req, project, DELIVERY_TOKEN.test(token) ? here : undefined);
       const [title, text] = gone
         ? ["message.expiredTitle", "message.expiredText"]
         : ["message.unknownTitle", "message.unknownText"];
-      sendHtml(res, err.statusCode, await messagePage(ctx, page, title, text), page.tr);
+      sendHtml(res, err.statusCode, messagePage(page, title, text), page.tr);
       return undefined;
     }
   }
@@ -80,10 +80,9 @@ export function deliveryRouter(ctx: AppContext): Router {
   router.get("/:token", async (req, res) => {
     const link = await pageFor(req, res, req.params.token);
     if (!link) return;
-    const brand = await brandOf(ctx);
-    const page = { tr: await pageTranslator(ctx, req, link.language), here: `/d/${link.token}` };
+    const page = await clientPage(ctx, req, link.language, `/d/${link.token}`);
     if (!(await mayOpen(ctx, req, link)))
-      return sendHtml(res, 200, renderPasscodeForm({ ...brand, ...page, token: link.token }), page.tr);
+      return sendHtml(res, 200, renderPasscodeForm({ ...page, token: link.token }), page.tr);
     const { photos, zipSize } = await galleryOf(ctx, link);
     // A later part, where a browser without the script moves on: not another view of the page.
     const from = galleryPartSchema.safeParse(req.query);
@@ -97,7 +96,6 @@ export function deliveryRouter(ctx: AppContext): Router {
       res,
       200,
       renderGallery({
-        ...brand,
         ...page,
         token: link.token,
         projectName: link.projectName,
@@ -132,16 +130,9 @@ export function deliveryRouter(ctx: AppContext): Router {
         if (!(err instanceof HttpError) || (err.statusCode !== 401 && err.statusCode !== 429)) throw err;
         if (err.statusCode === 401) notePasscodeFailure(ctx, link.projectId);
         if (err.headers) res.set(err.headers);
-        const tr = await pageTranslator(ctx, req, link.language);
-        const error = tr.t(err.statusCode === 401 ? "passcode.wrong" : "passcode.tooMany");
-        const page = renderPasscodeForm({
-          ...(await brandOf(ctx)),
-          tr,
-          here: `/d/${link.token}`,
-          token: link.token,
-          error,
-        });
-        return sendHtml(res, err.statusCode, page, tr);
+        const page = await clientPage(ctx, req, link.language, `/d/${link.token}`);
+        const error = page.tr.t(err.statusCode === 401 ? "passcode.wrong" : "passcode.tooMany");
+        return sendHtml(res, err.statusCode, renderPasscodeForm({ ...page, token: link.token, error }), page.tr);
       }
       if (link.passcodeHash) await setPasscodeCookie(ctx.db, req, res, link);
       res.redirect(303, `/d/${link.token}`);

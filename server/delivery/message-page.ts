@@ -6,31 +6,38 @@ import { pageLanguage } from "../i18n/choose-language";
 import { renderMessage, type PageLanguage } from "./delivery-page";
 import type { PageBrand } from "./branding-html";
 
-/** What an expired link's page and its ZIP's page say beneath the title (English; the page says it in its language). */
-export const GONE_TEXT = "Ask the studio for a new link.";
-/** What an unknown link's page and an unknown ZIP link's page say beneath the title. */
-export const UNKNOWN_TEXT = "Check the address, or ask the studio for a new link.";
-
-/** The studio's name and branding, as every page of a delivery shows them. */
-export async function brandOf(ctx: AppContext): Promise<{ studio: string; brand: PageBrand }> {
-  const brand = await branding(ctx);
-  return { studio: brand.name, brand };
+/** What every client's page is drawn with: the studio as it is branded, and this request's language. */
+export interface ClientPage extends PageLanguage {
+  studio: string;
+  brand: PageBrand;
 }
 
 /**
- * The texts a client's page is drawn in for this request: the visitor's choice, the browser's
- * (when the studio follows it), the project's (`project`, null: none), the studio's.
+ * The studio's branding and the texts a client's page is drawn in for this request, from one read
+ * of the branding: the visitor's choice, the browser's (when the studio follows it), the project's
+ * (`project`, null: none), the studio's. `here`: the page's own path, for its language menu.
  */
+export async function clientPage(
+  ctx: AppContext,
+  req: IncomingMessage,
+  project: string | null = null,
+  here?: string,
+): Promise<ClientPage> {
+  const brand = await branding(ctx);
+  return { studio: brand.name, brand, tr: translator(pageLanguage(req, { project, studio: brand })), here };
+}
+
+/** The texts of this request's page alone (a ZIP's file name). */
 export async function pageTranslator(
   ctx: AppContext,
   req: IncomingMessage,
   project: string | null = null,
 ): Promise<Translator> {
-  return translator(pageLanguage(req, { project, studio: await branding(ctx) }));
+  return (await clientPage(ctx, req, project)).tr;
 }
 
 /** The studio's branded page saying the catalogue's `title` and `text`, with how to ask the studio. */
-export async function messagePage(ctx: AppContext, page: PageLanguage, title: string, text: string): Promise<string> {
+export function messagePage(page: ClientPage, title: string, text: string): string {
   const { t } = page.tr;
-  return renderMessage({ ...(await brandOf(ctx)), ...page, title: t(title), text: t(text), ask: true });
+  return renderMessage({ ...page, title: t(title), text: t(text), ask: true });
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import type { AppContext } from "../context";
 import type { HttpError } from "../http/errors";
 import { answerError } from "../http/plain-answers";
-import { messagePage, pageTranslator } from "./message-page";
+import { clientPage, messagePage } from "./message-page";
 import { DownloadsOffError } from "./download-choices";
 import { BeingUpdatedError } from "./being-updated.service";
 import { GoneError } from "./delivery.service";
@@ -39,7 +39,7 @@ export async function answerZipErrorPage(
   try {
     const { title, text } = wordsFor(err, answer);
     const project = err instanceof BeingUpdatedError || err instanceof GoneError ? err.language : null;
-    html = await messagePage(ctx, { tr: await pageTranslator(ctx, req, project) }, title, text);
+    html = messagePage(await clientPage(ctx, req, project), title, text);
   } catch {
     return answerError(req, res, answer, baseHeaders);
   }
