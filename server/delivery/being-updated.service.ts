@@ -1,8 +1,7 @@
 import { HttpError } from "../http/errors";
 
-/** What an unpublished project's link says until it is published again. */
-export const BEING_UPDATED = "This gallery is being updated — please check back soon";
-export const UPDATING_TEXT = "The studio is making changes to these photos. This link stays the same.";
+/** What an unpublished project's link answers an API client until it is published again (a page says it in its language). */
+const BEING_UPDATED = "This gallery is being updated — please check back soon";
 
 /**
  * Answered with 503 and Retry-After, not 200: the page is back at the same address soon, so

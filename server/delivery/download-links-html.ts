@@ -12,9 +12,6 @@ export interface GalleryDownloads {
   webZipSize?: number;
 }
 
-/** What a view-only gallery says in place of its download buttons. */
-export const NO_DOWNLOADS_TEXT = "The studio has not offered downloads for this gallery.";
-
 /** The header's ZIP buttons; a view-only gallery says it offers none. */
 export function zipLinks(tr: Translator, downloads: GalleryDownloads, zipSize: number): string {
   const text = (key: string, bytes?: number) =>
