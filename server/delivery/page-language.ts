@@ -26,11 +26,21 @@ export function languageMenu({ tr, here }: PageLanguage): string {
   );
 }
 
+/** Each language's script texts as made once (the catalogues never change while the process runs). */
+const madeTexts = new Map<string, string>();
+
 /**
  * The texts the gallery's scripts show (viewer, favourites), for them to read: JSON that never
  * runs, and never ends its element. A view-only gallery's leaves out the download buttons' words.
  */
 export function scriptTexts(tr: Translator, downloads: boolean): string {
+  const key = `${tr.lang} ${downloads}`;
+  let made = madeTexts.get(key);
+  if (made === undefined) madeTexts.set(key, (made = makeScriptTexts(tr, downloads)));
+  return made;
+}
+
+function makeScriptTexts(tr: Translator, downloads: boolean): string {
   const all = withEnglishUnder(resourcesOf("en"), resourcesOf(tr.lang));
   if (!downloads) {
     const { download: _d, downloadWebSize: _w, ...viewer } = all.viewer as Texts;
