@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
-import { bearerToken, userForToken } from "../http/authenticate";
+import { bearerToken, credentialsFor } from "../http/authenticate";
+import { enrolFirst, mustEnrolFirst } from "../two-factor/require-two-factor";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../http/errors";
 import { redirectToStorage, sendStoredObject } from "../http/stored-object";
 import { parseId } from "../http/validate";
@@ -18,8 +19,9 @@ import { jpegNameOf } from "./file-names";
 async function authorize(ctx: AppContext, req: Request, kind: LinkKind): Promise<{ cacheSeconds: number }> {
   const token = bearerToken(req);
   if (token) {
-    const user = await userForToken(ctx, token);
-    if (!user.hasAccess) throw new ForbiddenError("Access not approved");
+    const credentials = await credentialsFor(ctx, token);
+    if (!credentials.user.hasAccess) throw new ForbiddenError("Access not approved");
+    if (await mustEnrolFirst(ctx, credentials)) throw enrolFirst();
     return { cacheSeconds: 0 };
   }
   const { exp, sig } = req.query;

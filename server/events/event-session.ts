@@ -1,7 +1,8 @@
 import { decodeJwt } from "jose";
 import WebSocket from "ws";
 import type { AppContext } from "../context";
-import { userForToken } from "../http/authenticate";
+import { credentialsFor, userForToken } from "../http/authenticate";
+import { mustEnrolFirst, TWO_FACTOR_REQUIRED } from "../two-factor/require-two-factor";
 import { AccessWatch } from "./access-watch";
 import type { PublishEvent, ResourceChange, ResourceName } from "./bus";
 import { parseClientFrame, type ClientFrame } from "./frames";
@@ -183,14 +184,19 @@ export class EventSession {
       this.sendError(AUTH_REQUIRED);
       return false;
     }
-    const user = await userForToken(this.ctx, token).catch(() => undefined);
-    if (!user) {
+    const credentials = await credentialsFor(this.ctx, token).catch(() => undefined);
+    if (!credentials) {
       this.sendError(AUTH_FAILED);
       await this.onRefusedToken();
       return false;
     }
+    const { user } = credentials;
     if (!user.hasAccess) {
       this.sendError(AUTH_FAILED);
+      return false;
+    }
+    if (await mustEnrolFirst(this.ctx, credentials)) {
+      this.sendError(TWO_FACTOR_REQUIRED);
       return false;
     }
     // The token verified above, so its claims decode.

@@ -1,5 +1,9 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { attachEventsServer } from "../events/events-server";
+import { TestSocket } from "../events/test-socket";
 import { bearer, RELAXED_LIMITS, type SessionBody } from "../auth/auth-test-helpers";
 import { operations } from "../openapi/catalogue";
 import { createTestApp, type TestApp } from "../test/harness";
@@ -9,6 +13,8 @@ import { approvedAccount, enrol } from "./two-factor-test-helpers";
 let t: TestApp;
 let admin: SessionBody;
 let staff: SessionBody;
+let server: http.Server;
+let hub: { close(): Promise<void> };
 
 beforeAll(async () => {
   t = await createTestApp(RELAXED_LIMITS);
@@ -22,7 +28,11 @@ beforeAll(async () => {
     .send({ requireTwoFactor: true });
   expect([on.status, on.body.requireTwoFactor]).toEqual([200, true]);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  if (hub) await hub.close();
+  if (server) await new Promise((resolve) => server.close(resolve));
+  await t.close();
+});
 
 /** What the signed-in may still call before enrolling. */
 const ALLOWED = /^\/api\/users\/me(\/(access|request-access|two-factor|sessions)(\/.*)?)?$/;
@@ -48,6 +58,24 @@ describe("the Studio's 'Require two-factor sign-in'", () => {
     const refused = await request(t.app).get("/api/clients").set(bearer(staff.accessToken));
     expect(refused.body.message).toBe(TWO_FACTOR_REQUIRED);
     expect((await request(t.app).get("/api/users").set(bearer(admin.accessToken))).status).toBe(200);
+  });
+
+  it("refuses the attachment files and the live socket to their sign-in too", async () => {
+    const file = await request(t.app).get("/api/attachments/1/download").set(bearer(staff.accessToken));
+    expect([file.status, file.body.errors]).toEqual([403, { twoFactor: "required" }]);
+    server = http.createServer(t.app);
+    hub = attachEventsServer(server, t.ctx);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/events`;
+    const socket = await TestSocket.open(url);
+    try {
+      socket.send("subscribe-to-resources", { resources: ["clients"], token: staff.accessToken });
+      expect(await socket.next()).toMatchObject({ event: "error", data: { message: TWO_FACTOR_REQUIRED } });
+      socket.send("subscribe-to-resources", { resources: ["clients"], token: admin.accessToken });
+      expect(await socket.next()).toMatchObject({ event: "subscribed" });
+    } finally {
+      socket.ws.close();
+    }
   });
 
   it("leaves the enrolment open, says it is required, and lets the user in once enrolled", async () => {

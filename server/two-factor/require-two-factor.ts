@@ -3,6 +3,7 @@ import type { AppContext } from "../context";
 import { HttpError } from "../http/errors";
 import { getStudio } from "../studio/studio.service";
 import { hasTwoFactor } from "./two-factor.repository";
+import type { Credentials } from "../http/signed-in-users";
 
 export const TWO_FACTOR_REQUIRED = "Two-factor sign-in is required: turn it on in Security first";
 
@@ -44,14 +45,25 @@ export function twoFactorRequired(ctx: AppContext): Promise<boolean> {
 }
 
 /**
+ * Whether the Studio's 'Require two-factor sign-in' holds these credentials back until their user
+ * turns it on. API tokens pass: the setting is about signing in, and a token asks for no code.
+ */
+export async function mustEnrolFirst(ctx: AppContext, credentials: Credentials): Promise<boolean> {
+  if (credentials.apiToken) return false;
+  return (await twoFactorRequired(ctx)) && !(await hasTwoFactor(ctx.db, credentials.user.uid));
+}
+
+export const enrolFirst = () => new HttpError(403, TWO_FACTOR_REQUIRED, { twoFactor: "required" });
+
+/**
  * With the Studio's 'Require two-factor sign-in', a sign-in of someone without it is refused
  * everywhere but enrolment (403, `errors.twoFactor: "required"`), so the web app can lead them
- * there. API tokens pass: new ones can only be made by someone already through this gate.
+ * there; the attachment files (mounted before this) ask `mustEnrolFirst` themselves.
  */
 export function requireTwoFactorEnrolment(ctx: AppContext): RequestHandler {
   return async (req, _res, next) => {
-    if (!req.user || req.apiToken || mayBeforeEnrolment(req)) return next();
-    if (!(await twoFactorRequired(ctx)) || (await hasTwoFactor(ctx.db, req.user.uid))) return next();
-    throw new HttpError(403, TWO_FACTOR_REQUIRED, { twoFactor: "required" });
+    if (!req.user || mayBeforeEnrolment(req)) return next();
+    if (await mustEnrolFirst(ctx, { user: req.user, apiToken: req.apiToken })) throw enrolFirst();
+    next();
   };
 }
