@@ -1,5 +1,6 @@
 import i18next, { type i18n, type TOptions } from "i18next";
 import { readCatalogues } from "./catalogues";
+import { formatCount } from "./format";
 import { DEFAULT_LANGUAGE, directionOf, isLanguage, SUPPORTED_LANGUAGES, type Language } from "./languages";
 
 /** A text of the catalogue, in one language, with its placeholders filled in (never HTML-escaped: callers escape). */
@@ -48,7 +49,14 @@ export function translator(lang: string | null | undefined): Translator {
   let kept = translators.get(language);
   if (!kept) {
     const fixed = i18nextInstance().getFixedT(language);
-    kept = { lang: language, dir: directionOf(language), t: (key, options) => String(fixed(key, options ?? {})) };
+    // A count picks the plural form as a number and is shown as the language writes numbers (`1.234`).
+    const t: Translate = (key, options = {}) =>
+      String(
+        typeof options.count === "number"
+          ? fixed(key, { ...options, replace: { ...options, count: formatCount(language, options.count) } })
+          : fixed(key, options),
+      );
+    kept = { lang: language, dir: directionOf(language), t };
     translators.set(language, kept);
   }
   return kept;

@@ -44,6 +44,16 @@ describe("a language tag as browsers and links write it", () => {
   });
 });
 
+describe("a count in a text", () => {
+  it("picks the plural form by the number and is written as the language writes numbers", () => {
+    expect(de("gallery.photoCount", { count: 1 })).toBe(de("gallery.photoCount_one", { count: 1 }));
+    expect(de("gallery.photoCount", { count: 1234 })).toBe(de("gallery.photoCount_other", { count: 1234 }));
+    expect(de("gallery.photoCount", { count: 1234 })).toContain("1.234");
+    expect(translator("fr").t("gallery.photoCount", { count: 1234 })).toContain("1\u202f234");
+    expect(translator("en").t("gallery.photoCount", { count: 1234 })).toBe("1234 photos");
+  });
+});
+
 describe("the studio's and a project's language", () => {
   it("are English and not following the browser until chosen; unknown values are refused with 400", async () => {
     const s = await fixture.studio();
