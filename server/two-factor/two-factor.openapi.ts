@@ -90,6 +90,7 @@ export const twoFactorOperations: Operation[] = [
       method: "delete",
       path: "/api/users/:uid/two-factor",
       summary: "Turn a user's two-factor sign-in off (lost phone and codes); the user is mailed",
+      description: "Sign-in only: API tokens are refused. 409 for one's own (turned off in Security, with a proof).",
       answers: [{ status: 204, description: "Done; no body" }],
       errors: [409],
     },

@@ -1,6 +1,6 @@
 import { Router } from "express";
 import type { AppContext } from "../context";
-import { currentUser } from "../http/authenticate";
+import { currentUser, requireSignIn } from "../http/authenticate";
 import { authRateLimits, SIGN_IN } from "../http/rate-limit";
 import { trustedOrigin } from "../http/request-origin";
 import { parseBody } from "../http/validate";
@@ -55,7 +55,8 @@ export function adminTwoFactorRouter(ctx: AppContext): Router {
   const router = Router();
   const mailer = createMailer(ctx.config.mail, ctx.logger);
 
-  router.delete("/:uid/two-factor", async (req, res) => {
+  // Weakening someone's sign-in is a person's act, not a script's: API tokens are refused.
+  router.delete("/:uid/two-factor", requireSignIn, async (req, res) => {
     const mail = { mailer, origin: trustedOrigin(req, ctx.config) };
     await resetTwoFactorAsAdmin(ctx, currentUser(req), String(req.params.uid), mail);
     res.status(204).end();

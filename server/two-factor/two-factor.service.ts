@@ -125,6 +125,8 @@ export async function regenerateRecoveryCodes(ctx: AppContext, uid: string): Pro
 
 /** An admin turns someone's two-factor off (a lost phone and lost codes): the user is mailed, the log notes who. */
 export async function resetTwoFactorAsAdmin(ctx: AppContext, actor: User, uid: string, mail: MailRoute): Promise<void> {
+  // One's own goes off in Security, with a code or the password: this route asks for neither.
+  if (uid === actor.uid) throw new ConflictError("Turn your own two-factor sign-in off in Security");
   const row = await findUserRow(ctx.db, uid);
   if (!row) throw new NotFoundError("User not found");
   if (!(await deleteTwoFactor(ctx.db, uid))) throw new ConflictError("Two-factor sign-in is not on for this user");

@@ -280,6 +280,27 @@ describe("an admin resetting someone's two-factor", () => {
     const nobody = await request(t.app).delete("/api/users/nobody/two-factor").set(bearer(admin.accessToken));
     expect(nobody.status).toBe(404);
   });
+
+  it("is a signed-in admin's act: an admin API token and one's own account are refused", async () => {
+    const { session } = await enrolledStaff();
+    const token = await request(t.app)
+      .post("/api/users/me/tokens")
+      .set(bearer(admin.accessToken))
+      .send({ name: "admin script", scope: "admin", expiresAt: null });
+    expect(token.status).toBe(201);
+    const byToken = await request(t.app)
+      .delete(`/api/users/${session.user.uid}/two-factor`)
+      .set(bearer(token.body.token));
+    expect(byToken.status).toBe(403);
+    await enrol(t.app, admin.accessToken);
+    const own = await request(t.app).delete(`/api/users/${admin.user.uid}/two-factor`).set(bearer(admin.accessToken));
+    expect([own.status, own.body.message]).toEqual([409, "Turn your own two-factor sign-in off in Security"]);
+    expect((await request(t.app).get("/api/users/me/two-factor").set(bearer(admin.accessToken))).body.enabled).toBe(
+      true,
+    );
+    const shown = await request(t.app).get(`/api/users/${session.user.uid}`).set(bearer(admin.accessToken));
+    expect(shown.body.twoFactor).toBe(true);
+  });
 });
 
 describe("the sign-in budgets", () => {
