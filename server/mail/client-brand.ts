@@ -93,12 +93,12 @@ async function coverImage(ctx: AppContext, projectId: number): Promise<InlineIma
  * and its logo and the project's cover as inline images. An image that cannot be read is left out
  * (logged): the mail still goes.
  */
-export async function clientMailBrand(ctx: AppContext, projectId: number): Promise<MailBrand> {
-  const [studio, row, project] = await Promise.all([
-    branding(ctx),
-    readStudioRow(ctx.db),
-    ctx.db("projects").where({ id: projectId }).first("language") as Promise<{ language: string | null } | undefined>,
-  ]);
+export async function clientMailBrand(
+  ctx: AppContext,
+  project: { id: number; language: string | null },
+): Promise<MailBrand> {
+  const projectId = project.id;
+  const [studio, row] = await Promise.all([branding(ctx), readStudioRow(ctx.db)]);
   const quietly = <T>(what: string, image: Promise<T>) =>
     image.catch((err: unknown) => {
       ctx.logger.warn({ err, projectId }, `the ${what} could not be put in the client's mail`);
@@ -116,7 +116,7 @@ export async function clientMailBrand(ctx: AppContext, projectId: number): Promi
     contactPhone: studio.contactPhone,
     contactWebsite: studio.contactWebsite,
     timeZone: studio.timeZone,
-    language: mailLanguage({ project: project?.language, studio }),
+    language: mailLanguage({ project: project.language, studio }),
     ...(logo && { logo }),
     ...(cover && { cover }),
   };

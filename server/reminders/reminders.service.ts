@@ -79,9 +79,9 @@ export async function sendDueReminders(ctx: AppContext, now = Date.now()): Promi
   );
   // One brand per project (its cover is drawn for the mail), however many of its recipients are due.
   const brands = new Map<number, Promise<MailBrand>>();
-  const brandOf = (projectId: number) => {
-    let brand = brands.get(projectId);
-    if (!brand) brands.set(projectId, (brand = clientMailBrand(ctx, projectId)));
+  const brandOf = (project: DueReminder["project"]) => {
+    let brand = brands.get(project.id);
+    if (!brand) brands.set(project.id, (brand = clientMailBrand(ctx, project)));
     return brand;
   };
   let sent = 0;
@@ -92,7 +92,7 @@ export async function sendDueReminders(ctx: AppContext, now = Date.now()): Promi
       continue;
     }
     try {
-      await sendReminder(ctx, reminder, await brandOf(reminder.project.id), address.token);
+      await sendReminder(ctx, reminder, await brandOf(reminder.project), address.token);
     } catch (err) {
       ctx.logger.warn({ err, projectId: reminder.project.id, to: reminder.email }, "a reminder could not be sent");
       await retryReminderAt(ctx.db, reminder.recipientId, new Date(Date.now() + RETRY_AFTER_FAILURE_MS).toISOString());

@@ -163,7 +163,7 @@ export async function sendToClient(
     ctx,
     recipients.filter((r) => isMailableAddress(r.email)).map((r) => r.email),
   );
-  const brand = await clientMailBrand(ctx, projectId);
+  const brand = await clientMailBrand(ctx, project);
 
   const sending = new Semaphore(SEND_CONCURRENCY);
   const outcomes = await Promise.all(

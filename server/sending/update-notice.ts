@@ -32,7 +32,7 @@ export async function notifyGalleryUpdated(ctx: AppContext, projectId: number): 
       ctx,
       holders.map((h) => h.email),
     );
-    const brand = await clientMailBrand(ctx, projectId);
+    const brand = await clientMailBrand(ctx, project);
     const studio = brand.name;
     const texts = updateNoticeTexts(studio, project.name, brand.language);
     const published = { ...project, zipPath: project.zipPath };
