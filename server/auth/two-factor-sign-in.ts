@@ -11,7 +11,7 @@ import { hashSecretToken, newSecretToken, secondsFromNow } from "./secret-tokens
 import { startSession, type SessionClient } from "./sessions";
 
 /** How long the second step may wait after the right password. */
-export const CHALLENGE_TTL_SECONDS = 5 * 60;
+const CHALLENGE_TTL_SECONDS = 5 * 60;
 
 /** What the first step answers an account with two-factor: no session yet, a challenge for the second step. */
 export interface TwoFactorRequired {

@@ -38,8 +38,7 @@ export async function passkeySignInOptions(ctx: AppContext, relyingParty: Relyin
   return { challengeId, options };
 }
 
-export const refused = () =>
-  new UnauthorizedError("The passkey was not accepted. Try again, or sign in with your password.");
+const refused = () => new UnauthorizedError("The passkey was not accepted. Try again, or sign in with your password.");
 
 /** Judges the assertion against the passkey and the ceremony; answers the reason it fails, or null. */
 async function problemWith(

@@ -48,5 +48,3 @@ export const passkeySignInSchema = z.strictObject({
   challengeId: z.string().min(1).max(64).describe("What POST /api/auth/passkey/options answered"),
   response: authenticationResponseSchema.describe("What `startAuthentication` of @simplewebauthn/browser answered"),
 });
-
-export type PasskeySignIn = z.infer<typeof passkeySignInSchema>;

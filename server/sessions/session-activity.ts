@@ -2,7 +2,7 @@ import type { AppContext } from "../context";
 import { noteSessionActivity } from "./sessions.repository";
 
 /** A session's "last active" is written at most this often by one process. */
-export const ACTIVITY_WRITE_INTERVAL_MS = 60_000;
+const ACTIVITY_WRITE_INTERVAL_MS = 60_000;
 const MAX_TRACKED = 50_000;
 
 const written = new WeakMap<AppContext, Map<string, number>>();

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { hashSecretToken } from "../auth/secret-tokens";
 
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 /** Crockford's base32: no i, l, o or u, so a code read aloud or copied by hand stays right. */
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
