@@ -14,6 +14,7 @@ import {
   countUnusedRecoveryCodes,
   deleteTwoFactor,
   findTwoFactor,
+  hasTwoFactor,
   replaceRecoveryCodes,
   savePendingTwoFactor,
   spendRecoveryCode,
@@ -100,9 +101,9 @@ export async function disableTwoFactor(
 ): Promise<void> {
   const row = await findUserRow(ctx.db, uid);
   if (!row) throw new NotFoundError("User not found");
-  const status = await twoFactorStatus(ctx, uid);
-  if (!status.enabled && !status.pending) throw new ConflictError("Two-factor sign-in is not on");
-  if (status.enabled) {
+  const twoFactor = await findTwoFactor(ctx.db, uid);
+  if (!twoFactor) throw new ConflictError("Two-factor sign-in is not on");
+  if (twoFactor.confirmed_at) {
     // 400, not 401: a wrong proof must not read as a sign-in that ended.
     if (proof.code !== undefined) {
       if (!(await acceptTotpCode(ctx, uid, proof.code))) throw wrongCode();
@@ -117,7 +118,7 @@ export async function disableTwoFactor(
 
 /** New recovery codes; the old ones stop working. */
 export async function regenerateRecoveryCodes(ctx: AppContext, uid: string): Promise<string[]> {
-  if (!(await twoFactorStatus(ctx, uid)).enabled) throw new ConflictError("Two-factor sign-in is not on");
+  if (!(await hasTwoFactor(ctx.db, uid))) throw new ConflictError("Two-factor sign-in is not on");
   const codes = await makeRecoveryCodes(ctx, uid);
   ctx.logger.info({ uid }, "recovery codes made anew");
   return codes;
