@@ -96,9 +96,10 @@ describe("the sessions list", () => {
     const first = await idOf();
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 61_000 });
     await sessionsOf(session);
+    // The first request's own write (real time) may land after `first` was read: wait for the later one.
     const later = await eventually(async () => {
       const now = await idOf();
-      return now.lastActiveAt > first.lastActiveAt ? now : undefined;
+      return new Date(now.lastActiveAt).getTime() > new Date(first.createdAt).getTime() + 60_000 ? now : undefined;
     });
     expect(new Date(later.lastActiveAt).getTime()).toBeGreaterThan(new Date(first.createdAt).getTime() + 60_000);
   });
