@@ -5,7 +5,7 @@ import { SUPPORTED_LANGUAGES, type Language } from "./languages";
 
 export type Catalogue = { [key: string]: string | Catalogue };
 
-export const LOCALES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "locales");
+const LOCALES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "locales");
 
 /** A language's file, or undefined while it is missing (its texts then fall back to English). */
 export function readCatalogue(lang: Language): Catalogue | undefined {

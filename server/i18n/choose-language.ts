@@ -16,7 +16,7 @@ function queryLanguage(req: IncomingMessage): Language | undefined {
 }
 
 /** The visitor's choice: the link's `?lang=`, else their cookie. */
-export function visitorLanguage(req: IncomingMessage): Language | undefined {
+function visitorLanguage(req: IncomingMessage): Language | undefined {
   return queryLanguage(req) ?? cookieValues(req, LANGUAGE_COOKIE).find(isLanguage);
 }
 
