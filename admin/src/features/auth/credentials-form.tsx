@@ -4,7 +4,8 @@ import { useForm } from "@mantine/form";
 import { useLogin, useRegister, type AuthActionResponse } from "@refinedev/core";
 import type { SignInVariables, SignUpVariables } from "../../providers/auth-provider";
 import { AuthMessage } from "./auth-message";
-import { INVALID_EMAIL, isEmailAddress, singleLineProblem } from "../../../../api/validation";
+import { isEmailAddress } from "../../../../api/validation";
+import { oneLineProblem } from "../../lib/one-line";
 import { describePasswordPolicy, type PasswordPolicy } from "../../lib/password-policy";
 import { t } from "../../i18n";
 
@@ -25,10 +26,14 @@ export function CredentialsForm({ signUp, passwordPolicy, onToggleSignUp, onForg
     validate: {
       // A new account's address must be one mail can reach (the server's rule); signing in takes any.
       email: (value) =>
-        !value.trim() ? t("auth.emailRequired") : signUp && !isEmailAddress(value.trim()) ? INVALID_EMAIL : null,
+        !value.trim()
+          ? t("auth.emailRequired")
+          : signUp && !isEmailAddress(value.trim())
+            ? t("app.invalidEmail")
+            : null,
       password: (value) => (value ? null : t("auth.passwordRequired")),
       // The admins' access-request mail names the account on one line (the server's rule too).
-      displayName: (value) => (signUp ? singleLineProblem("Name", value.trim()) : null),
+      displayName: (value) => (signUp ? oneLineProblem("auth.name", value.trim()) : null),
     },
   });
 

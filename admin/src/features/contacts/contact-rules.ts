@@ -1,19 +1,20 @@
 import { nameError } from "../../lib/name-rule";
-import { INVALID_EMAIL, INVALID_PHONE, isEmailAddress, isPhoneNumber } from "../../../../api/validation";
+import { isEmailAddress, isPhoneNumber } from "../../../../api/validation";
 import type { ContactFormValues, ContactPayload } from "./types";
+import { t } from "../../i18n";
 
 export { nameError };
 
 /** An e-mail is optional, but one that is given must be an address mail can reach (the server's rule). */
 export function emailError(value: string | null | undefined): string | null {
   const email = (value ?? "").trim();
-  return email && !isEmailAddress(email) ? INVALID_EMAIL : null;
+  return email && !isEmailAddress(email) ? t("app.invalidEmail") : null;
 }
 
 /** A phone number is optional, but one that is given is made of phone characters (the server's rule). */
 export function phoneError(value: string | null | undefined): string | null {
   const phone = (value ?? "").trim();
-  return phone && !isPhoneNumber(phone) ? INVALID_PHONE : null;
+  return phone && !isPhoneNumber(phone) ? t("app.invalidPhone") : null;
 }
 
 const optional = (value: string | null | undefined) => (value ?? "").trim() || null;

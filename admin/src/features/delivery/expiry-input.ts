@@ -1,4 +1,5 @@
-import { EXPIRY_NOT_IN_FUTURE, PASSCODE_ONLY_SPACES, isInFuture, singleLineProblem } from "../../../../api/validation";
+import { isInFuture } from "../../../../api/validation";
+import { oneLineProblem } from "../../lib/one-line";
 import { t } from "../../i18n";
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -22,11 +23,13 @@ export function fromLocalInput(value: string): string | null {
 export function passcodeError(passcode: string): string | null {
   if (passcode === "") return null;
   if (passcode.length < 4 || passcode.length > 64) return t("delivery.passcodeLength");
-  return singleLineProblem("Passcode", passcode) ?? (/\S/.test(passcode) ? null : PASSCODE_ONLY_SPACES);
+  return (
+    oneLineProblem("delivery.passcode", passcode) ?? (/\S/.test(passcode) ? null : t("delivery.passcodeOnlySpaces"))
+  );
 }
 
 /** The server's rule for an expiry, checked as it is typed: empty (no expiry) or later than now. */
 export function expiryError(value: string, now = Date.now()): string | null {
   const iso = fromLocalInput(value);
-  return iso && !isInFuture(iso, now) ? EXPIRY_NOT_IN_FUTURE : null;
+  return iso && !isInFuture(iso, now) ? t("delivery.expiryInPast") : null;
 }

@@ -1,4 +1,4 @@
-import { singleLineProblem } from "../../../../api/validation";
+import { oneLineProblem } from "../../lib/one-line";
 import { t } from "../../i18n";
 
 /**
@@ -18,4 +18,4 @@ export function addressError(value: string, chosen: string[]): string | null {
 export const recipientCount = (contactIds: number[], emails: string[]) => contactIds.length + emails.length;
 
 /** A subject is a mail header: one line, no control characters (the server's rule); blank is left to the Send button. */
-export const subjectError = (subject: string): string | null => singleLineProblem("Subject", subject.trim());
+export const subjectError = (subject: string): string | null => oneLineProblem("sending.subject", subject.trim());
