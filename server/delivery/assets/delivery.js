@@ -4,6 +4,50 @@
 // or not. The viewer shows each photo's screen-sized preview (`v/<n>`); its download is the
 // original. Photos are named by their position (1-based); names come with the page or with the
 // parts asked for at `photos?from=<position>`.
+
+// The page's texts (#pd-texts, JSON, in the page's language), for this script and favourites.js:
+// `photodropTexts.t("viewer.next")`, `{{name}}` filled in; a numeric `count` picks the plural form
+// as i18next names it (`_one`, `_few`, `_other`) and is written as the language writes numbers.
+window.photodropTexts = (function () {
+  "use strict";
+  var texts = readTexts();
+  var lang = texts.lang || document.documentElement.lang || "en";
+  var plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang) : null;
+  var numbers = window.Intl && lang !== "en" ? new Intl.NumberFormat(lang) : null;
+
+  function readTexts() {
+    var node = document.getElementById("pd-texts");
+    try {
+      return (node && JSON.parse(node.textContent)) || {};
+    } catch {
+      return {};
+    }
+  }
+
+  function number(n) {
+    return numbers ? numbers.format(n) : String(n);
+  }
+
+  function t(path, vars) {
+    var parts = path.split(".");
+    var last = parts.pop();
+    var group = parts.reduce(function (at, part) {
+      return (at && at[part]) || {};
+    }, texts);
+    var text = group[last];
+    if (vars && typeof vars.count === "number") {
+      // A text with plural forms picks one; one without (`Favourites ({{count}})`) is the same for every count.
+      text = group[last + "_" + (plurals ? plurals.select(vars.count) : "other")] || group[last + "_other"] || text;
+      vars = Object.assign({}, vars, { count: number(vars.count) });
+    }
+    return String(text === undefined ? path : text).replace(/\{\{(\w+)\}\}/g, function (all, name) {
+      return vars && vars[name] !== undefined ? vars[name] : all;
+    });
+  }
+
+  return { t: t, number: number };
+})();
+
 (function () {
   "use strict";
   var grid = document.querySelector(".grid");
@@ -20,41 +64,10 @@
   var offered = (grid.getAttribute("data-downloads") || "").split(" ");
   var originals = offered.indexOf("original") !== -1;
   var webSize = offered.indexOf("web") !== -1;
-  // The page's language: its texts come with it (#pd-texts, JSON); right to left mirrors the arrows and swipes.
-  var texts = readTexts();
-  var lang = texts.lang || document.documentElement.lang || "en";
+  // The page's texts in its language; right to left mirrors the arrows and swipes.
+  var t = window.photodropTexts.t;
+  var number = window.photodropTexts.number;
   var rtl = document.documentElement.dir === "rtl";
-  var plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang) : null;
-  var numbers = window.Intl && lang !== "en" ? new Intl.NumberFormat(lang) : null;
-
-  function readTexts() {
-    var node = document.getElementById("pd-texts");
-    try {
-      return (node && JSON.parse(node.textContent)) || {};
-    } catch {
-      return {};
-    }
-  }
-
-  /** `viewer.next`, with `{{name}}` filled in; a `count` picks the plural form as i18next names it (`_one`, `_few`, `_other`). */
-  function t(path, vars) {
-    var parts = path.split(".");
-    var last = parts.pop();
-    var group = parts.reduce(function (at, part) {
-      return (at && at[part]) || {};
-    }, texts);
-    var text = group[last];
-    if (vars && typeof vars.count === "number")
-      // A text with plural forms picks one; one without (`Favourites ({{count}})`) is the same for every count.
-      text = group[last + "_" + (plurals ? plurals.select(vars.count) : "other")] || group[last + "_other"] || text;
-    return String(text === undefined ? path : text).replace(/\{\{(\w+)\}\}/g, function (all, name) {
-      return vars && vars[name] !== undefined ? vars[name] : all;
-    });
-  }
-
-  function number(n) {
-    return numbers ? numbers.format(n) : String(n);
-  }
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);

@@ -9,40 +9,15 @@
   var grid = document.querySelector(".grid");
   if (!grid || !window.fetch) return;
   var viewer = document.querySelector(".viewer");
-  var texts = readTexts();
-  var plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(texts.lang || "en") : null;
-  var numbers = window.Intl && texts.lang && texts.lang !== "en" ? new Intl.NumberFormat(texts.lang) : null;
   var studioName = document.querySelector(".studio span");
-  var studio = (studioName && studioName.textContent) || texts.theStudio || "the studio";
+  var studio = (studioName && studioName.textContent) || window.photodropTexts.t("theStudio");
   var sizes = (grid.querySelector("img") || { getAttribute: function () {} }).getAttribute("sizes") || "";
   var state = { limit: null, visitor: null, sent: false, chosen: {}, count: 0 };
   var shownInViewer = 0;
 
-  function readTexts() {
-    var node = document.getElementById("pd-texts");
-    try {
-      return (node && JSON.parse(node.textContent)) || {};
-    } catch {
-      return {};
-    }
-  }
-
-  /** A favourites text (`errors.generic`), `{{name}}` filled in; a `count` picks the plural form as i18next names it. */
+  /** A favourites text (`errors.generic`) in the page's language (delivery.js reads them: photodropTexts). */
   function t(path, vars) {
-    var parts = path.split(".");
-    var last = parts.pop();
-    var group = parts.reduce(function (at, part) {
-      return (at && at[part]) || {};
-    }, texts.favourites || {});
-    var text = group[last];
-    if (vars && typeof vars.count === "number") {
-      // A text with plural forms picks one; one without (`Favourites ({{count}})`) is the same for every count.
-      text = group[last + "_" + (plurals ? plurals.select(vars.count) : "other")] || group[last + "_other"] || text;
-      vars.count = numbers ? numbers.format(vars.count) : String(vars.count);
-    }
-    return String(text === undefined ? path : text).replace(/\{\{(\w+)\}\}/g, function (all, name) {
-      return vars && vars[name] !== undefined ? vars[name] : all;
-    });
+    return window.photodropTexts.t("favourites." + path, vars);
   }
 
   /** What went wrong, in the page's language: by the answer's status (the server's own messages are English). */
