@@ -134,6 +134,20 @@ describe("signing sessions out", () => {
     expect(await t.ctx.db("refresh_tokens").where({ family: id }).whereNull("revoked_at")).toEqual([]);
   });
 
+  it("refuses an API token: sessions are a signed-in person's to see and end", async () => {
+    const session = await logIn(await account());
+    const before = (await sessionsOf(session)).body.length;
+    const made = await request(t.app)
+      .post("/api/users/me/tokens")
+      .set(bearer(session.accessToken))
+      .send({ name: "Script", scope: "write", expiresAt: null });
+    expect(made.status).toBe(201);
+    const token = bearer(made.body.token);
+    expect((await request(t.app).get("/api/users/me/sessions").set(token)).status).toBe(403);
+    expect((await request(t.app).delete("/api/users/me/sessions").set(token)).status).toBe(403);
+    expect((await sessionsOf(session)).body).toHaveLength(before);
+  });
+
   it("answers 404 for an unknown session or another user's", async () => {
     const mine = await logIn(await account());
     const theirs = await logIn(await account());
