@@ -3,6 +3,22 @@ import type { Language } from "./languages";
 
 const SIZE_UNITS = ["byte", "kilobyte", "megabyte", "gigabyte", "terabyte"] as const;
 
+/** Number formats made once (each costs tens of µs to make, and every gallery page uses a few). */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function numberFormat(lang: Language, unit?: (typeof SIZE_UNITS)[number]): Intl.NumberFormat {
+  const key = `${lang} ${unit ?? ""}`;
+  let made = numberFormats.get(key);
+  if (!made) {
+    const digits = unit === undefined || unit === "byte" ? undefined : 1;
+    made = new Intl.NumberFormat(lang, {
+      ...(unit && { style: "unit", unit, unitDisplay: "short" }),
+      ...(digits && { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+    });
+    numberFormats.set(key, made);
+  }
+  return made;
+}
+
 /**
  * A file size for the language: English keeps the web app's own `3.2 MB` (api/format-size.ts);
  * others use Intl's unit names and decimal separator (`3,2 Mo`, `3,2 MB`), 1024-based the same way.
@@ -15,19 +31,12 @@ export function formatSizeIn(lang: Language, bytes: number): string {
     value /= 1024;
     unit += 1;
   }
-  const digits = unit === 0 ? 0 : 1;
-  return new Intl.NumberFormat(lang, {
-    style: "unit",
-    unit: SIZE_UNITS[unit],
-    unitDisplay: "short",
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  }).format(unit === 0 ? Math.round(value) : value);
+  return numberFormat(lang, SIZE_UNITS[unit]).format(unit === 0 ? Math.round(value) : value);
 }
 
 /** A count for the language (`1.234`, `1 234`, `١٬٢٣٤`); English as before (`1234`). */
 export function formatCount(lang: Language, n: number): string {
-  return lang === "en" ? String(n) : new Intl.NumberFormat(lang).format(n);
+  return lang === "en" ? String(n) : numberFormat(lang).format(n);
 }
 
 const partsOf = (lang: string, iso: string, timeZone: string, withTime: boolean) => {
