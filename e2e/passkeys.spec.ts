@@ -94,7 +94,10 @@ async function staffWithPasskey(name = "Laptop") {
   const email = `staff${++n}@studio.test`;
   const session = await approvedAccount(t.app, email, "staffpass1", admin);
   const device = await authenticatorPage();
-  const options = await api("post", "/api/users/me/passkeys/registration-options").set(bearer(session.accessToken));
+  // Adding a passkey asks again who is there (the password here; a two-factor code also does).
+  const options = await api("post", "/api/users/me/passkeys/registration-options")
+    .set(bearer(session.accessToken))
+    .send({ password: "staffpass1" });
   expect(options.status, JSON.stringify(options.body)).toBe(200);
   const response = await create(device.page, options.body);
   const added = await api("post", "/api/users/me/passkeys").set(bearer(session.accessToken)).send({ name, response });

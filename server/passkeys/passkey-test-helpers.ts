@@ -62,6 +62,38 @@ export function softwarePasskey(credentialId = crypto.randomBytes(16).toString("
         },
       };
     },
+    /** What `startRegistration` would answer to options with `challenge`: attestation 'none', CBOR by hand. */
+    attest(challenge: string) {
+      const clientData = JSON.stringify({ type: "webauthn.create", challenge, origin: "http://localhost:4000" });
+      const id = Buffer.from(credentialId, "base64url");
+      const idLength = Buffer.alloc(2);
+      idLength.writeUInt16BE(id.length);
+      // Flags 0x45: present, verified, attested credential data follows; counter 0; an all-zero AAGUID.
+      const authData = Buffer.concat([
+        sha256("localhost"),
+        Buffer.from([0x45, 0, 0, 0, 0]),
+        Buffer.alloc(16),
+        idLength,
+        id,
+        coseKeyOf(publicKey),
+      ]);
+      const attestation = Buffer.concat([
+        Buffer.from("a363666d74646e6f6e656761747453746d74a068617574684461746158", "hex"),
+        Buffer.from([authData.length]),
+        authData,
+      ]);
+      return {
+        id: credentialId,
+        rawId: credentialId,
+        type: "public-key",
+        clientExtensionResults: {},
+        response: {
+          clientDataJSON: Buffer.from(clientData).toString("base64url"),
+          attestationObject: attestation.toString("base64url"),
+          transports: ["internal"],
+        },
+      };
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { routesOf, type Operation } from "../openapi/operation";
 import { components, dateTime, sessionSchema } from "../openapi/schemas";
-import { addPasskeySchema, passkeySignInSchema, renamePasskeySchema } from "./passkeys.schema";
+import { addPasskeySchema, passkeyProofSchema, passkeySignInSchema, renamePasskeySchema } from "./passkeys.schema";
 
 /** The passkey routes as the OpenAPI document describes them (server/openapi/catalogue.ts lists them). */
 
@@ -69,10 +69,15 @@ export const passkeyOperations: Operation[] = [
     {
       method: "post",
       path: "/api/users/me/passkeys/registration-options",
-      summary: "Start adding a passkey: options for the browser, with a challenge valid 5 minutes",
-      description: NOT_OFFERED,
+      summary: "Start adding a passkey: the password or a current two-factor code, then options for the browser",
+      description:
+        NOT_OFFERED +
+        " A passkey signs in alone, so adding one asks again who is there: 400 without `password` or `code` " +
+        "(exactly one), 403 for a wrong one (counted on the sign-in budgets as a wrong password; 429 past them). " +
+        "The challenge is valid 5 minutes. Once added, the user is mailed.",
+      body: { json: passkeyProofSchema },
       answers: [{ status: 200, description: "The options", schema: creationOptionsSchema }],
-      errors: [400],
+      errors: [400, 403, 429],
     },
     {
       method: "post",

@@ -7,10 +7,14 @@ import { parseBody, parseId } from "../http/validate";
 import type { Session } from "../../api/types";
 import { knownDevice } from "../auth/device-cookie";
 import { sessionClientOf } from "../sessions/sign-in-mail";
-import { addPasskeySchema, passkeySignInSchema, renamePasskeySchema } from "./passkeys.schema";
+import { createMailer } from "../mail/mailer";
+import { trustedOrigin } from "../http/request-origin";
+import { addPasskeySchema, passkeyProofSchema, passkeySignInSchema, renamePasskeySchema } from "./passkeys.schema";
 import { addPasskey, passkeysOf, registrationOptions, removeOwnPasskey, renameOwnPasskey } from "./passkeys.service";
 import { completePasskeySignIn, passkeySignInOptions } from "./passkey-sign-in";
 import { passkeySupportOf, type RelyingParty } from "./relying-party";
+import { proveItIsTheUser } from "./passkey-proof";
+import { mailPasskeyAdded } from "./passkey-mail";
 
 /** The relying party of this request, or a 400 with the reason the page shows (plain HTTP, an IP address). */
 function relyingPartyOf(ctx: AppContext, req: Request): RelyingParty {
@@ -22,18 +26,31 @@ function relyingPartyOf(ctx: AppContext, req: Request): RelyingParty {
 /** /api/users/me/passkeys: one's own passkeys. */
 export function passkeysRouter(ctx: AppContext): Router {
   const router = Router();
+  const limits = authRateLimits(ctx);
+  const mailer = createMailer(ctx.config.mail, ctx.logger);
 
   router.get("/", async (req, res) => {
     res.json(await passkeysOf(ctx, currentUser(req).uid));
   });
 
   router.post("/registration-options", async (req, res) => {
-    res.json(await registrationOptions(ctx, currentUser(req), relyingPartyOf(ctx, req)));
+    const user = currentUser(req);
+    const relyingParty = relyingPartyOf(ctx, req);
+    const proof = parseBody(passkeyProofSchema, req.body ?? {});
+    // Counted like a wrong password: a stolen session must not become a way to guess it unbudgeted.
+    const attempt = await limits.forAccount(SIGN_IN, user.email, req.ip);
+    await proveItIsTheUser(ctx, user.uid, proof);
+    await attempt.succeeded();
+    res.json(await registrationOptions(ctx, user, relyingParty));
   });
 
   router.post("/", async (req, res) => {
     const body = parseBody(addPasskeySchema, req.body);
-    res.status(201).json(await addPasskey(ctx, currentUser(req).uid, body));
+    const user = currentUser(req);
+    const passkey = await addPasskey(ctx, user.uid, body);
+    res.status(201).json(passkey);
+    const route = { mailer, origin: trustedOrigin(req, ctx.config) };
+    mailPasskeyAdded(ctx, route, user, passkey.name, sessionClientOf(req));
   });
 
   router.patch("/:id", async (req, res) => {

@@ -42,6 +42,16 @@ export const addPasskeySchema = z.strictObject({
   response: registrationResponseSchema.describe("What `startRegistration` of @simplewebauthn/browser answered"),
 });
 
+/** Adding a passkey asks again who is there: the password or a current two-factor code. */
+export const passkeyProofSchema = z
+  .strictObject({
+    password: z.string().min(1, "Enter your password").max(1024).optional(),
+    code: z.string().trim().min(1, "Enter the code").max(20, "A code is six digits").optional(),
+  })
+  .refine((body) => (body.code === undefined) !== (body.password === undefined), {
+    message: "Send either your password or a current two-factor code",
+  });
+
 export const renamePasskeySchema = z.strictObject({ name: passkeyName });
 
 export const passkeySignInSchema = z.strictObject({

@@ -64,7 +64,8 @@ describe("adding passkeys", () => {
     const res = await request(t.app)
       .post("/api/users/me/passkeys/registration-options")
       .set(LOCAL)
-      .set(bearer(staff.accessToken));
+      .set(bearer(staff.accessToken))
+      .send({ password: "staffpass1" });
     expect(res.status).toBe(200);
     expectMatchesContract(res, "post", "/api/users/me/passkeys/registration-options");
     expect(res.body.rp).toEqual({ id: "localhost", name: "Photodrop" });
@@ -96,7 +97,11 @@ describe("adding passkeys", () => {
     const early = await add().send(forged);
     expect(early.status).toBe(400);
     expect(early.body.message).toMatch(/Start again/);
-    await request(t.app).post("/api/users/me/passkeys/registration-options").set(LOCAL).set(bearer(fresh.accessToken));
+    await request(t.app)
+      .post("/api/users/me/passkeys/registration-options")
+      .set(LOCAL)
+      .set(bearer(fresh.accessToken))
+      .send({ password: "freshpass1" });
     const bad = await add().send(forged);
     expectMatchesContract(bad, "post", "/api/users/me/passkeys");
     expect(bad.body).toEqual({ statusCode: 400, message: "The passkey could not be verified" });
