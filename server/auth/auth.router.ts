@@ -7,7 +7,7 @@ import { trustedOrigin } from "../http/request-origin";
 import { createMailer } from "../mail/mailer";
 import { googleSchema, loginSchema, resetConfirmSchema, resetRequestSchema, signupSchema } from "./auth.schema";
 import { twoFactorSignInSchema } from "../two-factor/two-factor.schema";
-import { mailNewBrowserSignIn, sessionClientOf } from "../sessions/sign-in-mail";
+import { mailUnfamiliarSignIn, sessionClientOf } from "../sessions/sign-in-mail";
 import type { Session } from "../../api/types";
 import { completeTwoFactorSignIn } from "./two-factor-sign-in";
 import { logIn, signUp } from "./auth.service";
@@ -31,12 +31,13 @@ export function authRouter(ctx: AppContext): Router {
   const mailOf = (req: Request) => ({ mailer, origin: trustedOrigin(req, ctx.config) });
 
   /**
-   * Answers a sign-in's session, renews the browser's device cookie, and mails the user when the
-   * browser (or program) never signed in to the account before.
+   * Answers a sign-in's session, renews the browser's device cookie, and mails the user when a
+   * browser (or program) without that cookie signs in from an address and kind of browser the
+   * account's earlier sessions never came from.
    */
   const signedIn = async (req: Request, res: Response, session: Session, device: string | undefined) => {
     await setDeviceCookie(ctx.db, req, res, session.user.uid, device);
-    if (!device) mailNewBrowserSignIn(ctx, mailOf(req), session.user, sessionClientOf(req));
+    if (!device) await mailUnfamiliarSignIn(ctx, mailOf(req), session, sessionClientOf(req));
     sendSession(req, res, session, ttl);
   };
 

@@ -12,6 +12,7 @@ import { TestSocket } from "../events/test-socket";
 import { createTestApp, type TestApp } from "../test/harness";
 import { startSmtpInbox, type SmtpInbox } from "../test/smtp-inbox";
 import { eventually } from "../test/wait";
+import { mailsSettled } from "../mail/mailer";
 
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
 const SAFARI =
@@ -26,7 +27,12 @@ let n = 0;
 
 beforeAll(async () => {
   smtp = await startSmtpInbox();
-  t = await createTestApp({ ...RELAXED_LIMITS, SMTP_URL: smtp.url, PUBLIC_URL: "https://photos.example.test/" });
+  t = await createTestApp({
+    ...RELAXED_LIMITS,
+    TRUST_PROXY: "loopback",
+    SMTP_URL: smtp.url,
+    PUBLIC_URL: "https://photos.example.test/",
+  });
   server = http.createServer(t.app);
   hub = attachEventsServer(server, t.ctx);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -209,29 +215,52 @@ describe("signing sessions out", () => {
   });
 });
 
-describe("a sign-in from a new browser", () => {
-  it("mails the user unless the browser carries the account's device cookie", async () => {
+describe("a sign-in from somewhere new", () => {
+  const mailsTo = (email: string) => smtp.mails.filter((m) => m.to.includes(email) && /New sign-in/.test(m.body));
+  const signIn = (who: { email: string; password: string }, from: { ip: string; agent?: string; cookie?: string }) => {
+    const req = request(t.app)
+      .post("/api/auth/login")
+      .set(SESSION_HEADER, "cookie")
+      .set("X-Forwarded-For", from.ip)
+      .set("User-Agent", from.agent ?? "");
+    if (from.cookie) void req.set("Cookie", from.cookie);
+    return req.send(who);
+  };
+
+  it("mails only without the device cookie, from an address and kind of browser the account never signed in from", async () => {
     const who = await account();
-    const mailsTo = () => smtp.mails.filter((m) => m.to.includes(who.email) && /New sign-in/.test(m.body));
-    const first = await request(t.app)
-      .post("/api/auth/login")
-      .set(SESSION_HEADER, "cookie")
-      .set("User-Agent", FIREFOX)
-      .send(who);
-    expect(first.status).toBe(200);
-    const mail = await eventually(() => mailsTo()[0]);
+    const away = await signIn(who, { ip: "203.0.113.7", agent: FIREFOX });
+    expect(away.status).toBe(200);
+    const mail = await eventually(() => mailsTo(who.email)[0]);
     expect(mail.body).toContain("Firefox 128 on Linux");
+    expect(mail.body).toContain("203.0.113.7");
     expect(mail.body).toContain("https://photos.example.test/");
-    const device = cookieSet(first, DEVICE_COOKIE).pair;
-    const known = await request(t.app)
-      .post("/api/auth/login")
-      .set(SESSION_HEADER, "cookie")
-      .set("Cookie", device)
-      .send(who);
-    expect(known.status).toBe(200);
-    // A later new browser's mail arrives; the known one's never did.
-    await logIn(who, SAFARI);
-    await eventually(() => (mailsTo().length >= 2 ? true : undefined));
-    expect(mailsTo().map((m) => /Safari/.test(m.body))).toEqual([false, true]);
+    // The browser's device cookie, anywhere: no mail.
+    const device = cookieSet(away, DEVICE_COOKIE).pair;
+    expect((await signIn(who, { ip: "198.51.100.9", agent: FIREFOX, cookie: device })).status).toBe(200);
+    // Without it, from where the account signed in before with this kind of browser (a newer version): no mail.
+    const newerFirefox = FIREFOX.replaceAll("128.0", "133.0");
+    expect((await signIn(who, { ip: "203.0.113.7", agent: newerFirefox })).status).toBe(200);
+    // A script signing in again and again from where the sign-up came from: no mail.
+    for (let i = 0; i < 3; i++) await logIn(who, "");
+    // Another kind of browser at a known address, and a known browser at another address: mails.
+    expect((await signIn(who, { ip: "203.0.113.7", agent: SAFARI })).status).toBe(200);
+    expect((await signIn(who, { ip: "192.0.2.44", agent: FIREFOX })).status).toBe(200);
+    await mailsSettled(t.ctx);
+    const mails = mailsTo(who.email).map((m) => /Safari|192\.0\.2\.44|203\.0\.113\.7/.exec(m.body)?.[0]);
+    expect(mails).toEqual(["203.0.113.7", "Safari", "192.0.2.44"]);
+  });
+
+  it("does not mail an account's first sign-in", async () => {
+    const who = await account();
+    // As for an account whose sign-up left no session behind (made by Google sign-in, or pruned).
+    const { uid } = await t.ctx.db("users").where({ email: who.email }).first("uid");
+    await t.ctx.db("user_sessions").where({ user_uid: uid }).delete();
+    expect((await signIn(who, { ip: "203.0.113.8", agent: FIREFOX })).status).toBe(200);
+    await mailsSettled(t.ctx);
+    expect(mailsTo(who.email)).toEqual([]);
+    // The next one from elsewhere is news again.
+    expect((await signIn(who, { ip: "203.0.113.9", agent: FIREFOX })).status).toBe(200);
+    await eventually(() => mailsTo(who.email)[0]);
   });
 });

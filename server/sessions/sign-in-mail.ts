@@ -1,8 +1,12 @@
 import type { Request } from "express";
 import type { AppContext } from "../context";
+import type { Db } from "../db/database";
 import type { MailRoute } from "../users/access-mail";
 import type { SessionClient } from "../auth/sessions";
-import { describeUserAgent } from "./user-agent";
+import type { Session } from "../../api/types";
+import { familyOfRefreshToken } from "../auth/refresh-tokens.repository";
+import { hashSecretToken } from "../auth/secret-tokens";
+import { describeUserAgent, userAgentFamily } from "./user-agent";
 
 /** Where a request comes from, as its session records it. */
 export const sessionClientOf = (req: Request): SessionClient => ({
@@ -11,11 +15,46 @@ export const sessionClientOf = (req: Request): SessionClient => ({
 });
 
 /**
+ * Whether a sign-in without the account's device cookie comes from somewhere new: the account has
+ * signed in before (a session row other than this one), and none of those came from this address
+ * with this kind of browser. The account's first sign-in, and a script signing in again from where
+ * it always does, are not news.
+ */
+async function isUnfamiliarPlace(db: Db, session: Session, client: SessionClient): Promise<boolean> {
+  const current = await familyOfRefreshToken(db, hashSecretToken(session.refreshToken));
+  const earlier = (await db("user_sessions")
+    .where({ user_uid: session.user.uid })
+    .whereNot({ id: current?.family ?? "" })
+    .select("user_agent", "address")) as Array<{ user_agent: string | null; address: string | null }>;
+  if (earlier.length === 0) return false;
+  const address = client.address?.slice(0, 64) ?? null;
+  const family = userAgentFamily(client.userAgent);
+  return !earlier.some((row) => row.address === address && userAgentFamily(row.user_agent) === family);
+}
+
+/**
+ * Mails the user about a sign-in without the account's device cookie from an unfamiliar place
+ * (isUnfamiliarPlace). Never fails the sign-in: a failing check is logged and sends nothing.
+ */
+export async function mailUnfamiliarSignIn(
+  ctx: AppContext,
+  route: MailRoute,
+  session: Session,
+  client: SessionClient,
+): Promise<void> {
+  try {
+    if (await isUnfamiliarPlace(ctx.db, session, client)) mailNewBrowserSignIn(ctx, route, session.user, client);
+  } catch (err) {
+    ctx.logger.error({ uid: session.user.uid, err: (err as Error).message }, "new sign-in check failed");
+  }
+}
+
+/**
  * Tells the user of a sign-in from a browser that never signed in to the account before (no device
  * cookie of it): a stolen password used elsewhere does not go unnoticed. Sent after the answer,
  * never failing it.
  */
-export function mailNewBrowserSignIn(
+function mailNewBrowserSignIn(
   ctx: AppContext,
   route: MailRoute,
   user: { uid: string; email: string },
