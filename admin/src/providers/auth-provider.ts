@@ -1,4 +1,5 @@
 import type { AuthActionResponse, AuthProvider } from "@refinedev/core";
+import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
 import { recheckAccess } from "./access-control";
 import { freshAccessToken, http, toHttpError } from "./http";
 import {
@@ -16,9 +17,31 @@ import { t } from "../i18n";
 export interface SignInVariables {
   email?: string;
   password?: string;
+  /** "google" (with `credential`) or "passkey"; none for the password and its second step. */
   providerName?: string;
   /** A Google ID token from Google Identity Services. */
   credential?: string;
+  /** The second step: the challenge the password step answered, with a code or a recovery code. */
+  challenge?: string;
+  code?: string;
+  recoveryCode?: string;
+}
+
+/** The password step's answer for an account with two-factor sign-in: no session yet. */
+interface TwoFactorRequired {
+  twoFactorRequired: true;
+  challenge: string;
+}
+
+/** Where a signed-in user without two-factor goes while the studio requires it (the Security page). */
+export const ENROLMENT_PATH = "/account/security";
+
+const enrolmentRequests = new EventTarget();
+
+/** The API refused a request until two-factor is on: whoever guards enrolment checks again. */
+export function onEnrolmentRequired(listener: () => void): () => void {
+  enrolmentRequests.addEventListener("required", listener);
+  return () => enrolmentRequests.removeEventListener("required", listener);
 }
 
 export interface SignUpVariables {
@@ -52,17 +75,74 @@ function startSession(session: BrowserSession): AuthActionResponse {
 }
 
 function failure(name: string, error: unknown): AuthActionResponse {
-  const { message } = toHttpError(error);
+  const { message, statusCode } = toHttpError(error);
+  // The sign-in budgets (per address and per account) are spent: say so plainly, in the page's language.
+  if (statusCode === 429) return { success: false, error: { name, message: t("auth.tooManyAttempts") } };
   return { success: false, error: { name, message } };
 }
 
+/** The second step refused: a wrong or used code, or a challenge past its 5 minutes (one answer for both). */
+function secondStepFailure(error: unknown): AuthActionResponse {
+  if (toHttpError(error).statusCode === 401) {
+    return { success: false, error: { name: "Sign-in failed", message: t("auth.wrongCode") } };
+  }
+  return failure("Sign-in failed", error);
+}
+
+/** The browser's own passkey prompt was closed or timed out (not the server's refusal). */
+const isPasskeyPromptDismissed = (error: unknown) =>
+  error instanceof Error &&
+  (error.name === "NotAllowedError" || (error as { code?: string }).code === "ERROR_CEREMONY_ABORTED");
+
+async function passkeySession(): Promise<BrowserSession> {
+  const { data } = await http.post<{ challengeId: string; options: PublicKeyCredentialRequestOptionsJSON }>(
+    "/auth/passkey/options",
+  );
+  // Loaded only when asked for: the sign-in page's first load stays small.
+  const { startAuthentication } = await import("@simplewebauthn/browser");
+  const response = await startAuthentication({ optionsJSON: data.options });
+  return (await http.post<BrowserSession>("/auth/passkey", { challengeId: data.challengeId, response })).data;
+}
+
+async function signInWithPasskey(): Promise<AuthActionResponse> {
+  try {
+    return startSession(await passkeySession());
+  } catch (error) {
+    if (isPasskeyPromptDismissed(error)) {
+      return { success: false, error: { name: "Sign-in failed", message: t("auth.passkeyNotUsed") } };
+    }
+    if (toHttpError(error).statusCode === 401) {
+      return { success: false, error: { name: "Sign-in failed", message: t("auth.passkeyRefused") } };
+    }
+    return failure("Sign-in failed", error);
+  }
+}
+
+async function signInSecondStep({ challenge, code, recoveryCode }: SignInVariables): Promise<AuthActionResponse> {
+  try {
+    const body = code !== undefined ? { challenge, code } : { challenge, recoveryCode };
+    return startSession((await http.post<BrowserSession>("/auth/login/two-factor", body)).data);
+  } catch (error) {
+    return secondStepFailure(error);
+  }
+}
+
 export const authProvider: AuthProvider = {
-  login: async ({ email, password, providerName, credential }: SignInVariables) => {
+  /**
+   * A password, Google, a passkey, or the second step. A password of an account with two-factor
+   * answers no session but `{ success: false, twoFactorChallenge }` (no redirect, no notification:
+   * the sign-in page shows its code step).
+   */
+  login: async (variables: SignInVariables) => {
+    const { email, password, providerName, credential } = variables;
+    if (providerName === "passkey") return signInWithPasskey();
+    if (variables.challenge) return signInSecondStep(variables);
     try {
-      const { data } =
-        providerName === "google"
-          ? await http.post<BrowserSession>("/auth/google", { credential })
-          : await http.post<BrowserSession>("/auth/login", { email, password });
+      if (providerName === "google") {
+        return startSession((await http.post<BrowserSession>("/auth/google", { credential })).data);
+      }
+      const { data } = await http.post<BrowserSession | TwoFactorRequired>("/auth/login", { email, password });
+      if ("twoFactorRequired" in data) return { success: false, twoFactorChallenge: data.challenge };
       return startSession(data);
     } catch (error) {
       return failure("Sign-in failed", error);
@@ -135,9 +215,14 @@ export const authProvider: AuthProvider = {
   getPermissions: async () => ((await freshAccessToken()) ? (readSession()?.user.role ?? null) : null),
 
   onError: async (error) => {
-    const { statusCode } = toHttpError(error);
+    const { statusCode, errors } = toHttpError(error);
     if (statusCode === 401) {
       return { logout: true, redirectTo: "/login", error };
+    }
+    // The studio requires two-factor sign-in and this user has none yet: enrolment first.
+    if (statusCode === 403 && errors?.twoFactor === "required") {
+      enrolmentRequests.dispatchEvent(new Event("required"));
+      return { redirectTo: ENROLMENT_PATH };
     }
     // Access revoked (or the admin role lost) since the screen was shown: the access gate asks again.
     if (statusCode === 403) recheckAccess();

@@ -2,6 +2,7 @@ import { useCallback, useEffect, type ReactNode } from "react";
 import { Center, Loader } from "@mantine/core";
 import { useCan, useLogout } from "@refinedev/core";
 import { useAccessWatch } from "../users/index";
+import { EnrolmentGate } from "./enrolment-gate";
 import { SIGNED_OUT } from "../../providers/access-control";
 import { t } from "../../i18n";
 
@@ -13,7 +14,7 @@ const WAITING_POLL_MS = 30_000;
 
 /**
  * Shows the app only to approved users; everyone else (including when the check fails) gets
- * `fallback`. The access-control provider already retries the check once.
+ * `fallback`. An approved user the studio requires two-factor sign-in of goes to enrolment first. The access-control provider already retries the check once.
  */
 export function AccessGate({ children, fallback }: { children: ReactNode; fallback: ReactNode }) {
   const { data, isLoading, refetch } = useCan({ resource: "app", action: "use", queryOptions: accessQueryOptions });
@@ -34,5 +35,5 @@ export function AccessGate({ children, fallback }: { children: ReactNode; fallba
       </Center>
     );
   }
-  return <>{data?.can ? children : fallback}</>;
+  return <>{data?.can ? <EnrolmentGate>{children}</EnrolmentGate> : fallback}</>;
 }

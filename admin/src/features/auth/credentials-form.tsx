@@ -14,10 +14,18 @@ interface CredentialsFormProps {
   passwordPolicy: PasswordPolicy;
   onToggleSignUp: () => void;
   onForgotPassword: () => void;
+  /** The password was right and the account asks for its second step. */
+  onTwoFactor: (challenge: string) => void;
 }
 
 /** E-mail and password, for signing in or (toggled) creating an account. */
-export function CredentialsForm({ signUp, passwordPolicy, onToggleSignUp, onForgotPassword }: CredentialsFormProps) {
+export function CredentialsForm({
+  signUp,
+  passwordPolicy,
+  onToggleSignUp,
+  onForgotPassword,
+  onTwoFactor,
+}: CredentialsFormProps) {
   const { mutate: login, isPending: signingIn } = useLogin<SignInVariables>();
   const { mutate: register, isPending: signingUp } = useRegister<SignUpVariables>();
   const [error, setError] = useState<string | null>(null);
@@ -37,7 +45,10 @@ export function CredentialsForm({ signUp, passwordPolicy, onToggleSignUp, onForg
     },
   });
 
-  const showResult = (result: AuthActionResponse) => setError(result.success ? null : (result.error?.message ?? null));
+  const showResult = (result: AuthActionResponse) => {
+    if (typeof result.twoFactorChallenge === "string") return onTwoFactor(result.twoFactorChallenge);
+    setError(result.success ? null : (result.error?.message ?? null));
+  };
   const showFailure = (failure: { message: string }) => setError(failure.message);
 
   const handleSubmit = form.onSubmit(({ email, password, displayName }) => {

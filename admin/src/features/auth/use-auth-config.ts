@@ -8,6 +8,8 @@ export interface AuthConfig {
   maxUploadBytes: number;
   /** PUBLIC_URL, the address clients' links are under; null when the server has none. */
   publicUrl: string | null;
+  /** Whether this page may offer passkeys (a secure context at the studio's address), and if not, why. */
+  passkeys: { offered: boolean; reason: string | null };
 }
 
 /** The contract's default, until the server has said. */
@@ -27,5 +29,6 @@ export function useAuthConfig(): AuthConfig {
     passwordPolicy: config?.passwordPolicy ?? { minLength: DEFAULT_MIN_PASSWORD_LENGTH },
     maxUploadBytes: config?.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
     publicUrl: config?.publicUrl ?? null,
+    passkeys: config?.passkeys ?? { offered: false, reason: null },
   };
 }

@@ -39,7 +39,7 @@ describe("the Studio screen's rules", () => {
   it("completes a bare host as an https:// address", () => {
     const values = {
       ...{ name: "N", accentColor: "#000000", contactEmail: "", contactPhone: "", timeZone: "UTC" },
-      ...{ language: "en" as const, followBrowserLanguage: false },
+      ...{ language: "en" as const, followBrowserLanguage: false, requireTwoFactor: false },
     };
     expect(toStudioPayload({ ...values, contactWebsite: " nordlicht.example " }).contactWebsite).toBe(
       "https://nordlicht.example",
@@ -58,6 +58,7 @@ describe("the Studio screen's rules", () => {
         timeZone: "Europe/Berlin",
         language: "de",
         followBrowserLanguage: true,
+        requireTwoFactor: true,
       }),
     ).toEqual({
       name: "Lumen",
@@ -68,6 +69,7 @@ describe("the Studio screen's rules", () => {
       timeZone: "Europe/Berlin",
       language: "de",
       followBrowserLanguage: true,
+      requireTwoFactor: true,
     });
   });
 
@@ -94,6 +96,7 @@ describe("the Studio screen's rules", () => {
       timeZone: "Europe/Lisbon",
       language: "en",
       followBrowserLanguage: false,
+      requireTwoFactor: false,
     });
   });
 

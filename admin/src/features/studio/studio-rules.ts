@@ -16,6 +16,8 @@ export interface StudioFormValues {
   language: ClientLanguage;
   /** Galleries follow the visitor's browser language. */
   followBrowserLanguage: boolean;
+  /** Everyone signs in with two-factor: whoever has none is led to turn it on first. */
+  requireTwoFactor: boolean;
 }
 
 /** What PUT /api/studio/settings takes: trimmed, blank contact fields as null. */
@@ -54,6 +56,7 @@ export function toFormValues(settings: StudioSettings | undefined): StudioFormVa
     timeZone: settings?.timeZone ?? "",
     language: settings?.language ?? "en",
     followBrowserLanguage: settings?.followBrowserLanguage ?? false,
+    requireTwoFactor: settings?.requireTwoFactor ?? false,
   };
 }
 
@@ -69,5 +72,6 @@ export function toStudioPayload(values: StudioFormValues): StudioPayload {
     timeZone: values.timeZone,
     language: values.language,
     followBrowserLanguage: values.followBrowserLanguage,
+    requireTwoFactor: values.requireTwoFactor,
   };
 }

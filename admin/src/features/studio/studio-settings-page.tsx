@@ -38,6 +38,7 @@ const FIELDS = [
   "timeZone",
   "language",
   "followBrowserLanguage",
+  "requireTwoFactor",
 ] as const;
 const labels = () => ({
   name: t("studio.studioName"),
@@ -48,6 +49,7 @@ const labels = () => ({
   timeZone: t("studio.timeZone"),
   language: t("studio.clientLanguage"),
   followBrowserLanguage: t("studio.followBrowserLanguage"),
+  requireTwoFactor: t("studio.requireTwoFactor"),
 });
 const TIME_ZONES = timeZones();
 
@@ -200,6 +202,11 @@ function StudioForm({ settings }: { settings: Settings }) {
             label={t("studio.followBrowserLanguage")}
             description={t("studio.followBrowserLanguageHint")}
             {...form.getInputProps("followBrowserLanguage", { type: "checkbox" })}
+          />
+          <Checkbox
+            label={t("studio.requireTwoFactor")}
+            description={t("studio.requireTwoFactorHint")}
+            {...form.getInputProps("requireTwoFactor", { type: "checkbox" })}
           />
           <ConflictAlert
             conflict={versioned.conflict}

@@ -33,6 +33,16 @@ export function userColumns(): ColumnDef<ManagedUser>[] {
       ),
     },
     {
+      id: "twoFactor",
+      header: t("users.twoFactor"),
+      enableSorting: false,
+      cell: ({ row }) => (
+        <Badge variant="light" color={row.original.twoFactor ? "green" : "gray"}>
+          {row.original.twoFactor ? t("users.twoFactorOn") : t("users.twoFactorOff")}
+        </Badge>
+      ),
+    },
+    {
       id: "accessRequest.message",
       header: t("users.message"),
       enableSorting: false,

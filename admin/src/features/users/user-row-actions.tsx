@@ -5,7 +5,9 @@ import { describeConflict } from "../../lib/edit-changes";
 import { conflictOf } from "../../lib/use-versioned-edit";
 import { ConflictAlert } from "../../ui/conflict-alert";
 import type { ManagedUser } from "./access-labels";
+import { ResetTwoFactorButton } from "./reset-two-factor";
 import { RevokeDialog } from "./revoke-dialog";
+import { signedInUid } from "../../providers/session";
 import { t } from "../../i18n";
 
 type Change = { hasAccess: boolean } | { role: "admin" | "staff" };
@@ -102,6 +104,7 @@ export function UserRowActions({ user }: { user: ManagedUser }) {
             {t("users.makeAdmin")}
           </Button>
         )}
+        {user.twoFactor && user.uid !== signedInUid() && <ResetTwoFactorButton user={user} disabled={busy} />}
       </Group>
       <ConflictAlert
         conflict={refused}
