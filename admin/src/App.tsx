@@ -43,6 +43,10 @@ const ApiTokens = lazyPage(
   () => import("./features/account/index"),
   (m) => m.ApiTokensPage,
 );
+const Security = lazyPage(
+  () => import("./features/account/index"),
+  (m) => m.SecurityPage,
+);
 // The header, the navigation and the access check: not part of the sign-in page's load.
 const SignedInShell = lazyPage(
   () => import("./ui/layout/signed-in-shell"),
@@ -232,6 +236,7 @@ export function App() {
                   }
                 />
                 <Route path="/account/tokens" element={<ApiTokens.Page />} />
+                <Route path="/account/security" element={<Security.Page />} />
                 <Route path="*" element={<NotFound />} />
               </Route>
               <Route path="/login" element={<LoginRoute />} />

@@ -1,1 +1,2 @@
 export { ApiTokensPage } from "./api-tokens-page";
+export { SecurityPage } from "./security/security-page";

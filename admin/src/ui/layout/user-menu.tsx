@@ -1,11 +1,11 @@
 import { ActionIcon, Box, Menu } from "@mantine/core";
 import { useCustomMutation, useNotification, type HttpError } from "@refinedev/core";
-import { IconApi, IconCheck, IconKey, IconUserCircle } from "@tabler/icons-react";
+import { IconApi, IconCheck, IconKey, IconShieldLock, IconUserCircle } from "@tabler/icons-react";
 import { useNavigate } from "react-router";
 import { currentLanguage, LANGUAGE_NAMES, LANGUAGES, setLanguage, t, type Language } from "../../i18n";
 import { updateSessionUser, type User } from "../../providers/session";
 
-/** The signed-in person's own things: their API tokens, the API's reference and the web app's language. */
+/** The signed-in person's own things: their sign-in's security, their API tokens, the API's reference and the web app's language. */
 export function UserMenu({ email }: { email: string | undefined }) {
   const navigate = useNavigate();
   return (
@@ -17,6 +17,9 @@ export function UserMenu({ email }: { email: string | undefined }) {
       </Menu.Target>
       <Menu.Dropdown>
         {email && <Menu.Label>{email}</Menu.Label>}
+        <Menu.Item icon={<IconShieldLock size={16} />} onClick={() => navigate("/account/security")}>
+          {t("security.menuItem")}
+        </Menu.Item>
         <Menu.Item icon={<IconKey size={16} />} onClick={() => navigate("/account/tokens")}>
           {t("layout.apiTokens")}
         </Menu.Item>

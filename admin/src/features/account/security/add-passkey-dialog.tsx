@@ -1,0 +1,97 @@
+import { useState } from "react";
+import { Button, Group, Modal, Stack, Text, TextInput } from "@mantine/core";
+import { useCreate, useCustomMutation, type HttpError } from "@refinedev/core";
+import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
+import { FailureAlert } from "../../../ui/failure-alert";
+import { t } from "../../../i18n";
+import { emptyProof, ProofFields, proofBody, proofError, type Proof } from "./proof-fields";
+import { PASSKEYS } from "./passkey-rows";
+
+/** What the browser says when the person closed its dialog or it timed out. */
+const cancelledInBrowser = (error: unknown) =>
+  error instanceof Error && (error.name === "NotAllowedError" || error.name === "AbortError");
+
+/**
+ * Adding a passkey: its name and the password or a current code (a passkey signs in alone, so the
+ * server asks again who is there), then the browser's own dialog. Mounted only while open.
+ */
+export function AddPasskeyDialog({ twoFactorOn, onClose }: { twoFactorOn: boolean; onClose: () => void }) {
+  const [name, setName] = useState("");
+  const [proof, setProof] = useState<Proof>(emptyProof(twoFactorOn));
+  const [error, setError] = useState<HttpError | null>(null);
+  const [browserRefused, setBrowserRefused] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const { mutateAsync: askOptions } = useCustomMutation<PublicKeyCredentialCreationOptionsJSON>();
+  const { mutateAsync: create } = useCreate();
+  const fieldError = proofError(error, proof);
+
+  const submit = async () => {
+    setError(null);
+    setBrowserRefused(null);
+    setBusy(true);
+    try {
+      const { data: optionsJSON } = await askOptions({
+        url: `/${PASSKEYS}/registration-options`,
+        method: "post",
+        values: proofBody(proof),
+        successNotification: false,
+        errorNotification: false,
+      });
+      let response;
+      try {
+        response = await startRegistration({ optionsJSON });
+      } catch (refused) {
+        setBrowserRefused(cancelledInBrowser(refused) ? t("security.passkeyCancelled") : (refused as Error).message);
+        return;
+      }
+      await create({
+        resource: PASSKEYS,
+        values: { name: name.trim(), response },
+        successNotification: false,
+        errorNotification: false,
+      });
+      onClose();
+    } catch (failed) {
+      setError(failed as HttpError);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal opened onClose={onClose} title={t("security.addPasskeyTitle")} centered>
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack spacing="sm">
+          <TextInput
+            label={t("security.passkeyName")}
+            description={t("security.passkeyNameHint")}
+            required
+            maxLength={100}
+            value={name}
+            onChange={(event) => setName(event.currentTarget.value)}
+            error={typeof error?.errors?.name === "string" ? error.errors.name : undefined}
+            data-autofocus
+          />
+          <Text size="sm">{t("security.addPasskeyProof")}</Text>
+          <ProofFields proof={proof} onChange={setProof} twoFactorOn={twoFactorOn} error={fieldError} />
+        </Stack>
+        {error && !fieldError && !error.errors?.name && <FailureAlert message={error.message} />}
+        {browserRefused && <FailureAlert message={browserRefused} />}
+        <Group position="right" mt="lg">
+          <Button variant="default" onClick={onClose}>
+            {t("security.cancel")}
+          </Button>
+          <Button type="submit" loading={busy} disabled={name.trim() === "" || proof.value.trim() === ""}>
+            {t("security.continue")}
+          </Button>
+        </Group>
+      </form>
+    </Modal>
+  );
+}

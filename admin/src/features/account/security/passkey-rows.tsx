@@ -1,0 +1,107 @@
+import { useState } from "react";
+import { Button, Group, Modal, Paper, Stack, Text, TextInput } from "@mantine/core";
+import { useDelete, useUpdate, type HttpError } from "@refinedev/core";
+import { formatDateTime } from "../../../lib/format";
+import { ConfirmButton } from "../../../ui/confirm-button";
+import { FailureAlert } from "../../../ui/failure-alert";
+import { t } from "../../../i18n";
+
+export const PASSKEYS = "users/me/passkeys";
+
+export interface Passkey {
+  id: number;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+function RenameDialog({ passkey, onClose }: { passkey: Passkey; onClose: () => void }) {
+  const [name, setName] = useState(passkey.name);
+  const [error, setError] = useState<HttpError | null>(null);
+  const { mutateAsync: update, mutation } = useUpdate();
+  const submit = () => {
+    setError(null);
+    update({
+      resource: PASSKEYS,
+      id: passkey.id,
+      values: { name: name.trim() },
+      successNotification: false,
+      errorNotification: false,
+    }).then(onClose, setError);
+  };
+  return (
+    <Modal opened onClose={onClose} title={t("security.renamePasskeyTitle")} centered>
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <TextInput
+          label={t("security.passkeyName")}
+          required
+          maxLength={100}
+          value={name}
+          onChange={(event) => setName(event.currentTarget.value)}
+          error={typeof error?.errors?.name === "string" ? error.errors.name : undefined}
+          data-autofocus
+        />
+        {error && !error.errors?.name && <FailureAlert message={error.message} />}
+        <Group position="right" mt="lg">
+          <Button variant="default" onClick={onClose}>
+            {t("security.cancel")}
+          </Button>
+          <Button type="submit" loading={mutation.isPending} disabled={name.trim() === ""}>
+            {t("security.save")}
+          </Button>
+        </Group>
+      </form>
+    </Modal>
+  );
+}
+
+/** One passkey as a card (they are few): its name, when added and last used, Rename and Remove. */
+export function PasskeyRow({ passkey }: { passkey: Passkey }) {
+  const [renaming, setRenaming] = useState(false);
+  const { mutateAsync: remove, mutation } = useDelete();
+  return (
+    <Paper role="listitem" withBorder radius="md" p="sm">
+      <Group position="apart" spacing="xs">
+        <Stack spacing={2} sx={{ minWidth: 0 }}>
+          <Text weight={600} sx={{ overflowWrap: "anywhere" }}>
+            {passkey.name}
+          </Text>
+          <Text size="xs" color="dimmed">
+            {t("security.passkeyAdded", { when: formatDateTime(passkey.createdAt) })}
+            {" · "}
+            {passkey.lastUsedAt
+              ? t("security.passkeyLastUsed", { when: formatDateTime(passkey.lastUsedAt) })
+              : t("security.passkeyNeverUsed")}
+          </Text>
+        </Stack>
+        <Group spacing={4}>
+          <Button variant="subtle" onClick={() => setRenaming(true)}>
+            {t("security.rename")}
+          </Button>
+          <ConfirmButton
+            label={t("security.remove")}
+            title={t("security.removePasskeyTitle", { name: passkey.name })}
+            confirmLabel={t("security.removePasskey")}
+            color="red"
+            variant="subtle"
+            pending={mutation.isPending}
+            onConfirm={() =>
+              remove({ resource: PASSKEYS, id: passkey.id, successNotification: false, errorNotification: false })
+            }
+          >
+            <Text size="sm" mb="md">
+              {t("security.removePasskeyExplain")}
+            </Text>
+          </ConfirmButton>
+        </Group>
+      </Group>
+      {renaming && <RenameDialog passkey={passkey} onClose={() => setRenaming(false)} />}
+    </Paper>
+  );
+}
