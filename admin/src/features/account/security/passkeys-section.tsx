@@ -14,10 +14,13 @@ export function PasskeysSection() {
   const support = usePasskeySupport();
   const { status } = useTwoFactorStatus();
   const [adding, setAdding] = useState(false);
+  // Until a required two-factor sign-in is on, the server refuses everything here.
+  const heldBack = status?.required === true && !status.enabled;
   const { result, query } = useList<Passkey>({
     resource: PASSKEYS,
     pagination: { mode: "off" },
     errorNotification: false,
+    queryOptions: { enabled: !heldBack },
   });
   const passkeys = result.data ?? [];
 
@@ -28,7 +31,7 @@ export function PasskeysSection() {
           <Title order={2} size="h3" id="security-passkeys">
             {t("security.passkeysTitle")}
           </Title>
-          {support.offered && (
+          {support.offered && !heldBack && (
             <Button leftIcon={<IconPlus size={18} />} variant="light" onClick={() => setAdding(true)}>
               {t("security.addPasskey")}
             </Button>
@@ -42,7 +45,9 @@ export function PasskeysSection() {
             {support.reason}
           </Alert>
         )}
-        {query.isError ? (
+        {heldBack ? (
+          <Text size="sm">{t("security.passkeysAfterTwoFactor")}</Text>
+        ) : query.isError ? (
           <FailureAlert message={t("security.failedToLoad")} mt={0} />
         ) : passkeys.length === 0 && !query.isLoading ? (
           <Group spacing="xs" c="dimmed">
