@@ -117,7 +117,7 @@ describe("the Security page", () => {
       await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
       const enrol = page.getByRole("dialog", { name: "Turn on two-factor sign-in" });
       await settled(enrol);
-      await expect(enrol.getByRole("img", { name: "QR code for your authenticator app" }).count()).resolves.toBe(1);
+      await enrol.getByRole("img", { name: "QR code for your authenticator app" }).waitFor();
       const secret = (await enrol.getByLabel("Key for your authenticator app").textContent())!.replace(/\s+/g, "");
       expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
       await expectNoSeriousAxeViolations(page, `security-enrol-${name}`);
