@@ -32,8 +32,8 @@ export function authRouter(ctx: AppContext): Router {
 
   /**
    * Answers a sign-in's session, renews the browser's device cookie, and mails the user when a
-   * browser (or program) without that cookie signs in from an address and kind of browser the
-   * account's earlier sessions never came from.
+   * browser (or program) without that cookie signs in from an address the account's earlier
+   * sessions never came from.
    */
   const signedIn = async (req: Request, res: Response, session: Session, device: string | undefined) => {
     await setDeviceCookie(ctx.db, req, res, session.user.uid, device);

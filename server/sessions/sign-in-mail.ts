@@ -6,7 +6,7 @@ import type { SessionClient } from "../auth/sessions";
 import type { Session } from "../../api/types";
 import { familyOfRefreshToken } from "../auth/refresh-tokens.repository";
 import { hashSecretToken } from "../auth/secret-tokens";
-import { describeUserAgent, userAgentFamily } from "./user-agent";
+import { describeUserAgent } from "./user-agent";
 
 /** Where a request comes from, as its session records it. */
 export const sessionClientOf = (req: Request): SessionClient => ({
@@ -16,20 +16,20 @@ export const sessionClientOf = (req: Request): SessionClient => ({
 
 /**
  * Whether a sign-in without the account's device cookie comes from somewhere new: the account has
- * signed in before (a session row other than this one), and none of those came from this address
- * with this kind of browser. The account's first sign-in, and a script signing in again from where
- * it always does, are not news.
+ * signed in before (a session row other than this one), and none of those came from this address.
+ * The account's first sign-in, a script signing in again from where it always does, and the person
+ * who signed up with a script opening the web app at the same desk are not news. The browser is not
+ * compared: one person uses several at one address, and a stranger's differs at another anyway.
  */
 async function isUnfamiliarPlace(db: Db, session: Session, client: SessionClient): Promise<boolean> {
   const current = await familyOfRefreshToken(db, hashSecretToken(session.refreshToken));
   const earlier = (await db("user_sessions")
     .where({ user_uid: session.user.uid })
     .whereNot({ id: current?.family ?? "" })
-    .select("user_agent", "address")) as Array<{ user_agent: string | null; address: string | null }>;
+    .pluck("address")) as Array<string | null>;
   if (earlier.length === 0) return false;
   const address = client.address?.slice(0, 64) ?? null;
-  const family = userAgentFamily(client.userAgent);
-  return !earlier.some((row) => row.address === address && userAgentFamily(row.user_agent) === family);
+  return !earlier.includes(address);
 }
 
 /**

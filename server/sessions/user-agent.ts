@@ -14,13 +14,3 @@ export function describeUserAgent(userAgent: string | null): { browser: string |
     system: named(parsed.os.name, parsed.os.versionName ?? parsed.os.version),
   };
 }
-
-/**
- * The kind of browser on the kind of system ("Firefox on Linux"), without versions: the same browser
- * updating itself stays the same family. Null parts stay null, so two unknown programs compare equal.
- */
-export function userAgentFamily(userAgent: string | null): string {
-  if (!userAgent) return "";
-  const parsed = Bowser.parse(userAgent);
-  return `${parsed.browser.name ?? ""}/${parsed.os.name ?? ""}`;
-}
