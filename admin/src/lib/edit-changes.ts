@@ -65,13 +65,14 @@ export function followLatest<V extends FormValues>(base: V, values: V, latest: V
 /** "Name", "Name and Description", "Name, Email and Phone". */
 export function listOf(words: readonly string[]): string {
   if (words.length <= 1) return words.join("");
-  return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+  return t("app.listAnd", { rest: words.slice(0, -1).join(", "), last: words[words.length - 1] });
 }
 
 /** "<name> changed Description while you were editing". */
 export function conflictSentence(editor: RecordEditor | null | undefined, fieldLabels: readonly string[]): string {
   const who = editor?.name || t("app.someoneElse");
-  return `${who} changed ${fieldLabels.length ? listOf(fieldLabels) : "this record"} while you were editing`;
+  const what = fieldLabels.length ? listOf(fieldLabels) : t("app.thisRecord");
+  return t("app.changedWhileEditing", { who, what });
 }
 
 /** Someone saved the record while the user was editing it. */

@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from "vitest";
+import { setLanguage } from "../i18n";
 import {
   bytesToGigabytes,
   formatCount,
@@ -8,6 +10,7 @@ import {
   roundedAverage,
   storageColor,
 } from "./format";
+import { formatFileSize as serverFileSize } from "../../../api/format-size";
 
 describe("formatCount", () => {
   it("shows counts below 1,000 as they are", () => {
@@ -75,5 +78,26 @@ describe("averages and sizes", () => {
   it("formats upload sizes in MB with two decimals", () => {
     expect(formatMegabytes(1024 ** 2)).toBe("1.00 MB");
     expect(formatMegabytes(1_500_000)).toBe("1.43 MB");
+  });
+});
+
+describe("in German", () => {
+  afterEach(() => setLanguage("en"));
+
+  it("writes sizes, storage and counts with a decimal comma, ungrouped as in English", async () => {
+    await setLanguage("de");
+    expect(formatFileSize(1023)).toBe("1023 B");
+    expect(formatFileSize(3.2 * 1024 ** 2)).toBe("3,2 MB");
+    expect(formatFileSize(3.25 * 1024 ** 3)).toBe("3,3 GB");
+    expect(formatStorage(12.34)).toBe("12,3 GB");
+    expect(formatStorage(2450)).toBe("2,5 TB");
+    expect(formatCount(1_250)).toBe("1,3K");
+    expect(formatCount(2_345_678)).toBe("2,3M");
+    expect(formatMegabytes(1_500_000)).toBe("1,43 MB");
+  });
+
+  it("leaves api/format-size, the server's, in English", async () => {
+    await setLanguage("de");
+    expect(serverFileSize(3.2 * 1024 ** 2)).toBe("3.2 MB");
   });
 });

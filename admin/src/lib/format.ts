@@ -2,21 +2,54 @@
 
 import { currentLanguage, type Language } from "../i18n";
 
-export { formatFileSize } from "../../../api/format-size";
-
 const BYTES_PER_GB = 1024 ** 3;
+const SIZE_UNITS = ["B", "KB", "MB", "GB", "TB"];
+
+const LOCALES: Record<Language, string> = { en: "en-US", de: "de-DE" };
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A number with exactly `decimals` decimals in the web app's language (3.2 in English, 3,2 in
+ * German), without grouping, as toFixed gave it: "1023 B", not "1,023 B".
+ */
+function decimal(value: number, decimals: number): string {
+  const locale = LOCALES[currentLanguage()];
+  const key = `${locale} ${decimals}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    const digits = { minimumFractionDigits: decimals, maximumFractionDigits: decimals };
+    format = new Intl.NumberFormat(locale, { ...digits, useGrouping: false });
+    numberFormats.set(key, format);
+  }
+  return format.format(value);
+}
+
+/**
+ * api/format-size's sizes (1024-based, one decimal: 512 B, 1.5 KB, 3.2 MB) with the web app's
+ * decimal mark; that one stays English for the server's texts.
+ */
+export function formatFileSize(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 1024) return `${decimal(Math.max(0, Math.round(bytes || 0)), 0)} B`;
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < SIZE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${decimal(value, 1)} ${SIZE_UNITS[unit]}`;
+}
 
 /** Dashboard counters: 1.2K from 1,000, 3.4M from 1,000,000, plain below. */
 export function formatCount(value: number): string {
-  if (value >= 1_000_000) return `${(value / 1_000_000).toFixed(1)}M`;
-  if (value >= 1_000) return `${(value / 1_000).toFixed(1)}K`;
+  if (value >= 1_000_000) return `${decimal(value / 1_000_000, 1)}M`;
+  if (value >= 1_000) return `${decimal(value / 1_000, 1)}K`;
   return String(value);
 }
 
 /** Storage given in GB; from 1000 GB it reads as TB (the same 1000 as the threshold, so 1000 GB is 1.0 TB). */
 export function formatStorage(gigabytes: number): string {
-  if (gigabytes >= 1000) return `${(gigabytes / 1000).toFixed(1)} TB`;
-  return `${gigabytes.toFixed(1)} GB`;
+  if (gigabytes >= 1000) return `${decimal(gigabytes / 1000, 1)} TB`;
+  return `${decimal(gigabytes, 1)} GB`;
 }
 
 export type StorageColor = "red" | "orange" | "blue";
@@ -39,12 +72,11 @@ export function roundedAverage(total: number, count: number): number {
 
 /** Upload rows show megabytes with two decimals. */
 export function formatMegabytes(bytes: number): string {
-  return `${(bytes / 1024 ** 2).toFixed(2)} MB`;
+  return `${decimal(bytes / 1024 ** 2, 2)} MB`;
 }
 
 const DATE_OPTIONS: Intl.DateTimeFormatOptions = { year: "numeric", month: "short", day: "numeric" };
 const DATE_TIME_OPTIONS: Intl.DateTimeFormatOptions = { ...DATE_OPTIONS, hour: "2-digit", minute: "2-digit" };
-const LOCALES: Record<Language, string> = { en: "en-US", de: "de-DE" };
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 /** A formatter for the web app's current language, made once per language and kind. */

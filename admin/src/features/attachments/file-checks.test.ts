@@ -1,6 +1,12 @@
-import { describe, expect, it } from "vitest";
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from "vitest";
 import { makeImage } from "../../../../server/attachments/test-fixtures";
-import { EMPTY_FILE, NOT_AN_IMAGE, ONLY_IMAGES, refusalByContent, refusalByName } from "./file-checks";
+import { setLanguage } from "../../i18n";
+import { refusalByContent, refusalByName } from "./file-checks";
+
+const ONLY_IMAGES = "Unsupported file type: only JPEG, PNG, GIF and WebP images";
+const NOT_AN_IMAGE = "Unsupported file type: the file's content is not a JPEG, PNG, GIF or WebP image";
+const EMPTY_FILE = "The file is empty";
 
 const LIMIT = 10 * 1024 * 1024;
 /** The queue's order: name and size first, then the first bytes. */
@@ -30,5 +36,20 @@ describe("files refused before they are sent", () => {
     expect(await refusalOf(big, LIMIT)).toBe("File too large: 10.0 MB, over the 10.0 MB limit");
     const over = new File([new Uint8Array(34 * 1024 * 1024)], "34mb.jpg");
     expect(await refusalOf(over, LIMIT)).toBe("File too large: 34.0 MB, over the 10.0 MB limit");
+  });
+
+  describe("in German", () => {
+    afterEach(() => setLanguage("en"));
+
+    it("says why in the web app's language, sizes with a decimal comma", async () => {
+      await setLanguage("de");
+      expect(await refusalOf(fileOf("x", "notes.txt"), LIMIT)).toBe(
+        "Dateityp nicht unterstützt: nur JPEG-, PNG-, GIF- und WebP-Bilder",
+      );
+      expect(await refusalOf(fileOf("", "empty.jpg"), LIMIT)).toBe("Die Datei ist leer");
+      expect(await refusalOf(fileOf("text", "fake.png"), LIMIT)).toMatch(/^Dateityp nicht unterstützt: Der Inhalt/);
+      const over = new File([new Uint8Array(34 * 1024 * 1024)], "34mb.jpg");
+      expect(await refusalOf(over, LIMIT)).toBe("Datei zu groß: 34,0 MB, mehr als die erlaubten 10,0 MB");
+    });
   });
 });

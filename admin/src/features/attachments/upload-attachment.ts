@@ -54,5 +54,5 @@ export function uploadErrorMessage(error: Partial<HttpError> | undefined): strin
   // The shared client falls back to "API request failed: ..." when the answer had no message.
   const message = error?.message;
   if (message && !message.startsWith("API request failed:")) return message;
-  return `Upload failed with status ${status}`;
+  return t("attachments.uploadFailedStatus", { status });
 }

@@ -43,9 +43,7 @@ export function usePhotoDeletion(projectId: number, total: number, onSelectionDe
     dialog: {
       opened: pending !== null,
       title: bulk ? t("attachments.deleteSelectedTitle") : t("attachments.deleteOneTitle"),
-      message: bulk
-        ? `Are you sure you want to delete ${bulk.count} selected attachment(s)? This action cannot be undone.`
-        : t("attachments.confirmDeleteOne"),
+      message: bulk ? t("attachments.confirmDeleteSelected", { count: bulk.count }) : t("attachments.confirmDeleteOne"),
       loading: busy,
       error,
       onConfirm: confirm,

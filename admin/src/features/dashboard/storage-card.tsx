@@ -61,7 +61,10 @@ export function StorageCard({
               <StatLine
                 size="xs"
                 label={t("dashboard.freeOnTheDataVolume")}
-                value={`${formatFileSize(storage.freeBytes)} of ${formatFileSize(storage.totalBytes)}`}
+                value={t("dashboard.sizeOf", {
+                  size: formatFileSize(storage.freeBytes),
+                  total: formatFileSize(storage.totalBytes),
+                })}
               />
             </Stack>
           )}

@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from "vitest";
+import { setLanguage } from "../../i18n";
 import {
   accentError,
   studioNameError,
@@ -104,5 +106,23 @@ describe("the Studio screen's rules", () => {
     expect(timeZoneError("Europe/Berlin")).toBeNull();
     expect(timeZoneError("UTC")).toBeNull();
     expect(timeZoneError("Berlin")).toBe("Time zone must be one of the IANA time zones, such as Europe/Berlin");
+  });
+
+  describe("in German", () => {
+    afterEach(() => setLanguage("en"));
+
+    it("says the server's rules in the web app's language", async () => {
+      await setLanguage("de");
+      expect(studioNameError("  ")).toBe("Bitte geben Sie einen Namen ein");
+      expect(studioNameError("x".repeat(101))).toBe("Name: höchstens 100 Zeichen");
+      expect(studioNameError("Lumen\tStudio")).toBe("Name: bitte in einer Zeile, ohne Steuerzeichen");
+      expect(accentError("red")).toBe("Akzentfarbe bitte als #rrggbb angeben");
+      expect(websiteError("lumen")).toBe("Die Website muss eine http://- oder https://-Adresse sein");
+      expect(websiteError("https://lumen.test/\u202Efdp.exe")).toBe(
+        "Website: bitte in einer Zeile, ohne Steuerzeichen",
+      );
+      expect(websiteError(`https://lumen.test/${"a".repeat(200)}`)).toBe("Website: höchstens 200 Zeichen");
+      expect(timeZoneError("Berlin")).toBe("Bitte eine IANA-Zeitzone wählen, etwa Europe/Berlin");
+    });
   });
 });

@@ -1,7 +1,18 @@
-import { studioFieldProblems as problems, websiteAsSaved } from "../../../../api/studio";
+import {
+  CONTACT_MAX,
+  INVALID_ACCENT,
+  INVALID_TIME_ZONE,
+  INVALID_WEBSITE,
+  STUDIO_NAME_MAX,
+  studioFieldProblems,
+  websiteAsSaved,
+} from "../../../../api/studio";
+import { singleLineProblem } from "../../../../api/validation";
 import type { ClientLanguage } from "../../../../api/client-languages";
 import type { StudioSettings } from "../../../../api/types";
 import { emailError, phoneError } from "../contacts/index";
+import { oneLineProblem } from "../../lib/one-line";
+import { t } from "../../i18n";
 
 /** The Studio screen's fields, as typed: text throughout, blank for "none". */
 export interface StudioFormValues {
@@ -25,6 +36,37 @@ export type StudioPayload = Omit<StudioFormValues, "contactEmail" | "contactPhon
   contactEmail: string | null;
   contactPhone: string | null;
   contactWebsite: string | null;
+};
+
+/**
+ * api/studio's messages (English, the server's too) as the web app says them: each known one from
+ * the catalogue; one not listed here is shown as the rule gave it.
+ */
+const CATALOGUE_TEXT: Record<string, () => string> = {
+  "Name is required": () => t("app.nameRequired"),
+  [`Name must be at most ${STUDIO_NAME_MAX} characters`]: () =>
+    t("app.tooLong", { field: t("app.name"), max: STUDIO_NAME_MAX }),
+  [singleLineProblem("Name", "\n") ?? ""]: () => oneLineProblem("app.name", "\n") ?? "",
+  [`Web site must be at most ${CONTACT_MAX} characters`]: () =>
+    t("app.tooLong", { field: t("studio.webSite"), max: CONTACT_MAX }),
+  [singleLineProblem("Web site", "\n") ?? ""]: () => oneLineProblem("studio.webSite", "\n") ?? "",
+  [INVALID_ACCENT]: () => t("studio.invalidAccent"),
+  [INVALID_WEBSITE]: () => t("studio.invalidWebsite"),
+  [INVALID_TIME_ZONE]: () => t("studio.invalidTimeZone"),
+};
+
+const inWebAppLanguage =
+  (rule: (value: string) => string | null) =>
+  (value: string): string | null => {
+    const problem = rule(value);
+    return problem === null ? null : (CATALOGUE_TEXT[problem]?.() ?? problem);
+  };
+
+const problems = {
+  name: inWebAppLanguage(studioFieldProblems.name),
+  accentColor: inWebAppLanguage(studioFieldProblems.accentColor),
+  contactWebsite: inWebAppLanguage(studioFieldProblems.contactWebsite),
+  timeZone: inWebAppLanguage(studioFieldProblems.timeZone),
 };
 
 export const studioNameError = (value: string) => problems.name(value.trim());
