@@ -10,6 +10,7 @@ import {
   type StoredSession,
 } from "./session";
 import { t } from "../i18n";
+import { inWebAppLanguage } from "../lib/server-messages";
 
 /** The one HTTP client of the web app: base path, timeout, bearer token, refresh and error shape. */
 // The header asks the server to keep the refresh token in its HttpOnly cookie (and is what makes
@@ -120,11 +121,11 @@ export function toHttpError(error: unknown): HttpError {
         current?: unknown;
         changedBy?: unknown;
       };
-      const message =
-        typeof body.message === "string" && body.message
-          ? body.message
-          : `API request failed: ${response.status} ${response.statusText}`;
-      const error: HttpError = { message, statusCode: response.status, errors: validationErrors(body.errors) };
+      const sent = typeof body.message === "string" && body.message ? body.message : null;
+      const message = sent ?? t("app.requestFailed", { status: response.status, statusText: response.statusText });
+      const error = inWebAppLanguage({ message, statusCode: response.status, errors: validationErrors(body.errors) });
+      // An answer without a message (a proxy's 502, say): callers may say it their own way.
+      if (!sent) error.withoutServerMessage = true;
       // A write refused because the record changed since the form was filled: the record as it is now, and who saved it.
       if (response.status === 412 && typeof body.current === "object" && body.current !== null) {
         error.current = body.current;

@@ -17,9 +17,8 @@ describe("uploadErrorMessage", () => {
   });
 
   it("names the status when the server gave no message", () => {
-    expect(uploadErrorMessage({ statusCode: 502, message: "API request failed: 502 Bad Gateway" })).toBe(
-      "Upload failed with status 502",
-    );
+    const noMessage = { statusCode: 502, message: "API request failed: 502 Bad Gateway", withoutServerMessage: true };
+    expect(uploadErrorMessage(noMessage)).toBe("Upload failed with status 502");
   });
 
   it("falls back to 'Upload failed' when the server was not reached", () => {

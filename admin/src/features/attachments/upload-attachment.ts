@@ -53,6 +53,6 @@ export function uploadErrorMessage(error: Partial<HttpError> | undefined): strin
   if (!status) return t("attachments.uploadFailed");
   // The shared client falls back to "API request failed: ..." when the answer had no message.
   const message = error?.message;
-  if (message && !message.startsWith("API request failed:")) return message;
+  if (message && !error?.withoutServerMessage) return message;
   return t("attachments.uploadFailedStatus", { status });
 }
