@@ -7,7 +7,7 @@ import { trustedOrigin } from "../http/request-origin";
 import { createMailer } from "../mail/mailer";
 import { googleSchema, loginSchema, resetConfirmSchema, resetRequestSchema, signupSchema } from "./auth.schema";
 import { twoFactorSignInSchema } from "../two-factor/two-factor.schema";
-import { mailUnfamiliarSignIn, sessionClientOf } from "../sessions/sign-in-mail";
+import { noteSignInPlace, sessionClientOf } from "../sessions/sign-in-mail";
 import type { Session } from "../../api/types";
 import { completeTwoFactorSignIn } from "./two-factor-sign-in";
 import { logIn, signUp } from "./auth.service";
@@ -31,13 +31,13 @@ export function authRouter(ctx: AppContext): Router {
   const mailOf = (req: Request) => ({ mailer, origin: trustedOrigin(req, ctx.config) });
 
   /**
-   * Answers a sign-in's session, renews the browser's device cookie, and mails the user when a
-   * browser (or program) without that cookie signs in from an address the account's earlier
-   * sessions never came from.
+   * Answers a sign-in's session, renews the browser's device cookie, notes the address among the
+   * account's places, and mails the user when a browser (or program) without that cookie signs in
+   * from an address the account never signed in from.
    */
   const signedIn = async (req: Request, res: Response, session: Session, device: string | undefined) => {
     await setDeviceCookie(ctx.db, req, res, session.user.uid, device);
-    if (!device) await mailUnfamiliarSignIn(ctx, mailOf(req), session, sessionClientOf(req));
+    await noteSignInPlace(ctx, mailOf(req), session.user, sessionClientOf(req), { device: Boolean(device) });
     sendSession(req, res, session, ttl);
   };
 
@@ -65,6 +65,8 @@ export function authRouter(ctx: AppContext): Router {
     const body = parseBody(signupSchema, req.body);
     const session = await signUp(ctx, body, mailOf(req), sessionClientOf(req));
     await setDeviceCookie(ctx.db, req, res, session.user.uid);
+    // The account's first place: later sign-ins from elsewhere are news (this one has nothing to mail).
+    await noteSignInPlace(ctx, mailOf(req), session.user, sessionClientOf(req), { device: true });
     res.status(201);
     sendSession(req, res, session, ttl);
   });

@@ -5,11 +5,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { bearer, RELAXED_LIMITS, signUp, type SessionBody } from "../auth/auth-test-helpers";
 import { cookieSet } from "../auth/cookie-test-helpers";
 import { DEVICE_COOKIE } from "../auth/device-cookie";
-import { SESSION_HEADER } from "../auth/session-cookie";
+import { REFRESH_COOKIE, SESSION_HEADER } from "../auth/session-cookie";
 import { attachEventsServer } from "../events/events-server";
 import { SESSION_ENDED_CLOSE } from "../events/event-session";
 import { TestSocket } from "../events/test-socket";
-import { createTestApp, type TestApp } from "../test/harness";
+import { createTestApp, createUser, type TestApp } from "../test/harness";
+import { hashPassword } from "../auth/passwords";
 import { startSmtpInbox, type SmtpInbox } from "../test/smtp-inbox";
 import { eventually } from "../test/wait";
 import { mailsSettled } from "../mail/mailer";
@@ -250,16 +251,65 @@ describe("a sign-in from somewhere new", () => {
     expect(mailsTo(who.email)[1].body).toContain("Safari 17 on iOS");
   });
 
-  it("does not mail an account's first sign-in", async () => {
-    const who = await account();
-    // As for an account whose sign-up left no session behind (made by Google sign-in, or pruned).
-    const { uid } = await t.ctx.db("users").where({ email: who.email }).first("uid");
-    await t.ctx.db("user_sessions").where({ user_uid: uid }).delete();
+  /** An approved account that never signed in (made by an admin's tools, not by signing up). */
+  async function neverSignedIn(): Promise<{ email: string; password: string }> {
+    const user = await createUser(t.ctx, { email: `person${++n}@studio.test` });
+    await t.ctx
+      .db("users")
+      .where({ uid: user.uid })
+      .update({ password_hash: await hashPassword("personpass1") });
+    return { email: user.email, password: "personpass1" };
+  }
+
+  /** Ends every session of the account, as 'Sign out everywhere else' and then 'Sign out' in the last one do. */
+  async function signOutEverywhere(signedIn: request.Response): Promise<void> {
+    const others = await request(t.app).delete("/api/users/me/sessions").set(bearer(signedIn.body.accessToken));
+    expect(others.status).toBe(204);
+    const out = await request(t.app)
+      .post("/api/auth/logout")
+      .set(SESSION_HEADER, "cookie")
+      .set("Cookie", cookieSet(signedIn, REFRESH_COOKIE).pair);
+    expect(out.status).toBe(204);
+    expect((await request(t.app).get("/api/users/me").set(bearer(signedIn.body.accessToken))).status).toBe(401);
+  }
+
+  it("does not mail an account's first sign-in, nor one from the same place; mails one from a new place", async () => {
+    const who = await neverSignedIn();
     expect((await signIn(who, { ip: "203.0.113.8", agent: FIREFOX })).status).toBe(200);
+    expect((await signIn(who, { ip: "203.0.113.8", agent: SAFARI })).status).toBe(200);
     await mailsSettled(t.ctx);
     expect(mailsTo(who.email)).toEqual([]);
-    // The next one from elsewhere is news again.
     expect((await signIn(who, { ip: "203.0.113.9", agent: FIREFOX })).status).toBe(200);
-    await eventually(() => mailsTo(who.email)[0]);
+    const mail = await eventually(() => mailsTo(who.email)[0]);
+    expect(mail.body).toContain("203.0.113.9");
+  });
+
+  it("still mails a sign-in from a new place after signing out everywhere, and not one from a known place", async () => {
+    const who = await neverSignedIn();
+    const { uid } = await t.ctx.db("users").where({ email: who.email }).first("uid");
+    const first = await signIn(who, { ip: "198.51.100.20", agent: FIREFOX });
+    const second = await signIn(who, { ip: "198.51.100.20", agent: SAFARI });
+    await signOutEverywhere(second);
+    expect((await request(t.app).get("/api/users/me").set(bearer(first.body.accessToken))).status).toBe(401);
+    expect((await signIn(who, { ip: "198.51.100.21", agent: SAFARI })).status).toBe(200);
+    // The ended sessions went at this sign-in: only its own is kept, yet the place was known.
+    expect(await t.ctx.db("user_sessions").where({ user_uid: uid }).pluck("address")).toEqual([
+      expect.stringContaining("198.51.100.21"),
+    ]);
+    const mail = await eventually(() => mailsTo(who.email)[0]);
+    expect(mail.body).toContain("198.51.100.21");
+    // Every session run out instead: a known place sends nothing, a new one mails.
+    await t.ctx
+      .db("user_sessions")
+      .where({ user_uid: uid })
+      .update({ expires_at: new Date(0).toISOString() });
+    expect((await signIn(who, { ip: "198.51.100.20", agent: FIREFOX })).status).toBe(200);
+    await signOutEverywhere(await signIn(who, { ip: "198.51.100.21", agent: FIREFOX }));
+    expect((await signIn(who, { ip: "198.51.100.21", agent: SAFARI })).status).toBe(200);
+    await mailsSettled(t.ctx);
+    expect(mailsTo(who.email)).toHaveLength(1);
+    expect((await signIn(who, { ip: "198.51.100.22", agent: FIREFOX })).status).toBe(200);
+    await eventually(() => mailsTo(who.email)[1]);
+    expect(mailsTo(who.email)[1].body).toContain("198.51.100.22");
   });
 });

@@ -1,11 +1,8 @@
 import type { Request } from "express";
 import type { AppContext } from "../context";
-import type { Db } from "../db/database";
 import type { MailRoute } from "../users/access-mail";
 import type { SessionClient } from "../auth/sessions";
-import type { Session } from "../../api/types";
-import { familyOfRefreshToken } from "../auth/refresh-tokens.repository";
-import { hashSecretToken } from "../auth/secret-tokens";
+import { knownPlaces, rememberPlace } from "./sign-in-places.repository";
 import { describeUserAgent } from "./user-agent";
 
 /** Where a request comes from, as its session records it. */
@@ -15,44 +12,35 @@ export const sessionClientOf = (req: Request): SessionClient => ({
 });
 
 /**
- * Whether a sign-in without the account's device cookie comes from somewhere new: the account has
- * signed in before (a session row other than this one), and none of those came from this address.
- * The account's first sign-in, a script signing in again from where it always does, and the person
- * who signed up with a script opening the web app at the same desk are not news. The browser is not
- * compared: one person uses several at one address, and a stranger's differs at another anyway.
+ * Notes the place (address) a sign-in came from, and mails the user when it is somewhere new: the
+ * browser (or program) has no device cookie of the account, the account has signed in before
+ * (a known place), and never from this address. The account's first sign-in, a script signing in
+ * again from where it always does, and another browser at the same desk are not news. The browser
+ * is not compared: one person uses several at one address, and a stranger's differs at another
+ * anyway. Places outlive sessions, so signing out everywhere does not make the next sign-in a first.
+ * Never fails the sign-in: a failing step is logged and sends nothing.
  */
-async function isUnfamiliarPlace(db: Db, session: Session, client: SessionClient): Promise<boolean> {
-  const current = await familyOfRefreshToken(db, hashSecretToken(session.refreshToken));
-  const earlier = (await db("user_sessions")
-    .where({ user_uid: session.user.uid })
-    .whereNot({ id: current?.family ?? "" })
-    .pluck("address")) as Array<string | null>;
-  if (earlier.length === 0) return false;
-  const address = client.address?.slice(0, 64) ?? null;
-  return !earlier.includes(address);
-}
-
-/**
- * Mails the user about a sign-in without the account's device cookie from an unfamiliar place
- * (isUnfamiliarPlace). Never fails the sign-in: a failing check is logged and sends nothing.
- */
-export async function mailUnfamiliarSignIn(
+export async function noteSignInPlace(
   ctx: AppContext,
   route: MailRoute,
-  session: Session,
+  user: { uid: string; email: string },
   client: SessionClient,
+  from: { device: boolean },
 ): Promise<void> {
   try {
-    if (await isUnfamiliarPlace(ctx.db, session, client)) mailNewBrowserSignIn(ctx, route, session.user, client);
+    const address = client.address?.slice(0, 64);
+    if (!address) return;
+    const known = await knownPlaces(ctx.db, user.uid);
+    await rememberPlace(ctx.db, user.uid, address);
+    if (!from.device && known.length > 0 && !known.includes(address)) mailNewBrowserSignIn(ctx, route, user, client);
   } catch (err) {
-    ctx.logger.error({ uid: session.user.uid, err: (err as Error).message }, "new sign-in check failed");
+    ctx.logger.error({ uid: user.uid, err: (err as Error).message }, "new sign-in check failed");
   }
 }
 
 /**
- * Tells the user of a sign-in from a browser that never signed in to the account before (no device
- * cookie of it): a stolen password used elsewhere does not go unnoticed. Sent after the answer,
- * never failing it.
+ * Tells the user of a sign-in from somewhere new (noteSignInPlace): a stolen password used elsewhere
+ * does not go unnoticed. Sent after the answer, never failing it.
  */
 function mailNewBrowserSignIn(
   ctx: AppContext,
@@ -63,7 +51,7 @@ function mailNewBrowserSignIn(
   const { browser, system } = describeUserAgent(client.userAgent);
   const what = [browser ?? "An unknown browser or program", system && `on ${system}`].filter(Boolean).join(" ");
   const text = [
-    `Your Photodrop account ${user.email} was just signed in to from a browser it was not signed in from before:`,
+    `Your Photodrop account ${user.email} was just signed in to from an address it was not signed in from before:`,
     "",
     `${what}, from the address ${client.address ?? "unknown"}, at ${new Date().toISOString()}.`,
     "",
