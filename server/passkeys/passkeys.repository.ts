@@ -105,6 +105,11 @@ export async function deletePasskey(db: Db, uid: string, id: number): Promise<bo
   return (await db("passkeys").where({ id, user_uid: uid }).delete()) > 0;
 }
 
+/** Removes every passkey of the user (an admin's two-factor reset); answers how many went. */
+export async function deleteUserPasskeys(db: Db, uid: string): Promise<number> {
+  return db("passkeys").where({ user_uid: uid }).delete();
+}
+
 /**
  * Records a sign-in: the new counter and the time. The counter must rise (an authenticator that
  * counts nothing always says 0), checked in the same UPDATE: of two sign-ins racing with one

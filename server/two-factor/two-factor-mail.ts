@@ -34,11 +34,24 @@ export function mailRecoveryCodeUsed(
   send(ctx, route, user, "A recovery code was used to sign in to Photodrop", text);
 }
 
-export function mailTwoFactorReset(ctx: AppContext, route: MailRoute, user: { uid: string; email: string }): void {
+export function mailTwoFactorReset(
+  ctx: AppContext,
+  route: MailRoute,
+  user: { uid: string; email: string },
+  passkeysRemoved: number,
+): void {
+  const passkeys =
+    passkeysRemoved === 0
+      ? []
+      : [
+          `The account's ${passkeysRemoved === 1 ? "passkey was" : `${passkeysRemoved} passkeys were`} removed too:` +
+            " they no longer sign in.",
+        ];
   const text = [
     `An admin turned off two-factor sign-in for your Photodrop account ${user.email}.`,
+    ...passkeys,
     "",
-    "You now sign in with your password alone. To turn two-factor sign-in on again, open Security:",
+    "You now sign in with your password alone. To turn two-factor sign-in on again or add a passkey, open Security:",
     securityLink(route),
     "",
     "If you did not ask for this, tell your studio's admin.",

@@ -89,8 +89,11 @@ export const twoFactorOperations: Operation[] = [
     {
       method: "delete",
       path: "/api/users/:uid/two-factor",
-      summary: "Turn a user's two-factor sign-in off (lost phone and codes); the user is mailed",
-      description: "Sign-in only: API tokens are refused. 409 for one's own (turned off in Security, with a proof).",
+      summary: "Turn a user's two-factor sign-in off and remove their passkeys (lost device); the user is mailed",
+      description:
+        "For someone who lost their device: their recovery codes and passkeys go too (a passkey signs in alone), " +
+        "and the mail says how many passkeys were removed. Sign-in only: API tokens are refused. " +
+        "409 when two-factor is not on, and for one's own (turned off in Security, with a proof).",
       answers: [{ status: 204, description: "Done; no body" }],
       errors: [409],
     },

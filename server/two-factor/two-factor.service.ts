@@ -3,6 +3,7 @@ import { ConflictError, NotFoundError, ValidationError } from "../http/errors";
 import { verifyPassword } from "../auth/passwords";
 import type { User } from "../../api/types";
 import { findUserRow } from "../users/users.repository";
+import { deleteUserPasskeys } from "../passkeys/passkeys.repository";
 import type { MailRoute } from "../users/access-mail";
 import { newRecoveryCodes, recoveryCodeHash } from "./recovery-codes";
 import { twoFactorRequired } from "./require-two-factor";
@@ -124,14 +125,20 @@ export async function regenerateRecoveryCodes(ctx: AppContext, uid: string): Pro
   return codes;
 }
 
-/** An admin turns someone's two-factor off (a lost phone and lost codes): the user is mailed, the log notes who. */
+/**
+ * An admin turns someone's two-factor off (a lost phone and lost codes) and removes their passkeys
+ * with it: the lost device may hold one, and a passkey signs in alone. The user is mailed, the log notes who.
+ */
 export async function resetTwoFactorAsAdmin(ctx: AppContext, actor: User, uid: string, mail: MailRoute): Promise<void> {
   // One's own goes off in Security, with a code or the password: this route asks for neither.
   if (uid === actor.uid) throw new ConflictError("Turn your own two-factor sign-in off in Security");
   const row = await findUserRow(ctx.db, uid);
   if (!row) throw new NotFoundError("User not found");
-  if (!(await deleteTwoFactor(ctx.db, uid))) throw new ConflictError("Two-factor sign-in is not on for this user");
-  ctx.logger.warn({ by: actor.uid, uid }, "two-factor sign-in reset by an admin");
+  const passkeysRemoved = await ctx.db.transaction(async (trx) =>
+    (await deleteTwoFactor(trx, uid)) ? deleteUserPasskeys(trx, uid) : undefined,
+  );
+  if (passkeysRemoved === undefined) throw new ConflictError("Two-factor sign-in is not on for this user");
+  ctx.logger.warn({ by: actor.uid, uid, passkeysRemoved }, "two-factor sign-in reset by an admin");
   ctx.events.resourceChanged({ resource: "users", type: "updated", ids: [uid] });
-  mailTwoFactorReset(ctx, mail, { uid, email: row.email });
+  mailTwoFactorReset(ctx, mail, { uid, email: row.email }, passkeysRemoved);
 }

@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from "../test/harness";
 import { startSmtpInbox, type SmtpInbox } from "../test/smtp-inbox";
 import { eventually } from "../test/wait";
 import { approvedAccount, challengeFor, codeAt, enrol, secondStep } from "./two-factor-test-helpers";
+import { heldPasskey } from "../passkeys/passkey-test-helpers";
 
 let t: TestApp;
 let smtp: SmtpInbox;
@@ -267,6 +268,8 @@ describe("an admin resetting someone's two-factor", () => {
       smtp.mails.find((m) => m.to.includes(email) && /An admin turned off/.test(m.body)),
     );
     expect(mail.body).toContain("https://photos.example.test/");
+    // No passkey to remove: the mail names none.
+    expect(mail.body).not.toContain("removed too");
     const login = await request(t.app).post("/api/auth/login").send({ email, password });
     expect(login.body.accessToken).toEqual(expect.any(String));
     const noted = t.logLines
@@ -279,6 +282,31 @@ describe("an admin resetting someone's two-factor", () => {
     expect(twice.status).toBe(409);
     const nobody = await request(t.app).delete("/api/users/nobody/two-factor").set(bearer(admin.accessToken));
     expect(nobody.status).toBe(404);
+  });
+
+  it("removes the user's passkeys with it (the lost device may hold one), and the mail says so", async () => {
+    const { email, session } = await enrolledStaff();
+    const other = await approvedAccount(t.app, `peer${++n}@studio.test`, "peerpass1", admin);
+    await heldPasskey(t, session, "Phone");
+    await heldPasskey(t, session, "Laptop");
+    const othersKey = await heldPasskey(t, other, "Theirs");
+    const passkeysOf = (who: SessionBody) => request(t.app).get("/api/users/me/passkeys").set(bearer(who.accessToken));
+    expect((await passkeysOf(session)).body).toHaveLength(2);
+    const reset = await request(t.app)
+      .delete(`/api/users/${session.user.uid}/two-factor`)
+      .set(bearer(admin.accessToken));
+    expect(reset.status).toBe(204);
+    expect((await passkeysOf(session)).body).toEqual([]);
+    expect(await t.ctx.db("passkeys").where({ user_uid: session.user.uid })).toEqual([]);
+    expect((await passkeysOf(other)).body).toEqual([expect.objectContaining({ id: othersKey.passkey.id })]);
+    const mail = await eventually(() =>
+      smtp.mails.find((m) => m.to.includes(email) && /An admin turned off/.test(m.body)),
+    );
+    expect(mail.body).toContain("The account's 2 passkeys were removed too: they no longer sign in.");
+    const noted = t.logLines
+      .map((line) => JSON.parse(line))
+      .find((l) => l.msg === "two-factor sign-in reset by an admin" && l.uid === session.user.uid);
+    expect(noted).toMatchObject({ by: admin.user.uid, passkeysRemoved: 2 });
   });
 
   it("is a signed-in admin's act: an admin API token and one's own account are refused", async () => {
