@@ -163,4 +163,24 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Messages built in plain .ts files (validation, upload refusals, confirmations) are shown too. The rule
+    // cannot tell a message from a code there, so it looks only at sentence-shaped text: a capitalised word
+    // followed by more words ("File too large: …"); keys, URLs, CSS and single words pass. Logged texts
+    // (console.*, new Error) and UPPER_CASE constants (codes compared elsewhere) are not checked.
+    files: ["admin/src/**/*.ts"],
+    ignores: ["admin/src/**/*.test.ts", "admin/src/test/**"],
+    plugins: { i18next },
+    rules: {
+      "i18next/no-literal-string": [
+        "error",
+        {
+          mode: "all",
+          "should-validate-template": true,
+          words: { exclude: ["(?![A-Z][a-z]+(?:['-][a-z]+)?[ ,:]\\s*\\S).*"] },
+          callees: { exclude: ["t", "console\\.\\w+", "Error"] },
+        },
+      ],
+    },
+  },
 );

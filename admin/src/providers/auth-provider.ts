@@ -74,6 +74,12 @@ function startSession(session: BrowserSession): AuthActionResponse {
   return { success: true, redirectTo: "/" };
 }
 
+// A failed auth action's name: Refine's notification of it is only logged (the auth screens show the message).
+const SIGN_IN_FAILED = "Sign-in failed";
+const SIGN_UP_FAILED = "Sign-up failed";
+const PASSWORD_RESET_FAILED = "Password reset failed";
+const PASSWORD_CHANGE_FAILED = "Password change failed";
+
 function failure(name: string, error: unknown): AuthActionResponse {
   const { message, statusCode } = toHttpError(error);
   // The sign-in budgets (per address and per account) are spent: say so plainly, in the page's language.
@@ -84,9 +90,9 @@ function failure(name: string, error: unknown): AuthActionResponse {
 /** The second step refused: a wrong or used code, or a challenge past its 5 minutes (one answer for both). */
 function secondStepFailure(error: unknown): AuthActionResponse {
   if (toHttpError(error).statusCode === 401) {
-    return { success: false, error: { name: "Sign-in failed", message: t("auth.wrongCode") } };
+    return { success: false, error: { name: SIGN_IN_FAILED, message: t("auth.wrongCode") } };
   }
-  return failure("Sign-in failed", error);
+  return failure(SIGN_IN_FAILED, error);
 }
 
 /** The browser's own passkey prompt was closed or timed out (not the server's refusal). */
@@ -109,12 +115,12 @@ async function signInWithPasskey(): Promise<AuthActionResponse> {
     return startSession(await passkeySession());
   } catch (error) {
     if (isPasskeyPromptDismissed(error)) {
-      return { success: false, error: { name: "Sign-in failed", message: t("auth.passkeyNotUsed") } };
+      return { success: false, error: { name: SIGN_IN_FAILED, message: t("auth.passkeyNotUsed") } };
     }
     if (toHttpError(error).statusCode === 401) {
-      return { success: false, error: { name: "Sign-in failed", message: t("auth.passkeyRefused") } };
+      return { success: false, error: { name: SIGN_IN_FAILED, message: t("auth.passkeyRefused") } };
     }
-    return failure("Sign-in failed", error);
+    return failure(SIGN_IN_FAILED, error);
   }
 }
 
@@ -145,7 +151,7 @@ export const authProvider: AuthProvider = {
       if ("twoFactorRequired" in data) return { success: false, twoFactorChallenge: data.challenge };
       return startSession(data);
     } catch (error) {
-      return failure("Sign-in failed", error);
+      return failure(SIGN_IN_FAILED, error);
     }
   },
 
@@ -154,7 +160,7 @@ export const authProvider: AuthProvider = {
       const { data } = await http.post<BrowserSession>("/auth/signup", { email, password, displayName });
       return startSession(data);
     } catch (error) {
-      return failure("Sign-up failed", error);
+      return failure(SIGN_UP_FAILED, error);
     }
   },
 
@@ -163,7 +169,7 @@ export const authProvider: AuthProvider = {
       await http.post("/auth/password-reset", { email });
       return { success: true };
     } catch (error) {
-      return failure("Password reset failed", error);
+      return failure(PASSWORD_RESET_FAILED, error);
     }
   },
 
@@ -176,7 +182,7 @@ export const authProvider: AuthProvider = {
         successNotification: { message: t("auth.passwordChanged") },
       };
     } catch (error) {
-      return failure("Password change failed", error);
+      return failure(PASSWORD_CHANGE_FAILED, error);
     }
   },
 

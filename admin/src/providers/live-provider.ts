@@ -17,6 +17,9 @@ const LIVE_RESOURCES = new Set([
 ]);
 
 const AUTH_ERRORS = new Set(["Authentication required", "Failed to authenticate"]);
+// The connection's states as codes: the publish card says them in the user's words.
+const CONNECTION_LOST = "Connection lost";
+const CONNECTION_FAILED = "Connection failed";
 
 /** `projects/<id>`: that project's publish events and the connection's state, for its page. */
 export const projectChannel = (projectId: number) => `projects/${projectId}`;
@@ -62,8 +65,8 @@ function followProject(channel: string, projectId: number, callback: Callback) {
     else if (event === "publish-event") send(String(data.type), (data.data ?? {}) as Record<string, unknown>);
   });
   const stopState = eventsSocket.onState((connection) => {
-    if (connection === "lost") send("connection", { error: "Connection lost" });
-    else if (connection === "failed") send("connection", { error: "Connection failed" });
+    if (connection === "lost") send("connection", { error: CONNECTION_LOST });
+    else if (connection === "failed") send("connection", { error: CONNECTION_FAILED });
   });
   const unsubscribe = eventsSocket.subscribeProject(projectId);
   return () => {
