@@ -21,7 +21,8 @@ async function counts() {
   };
 }
 
-describe("the demo seed", () => {
+// The seed draws and stores its demo photos (sharp): 5–14 s a test on this 2-core machine, over 20 s under load.
+describe("the demo seed", { timeout: 60_000 }, () => {
   it("fills an empty database with studio clients, contacts and projects, some without a client", async () => {
     expect(await isDatabaseEmpty(t.ctx.db)).toBe(true);
     await seedDemoData(t.ctx, { createAdmin: false });
