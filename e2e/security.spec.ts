@@ -100,7 +100,7 @@ describe("the Security page", () => {
   });
 
   it.each(SIZES)(
-    "turns on two-factor sign-in, adds a passkey and signs another device out ($name)",
+    "turns on two-factor sign-in, adds a passkey, signs another device out and signs in with the passkey ($name)",
     async ({ name, viewport, touch }) => {
       const email = `security-${name}-${Date.now()}@photodrop.test`;
       await approvedStaff(email);
@@ -205,6 +205,13 @@ describe("the Security page", () => {
       await other.page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
       expect(new URL(other.page.url()).pathname).toBe("/login");
       await other.context.close();
+
+      // Signed out, then in again with the passkey alone: no password, no code.
+      await page.getByRole("button", { name: "Log out" }).click();
+      await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+      await openSecurity(page);
+      await passkeys.getByText(/last used/).waitFor();
+      expect(await passkeys.getByText(/not used yet/).count()).toBe(0);
       await context.close();
     },
   );
