@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import { Secret, TOTP } from "otpauth";
 import type { AppHandler } from "../app";
 import { bearer, signUp, type SessionBody } from "../auth/auth-test-helpers";
+import { createTestApp, type TestApp } from "../test/harness";
 
 /** The code an authenticator app shows for `secret` at `at` (ms), made by the TOTP library, not the server. */
 export const codeAt = (secret: string, at = Date.now()): string =>
@@ -54,3 +55,23 @@ export async function challengeFor(app: AppHandler, email: string, password: str
 
 export const secondStep = (app: AppHandler, body: Record<string, unknown>) =>
   request(app).post("/api/auth/login/two-factor").send(body);
+
+export const BUDGET_OWNER = { email: "owner@studio.test", password: "ownerpass1" };
+
+/**
+ * An app whose sign-in budget per account is 3 failures, with its first account (the admin) signed
+ * up as BUDGET_OWNER; closed once `use` ends. Ends by checking the budget is spent: the right
+ * password is refused with 429 too.
+ */
+export async function spendingTheAccountBudget(
+  use: (limited: TestApp, owner: SessionBody) => Promise<void>,
+): Promise<void> {
+  const limited = await createTestApp({ RATE_LIMIT_PER_ACCOUNT: "3", RATE_LIMIT_PER_IP: "1000" });
+  try {
+    await use(limited, await approvedAccount(limited.app, BUDGET_OWNER.email, BUDGET_OWNER.password));
+    const password = await request(limited.app).post("/api/auth/login").send(BUDGET_OWNER);
+    expect(password.status).toBe(429);
+  } finally {
+    await limited.close();
+  }
+}
