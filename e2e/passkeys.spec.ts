@@ -10,6 +10,7 @@ import { expectMatchesContract } from "../server/openapi/contract";
 import { createTestApp, type TestApp } from "../server/test/harness";
 import { approvedAccount } from "../server/two-factor/two-factor-test-helpers";
 import { launchBrowser } from "./browser";
+import { addVirtualAuthenticator } from "./fixtures/virtual-authenticator";
 import { LAN_NAME, MAP_LAN_NAME } from "./lan-journey";
 
 /**
@@ -62,19 +63,7 @@ async function authenticatorPage(): Promise<Authenticator> {
   const page = await context.newPage();
   await page.goto(`http://localhost:${port}/api/auth/config`);
   await page.addScriptTag({ path: BROWSER_BUNDLE });
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { page, cdp, id: authenticatorId };
+  return { page, ...(await addVirtualAuthenticator(page)) };
 }
 
 declare const SimpleWebAuthnBrowser: {

@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { Secret, TOTP } from "otpauth";
 import { adminToken, getJson, putJson, signUpAccount } from "./api";
 import { expectNoSeriousAxeViolations } from "./axe";
 import { docsScreenshot, launchBrowser, screenshot, settled, SIZES } from "./browser";
+import { addVirtualAuthenticator } from "./fixtures/virtual-authenticator";
 
 /**
  * The user menu's Security page, as a staff member uses it: two-factor sign-in turned on from the
@@ -73,23 +74,6 @@ async function expectNothingWider(page: Page, width: number) {
   expect(widest).toBeLessThanOrEqual(width);
 }
 
-/** Chromium's virtual platform authenticator for this page (user verification on), as e2e/passkeys.spec.ts uses. */
-async function addAuthenticator(context: BrowserContext, page: Page) {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return cdp;
-}
-
 describe("the Security page", () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -145,7 +129,7 @@ describe("the Security page", () => {
       await openSecurity(page);
 
       // A passkey: its name and the password first, then Chromium's authenticator.
-      await addAuthenticator(context, page);
+      await addVirtualAuthenticator(page);
       await page.getByRole("button", { name: "Add a passkey" }).click();
       const add = page.getByRole("dialog", { name: "Add a passkey" });
       await settled(add);

@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Secret, TOTP } from "otpauth";
 import { expectNoSeriousAxeViolations } from "./axe";
 import { launchBrowser, SIZES, screenshot, settled } from "./browser";
+import { addVirtualAuthenticator } from "./fixtures/virtual-authenticator";
 import { startFreshServer, type FreshServer } from "./fresh-server";
 
 /**
@@ -197,18 +198,7 @@ describe("two-factor sign-in in the web app", () => {
     const page = await openPage();
     await page.goto("/api/auth/config");
     await page.addScriptTag({ path: BROWSER_BUNDLE });
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send("WebAuthn.enable");
-    await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: {
-        protocol: "ctap2",
-        transport: "internal",
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await addVirtualAuthenticator(page);
     // Registered through the API from the page's own origin (the passkey is for "localhost").
     const added = await page.evaluate(
       async ({ token, proof }) => {
