@@ -12,6 +12,10 @@ interface FormDialogProps {
   onSubmit: (event?: FormEvent<HTMLFormElement>) => void;
   loading: boolean;
   saveDisabled?: boolean;
+  /** The submit button's words, when not Save (e.g. 'Add passkey'). */
+  submitLabel?: string;
+  /** Red for a submit that takes something away (e.g. 'Turn off'). */
+  submitColor?: "red";
   /** Why the last save failed (the server's message); the dialog stays open to try again. */
   error?: string | null;
   /** Shown under the fields: someone else saved the record meanwhile (`ConflictAlert`). */
@@ -27,6 +31,8 @@ export function FormDialog({
   onSubmit,
   loading,
   saveDisabled,
+  submitLabel,
+  submitColor,
   error,
   notice,
   children,
@@ -41,8 +47,8 @@ export function FormDialog({
           <Button variant="default" onClick={onClose}>
             {t("ui.cancel")}
           </Button>
-          <Button type="submit" loading={loading} disabled={saveDisabled}>
-            {t("ui.save")}
+          <Button type="submit" color={submitColor} loading={loading} disabled={saveDisabled}>
+            {submitLabel ?? t("ui.save")}
           </Button>
         </Group>
       </form>

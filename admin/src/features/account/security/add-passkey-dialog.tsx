@@ -1,8 +1,8 @@
 import { useState } from "react";
-import { Button, Group, Modal, Stack, Text, TextInput } from "@mantine/core";
+import { Text, TextInput } from "@mantine/core";
 import { useCreate, useCustomMutation, type HttpError } from "@refinedev/core";
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
-import { FailureAlert } from "../../../ui/failure-alert";
+import { FormDialog } from "../../../ui/form-dialog";
 import { t } from "../../../i18n";
 import { emptyProof, ProofFields, proofBody, proofError, type Proof } from "./proof-fields";
 import { PASSKEYS } from "./passkey-rows";
@@ -59,39 +59,32 @@ export function AddPasskeyDialog({ twoFactorOn, onClose }: { twoFactorOn: boolea
   };
 
   return (
-    <Modal opened onClose={onClose} title={t("security.addPasskeyTitle")} centered>
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <Stack spacing="sm">
-          <TextInput
-            label={t("security.passkeyName")}
-            description={t("security.passkeyNameHint")}
-            required
-            maxLength={100}
-            value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
-            error={typeof error?.errors?.name === "string" ? error.errors.name : undefined}
-            data-autofocus
-          />
-          <Text size="sm">{t("security.addPasskeyProof")}</Text>
-          <ProofFields proof={proof} onChange={setProof} twoFactorOn={twoFactorOn} error={fieldError} />
-        </Stack>
-        {error && !fieldError && !error.errors?.name && <FailureAlert message={error.message} />}
-        {browserRefused && <FailureAlert message={browserRefused} />}
-        <Group position="right" mt="lg">
-          <Button variant="default" onClick={onClose}>
-            {t("security.cancel")}
-          </Button>
-          <Button type="submit" loading={busy} disabled={name.trim() === "" || proof.value.trim() === ""}>
-            {t("security.continue")}
-          </Button>
-        </Group>
-      </form>
-    </Modal>
+    <FormDialog
+      opened
+      title={t("security.addPasskeyTitle")}
+      onClose={onClose}
+      onSubmit={(event) => {
+        event?.preventDefault();
+        void submit();
+      }}
+      loading={busy}
+      saveDisabled={name.trim() === "" || proof.value.trim() === ""}
+      submitLabel={t("security.continue")}
+      // Each attempt clears both, and fails in at most one way.
+      error={browserRefused ?? (error && !fieldError && !error.errors?.name ? error.message : null)}
+    >
+      <TextInput
+        label={t("security.passkeyName")}
+        description={t("security.passkeyNameHint")}
+        required
+        maxLength={100}
+        value={name}
+        onChange={(event) => setName(event.currentTarget.value)}
+        error={typeof error?.errors?.name === "string" ? error.errors.name : undefined}
+        data-autofocus
+      />
+      <Text size="sm">{t("security.addPasskeyProof")}</Text>
+      <ProofFields proof={proof} onChange={setProof} twoFactorOn={twoFactorOn} error={fieldError} />
+    </FormDialog>
   );
 }

@@ -1,9 +1,9 @@
 import { useState } from "react";
-import { Button, Group, Modal, Paper, Stack, Text, TextInput } from "@mantine/core";
+import { Button, Group, Paper, Stack, Text, TextInput } from "@mantine/core";
 import { useDelete, useUpdate, type HttpError } from "@refinedev/core";
 import { formatDateTime } from "../../../lib/format";
 import { ConfirmButton } from "../../../ui/confirm-button";
-import { FailureAlert } from "../../../ui/failure-alert";
+import { FormDialog } from "../../../ui/form-dialog";
 import { t } from "../../../i18n";
 
 export const PASSKEYS = "users/me/passkeys";
@@ -30,34 +30,28 @@ function RenameDialog({ passkey, onClose }: { passkey: Passkey; onClose: () => v
     }).then(onClose, setError);
   };
   return (
-    <Modal opened onClose={onClose} title={t("security.renamePasskeyTitle")} centered>
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        <TextInput
-          label={t("security.passkeyName")}
-          required
-          maxLength={100}
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-          error={typeof error?.errors?.name === "string" ? error.errors.name : undefined}
-          data-autofocus
-        />
-        {error && !error.errors?.name && <FailureAlert message={error.message} />}
-        <Group position="right" mt="lg">
-          <Button variant="default" onClick={onClose}>
-            {t("security.cancel")}
-          </Button>
-          <Button type="submit" loading={mutation.isPending} disabled={name.trim() === ""}>
-            {t("security.save")}
-          </Button>
-        </Group>
-      </form>
-    </Modal>
+    <FormDialog
+      opened
+      title={t("security.renamePasskeyTitle")}
+      onClose={onClose}
+      onSubmit={(event) => {
+        event?.preventDefault();
+        submit();
+      }}
+      loading={mutation.isPending}
+      saveDisabled={name.trim() === ""}
+      error={error && !error.errors?.name ? error.message : null}
+    >
+      <TextInput
+        label={t("security.passkeyName")}
+        required
+        maxLength={100}
+        value={name}
+        onChange={(event) => setName(event.currentTarget.value)}
+        error={typeof error?.errors?.name === "string" ? error.errors.name : undefined}
+        data-autofocus
+      />
+    </FormDialog>
   );
 }
 

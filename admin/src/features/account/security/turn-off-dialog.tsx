@@ -1,7 +1,7 @@
 import { useState } from "react";
-import { Button, Group, Modal, Stack, Text } from "@mantine/core";
+import { Text } from "@mantine/core";
 import { useCustomMutation, type HttpError } from "@refinedev/core";
-import { FailureAlert } from "../../../ui/failure-alert";
+import { FormDialog } from "../../../ui/form-dialog";
 import { t } from "../../../i18n";
 import { emptyProof, ProofFields, proofBody, proofError, type Proof } from "./proof-fields";
 import { TWO_FACTOR_URL } from "./use-two-factor";
@@ -25,28 +25,22 @@ export function TurnOffDialog({ onClose, onDone }: { onClose: () => void; onDone
   };
 
   return (
-    <Modal opened onClose={onClose} title={t("security.turnOffTitle")} centered>
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        <Stack spacing="sm">
-          <Text size="sm">{t("security.turnOffExplain")}</Text>
-          <ProofFields proof={proof} onChange={setProof} twoFactorOn error={fieldError} />
-        </Stack>
-        {error && !fieldError && <FailureAlert message={error.message} />}
-        <Group position="right" mt="lg">
-          <Button variant="default" onClick={onClose}>
-            {t("security.cancel")}
-          </Button>
-          <Button type="submit" color="red" loading={mutation.isPending} disabled={proof.value.trim() === ""}>
-            {t("security.turnOff")}
-          </Button>
-        </Group>
-      </form>
-    </Modal>
+    <FormDialog
+      opened
+      title={t("security.turnOffTitle")}
+      onClose={onClose}
+      onSubmit={(event) => {
+        event?.preventDefault();
+        submit();
+      }}
+      loading={mutation.isPending}
+      saveDisabled={proof.value.trim() === ""}
+      submitLabel={t("security.turnOff")}
+      submitColor="red"
+      error={error && !fieldError ? error.message : null}
+    >
+      <Text size="sm">{t("security.turnOffExplain")}</Text>
+      <ProofFields proof={proof} onChange={setProof} twoFactorOn error={fieldError} />
+    </FormDialog>
   );
 }
