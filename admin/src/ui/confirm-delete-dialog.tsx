@@ -8,18 +8,21 @@ interface ConfirmDeleteDialogProps {
   title: string;
   message: ReactNode;
   loading?: boolean;
+  /** The red button's words, when not Delete (e.g. 'Reset two-factor'). */
+  confirmLabel?: string;
   /** Why the last attempt failed (the server's message); the dialog stays open to try again. */
   error?: string | null;
   onConfirm: () => void;
   onCancel: () => void;
 }
 
-/** Asks before anything is deleted; Delete is the red, explicit choice. */
+/** Asks before anything is deleted (or taken away); Delete is the red, explicit choice. */
 export function ConfirmDeleteDialog({
   opened,
   title,
   message,
   loading,
+  confirmLabel,
   error,
   onConfirm,
   onCancel,
@@ -33,7 +36,7 @@ export function ConfirmDeleteDialog({
           {t("ui.cancel")}
         </Button>
         <Button color="red" onClick={onConfirm} loading={loading}>
-          {t("ui.delete")}
+          {confirmLabel ?? t("ui.delete")}
         </Button>
       </Group>
     </Modal>

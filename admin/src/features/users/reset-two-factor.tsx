@@ -1,7 +1,8 @@
 import { useState } from "react";
-import { Alert, Button, Group, Modal, Text } from "@mantine/core";
+import { Button } from "@mantine/core";
 import { useCustomMutation, useInvalidate, useNotification } from "@refinedev/core";
 import { Trans } from "react-i18next";
+import { ConfirmDeleteDialog } from "../../ui/confirm-delete-dialog";
 import type { ManagedUser } from "./access-labels";
 import { t } from "../../i18n";
 
@@ -46,28 +47,22 @@ export function ResetTwoFactorButton({ user, disabled }: { user: ManagedUser; di
       <Button size="xs" variant="default" disabled={disabled || busy} onClick={() => setConfirming(true)}>
         {t("users.resetTwoFactor")}
       </Button>
-      <Modal opened={confirming} onClose={close} title={t("users.resetTwoFactorTitle")} centered>
-        <Text size="sm">
+      <ConfirmDeleteDialog
+        opened={confirming}
+        title={t("users.resetTwoFactorTitle")}
+        message={
           <Trans
             i18nKey="users.resetTwoFactorQuestion"
             values={{ email: user.email }}
             components={{ strong: <strong /> }}
           />
-        </Text>
-        {error && (
-          <Alert color="red" role="alert" mt="md">
-            {error}
-          </Alert>
-        )}
-        <Group position="right" mt="lg">
-          <Button variant="default" onClick={close} disabled={busy}>
-            {t("users.cancel")}
-          </Button>
-          <Button color="red" onClick={reset} loading={busy}>
-            {t("users.resetTwoFactor")}
-          </Button>
-        </Group>
-      </Modal>
+        }
+        confirmLabel={t("users.resetTwoFactor")}
+        loading={busy}
+        error={error}
+        onConfirm={reset}
+        onCancel={close}
+      />
     </>
   );
 }
