@@ -1,7 +1,5 @@
-import { useEffect, useState } from "react";
 import { Alert, Button, Code, Group, Stack } from "@mantine/core";
-import { IconCheck, IconCopy } from "@tabler/icons-react";
-import { copyText } from "../lib/copy-text";
+import { CopyButton } from "./copy-button";
 import { t } from "../i18n";
 
 /** A secret the server answers only once (an API token, a signing secret): the warning, the value, Copy and Done. */
@@ -17,12 +15,6 @@ export function ShownOnceSecret({
   copyLabel: string;
   onDone: () => void;
 }) {
-  const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 1000);
-    return () => clearTimeout(timer);
-  }, [copied]);
   return (
     <Stack spacing="sm">
       <Alert color="yellow">{t("ui.copyItNowItIsNot")}</Alert>
@@ -30,13 +22,7 @@ export function ShownOnceSecret({
         {secret}
       </Code>
       <Group position="right">
-        <Button
-          variant="light"
-          leftIcon={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-          onClick={() => void copyText(secret).then(() => setCopied(true))}
-        >
-          {copied ? t("ui.copied") : copyLabel}
-        </Button>
+        <CopyButton text={secret} label={copyLabel} />
         <Button onClick={onDone}>{t("ui.done")}</Button>
       </Group>
     </Stack>

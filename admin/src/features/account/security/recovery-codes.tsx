@@ -1,7 +1,6 @@
-import { useEffect, useState } from "react";
 import { Alert, Button, Code, Group, SimpleGrid, Stack, Text } from "@mantine/core";
-import { IconCheck, IconCopy, IconDownload } from "@tabler/icons-react";
-import { copyText } from "../../../lib/copy-text";
+import { IconDownload } from "@tabler/icons-react";
+import { CopyButton } from "../../../ui/copy-button";
 import { t } from "../../../i18n";
 
 /** The codes as the downloaded file holds them: what they are, then one a line. */
@@ -22,12 +21,6 @@ function download(codes: string[]) {
 
 /** The ten recovery codes, shown this once (as `ShownOnceSecret` shows a token): copy, download as .txt, Done. */
 export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
-  const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 1000);
-    return () => clearTimeout(timer);
-  }, [copied]);
   return (
     <Stack spacing="sm">
       <Alert color="yellow">{t("security.recoveryCodesOnce")}</Alert>
@@ -40,13 +33,7 @@ export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () =
         ))}
       </SimpleGrid>
       <Group position="right" spacing="xs">
-        <Button
-          variant="light"
-          leftIcon={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-          onClick={() => void copyText(codes.join("\n")).then(() => setCopied(true))}
-        >
-          {copied ? t("security.copied") : t("security.copyCodes")}
-        </Button>
+        <CopyButton text={codes.join("\n")} label={t("security.copyCodes")} />
         <Button variant="light" leftIcon={<IconDownload size={16} />} onClick={() => download(codes)}>
           {t("security.downloadCodes")}
         </Button>
