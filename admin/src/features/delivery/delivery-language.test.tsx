@@ -5,27 +5,11 @@ import userEvent from "@testing-library/user-event";
 import { MantineProvider } from "@mantine/core";
 import type { Project } from "../../../../api/types";
 import { DeliverySettingsForm } from "./delivery-settings-form";
+import { deliveryProject } from "./test-project";
 
 afterEach(cleanup);
 
-const project = (language: Project["delivery"]["language"]) =>
-  ({
-    id: 7,
-    deliveryUrl: "/d/abc",
-    version: 4,
-    updatedBy: null,
-    delivery: {
-      expiresAt: null,
-      hasPasscode: false,
-      views: 0,
-      downloads: 0,
-      lastDownloadAt: null,
-      allowDownloads: true,
-      offerWebSize: false,
-      favouritesLimit: null,
-      language,
-    },
-  }) as Project;
+const project = (language: Project["delivery"]["language"]) => deliveryProject({ language }, 4);
 
 function setup(p: Project) {
   const onSave = vi.fn(async () => p);

@@ -6,33 +6,15 @@ import { MantineProvider } from "@mantine/core";
 import type { Project } from "../../../../api/types";
 import type { DeliverySettingsChange } from "./use-delivery-actions";
 import { DeliverySettingsForm } from "./delivery-settings-form";
+import { deliveryProject } from "./test-project";
 
 afterEach(cleanup);
-
-const project = (delivery: Partial<Project["delivery"]> = {}, version = 5) =>
-  ({
-    id: 7,
-    deliveryUrl: "/d/abc",
-    version,
-    updatedBy: null,
-    delivery: {
-      expiresAt: null,
-      hasPasscode: false,
-      views: 0,
-      downloads: 0,
-      lastDownloadAt: null,
-      allowDownloads: true,
-      offerWebSize: false,
-      favouritesLimit: null,
-      ...delivery,
-    },
-  }) as Project;
 
 /** What the server answers: the project with the change stored (a passcode only as 'set'), one version on. */
 const stored = (before: Project) => async (change: DeliverySettingsChange) => {
   const { passcode, ...settings } = change;
   const hasPasscode = passcode === undefined ? before.delivery.hasPasscode : passcode !== null;
-  return project({ ...before.delivery, ...settings, hasPasscode }, before.version + 1);
+  return deliveryProject({ ...before.delivery, ...settings, hasPasscode }, before.version + 1);
 };
 
 function setup(p: Project, onSave = vi.fn(stored(p))) {
@@ -54,7 +36,7 @@ const saveButton = () => screen.getByRole("button", { name: "Save delivery setti
 
 describe("the delivery settings form", () => {
   it("sends a typed passcode alone, with the version the form started from, and forgets it once saved", async () => {
-    const { onSave, user } = setup(project());
+    const { onSave, user } = setup(deliveryProject());
     await user.type(screen.getByLabelText("Passcode"), "garden-24");
     await user.click(saveButton());
     expect(onSave).toHaveBeenLastCalledWith({ passcode: "garden-24" }, 5);
@@ -64,7 +46,7 @@ describe("the delivery settings form", () => {
   });
 
   it("sends the favourites limit when it changes, and null when it is emptied", async () => {
-    const { onSave, user } = setup(project({ favouritesLimit: 20 }));
+    const { onSave, user } = setup(deliveryProject({ favouritesLimit: 20 }));
     const limit = screen.getByLabelText("Favourites limit") as HTMLInputElement;
     expect(limit.value).toBe("20");
     await user.clear(limit);
@@ -77,7 +59,7 @@ describe("the delivery settings form", () => {
   });
 
   it("refuses an expiry in the past before sending anything", async () => {
-    const { onSave, user } = setup(project());
+    const { onSave, user } = setup(deliveryProject());
     const expiry = screen.getByLabelText("Link expires");
     await user.type(expiry, "2020-01-01T10:00");
     await screen.findByText("The expiry must be in the future");
@@ -86,7 +68,7 @@ describe("the delivery settings form", () => {
   });
 
   it("refuses a passcode under 4 characters before sending anything", async () => {
-    const { onSave, user } = setup(project());
+    const { onSave, user } = setup(deliveryProject());
     await user.type(screen.getByLabelText("Passcode"), "abc");
     expect(screen.getByText("Passcode must be 4 to 64 characters")).toBeTruthy();
     expect((saveButton() as HTMLButtonElement).disabled).toBe(true);
@@ -95,18 +77,18 @@ describe("the delivery settings form", () => {
 
   it("offers 'Remove passcode' only when one is set, and shows the server's message when saving fails", async () => {
     const onSave = vi.fn().mockRejectedValue({ message: "Expiry must be an ISO 8601 date and time" });
-    const { user } = setup(project({ hasPasscode: true }), onSave);
+    const { user } = setup(deliveryProject({ hasPasscode: true }), onSave);
     vi.spyOn(console, "error").mockImplementation(() => {});
     await user.click(screen.getByRole("button", { name: "Remove passcode" }));
     expect(onSave).toHaveBeenCalledWith({ passcode: null });
     await screen.findByText("Expiry must be an ISO 8601 date and time");
     cleanup();
-    setup(project());
+    setup(deliveryProject());
     expect(screen.queryByRole("button", { name: "Remove passcode" })).toBeNull();
   });
 
   it("sends the download switches only when they changed, and offers web size only while downloads are allowed", async () => {
-    const { onSave, user } = setup(project());
+    const { onSave, user } = setup(deliveryProject());
     const allow = screen.getByRole("checkbox", { name: /Allow downloads/ }) as HTMLInputElement;
     const web = screen.getByRole("checkbox", { name: /Offer web-size downloads/ }) as HTMLInputElement;
     expect([allow.checked, web.checked, web.disabled]).toEqual([true, false, false]);
@@ -121,7 +103,7 @@ describe("the delivery settings form", () => {
   });
 
   it("shows a view-only project's switches as saved", () => {
-    setup(project({ allowDownloads: false, offerWebSize: true }));
+    setup(deliveryProject({ allowDownloads: false, offerWebSize: true }));
     expect((screen.getByRole("checkbox", { name: /Allow downloads/ }) as HTMLInputElement).checked).toBe(false);
     const web = screen.getByRole("checkbox", { name: /Offer web-size downloads/ }) as HTMLInputElement;
     expect([web.checked, web.disabled]).toEqual([true, true]);
@@ -129,10 +111,10 @@ describe("the delivery settings form", () => {
   });
 
   it("follows another editor's save in the fields the user has not touched, keeping what the user typed", async () => {
-    const { onSave, user, rerender } = setup(project());
+    const { onSave, user, rerender } = setup(deliveryProject());
     const limit = screen.getByLabelText("Favourites limit") as HTMLInputElement;
     await user.type(limit, "12");
-    rerender(project({ offerWebSize: true, favouritesLimit: 30 }, 6));
+    rerender(deliveryProject({ offerWebSize: true, favouritesLimit: 30 }, 6));
     const web = screen.getByRole("checkbox", { name: /Offer web-size downloads/ }) as HTMLInputElement;
     await waitFor(() => expect(web.checked).toBe(true));
     expect(limit.value).toBe("12");
