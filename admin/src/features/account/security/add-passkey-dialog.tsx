@@ -1,11 +1,11 @@
 import { useState } from "react";
-import { Text, TextInput } from "@mantine/core";
+import { Text } from "@mantine/core";
 import { useCreate, useCustomMutation, type HttpError } from "@refinedev/core";
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
 import { FormDialog } from "../../../ui/form-dialog";
 import { t } from "../../../i18n";
 import { emptyProof, ProofFields, proofBody, proofError, type Proof } from "./proof-fields";
-import { PASSKEYS } from "./passkey-rows";
+import { PASSKEYS, PasskeyNameInput } from "./passkey-rows";
 
 /** What the browser says when the person closed its dialog or it timed out. */
 const cancelledInBrowser = (error: unknown) =>
@@ -73,16 +73,7 @@ export function AddPasskeyDialog({ twoFactorOn, onClose }: { twoFactorOn: boolea
       // Each attempt clears both, and fails in at most one way.
       error={browserRefused ?? (error && !fieldError && !error.errors?.name ? error.message : null)}
     >
-      <TextInput
-        label={t("security.passkeyName")}
-        description={t("security.passkeyNameHint")}
-        required
-        maxLength={100}
-        value={name}
-        onChange={(event) => setName(event.currentTarget.value)}
-        error={typeof error?.errors?.name === "string" ? error.errors.name : undefined}
-        data-autofocus
-      />
+      <PasskeyNameInput value={name} onChange={setName} error={error} description={t("security.passkeyNameHint")} />
       <Text size="sm">{t("security.addPasskeyProof")}</Text>
       <ProofFields proof={proof} onChange={setProof} twoFactorOn={twoFactorOn} error={fieldError} />
     </FormDialog>

@@ -15,6 +15,32 @@ export interface Passkey {
   lastUsedAt: string | null;
 }
 
+/** A passkey's name, as adding and renaming ask for it; the server's word on it under the field. */
+export function PasskeyNameInput({
+  value,
+  onChange,
+  error,
+  description,
+}: {
+  value: string;
+  onChange: (name: string) => void;
+  error: HttpError | null;
+  description?: string;
+}) {
+  return (
+    <TextInput
+      label={t("security.passkeyName")}
+      description={description}
+      required
+      maxLength={100}
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      error={typeof error?.errors?.name === "string" ? error.errors.name : undefined}
+      data-autofocus
+    />
+  );
+}
+
 function RenameDialog({ passkey, onClose }: { passkey: Passkey; onClose: () => void }) {
   const [name, setName] = useState(passkey.name);
   const [error, setError] = useState<HttpError | null>(null);
@@ -42,15 +68,7 @@ function RenameDialog({ passkey, onClose }: { passkey: Passkey; onClose: () => v
       saveDisabled={name.trim() === ""}
       error={error && !error.errors?.name ? error.message : null}
     >
-      <TextInput
-        label={t("security.passkeyName")}
-        required
-        maxLength={100}
-        value={name}
-        onChange={(event) => setName(event.currentTarget.value)}
-        error={typeof error?.errors?.name === "string" ? error.errors.name : undefined}
-        data-autofocus
-      />
+      <PasskeyNameInput value={name} onChange={setName} error={error} />
     </FormDialog>
   );
 }
