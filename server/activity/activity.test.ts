@@ -54,6 +54,8 @@ describe("Delivery activity", () => {
     await request(s.t.app).get(`${page}/p/2/download`).set("Cookie", cookies).expect(200);
     const zip = await getBinary(s.t.app, `${page}/all.zip`, { Cookie: cookies });
     expect(zip.status).toBe(200);
+    // The ZIP's download is recorded when its response closes, which may come after the client has every byte.
+    await recordingsSettled(s.t.ctx);
     await request(s.t.app).post(`/api/projects/${s.delivery.id}/delivery/regenerate`).set(s.staff.auth).expect(200);
 
     const activity = await activityWhenSettled();
