@@ -3,6 +3,7 @@ import { nowIso } from "../db/database";
 import { NotFoundError } from "../http/errors";
 import type { DeliveryActivity, DeliveryActivityType, User } from "../../api/types";
 import { countInGroup, insertActivity, listActivity, projectExists, type ActivityDetails } from "./activity.repository";
+import { workUnderWay } from "../work-under-way";
 
 export type { ActivityDetails };
 
@@ -49,27 +50,24 @@ export async function countActivityToday(
   if (announce) announceActivity(ctx, projectId);
 }
 
-const pending = new WeakMap<AppContext, Set<Promise<void>>>();
+const pending = workUnderWay<AppContext>();
 
 /**
  * Runs a recording beside the client's request: a failure to record is logged and never fails
  * what the client asked for. The answer resolves (never rejects) once it has ended.
  */
 export function inBackground(ctx: AppContext, what: string, work: () => Promise<unknown>): Promise<void> {
-  let running = pending.get(ctx);
-  if (!running) pending.set(ctx, (running = new Set()));
   const done: Promise<void> = work().then(
     () => {},
     (err: unknown) => ctx.logger.warn({ err }, `could not record ${what}`),
   );
-  running.add(done);
-  void done.finally(() => running.delete(done));
+  pending.add(ctx, done);
   return done;
 }
 
 /** Resolves once every recording under way has ended (before the database closes, and in tests). */
-export async function recordingsSettled(ctx: AppContext): Promise<void> {
-  for (let running = pending.get(ctx); running && running.size > 0;) await Promise.all(running);
+export function recordingsSettled(ctx: AppContext): Promise<void> {
+  return pending.settled(ctx);
 }
 
 export async function activityPage(

@@ -1,6 +1,7 @@
 import nodemailer from "nodemailer";
 import type { Config } from "../config";
 import type { Logger } from "../logger";
+import { workUnderWay } from "../work-under-way";
 
 export interface MailMessage {
   /** An address, or a name and an address (the name is encoded by nodemailer, never pasted into the header). */
@@ -25,24 +26,23 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
-const underWay = new WeakMap<Config["mail"], Set<Promise<void>>>();
+const underWay = workUnderWay<Config["mail"]>();
 
 /** Counts `work` (a send, or the preparing of sends after an answer) as mail under way for the app with this mail configuration until it ends. */
 export function mailUnderWay<T>(mail: Config["mail"], work: Promise<T>): Promise<T> {
-  let running = underWay.get(mail);
-  if (!running) underWay.set(mail, (running = new Set()));
-  const ended = work.then(
-    () => {},
-    () => {},
+  underWay.add(
+    mail,
+    work.then(
+      () => {},
+      () => {},
+    ),
   );
-  running.add(ended);
-  void ended.finally(() => running.delete(ended));
   return work;
 }
 
 /** Resolves once every mail under way has ended, sent or failed: before the app closes, and in tests that check none went out. */
-export async function mailsSettled(ctx: { config: Config }): Promise<void> {
-  for (let running = underWay.get(ctx.config.mail); running && running.size > 0;) await Promise.all(running);
+export function mailsSettled(ctx: { config: Config }): Promise<void> {
+  return underWay.settled(ctx.config.mail);
 }
 
 const addressOf = (to: MailMessage["to"]) => (typeof to === "string" ? to : to.address);
