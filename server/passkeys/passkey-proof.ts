@@ -1,10 +1,9 @@
 import type { AppContext } from "../context";
 import { HttpError, NotFoundError, type FieldErrors } from "../http/errors";
+import { findUserRow } from "../users/users.repository";
+import { proofFailure } from "../two-factor/two-factor.service";
 
 const refused = (message: string, errors: FieldErrors) => new HttpError(403, message, errors);
-import { verifyPassword } from "../auth/passwords";
-import { findUserRow } from "../users/users.repository";
-import { acceptTotpCode } from "../two-factor/two-factor.service";
 
 /**
  * A passkey signs in alone, so adding one asks again who is there: a session left open (or a
@@ -17,15 +16,11 @@ export async function proveItIsTheUser(
 ): Promise<void> {
   const row = await findUserRow(ctx.db, uid);
   if (!row) throw new NotFoundError("User not found");
-  if (proof.code !== undefined) {
-    if (!(await acceptTotpCode(ctx, uid, proof.code)))
-      throw refused("The code is not right", { code: "Wrong or already used code" });
-    return;
-  }
-  if (!row.password_hash)
+  const failure = await proofFailure(ctx, uid, row.password_hash, proof);
+  if (failure === "wrong code") throw refused("The code is not right", { code: "Wrong or already used code" });
+  if (failure === "no password")
     throw refused("This account has no password: turn on two-factor sign-in and give a code instead", {
       password: "This account has no password",
     });
-  if (!(await verifyPassword(proof.password ?? "", row.password_hash)))
-    throw refused("The password is not right", { password: "Wrong password" });
+  if (failure) throw refused("The password is not right", { password: "Wrong password" });
 }

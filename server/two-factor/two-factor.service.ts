@@ -94,6 +94,20 @@ export async function acceptRecoveryCode(
   return true;
 }
 
+export type ProofFailure = "wrong code" | "no password" | "wrong password";
+
+/** Checks a proof of presence (a current code, else the account's password); undefined when it holds. */
+export async function proofFailure(
+  ctx: AppContext,
+  uid: string,
+  passwordHash: string | null,
+  proof: { code?: string; password?: string },
+): Promise<ProofFailure | undefined> {
+  if (proof.code !== undefined) return (await acceptTotpCode(ctx, uid, proof.code)) ? undefined : "wrong code";
+  if (!passwordHash) return "no password";
+  return (await verifyPassword(proof.password ?? "", passwordHash)) ? undefined : "wrong password";
+}
+
 /** Turns two-factor off, proven with a current code or the account's password (an unconfirmed enrolment needs neither). */
 export async function disableTwoFactor(
   ctx: AppContext,
@@ -106,11 +120,9 @@ export async function disableTwoFactor(
   if (!twoFactor) throw new ConflictError("Two-factor sign-in is not on");
   if (twoFactor.confirmed_at) {
     // 400, not 401: a wrong proof must not read as a sign-in that ended.
-    if (proof.code !== undefined) {
-      if (!(await acceptTotpCode(ctx, uid, proof.code))) throw wrongCode();
-    } else if (!row.password_hash || !(await verifyPassword(proof.password ?? "", row.password_hash))) {
-      throw new ValidationError("The password is not right", { password: "Wrong password" });
-    }
+    const failure = await proofFailure(ctx, uid, row.password_hash, proof);
+    if (failure === "wrong code") throw wrongCode();
+    if (failure) throw new ValidationError("The password is not right", { password: "Wrong password" });
   }
   await deleteTwoFactor(ctx.db, uid);
   ctx.logger.info({ uid }, "two-factor sign-in turned off");
