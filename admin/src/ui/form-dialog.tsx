@@ -43,16 +43,41 @@ export function FormDialog({
         <Stack spacing="sm">{children}</Stack>
         {notice}
         {error && <FailureAlert message={error} />}
-        <Group position="right" mt="lg">
-          <Button variant="default" onClick={onClose}>
-            {t("ui.cancel")}
-          </Button>
-          <Button type="submit" color={submitColor} loading={loading} disabled={saveDisabled}>
-            {submitLabel ?? t("ui.save")}
-          </Button>
-        </Group>
+        <FormActions
+          onCancel={onClose}
+          loading={loading}
+          disabled={saveDisabled}
+          submitLabel={submitLabel}
+          submitColor={submitColor}
+        />
       </form>
     </Modal>
+  );
+}
+
+/** A dialog form's Cancel and submit buttons, for a form that cannot use `FormDialog`'s whole shell. */
+export function FormActions({
+  onCancel,
+  loading,
+  disabled,
+  submitLabel,
+  submitColor,
+}: {
+  onCancel: () => void;
+  loading: boolean;
+  disabled?: boolean;
+  submitLabel?: string;
+  submitColor?: "red";
+}) {
+  return (
+    <Group position="right" mt="lg">
+      <Button variant="default" onClick={onCancel}>
+        {t("ui.cancel")}
+      </Button>
+      <Button type="submit" color={submitColor} loading={loading} disabled={disabled}>
+        {submitLabel ?? t("ui.save")}
+      </Button>
+    </Group>
   );
 }
 

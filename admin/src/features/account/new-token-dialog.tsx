@@ -1,8 +1,9 @@
 import { useState } from "react";
-import { Button, Code, Group, Modal, Select, Stack, Text, TextInput } from "@mantine/core";
+import { Code, Modal, Select, Stack, Text, TextInput } from "@mantine/core";
 import { useCreate, type HttpError } from "@refinedev/core";
 import type { ApiTokenRequest, ApiTokenScope, CreatedApiToken } from "../../../../api/types";
 import { FailureAlert } from "../../ui/failure-alert";
+import { FormActions } from "../../ui/form-dialog";
 import { ShownOnceSecret } from "../../ui/shown-once-secret";
 import { EXPIRY_CHOICES, expiryFrom } from "./token-expiry";
 import { Trans } from "react-i18next";
@@ -84,14 +85,12 @@ export function NewTokenDialog({ onClose, isAdmin }: { onClose: () => void; isAd
             </Text>
           </Stack>
           {error && !error.errors?.name && <FailureAlert message={error.message} />}
-          <Group position="right" mt="lg">
-            <Button variant="default" onClick={onClose}>
-              {t("account.cancel")}
-            </Button>
-            <Button type="submit" loading={mutation.isPending} disabled={name.trim() === ""}>
-              {t("account.createToken")}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={onClose}
+            loading={mutation.isPending}
+            disabled={name.trim() === ""}
+            submitLabel={t("account.createToken")}
+          />
         </form>
       )}
     </Modal>

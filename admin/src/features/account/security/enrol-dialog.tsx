@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from "react";
-import { Button, Code, Group, Loader, Modal, Stack, Text, TextInput } from "@mantine/core";
+import { Code, Group, Loader, Modal, Stack, Text, TextInput } from "@mantine/core";
 import { useCustomMutation, type HttpError } from "@refinedev/core";
 import { FailureAlert } from "../../../ui/failure-alert";
+import { FormActions } from "../../../ui/form-dialog";
 import { t } from "../../../i18n";
 import { QrCode } from "./qr-code";
 import { RecoveryCodes } from "./recovery-codes";
@@ -99,14 +100,12 @@ export function EnrolDialog({ onClose }: { onClose: () => void }) {
             />
           </Stack>
           {error && !error.errors?.code && <FailureAlert message={error.message} />}
-          <Group position="right" mt="lg">
-            <Button variant="default" onClick={onClose}>
-              {t("security.cancel")}
-            </Button>
-            <Button type="submit" loading={confirming.isPending} disabled={code.trim() === ""}>
-              {t("security.turnOn")}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={onClose}
+            loading={confirming.isPending}
+            disabled={code.trim() === ""}
+            submitLabel={t("security.turnOn")}
+          />
         </form>
       )}
     </Modal>
