@@ -8,7 +8,7 @@ import { t } from "../../../i18n";
 
 const SESSIONS = "users/me/sessions";
 
-export interface SignInSession {
+interface SignInSession {
   id: string;
   browser: string | null;
   system: string | null;
