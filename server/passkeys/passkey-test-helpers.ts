@@ -22,6 +22,14 @@ function coseKeyOf(publicKey: crypto.KeyObject): Buffer {
  */
 export function softwarePasskey(credentialId = crypto.randomBytes(16).toString("base64url")) {
   const { privateKey, publicKey } = crypto.generateKeyPairSync("ec", { namedCurve: "P-256" });
+  /** The credential as the browser's JSON hands it over, `clientData` encoded alongside `response`. */
+  const credentialOf = <R extends object>(clientData: string, response: R) => ({
+    id: credentialId,
+    rawId: credentialId,
+    type: "public-key",
+    clientExtensionResults: {},
+    response: { clientDataJSON: Buffer.from(clientData).toString("base64url"), ...response },
+  });
   return {
     credentialId,
     publicKey: coseKeyOf(publicKey).toString("base64url"),
@@ -49,18 +57,11 @@ export function softwarePasskey(credentialId = crypto.randomBytes(16).toString("
         Buffer.concat([authData, sha256(clientData)]),
         opts.signWith ?? privateKey,
       );
-      return {
-        id: credentialId,
-        rawId: credentialId,
-        type: "public-key",
-        clientExtensionResults: {},
-        response: {
-          clientDataJSON: Buffer.from(clientData).toString("base64url"),
-          authenticatorData: authData.toString("base64url"),
-          signature: signature.toString("base64url"),
-          userHandle: opts.userHandle,
-        },
-      };
+      return credentialOf(clientData, {
+        authenticatorData: authData.toString("base64url"),
+        signature: signature.toString("base64url"),
+        userHandle: opts.userHandle,
+      });
     },
     /** What `startRegistration` would answer to options with `challenge`: attestation 'none', CBOR by hand. */
     attest(challenge: string) {
@@ -82,17 +83,10 @@ export function softwarePasskey(credentialId = crypto.randomBytes(16).toString("
         Buffer.from([authData.length]),
         authData,
       ]);
-      return {
-        id: credentialId,
-        rawId: credentialId,
-        type: "public-key",
-        clientExtensionResults: {},
-        response: {
-          clientDataJSON: Buffer.from(clientData).toString("base64url"),
-          attestationObject: attestation.toString("base64url"),
-          transports: ["internal"],
-        },
-      };
+      return credentialOf(clientData, {
+        attestationObject: attestation.toString("base64url"),
+        transports: ["internal"],
+      });
     },
   };
 }
