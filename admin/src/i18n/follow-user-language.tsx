@@ -9,12 +9,10 @@ import { browserLanguage, isLanguage, setLanguage } from "./index";
  */
 export function FollowUserLanguage() {
   const { data: user, isSuccess } = useGetIdentity<User | null>();
-  const chosen = user && isLanguage(user.language) ? user.language : null;
-  const known = isSuccess;
-  const signedIn = Boolean(user);
+  // Null until the identity is known.
+  const language = !isSuccess ? null : user && isLanguage(user.language) ? user.language : browserLanguage();
   useEffect(() => {
-    if (!known) return;
-    void setLanguage(signedIn && chosen ? chosen : browserLanguage());
-  }, [known, signedIn, chosen]);
+    if (language) void setLanguage(language);
+  }, [language]);
   return null;
 }
