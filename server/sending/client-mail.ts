@@ -26,9 +26,6 @@ export interface ClientMailView {
   unsubscribeUrl: string;
 }
 
-/** `14 March 2099`, the day in the zone given (UTC unless told); in `lang` when given. */
-export const formatDay = (iso: string, timeZone = "UTC", lang: Language = "en") => formatDayIn(lang, iso, timeZone);
-
 /** `Saturday 14 March 2099, 19:30 CET`: clients are anywhere, so the zone is named. */
 export const formatExpiry = (iso: string, timeZone = "UTC", lang: Language = "en") =>
   formatExpiryIn(lang, iso, timeZone);
@@ -164,7 +161,7 @@ export function reminderTexts(
   const { t } = translator(lang);
   const project = projectName;
   return {
-    subject: oneLine(t("mail.reminderSubject", { project, day: formatDay(expiresAt, timeZone, lang) })),
+    subject: oneLine(t("mail.reminderSubject", { project, day: formatDayIn(lang, expiresAt, timeZone) })),
     message: t("mail.reminderMessage", { studio, project, date: formatExpiry(expiresAt, timeZone, lang) }),
   };
 }
