@@ -25,8 +25,8 @@ import { BeingUpdatedError } from "./being-updated.service";
 
 /** A token is a published ZIP's random name: 128 bits or more, URL-safe. */
 export const DELIVERY_TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
-export const EXPIRED_MESSAGE = "This delivery has expired";
-export const WRONG_PASSCODE = "Wrong passcode";
+const EXPIRED_MESSAGE = "This delivery has expired";
+const WRONG_PASSCODE = "Wrong passcode";
 
 export class GoneError extends HttpError {
   /** `language`: the expired link's project's, so its page speaks as its gallery did; null: the studio's. */
