@@ -1,11 +1,10 @@
 import express, { Router, type Response } from "express";
-import { branding } from "../studio/studio.service";
 import type { AppContext } from "../context";
 import { HttpError } from "../http/errors";
 import { sendHtml } from "../delivery/delivery.router";
 import { addressOfToken, unsubscribe } from "./unsubscribe.service";
-import { pageLanguage, rememberLanguage } from "../i18n/choose-language";
-import { translator } from "../i18n/i18n";
+import { rememberLanguage } from "../i18n/choose-language";
+import { clientPage } from "../delivery/message-page";
 import { renderInvalidLink, renderUnsubscribeForm, renderUnsubscribed } from "./unsubscribe-page";
 
 /**
@@ -17,18 +16,16 @@ export function unsubscribeRouter(ctx: AppContext): Router {
   const router = Router();
   const answer = (action: typeof addressOfToken) => async (req: express.Request, res: Response) => {
     rememberLanguage(req, res);
-    const brand = await branding(ctx);
     const token = String(req.params.token);
     // The mail's language comes with its link (`?lang=`); else the visitor's, the browser's (if followed), the studio's.
-    const tr = translator(pageLanguage(req, { studio: brand }));
-    const studio = { studio: brand.name, brand, tr, here: `/unsubscribe/${encodeURIComponent(token)}` };
+    const studio = await clientPage(ctx, req, null, `/unsubscribe/${encodeURIComponent(token)}`);
     try {
       const address = await action(ctx, token);
       const page = address.unsubscribed ? renderUnsubscribed : renderUnsubscribeForm;
-      sendHtml(res, 200, page({ ...studio, email: address.email }), tr);
+      sendHtml(res, 200, page({ ...studio, email: address.email }), studio.tr);
     } catch (err) {
       if (!(err instanceof HttpError) || err.statusCode !== 404) throw err;
-      sendHtml(res, 404, renderInvalidLink(studio), tr);
+      sendHtml(res, 404, renderInvalidLink(studio), studio.tr);
     }
   };
 
