@@ -3,7 +3,7 @@ import type { Db } from "../db/database";
 import { nowIso, toIso } from "../db/database";
 import type { RelyingParty } from "./relying-party";
 
-export type CeremonyPurpose = "register" | "sign-in";
+type CeremonyPurpose = "register" | "sign-in";
 
 export interface Ceremony {
   id: string;

@@ -16,7 +16,7 @@ const credentialFields = {
   authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
 };
 
-export const registrationResponseSchema = z.looseObject({
+const registrationResponseSchema = z.looseObject({
   ...credentialFields,
   response: z.looseObject({
     clientDataJSON: base64url("clientDataJSON"),
@@ -25,7 +25,7 @@ export const registrationResponseSchema = z.looseObject({
   }),
 });
 
-export const authenticationResponseSchema = z.looseObject({
+const authenticationResponseSchema = z.looseObject({
   ...credentialFields,
   response: z.looseObject({
     clientDataJSON: base64url("clientDataJSON"),

@@ -1,7 +1,7 @@
 import type { Db } from "../db/database";
 import { nowIso, toIso } from "../db/database";
 
-export interface SessionRecord {
+interface SessionRecord {
   id: string;
   uid: string;
   userAgent: string | null;

@@ -4,7 +4,7 @@ import { NotFoundError } from "../http/errors";
 import { listLiveSessions } from "./sessions.repository";
 import { describeUserAgent } from "./user-agent";
 
-export interface SessionView {
+interface SessionView {
   id: string;
   browser: string | null;
   system: string | null;

@@ -1,7 +1,7 @@
 import type { Db } from "../db/database";
 import { nowIso } from "../db/database";
 
-export interface TwoFactorRow {
+interface TwoFactorRow {
   user_uid: string;
   secret_sealed: string;
   confirmed_at: string | Date | null;
