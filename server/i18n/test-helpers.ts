@@ -22,7 +22,7 @@ export const ENGLISH_SENTENCES: string[] = [
 ];
 
 /** Sentences a language rightly shares with English (none so far: keep each entry short and explained). */
-export const SHARED_WITH_ENGLISH: Partial<Record<Language, string[]>> = {};
+const SHARED_WITH_ENGLISH: Partial<Record<Language, string[]>> = {};
 
 /** A page's text as a browser shows it: entities decoded (the tags stay; no English hides in them). */
 export const decoded = (html: string) =>
