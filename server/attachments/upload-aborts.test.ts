@@ -209,14 +209,18 @@ describe("leftovers of an earlier process", () => {
     await vi.waitFor(() => expect(fs.existsSync(first)).toBe(false));
 
     stopSweeping();
-    const second = makeReceiveFolder("second", 2 * 3600_000);
     // The quiet proved: a sweeper on the same interval, started after the stop and sparing folders under
-    // three hours old, sweeps twice; every tick of the stopped one would have come due before its.
+    // three hours old, sweeps twice after `second` is made; every tick of the stopped one would have come
+    // due before its. `second` is made after its first sweep, when a sweep the stopped one had under way
+    // at the stop (stopping clears the timer, not a sweep running) is over.
     stopSweeping = sweepStaleTempFiles(t.ctx.config, logger, 20, 3 * 3600_000);
-    for (const marker of ["marker-1", "marker-2"]) {
+    const swept = async (marker: string) => {
       const dir = makeReceiveFolder(marker, 4 * 3600_000);
       await vi.waitFor(() => expect(fs.existsSync(dir)).toBe(false));
-    }
+    };
+    await swept("marker-0");
+    const second = makeReceiveFolder("second", 2 * 3600_000);
+    for (const marker of ["marker-1", "marker-2"]) await swept(marker);
     expect(fs.existsSync(second)).toBe(true);
     fs.rmSync(second, { recursive: true });
   });
