@@ -17,7 +17,7 @@ interface TwoFactorStatus {
  * that reason, and on every move while enrolment is still owed (it may just have been done).
  */
 export function EnrolmentGate({ children }: { children: ReactNode }) {
-  const { pathname } = useLocation();
+  const { pathname, key } = useLocation();
   const { result, query } = useCustom<TwoFactorStatus>({
     url: "/users/me/two-factor",
     method: "get",
@@ -28,20 +28,24 @@ export function EnrolmentGate({ children }: { children: ReactNode }) {
   const mustEnrol = Boolean(status?.required && !status.enabled);
   const { refetch } = query;
   const heldBack = mustEnrol && pathname !== ENROLMENT_PATH;
-  /** The address the status was last asked again for; a screen is left only on a fresh answer. */
+  /**
+   * The move (location key, new on every navigation, even back to the same address) the status was
+   * last asked again for: a screen is left only on an answer fresh for this very move, never on one
+   * from an earlier visit to the same address.
+   */
   const [checkedFor, setCheckedFor] = useState<string | null>(null);
 
   useEffect(() => onEnrolmentRequired(() => void refetch()), [refetch]);
   useEffect(() => {
     if (!heldBack) return;
     let current = true;
-    void refetch().finally(() => current && setCheckedFor(pathname));
+    void refetch().finally(() => current && setCheckedFor(key));
     return () => {
       current = false;
     };
-  }, [heldBack, pathname, refetch]);
+  }, [heldBack, key, refetch]);
 
-  if (heldBack && checkedFor === pathname) return <Navigate to={ENROLMENT_PATH} replace />;
+  if (heldBack && checkedFor === key) return <Navigate to={ENROLMENT_PATH} replace />;
   if (query.isLoading || heldBack) {
     return (
       <Center h="100vh">
