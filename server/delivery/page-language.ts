@@ -20,10 +20,20 @@ export function languageMenu({ tr, here }: PageLanguage): string {
     const current = lang === tr.lang ? ` aria-current="true"` : "";
     return `<a href="${escapeHtml(`${here}?lang=${lang}`)}" hreflang="${lang}" lang="${lang}"${current}>${LANGUAGE_NAMES[lang]}</a>`;
   }).join("");
-  return (
-    `<details class="languages"><summary><span>${escapeHtml(tr.t("page.language"))}</span>: ` +
-    `<span lang="${tr.lang}">${LANGUAGE_NAMES[tr.lang]}</span></summary><nav>${items}</nav></details>`
-  );
+  return `<details class="languages"><summary>${menuLabel(tr)}</summary><nav>${items}</nav></details>`;
+}
+
+/** Stands for the language's name in the label, so the name can be marked up where the catalogue puts it. */
+const NAME_HERE = "\u0000";
+
+/**
+ * "Language: Deutsch" as the language writes it (its catalogue holds the colon and its spacing:
+ * `Langue : Français`, `言語：日本語`), the current language's name marked as written in it.
+ */
+function menuLabel(tr: Translator): string {
+  const [before, after = ""] = tr.t("page.languageMenu", { language: NAME_HERE }).split(NAME_HERE);
+  const name = `<span lang="${tr.lang}">${LANGUAGE_NAMES[tr.lang]}</span>`;
+  return `${escapeHtml(before)}${name}${escapeHtml(after)}`;
 }
 
 /** Each language's script texts as made once (the catalogues never change while the process runs). */
