@@ -1,9 +1,10 @@
 import knex from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { startReceiver, type Receiver } from "../server/webhooks/test-receiver";
 import { signUpAccount } from "./api";
+import { expectNoSeriousAxeViolations } from "./axe";
 import { launchBrowser, screenshot, settled, signIn, SIZES } from "./browser";
 import { startFreshServer, type FreshServer } from "./fresh-server";
 
@@ -17,6 +18,31 @@ async function expectNoSidewaysScroll(page: Page) {
     viewport: window.innerWidth,
   }));
   expect(widths.document).toBeLessThanOrEqual(widths.viewport);
+}
+
+/**
+ * Nothing in `box` reaches past the window's right edge (a table scrolling sideways inside it would);
+ * polled, since a drawer slides in from that edge.
+ */
+async function expectNothingWider(page: Page, box: Locator) {
+  const overflow = () =>
+    box.evaluate((root) => {
+      const rights = [root, ...root.querySelectorAll("*")].map((element) => element.getBoundingClientRect().right);
+      return Math.max(...rights) - window.innerWidth;
+    });
+  await expect.poll(overflow).toBeLessThanOrEqual(0);
+  await expectNoSidewaysScroll(page);
+}
+
+/** Shown on the screen once scrolled to, without scrolling sideways: a control a person can reach. */
+async function expectWithinScreen(page: Page, control: Locator) {
+  await control.scrollIntoViewIfNeeded();
+  const box = (await control.boundingBox())!;
+  const viewport = page.viewportSize()!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+  expect(box.y).toBeGreaterThanOrEqual(0);
+  expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
 }
 
 const navigation = (page: Page) => page.getByRole("navigation", { name: "Main navigation" });
@@ -56,7 +82,8 @@ describe("webhooks in the web app, against a real receiver", () => {
   });
 
   async function openPage(viewport: { width: number; height: number }, touch: boolean): Promise<Page> {
-    const context = await browser.newContext({ baseURL: server.baseUrl, viewport, hasTouch: touch });
+    // bypassCSP: axe-core goes in as an injected script.
+    const context = await browser.newContext({ baseURL: server.baseUrl, viewport, hasTouch: touch, bypassCSP: true });
     context.setDefaultTimeout(15_000);
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     return context.newPage();
@@ -113,11 +140,18 @@ describe("webhooks in the web app, against a real receiver", () => {
 
       await row.getByRole("button", { name: "Attempts" }).click();
       const drawer = page.getByRole("dialog", { name: "Attempts" });
-      const attempts = drawer.getByRole("table", { name: "Attempts" }).locator("tbody tr");
+      // Rows of a table on a desktop, cards on a phone.
+      const attempts = phone
+        ? drawer.getByRole("list", { name: "Attempts" }).getByRole("listitem")
+        : drawer.getByRole("table", { name: "Attempts" }).locator("tbody tr");
       await expect.poll(() => attempts.count()).toBe(1);
       await attempts.first().getByText("webhook.test").waitFor();
       await attempts.first().getByText("200", { exact: true }).waitFor();
       await attempts.first().getByText("thanks").waitFor();
+      await expectNothingWider(page, drawer);
+      await expectWithinScreen(page, attempts.first().getByText("200", { exact: true }));
+      await expectWithinScreen(page, attempts.first().getByRole("button", { name: /^Send again: webhook\.test at / }));
+      await expectNoSeriousAxeViolations(page, `attempts (${name})`);
 
       // The receiver fails once: 'Send again' shows the 500, and sending that again succeeds.
       receiver.answers.push(500);
@@ -134,7 +168,7 @@ describe("webhooks in the web app, against a real receiver", () => {
         .click();
       await expect.poll(() => attempts.count()).toBeGreaterThanOrEqual(3);
       await attempts.first().getByText("200", { exact: true }).waitFor();
-      await expectNoSidewaysScroll(page);
+      await expectNothingWider(page, drawer);
       await screenshot(page, `webhook-attempts-${name}`, { fullPage: false });
 
       // Every send of the event carried the same webhook-id, each signed with the same secret.
