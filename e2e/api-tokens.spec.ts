@@ -67,8 +67,11 @@ describe("API tokens in the web app", () => {
 
       // The list shows its last use; deleting it ends it on the next call.
       await page.reload();
-      const row = page.getByRole("row").filter({ hasText: tokenName });
+      // A table row on a desktop, a card on a phone: never wider than the screen.
+      const row = page.getByRole(name === "phone" ? "listitem" : "row").filter({ hasText: tokenName });
       await row.getByText("Read and write").waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
       await expect.poll(() => row.getByText(/^from /).count(), { timeout: 15_000 }).toBe(1);
       await screenshot(page, `api-tokens-${name}`);
       await row.getByRole("button", { name: "Delete" }).click();
