@@ -34,7 +34,7 @@ import { countZipDownload, countZipHandOver } from "./zip-downloads";
 import { notePhotoDownload } from "../activity/delivery-hooks";
 import { mayDownload, requireDownload, webSizeZipStatOf } from "./download-choices";
 import { answerZipErrorPage, isZipPageRequest } from "./zip-error-page";
-import { pageTranslator } from "./message-page";
+import { LANGUAGE_VARY, pageTranslator } from "./message-page";
 
 type PhotoRoute = { kind: "photo" | "download" | "webDownload" | Rendition; token: string; n: string };
 type FileRoute = PhotoRoute | { kind: "zip" | "webZip" | "published"; token: string };
@@ -219,19 +219,22 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
     requireDownload(link, webSize ? "webSize" : "original");
     const zip = webSize ? await webSizeZipStatOf(ctx, link) : await zipStatOf(ctx, link);
     if (!zip) throw new NotFoundError();
-    // The web size's file is named in the page's language: "Anna & Tom (Webgröße).zip".
-    const name = webSize
-      ? (await pageTranslator(ctx, req, link.language)).t("gallery.webSizeZipName", { project: link.projectName })
-      : link.projectName;
+    // The web size's file is named in the page's language: "Anna & Tom (Webgröße).zip"; the
+    // originals' by the project's name alone, the same in every language.
+    const name = webSize ? await webSizeZipName(req, link) : { text: link.projectName, tr: undefined };
+    const version = `${zip.size.toString(16)}-${zip.mtime.getTime().toString(16)}`;
     const entity: Entity = {
       headers: {
         "Content-Type": "application/zip",
-        "Content-Disposition": attachmentDisposition(name),
+        "Content-Disposition": attachmentDisposition(name.text),
         "Cache-Control": REVALIDATE,
         "X-Robots-Tag": "noindex",
+        ...(name.tr && { Vary: LANGUAGE_VARY }),
       },
       validators: {
-        etag: `W/"${zip.size.toString(16)}-${zip.mtime.getTime().toString(16)}"`,
+        // The same bytes under another language's name are another answer: a cache, or a download
+        // resumed with If-Range, must not keep one language's name for another's.
+        etag: `W/"${version}${name.tr ? `-${name.tr.lang}` : ""}"`,
         lastModified: zip.mtime.toUTCString(),
       },
     };
@@ -245,9 +248,18 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
       countZipHandOver(ctx, req, link, clientAddress, zip.size, kind);
   }
 
+  async function webSizeZipName(req: IncomingMessage, link: DeliveryLink) {
+    const tr = await pageTranslator(ctx, req, link.language);
+    return { text: tr.t("gallery.webSizeZipName", { project: link.projectName }), tr };
+  }
+
+  // The language of each request's link once it is found, for its error page to speak as its gallery does.
+  const linkLanguages = new WeakMap<IncomingMessage, string | null>();
+
   async function serveFile(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const route = fileRouteOf(req.url ?? "/");
     const link = await openLink(ctx, route.token);
+    linkLanguages.set(req, link.language);
     // A person who opened the ZIP link itself is sent to the passcode form, whose cookie covers this path too.
     if (
       route.kind === "published" &&
@@ -272,7 +284,8 @@ export function deliveryFiles(ctx: AppContext, options: DeliveryFilesOptions) {
       return;
     }
     const answer = answerFor(err, ctx.logger, { method: req.method, path: pathOf(req.url ?? "/") });
-    if (isZipPageRequest(req)) void answerZipErrorPage(ctx, req, res, err, answer, options.baseHeaders(req));
+    if (isZipPageRequest(req))
+      void answerZipErrorPage(ctx, req, res, err, answer, options.baseHeaders(req), linkLanguages.get(req));
     else answerError(req, res, answer, options.baseHeaders(req));
   }
 

@@ -4,7 +4,7 @@ import express, { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context";
 import { HttpError, NotFoundError } from "../http/errors";
 import { galleryPart, renderGallery, renderPasscodeForm } from "./delivery-page";
-import { clientPage, messagePage } from "./message-page";
+import { clientPage, languageHeaders, messagePage } from "./message-page";
 import { galleryPartSchema } from "./delivery.schema";
 import { parse } from "../http/validate";
 import { createPasscodeAttempts } from "./passcode-attempts";
@@ -34,7 +34,7 @@ export function sendHtml(res: Response, status: number, html: string, tr?: Trans
   res
     .status(status)
     .set({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" })
-    .set(tr ? { "Content-Language": tr.lang, Vary: "Cookie, Accept-Language" } : {})
+    .set(tr ? languageHeaders(tr) : {})
     .send(html);
 }
 

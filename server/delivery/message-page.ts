@@ -27,6 +27,15 @@ export async function clientPage(
   return { studio: brand.name, brand, tr: translator(pageLanguage(req, { project, studio: brand })), here };
 }
 
+/**
+ * What the language of an answer is chosen by besides its URL (`?lang=`): the visitor's cookie
+ * (`pd_lang`) and, when the studio follows it, the browser's language.
+ */
+export const LANGUAGE_VARY = "Cookie, Accept-Language";
+
+/** What every answer drawn in the visitor's language says of it: the language, and what chose it. */
+export const languageHeaders = (tr: Translator) => ({ "Content-Language": tr.lang, Vary: LANGUAGE_VARY });
+
 /** The texts of this request's page alone (a ZIP's file name). */
 export async function pageTranslator(
   ctx: AppContext,

@@ -2,7 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import type { AppContext } from "../context";
 import type { HttpError } from "../http/errors";
 import { answerError } from "../http/plain-answers";
-import { clientPage, messagePage } from "./message-page";
+import { clientPage, languageHeaders, messagePage } from "./message-page";
 import { DownloadsOffError } from "./download-choices";
 import { BeingUpdatedError } from "./being-updated.service";
 import { GoneError } from "./delivery.service";
@@ -26,7 +26,11 @@ function wordsFor(err: unknown, answer: HttpError): { title: string; text: strin
   return { title: "message.errorTitle", text: "message.tryLaterText" };
 }
 
-/** The studio's branded page for a ZIP link's error; the JSON answer if the page cannot be made. */
+/**
+ * The studio's branded page for a ZIP link's error, in the language the gallery would show
+ * (`linkLanguage`: the project's, when the link was found; null: the studio's); the JSON answer
+ * if the page cannot be made.
+ */
 export async function answerZipErrorPage(
   ctx: AppContext,
   req: IncomingMessage,
@@ -34,12 +38,16 @@ export async function answerZipErrorPage(
   err: unknown,
   answer: HttpError,
   baseHeaders: Readonly<OutgoingHttpHeaders>,
+  linkLanguage: string | null = null,
 ): Promise<void> {
   let html: string;
+  let language: ReturnType<typeof languageHeaders>;
   try {
     const { title, text } = wordsFor(err, answer);
-    const project = err instanceof BeingUpdatedError || err instanceof GoneError ? err.language : null;
-    html = messagePage(await clientPage(ctx, req, project), title, text);
+    const project = err instanceof BeingUpdatedError || err instanceof GoneError ? err.language : linkLanguage;
+    const page = await clientPage(ctx, req, project);
+    html = messagePage(page, title, text);
+    language = languageHeaders(page.tr);
   } catch {
     return answerError(req, res, answer, baseHeaders);
   }
@@ -47,6 +55,7 @@ export async function answerZipErrorPage(
   res.writeHead(answer.statusCode, {
     ...baseHeaders,
     ...answer.headers,
+    ...language,
     "Content-Type": "text/html; charset=utf-8",
     "Content-Length": Buffer.byteLength(html),
     "Cache-Control": "no-store",
