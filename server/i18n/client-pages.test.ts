@@ -5,6 +5,7 @@ import { mailParts } from "../test/mail-parts";
 import { expireLink, PUBLIC_URL, sendMail, setDelivery, studioFixture } from "../sending/test-fixtures";
 import { sendDueReminders } from "../reminders/reminders.service";
 import { directionOf, SUPPORTED_LANGUAGES } from "./languages";
+import { translator } from "./i18n";
 import { ENGLISH_SENTENCES, englishIn } from "./test-helpers";
 
 const fixture = studioFixture();
@@ -54,6 +55,10 @@ describe.each(SUPPORTED_LANGUAGES)("a gallery in %s", (lang) => {
 
     const unsubscribeUrl = /<([^>]+)>/.exec(linkMail.header("List-Unsubscribe")[0] ?? "")![1];
     expect(unsubscribeUrl.startsWith(`${PUBLIC_URL}/unsubscribe/`)).toBe(true);
+    // The header's one human-readable word, its comment, is the mail's language too.
+    const comment = ` (${translator(lang).t("unsubscribe.button")})`;
+    expect(linkMail.header("List-Unsubscribe")).toEqual([`<${unsubscribeUrl}>${comment}`]);
+    expect(reminder.header("List-Unsubscribe")[0]?.endsWith(`>${comment}`)).toBe(true);
     const unsubscribe = await api().get(unsubscribeUrl.slice(PUBLIC_URL.length)).expect(200);
 
     await setDelivery(s, { passcode: "open sesame" });

@@ -18,6 +18,8 @@ export interface MailMessage {
    * `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058), which `list` cannot express.
    */
   unsubscribeUrl?: string;
+  /** The header's comment, `<url> (Abbestellen)`, in the mail's language; none: the URL alone. */
+  unsubscribeLabel?: string;
   /** Images the HTML shows inline (`<img src="cid:…">`): the studio's logo, a gallery's cover. */
   attachments?: Array<{ cid: string; filename: string; contentType: string; content: Buffer }>;
 }
@@ -85,7 +87,9 @@ function smtpSender(mail: Config["mail"], smtpUrl: string, logger: Logger) {
       html: message.html,
       ...(message.attachments?.length && { attachments: message.attachments }),
       ...(unsubscribe && {
-        list: { unsubscribe: { url: unsubscribe, comment: "Unsubscribe" } },
+        list: {
+          unsubscribe: message.unsubscribeLabel ? { url: unsubscribe, comment: message.unsubscribeLabel } : unsubscribe,
+        },
         headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
       }),
     });

@@ -34,11 +34,12 @@ export async function sendLinkMail(
 ): Promise<void> {
   const { project, holder, brand, texts, passcode } = mail;
   const unsubscribe = unsubscribeUrl(holder.linkOrigin, mail.unsubscribeToken, brand.language);
+  const tr = translator(brand.language);
   await mailer.send({
     to: holder.name ? { name: oneLine(holder.name), address: holder.email } : holder.email,
     subject: texts.subject,
     ...renderClientMail({
-      tr: translator(brand.language),
+      tr,
       brand,
       projectName: project.name,
       photoCount: project.photoCount,
@@ -53,5 +54,7 @@ export async function sendLinkMail(
     fromName: oneLine(brand.name),
     replyTo: mail.replyTo,
     unsubscribeUrl: unsubscribe,
+    // The List-Unsubscribe header's comment: the unsubscribe page's button, in the mail's language.
+    unsubscribeLabel: tr.t("unsubscribe.button"),
   });
 }
