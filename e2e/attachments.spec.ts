@@ -88,7 +88,7 @@ describe("uploads that fail, and projects changed from the list", () => {
     await page.goto("/projects/all");
     const row = page.getByRole("row").filter({ hasText: "List Publish Project" });
     await row.getByRole("button", { name: "Actions for List Publish Project" }).click();
-    await expect(page.getByRole("menuitem", { name: "Publish Project" }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole("menuitem", { name: "Publish Project", exact: true }).isDisabled()).resolves.toBe(true);
     await expect(page.getByRole("menuitem", { name: "Download ZIP" }).count()).resolves.toBe(0);
     await page.keyboard.press("Escape");
 
@@ -96,7 +96,7 @@ describe("uploads that fail, and projects changed from the list", () => {
     await page.reload();
     await row.getByText("1", { exact: true }).waitFor();
     await row.getByRole("button", { name: "Actions for List Publish Project" }).click();
-    await page.getByRole("menuitem", { name: "Publish Project" }).click();
+    await page.getByRole("menuitem", { name: "Publish Project", exact: true }).click();
 
     // The published date arrives through the live events, without a reload.
     await row.locator("td").nth(3).getByText(/\d{4}/).waitFor();

@@ -81,7 +81,7 @@ describe("the client's delivery page", () => {
       .locator(".mantine-Card-root")
       .filter({ has: staff.getByRole("heading", { name: "Delivery", exact: true }) });
     await card.getByText("Publish the project to give your client a delivery page.").waitFor();
-    await staff.getByRole("button", { name: "Publish Project" }).click();
+    await staff.getByRole("button", { name: "Publish Project", exact: true }).click();
     await staff.getByRole("link", { name: "Open delivery page" }).waitFor();
     await staff.getByRole("button", { name: "Copy page link" }).click();
     await staff.getByRole("button", { name: "Copied!" }).first().waitFor();

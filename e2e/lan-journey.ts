@@ -138,7 +138,7 @@ export async function studioJourney(browser: Browser, studio: Studio, clipboardO
   await page.getByTestId("attachment-drop-zone").locator('input[type="file"]').setInputFiles(photos);
   await page.getByText(`Attachments (${photos.length})`).waitFor();
 
-  await page.getByRole("button", { name: "Publish Project" }).click();
+  await page.getByRole("button", { name: "Publish Project", exact: true }).click();
   await page.getByRole("link", { name: "Open delivery page" }).waitFor();
   const publishTypes = frames
     .map((frame) => JSON.parse(frame) as { event: string; data: { type?: string; projectId?: number } })

@@ -90,7 +90,7 @@ describe("on a 390 × 844 phone", () => {
       await held;
       await route.continue();
     });
-    await page.getByRole("button", { name: "Publish Project" }).click();
+    await page.getByRole("button", { name: "Publish Project", exact: true }).click();
     await page.getByText(/^Publishing\.\.\. \d+%$/).waitFor();
     await expectNoSidewaysScroll(page);
     await screenshot(page, "publishing");

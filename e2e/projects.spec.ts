@@ -74,7 +74,7 @@ describe("projects, attachments and publishing", () => {
 
     await page.getByText("Attachments (0)").waitFor();
     await page.getByText("No attachments found for this project.").waitFor();
-    await expect(page.getByRole("button", { name: "Publish Project" }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole("button", { name: "Publish Project", exact: true }).isDisabled()).resolves.toBe(true);
     await expect(page.getByRole("button", { name: "Select", exact: true }).count()).resolves.toBe(0);
     await page.getByText("Drag images here or click to select files").waitFor();
     await page.getByText("Attach images for this project. Each file should not exceed 10MB.").waitFor();
@@ -130,7 +130,7 @@ describe("projects, attachments and publishing", () => {
     await page.getByText("wedding-rings.jpg", { exact: true }).waitFor();
 
     await watchForPublishProgress(page);
-    await page.getByRole("button", { name: "Publish Project" }).click();
+    await page.getByRole("button", { name: "Publish Project", exact: true }).click();
     await details.getByText(/^Published on /).waitFor();
     await expect(
       page.evaluate(() => (window as unknown as { publishProgressSeen: boolean }).publishProgressSeen),
@@ -158,7 +158,7 @@ describe("projects, attachments and publishing", () => {
     await page.getByRole("button", { name: "Unpublish Project" }).click();
     await page.getByRole("dialog", { name: "Unpublish project" }).getByRole("button", { name: "Unpublish" }).click();
     await details.getByText("Draft", { exact: true }).waitFor();
-    await page.getByRole("button", { name: "Publish Project" }).waitFor();
+    await page.getByRole("button", { name: "Publish Project", exact: true }).waitFor();
     await expect(page.getByRole("link", { name: "Download ZIP" }).count()).resolves.toBe(0);
 
     await page.getByRole("button", { name: "Select", exact: true }).click();
@@ -221,7 +221,7 @@ describe("projects, attachments and publishing", () => {
     await page.goto(`/projects/${project.id}`);
     await page.getByRole("link", { name: "Empty Journey Project" }).first().waitFor();
     await page.getByText("No attachments found for this project.").waitFor();
-    await expect(page.getByRole("button", { name: "Publish Project" }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole("button", { name: "Publish Project", exact: true }).isDisabled()).resolves.toBe(true);
     await page.getByText("Draft", { exact: true }).waitFor();
     await screenshot(page, "project-empty");
     await context.close();

@@ -47,7 +47,7 @@ describe("republishing a gallery the client already has", () => {
     const { studio, staff } = await openProjectAsAdmin(browser, server.baseUrl, projectId, 900);
     await staff.getByText("Attachments (2)").waitFor();
 
-    await staff.getByRole("button", { name: "Publish Project" }).click();
+    await staff.getByRole("button", { name: "Publish Project", exact: true }).click();
     await staff.getByRole("button", { name: "Unpublish Project" }).waitFor();
     await staff.getByRole("button", { name: "Send to client" }).click();
     const send = staff.getByRole("dialog", { name: "Send to client" });
@@ -80,7 +80,8 @@ describe("republishing a gallery the client already has", () => {
     expect(await staff.getByRole("button", { name: "Unpublish Project" }).isVisible()).toBe(true);
     await staff.getByRole("button", { name: "Unpublish Project" }).click();
     await confirm.getByRole("button", { name: "Unpublish" }).click();
-    await staff.getByRole("button", { name: "Publish Project" }).waitFor();
+    // Exact: "Unpublish Project", still shown until the unpublish has been answered, contains the name.
+    await staff.getByRole("button", { name: "Publish Project", exact: true }).waitFor();
 
     const updating = await ana.goto(link);
     expect(updating?.status()).toBe(503);
@@ -97,7 +98,7 @@ describe("republishing a gallery the client already has", () => {
     const tell = staff.getByRole("checkbox", { name: "Let recipients know the gallery was updated" });
     expect(await tell.isChecked()).toBe(false);
     await tell.check();
-    await staff.getByRole("button", { name: "Publish Project" }).click();
+    await staff.getByRole("button", { name: "Publish Project", exact: true }).click();
     await staff.getByRole("button", { name: "Unpublish Project" }).waitFor();
 
     await ana.goto(link);
@@ -119,13 +120,11 @@ describe("republishing a gallery the client already has", () => {
     }
     await screenshot(staff, "unpublish-confirm-phone", { fullPage: false });
     await unpublish.click();
-    await staff.getByRole("button", { name: "Publish Project" }).waitFor();
-    // Polled: one CI run (.ci/run at 30e7ba7) answered this second round's first load 200 right after
-    // the unpublish; the cause is not found yet (the first round, and every run alone, saw 503 at once).
-    await expect.poll(async () => (await ana.goto(link))?.status()).toBe(503);
+    await staff.getByRole("button", { name: "Publish Project", exact: true }).waitFor();
+    expect((await ana.goto(link))?.status()).toBe(503);
     // Ticked last time, the box starts unticked again.
     expect(await tell.isChecked()).toBe(false);
-    await staff.getByRole("button", { name: "Publish Project" }).click();
+    await staff.getByRole("button", { name: "Publish Project", exact: true }).click();
     await staff.getByRole("button", { name: "Unpublish Project" }).waitFor();
     await ana.goto(link);
     await ana.getByText("3 photos").waitFor();

@@ -56,7 +56,7 @@ describe("sending a gallery to the client", () => {
     const reminder = activity.getByRole("checkbox", { name: "Remind 3 days before the link expires" });
     await expect.poll(() => reminder.isChecked()).toBe(true);
 
-    await staff.getByRole("button", { name: "Publish Project" }).click();
+    await staff.getByRole("button", { name: "Publish Project", exact: true }).click();
     await staff.getByRole("button", { name: "Send to client" }).click();
     const dialog = staff.getByRole("dialog", { name: "Send to client" });
     await dialog.getByRole("checkbox", { name: "Ana Lima <ana@lima.test>" }).waitFor();
