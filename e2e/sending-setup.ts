@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { expect } from "vitest";
 import { create, signUpAccount } from "./api";
 import { launchBrowser, signInAsAdmin } from "./browser";
 import { startFreshServer, type FreshServer } from "./fresh-server";
@@ -9,6 +10,8 @@ import { startSmtpInbox, type SmtpInbox } from "../server/test/smtp-inbox";
 /** The studio's first account, which becomes its admin. */
 export const ADMIN = { email: "ada@lumen.test", password: "ada-password-1" };
 const LAN = "studio.lan";
+/** Turns the server's /metrics on, where the publish queue's length is read. */
+const METRICS_TOKEN = "e2e-sending-metrics";
 
 export interface SendingSetup {
   smtp: SmtpInbox;
@@ -16,7 +19,18 @@ export interface SendingSetup {
   browser: Browser;
   /** The server as the studio's clients reach it: by its LAN name, the one in PUBLIC_URL. */
   lanUrl: string;
+  /**
+   * Resolves once no publish build runs or waits on the server (its queue-length gauge at 0): a
+   * build's update notices are mailed before it leaves the queue, so no mail of it can still come.
+   */
+  publishQueueDrained(): Promise<void>;
   stop(): Promise<void>;
+}
+
+async function publishQueueLength(baseUrl: string): Promise<number | undefined> {
+  const response = await fetch(`${baseUrl}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+  const gauge = /^photodrop_publish_queue_length (\d+)$/m.exec(await response.text());
+  return gauge ? Number(gauge[1]) : undefined;
 }
 
 /**
@@ -29,6 +43,7 @@ export async function startSendingSetup(): Promise<SendingSetup> {
     SMTP_URL: smtp.url,
     PUBLIC_URL: `http://${LAN}:${port}`,
     STUDIO_NAME: "Lumen Studio",
+    METRICS_TOKEN,
   }));
   const lanUrl = server.baseUrl.replace("127.0.0.1", LAN);
   // The CSP's upgrade-insecure-requests breaks every plain-HTTP name but localhost's, the web
@@ -43,6 +58,9 @@ export async function startSendingSetup(): Promise<SendingSetup> {
     server,
     browser,
     lanUrl,
+    async publishQueueDrained() {
+      await expect.poll(() => publishQueueLength(server.baseUrl)).toBe(0);
+    },
     async stop() {
       await browser.close();
       await server.stop();
