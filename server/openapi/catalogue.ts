@@ -34,14 +34,13 @@ import {
   profileSchema,
   userChangeSchema,
 } from "../users/users.schema";
-import { routesOf, type Answer, type Operation, type Route } from "./operation";
+import { noContent, ok, routesOf, type Answer, type Operation, type Route } from "./operation";
 import * as S from "./schemas";
 import { webhookOperations } from "../webhooks/webhooks.openapi";
 import { twoFactorOperations, twoFactorRequiredSchema } from "../two-factor/two-factor.openapi";
 import { sessionOperations } from "../sessions/sessions.openapi";
 import { passkeyOperations } from "../passkeys/passkeys.openapi";
 
-const ok = (schema: z.ZodType, description = "OK"): Answer => ({ status: 200, description, schema });
 const record = (schema: z.ZodType, status = 200, description = "The record"): Answer => ({
   status,
   description,
@@ -54,7 +53,6 @@ const list = (schema: z.ZodType, description = "A page of the list"): Answer => 
   schema: z.array(schema),
   total: true,
 });
-const noContent: Answer = { status: 204, description: "Done; no body" };
 
 /** A route answering PUT and PATCH alike (both take the fields sent). */
 const putAndPatch = (route: Omit<Route, "method">): Route[] =>

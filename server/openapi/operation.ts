@@ -59,3 +59,9 @@ export type Route = Omit<Operation, "tag" | "access">;
 /** Routes of one tag and one access, so the entries need not repeat them. */
 export const routesOf = (tag: string, access: Access, routes: Route[]): Operation[] =>
   routes.map((route) => ({ ...route, tag, access }));
+
+/** A 200 answer with a JSON body. */
+export const ok = (schema: z.ZodType, description = "OK"): Answer => ({ status: 200, description, schema });
+
+/** A 204 answer: done, no body. */
+export const noContent: Answer = { status: 204, description: "Done; no body" };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { routesOf, type Operation } from "../openapi/operation";
+import { noContent, ok, routesOf, type Operation } from "../openapi/operation";
 import { components, dateTime, sessionSchema } from "../openapi/schemas";
 import { addPasskeySchema, passkeyProofSchema, passkeySignInSchema, renamePasskeySchema } from "./passkeys.schema";
 
@@ -44,7 +44,7 @@ export const passkeyOperations: Operation[] = [
       path: "/api/auth/passkey/options",
       summary: "Start signing in with a passkey: a challenge for any of this site's passkeys",
       description: NOT_OFFERED,
-      answers: [{ status: 200, description: "The options and their challenge's id", schema: signInOptionsSchema }],
+      answers: [ok(signInOptionsSchema, "The options and their challenge's id")],
       errors: [400, 429],
     },
     {
@@ -55,7 +55,7 @@ export const passkeyOperations: Operation[] = [
         "The challenge is spent by any answer. A refused passkey counts on the account's sign-in budgets " +
         "as a wrong password does; so does a counter that did not rise (a cloned authenticator).",
       body: { json: passkeySignInSchema },
-      answers: [{ status: 200, description: "Signed in", schema: sessionSchema }],
+      answers: [ok(sessionSchema, "Signed in")],
       errors: [401, 429],
     },
   ]),
@@ -64,7 +64,7 @@ export const passkeyOperations: Operation[] = [
       method: "get",
       path: "/api/users/me/passkeys",
       summary: "One's own passkeys, oldest first",
-      answers: [{ status: 200, description: "Every passkey", schema: z.array(passkeySchema) }],
+      answers: [ok(z.array(passkeySchema), "Every passkey")],
     },
     {
       method: "post",
@@ -76,7 +76,7 @@ export const passkeyOperations: Operation[] = [
         "(exactly one), 403 for a wrong one (counted on the sign-in budgets as a wrong password; 429 past them). " +
         "The challenge is valid 5 minutes. Once added, the user is mailed.",
       body: { json: passkeyProofSchema },
-      answers: [{ status: 200, description: "The options", schema: creationOptionsSchema }],
+      answers: [ok(creationOptionsSchema, "The options")],
       errors: [400, 403, 429],
     },
     {
@@ -95,13 +95,13 @@ export const passkeyOperations: Operation[] = [
       path: "/api/users/me/passkeys/:id",
       summary: "Rename one of one's passkeys",
       body: { json: renamePasskeySchema },
-      answers: [{ status: 200, description: "The passkey", schema: passkeySchema }],
+      answers: [ok(passkeySchema, "The passkey")],
     },
     {
       method: "delete",
       path: "/api/users/me/passkeys/:id",
       summary: "Remove one of one's passkeys: it signs in no more",
-      answers: [{ status: 204, description: "Done; no body" }],
+      answers: [noContent],
     },
   ]),
 ];

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { routesOf } from "../openapi/operation";
+import { noContent, ok, routesOf } from "../openapi/operation";
 import { components, dateTime } from "../openapi/schemas";
 
 /** The sessions routes as the OpenAPI document describes them (server/openapi/catalogue.ts lists them). */
@@ -21,20 +21,20 @@ export const sessionOperations = routesOf("Sessions", "signIn", [
     method: "get",
     path: "/api/users/me/sessions",
     summary: "Where one is signed in: every live session, most recently active first",
-    answers: [{ status: 200, description: "Every session", schema: z.array(sessionSchema) }],
+    answers: [ok(z.array(sessionSchema), "Every session")],
   },
   {
     method: "delete",
     path: "/api/users/me/sessions",
     summary: "Sign out every session but this one",
     description: "Their refresh and access tokens stop at once in every process; their live sockets close.",
-    answers: [{ status: 204, description: "Done; no body" }],
+    answers: [noContent],
   },
   {
     method: "delete",
     path: "/api/users/me/sessions/:id",
     summary: "Sign out one session",
     description: "Its refresh and access tokens stop at once in every process; its live socket closes.",
-    answers: [{ status: 204, description: "Done; no body" }],
+    answers: [noContent],
   },
 ]);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { routesOf, type Operation } from "../openapi/operation";
+import { noContent, ok, routesOf, type Operation } from "../openapi/operation";
 import { components, sessionSchema } from "../openapi/schemas";
 import { confirmTwoFactorSchema, disableTwoFactorSchema, twoFactorSignInSchema } from "./two-factor.schema";
 
@@ -40,7 +40,7 @@ export const twoFactorOperations: Operation[] = [
         "A wrong code counts on the sign-in budgets as a wrong password does; the challenge stays usable " +
         "until it is spent by a success or its 5 minutes are over. A recovery code works once and mails the user.",
       body: { json: twoFactorSignInSchema },
-      answers: [{ status: 200, description: "Signed in", schema: sessionSchema }],
+      answers: [ok(sessionSchema, "Signed in")],
       errors: [401, 429],
     },
   ]),
@@ -49,14 +49,14 @@ export const twoFactorOperations: Operation[] = [
       method: "get",
       path: "/api/users/me/two-factor",
       summary: "Whether one's two-factor sign-in is on, and how many recovery codes are left",
-      answers: [{ status: 200, description: "OK", schema: statusSchema }],
+      answers: [ok(statusSchema)],
     },
     {
       method: "post",
       path: "/api/users/me/two-factor",
       summary: "Start turning two-factor sign-in on: a new authenticator secret",
       description: "It is on only once POST …/confirm receives a right code. 409 when it is on already.",
-      answers: [{ status: 200, description: "The pending secret", schema: enrolmentSchema }],
+      answers: [ok(enrolmentSchema, "The pending secret")],
       errors: [409],
     },
     {
@@ -65,14 +65,14 @@ export const twoFactorOperations: Operation[] = [
       summary: "Turn two-factor sign-in on with the app's current code",
       description: "400 for a wrong or already used code; 409 when no enrolment waits.",
       body: { json: confirmTwoFactorSchema },
-      answers: [{ status: 200, description: "On; the recovery codes", schema: recoveryCodesSchema }],
+      answers: [ok(recoveryCodesSchema, "On; the recovery codes")],
       errors: [409],
     },
     {
       method: "post",
       path: "/api/users/me/two-factor/recovery-codes",
       summary: "Make ten new recovery codes (the old ones stop working)",
-      answers: [{ status: 200, description: "The new codes", schema: recoveryCodesSchema }],
+      answers: [ok(recoveryCodesSchema, "The new codes")],
       errors: [409],
     },
     {
@@ -81,7 +81,7 @@ export const twoFactorOperations: Operation[] = [
       summary: "Turn two-factor sign-in off, with a current code or the password",
       description: "400 for a wrong code or password (counted on the sign-in budgets); 409 when it is not on.",
       body: { json: disableTwoFactorSchema },
-      answers: [{ status: 204, description: "Done; no body" }],
+      answers: [noContent],
       errors: [409],
     },
   ]),
@@ -94,7 +94,7 @@ export const twoFactorOperations: Operation[] = [
         "For someone who lost their device: their recovery codes and passkeys go too (a passkey signs in alone), " +
         "and the mail says how many passkeys were removed. Sign-in only: API tokens are refused. " +
         "409 when two-factor is not on, and for one's own (turned off in Security, with a proof).",
-      answers: [{ status: 204, description: "Done; no body" }],
+      answers: [noContent],
       errors: [409],
     },
   ]),

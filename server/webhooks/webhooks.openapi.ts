@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { routesOf } from "../openapi/operation";
+import { noContent, ok, routesOf } from "../openapi/operation";
 import { components, dateTime } from "../openapi/schemas";
 import { WEBHOOK_EVENT_TYPES } from "../../api/webhooks";
 import { createWebhookSchema, updateWebhookSchema } from "./webhooks.schema";
@@ -54,7 +54,7 @@ export const webhookOperations = routesOf("Webhooks", "admin", [
     method: "get",
     path: "/api/webhooks/:id",
     summary: "One webhook endpoint",
-    answers: [{ status: 200, description: "The endpoint", schema: webhookSchema }],
+    answers: [ok(webhookSchema, "The endpoint")],
   },
   {
     method: "patch",
@@ -73,7 +73,7 @@ export const webhookOperations = routesOf("Webhooks", "admin", [
     method: "delete",
     path: "/api/webhooks/:id",
     summary: "Delete an endpoint with its attempts",
-    answers: [{ status: 204, description: "Done; no body" }],
+    answers: [noContent],
   },
   {
     method: "post",
