@@ -118,7 +118,7 @@ describe("uploads that fail, and projects changed from the list", () => {
       const { event, data } = JSON.parse(frame);
       return event === "subscribed" && Array.isArray(data?.resources) && data.resources.includes("projects");
     };
-    await expect.poll(() => frames.some(subscribedToProjects), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => frames.some(subscribedToProjects)).toBe(true);
     await arrange("Created Elsewhere Project");
     await page.getByRole("link", { name: "Created Elsewhere Project" }).first().waitFor();
     await context.close();
