@@ -24,10 +24,20 @@ interface FormDialogProps {
 }
 
 /** The shell every add / edit dialog shares: its fields, then Cancel and Save. */
-export function FormDialog({
-  title,
-  opened,
-  onClose,
+export function FormDialog({ title, opened, onClose, ...form }: FormDialogProps) {
+  return (
+    <Modal opened={opened} onClose={onClose} title={title} centered>
+      <DialogForm onCancel={onClose} {...form} />
+    </Modal>
+  );
+}
+
+/**
+ * `FormDialog`'s form without its Modal: for a dialog that shows something else once the form is done
+ * (a secret shown once), or a Modal of its own size.
+ */
+export function DialogForm({
+  onCancel,
   onSubmit,
   loading,
   saveDisabled,
@@ -36,48 +46,21 @@ export function FormDialog({
   error,
   notice,
   children,
-}: FormDialogProps) {
+}: Omit<FormDialogProps, "title" | "opened" | "onClose"> & { onCancel: () => void }) {
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered>
-      <form onSubmit={onSubmit} noValidate>
-        <Stack spacing="sm">{children}</Stack>
-        {notice}
-        {error && <FailureAlert message={error} />}
-        <FormActions
-          onCancel={onClose}
-          loading={loading}
-          disabled={saveDisabled}
-          submitLabel={submitLabel}
-          submitColor={submitColor}
-        />
-      </form>
-    </Modal>
-  );
-}
-
-/** A dialog form's Cancel and submit buttons, for a form that cannot use `FormDialog`'s whole shell. */
-export function FormActions({
-  onCancel,
-  loading,
-  disabled,
-  submitLabel,
-  submitColor,
-}: {
-  onCancel: () => void;
-  loading: boolean;
-  disabled?: boolean;
-  submitLabel?: string;
-  submitColor?: "red";
-}) {
-  return (
-    <Group position="right" mt="lg">
-      <Button variant="default" onClick={onCancel}>
-        {t("ui.cancel")}
-      </Button>
-      <Button type="submit" color={submitColor} loading={loading} disabled={disabled}>
-        {submitLabel ?? t("ui.save")}
-      </Button>
-    </Group>
+    <form onSubmit={onSubmit} noValidate>
+      <Stack spacing="sm">{children}</Stack>
+      {notice}
+      {error && <FailureAlert message={error} />}
+      <Group position="right" mt="lg">
+        <Button variant="default" onClick={onCancel}>
+          {t("ui.cancel")}
+        </Button>
+        <Button type="submit" color={submitColor} loading={loading} disabled={saveDisabled}>
+          {submitLabel ?? t("ui.save")}
+        </Button>
+      </Group>
+    </form>
   );
 }
 

@@ -1,9 +1,8 @@
 import { useState } from "react";
-import { Code, Modal, Select, Stack, Text, TextInput } from "@mantine/core";
+import { Code, Modal, Select, Text, TextInput } from "@mantine/core";
 import { useCreate, type HttpError } from "@refinedev/core";
 import type { ApiTokenRequest, ApiTokenScope, CreatedApiToken } from "../../../../api/types";
-import { FailureAlert } from "../../ui/failure-alert";
-import { FormActions } from "../../ui/form-dialog";
+import { DialogForm } from "../../ui/form-dialog";
 import { ShownOnceSecret } from "../../ui/shown-once-secret";
 import { EXPIRY_CHOICES, expiryFrom } from "./token-expiry";
 import { Trans } from "react-i18next";
@@ -47,51 +46,46 @@ export function NewTokenDialog({ onClose, isAdmin }: { onClose: () => void; isAd
           onDone={onClose}
         />
       ) : (
-        <form
-          noValidate
+        <DialogForm
+          onCancel={onClose}
           onSubmit={(event) => {
-            event.preventDefault();
+            event?.preventDefault();
             submit();
           }}
+          loading={mutation.isPending}
+          saveDisabled={name.trim() === ""}
+          submitLabel={t("account.createToken")}
+          error={error && !error.errors?.name ? error.message : null}
         >
-          <Stack spacing="sm">
-            <TextInput
-              label={t("account.name")}
-              description={t("account.whatUsesItEGBooking")}
-              required
-              maxLength={100}
-              value={name}
-              onChange={(event) => setName(event.currentTarget.value)}
-              error={typeof error?.errors?.name === "string" ? error.errors.name : undefined}
-              data-autofocus
-            />
-            <Select
-              label={t("account.access")}
-              data={SCOPES.filter((s) => isAdmin || s.value !== "admin").map(({ value, label }) => ({
-                value,
-                label: t(label),
-              }))}
-              value={scope}
-              onChange={(value) => setScope((value as ApiTokenScope | null) ?? "read")}
-            />
-            <Select
-              label={t("account.expires")}
-              data={EXPIRY_CHOICES.map(({ value, label }) => ({ value, label: t(label) }))}
-              value={expiry}
-              onChange={(value) => setExpiry(value ?? "90")}
-            />
-            <Text size="sm" color="dimmed">
-              <Trans i18nKey="account.howScriptsUseIt" components={{ code: <Code>{""}</Code> }} />
-            </Text>
-          </Stack>
-          {error && !error.errors?.name && <FailureAlert message={error.message} />}
-          <FormActions
-            onCancel={onClose}
-            loading={mutation.isPending}
-            disabled={name.trim() === ""}
-            submitLabel={t("account.createToken")}
+          <TextInput
+            label={t("account.name")}
+            description={t("account.whatUsesItEGBooking")}
+            required
+            maxLength={100}
+            value={name}
+            onChange={(event) => setName(event.currentTarget.value)}
+            error={typeof error?.errors?.name === "string" ? error.errors.name : undefined}
+            data-autofocus
           />
-        </form>
+          <Select
+            label={t("account.access")}
+            data={SCOPES.filter((s) => isAdmin || s.value !== "admin").map(({ value, label }) => ({
+              value,
+              label: t(label),
+            }))}
+            value={scope}
+            onChange={(value) => setScope((value as ApiTokenScope | null) ?? "read")}
+          />
+          <Select
+            label={t("account.expires")}
+            data={EXPIRY_CHOICES.map(({ value, label }) => ({ value, label: t(label) }))}
+            value={expiry}
+            onChange={(value) => setExpiry(value ?? "90")}
+          />
+          <Text size="sm" color="dimmed">
+            <Trans i18nKey="account.howScriptsUseIt" components={{ code: <Code>{""}</Code> }} />
+          </Text>
+        </DialogForm>
       )}
     </Modal>
   );

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "react";
-import { Code, Group, Loader, Modal, Stack, Text, TextInput } from "@mantine/core";
+import { Code, Group, Loader, Modal, Text, TextInput } from "@mantine/core";
 import { useCustomMutation, type HttpError } from "@refinedev/core";
 import { FailureAlert } from "../../../ui/failure-alert";
-import { FormActions } from "../../../ui/form-dialog";
+import { DialogForm } from "../../../ui/form-dialog";
 import { t } from "../../../i18n";
 import { QrCode } from "./qr-code";
 import { RecoveryCodes } from "./recovery-codes";
@@ -67,46 +67,41 @@ export function EnrolDialog({ onClose }: { onClose: () => void }) {
           <Loader size="sm" aria-label={t("security.loading")} />
         )
       ) : (
-        <form
-          noValidate
+        <DialogForm
+          onCancel={onClose}
           onSubmit={(event) => {
-            event.preventDefault();
+            event?.preventDefault();
             submit();
           }}
+          loading={confirming.isPending}
+          saveDisabled={code.trim() === ""}
+          submitLabel={t("security.turnOn")}
+          error={error && !error.errors?.code ? error.message : null}
         >
-          <Stack spacing="sm">
-            <Text size="sm">{t("security.scanStep")}</Text>
-            <Group position="center">
-              <QrCode text={enrolment.otpauthUrl} label={t("security.qrLabel")} />
-            </Group>
-            <Text size="sm">{t("security.orTypeSecret")}</Text>
-            <Code
-              block
-              aria-label={t("security.secret")}
-              sx={{ fontSize: 15, whiteSpace: "pre-wrap", wordBreak: "break-word" }}
-            >
-              {grouped(enrolment.secret)}
-            </Code>
-            <TextInput
-              label={t("security.codeFromApp")}
-              description={t("security.codeStep")}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={10}
-              required
-              value={code}
-              onChange={(event) => setCode(event.currentTarget.value)}
-              error={error?.errors?.code ? t("security.wrongCode") : undefined}
-            />
-          </Stack>
-          {error && !error.errors?.code && <FailureAlert message={error.message} />}
-          <FormActions
-            onCancel={onClose}
-            loading={confirming.isPending}
-            disabled={code.trim() === ""}
-            submitLabel={t("security.turnOn")}
+          <Text size="sm">{t("security.scanStep")}</Text>
+          <Group position="center">
+            <QrCode text={enrolment.otpauthUrl} label={t("security.qrLabel")} />
+          </Group>
+          <Text size="sm">{t("security.orTypeSecret")}</Text>
+          <Code
+            block
+            aria-label={t("security.secret")}
+            sx={{ fontSize: 15, whiteSpace: "pre-wrap", wordBreak: "break-word" }}
+          >
+            {grouped(enrolment.secret)}
+          </Code>
+          <TextInput
+            label={t("security.codeFromApp")}
+            description={t("security.codeStep")}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={10}
+            required
+            value={code}
+            onChange={(event) => setCode(event.currentTarget.value)}
+            error={error?.errors?.code ? t("security.wrongCode") : undefined}
           />
-        </form>
+        </DialogForm>
       )}
     </Modal>
   );
