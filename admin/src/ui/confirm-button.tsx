@@ -1,8 +1,18 @@
 import { useState, type ReactNode } from "react";
 import { Button, Group, Modal, type ButtonProps } from "@mantine/core";
+import { useDelete, type BaseKey } from "@refinedev/core";
 import { useFailureFor } from "../lib/failure";
 import { FailureAlert } from "./failure-alert";
 import { t } from "../i18n";
+
+type ConfirmButtonProps = {
+  label: string;
+  title: string;
+  confirmLabel: string;
+  pending: boolean;
+  onConfirm: () => unknown;
+  children: ReactNode;
+} & Pick<ButtonProps, "variant" | "color" | "leftIcon">;
 
 /**
  * A button whose action runs only once a dialog saying what it does is confirmed. An action that
@@ -16,14 +26,7 @@ export function ConfirmButton({
   onConfirm,
   children,
   ...button
-}: {
-  label: string;
-  title: string;
-  confirmLabel: string;
-  pending: boolean;
-  onConfirm: () => unknown;
-  children: ReactNode;
-} & Pick<ButtonProps, "variant" | "color" | "leftIcon">) {
+}: ConfirmButtonProps) {
   const [open, setOpen] = useState(false);
   const failure = useFailureFor(open);
   return (
@@ -51,5 +54,23 @@ export function ConfirmButton({
         </Group>
       </Modal>
     </>
+  );
+}
+
+/** A red subtle button that deletes one record of `resource` once confirmed; no notification (the list shows it). */
+export function ConfirmDeleteButton({
+  resource,
+  id,
+  ...confirm
+}: { resource: string; id: BaseKey } & Pick<ConfirmButtonProps, "label" | "title" | "confirmLabel" | "children">) {
+  const { mutateAsync: remove, mutation } = useDelete();
+  return (
+    <ConfirmButton
+      {...confirm}
+      color="red"
+      variant="subtle"
+      pending={mutation.isPending}
+      onConfirm={() => remove({ resource, id, successNotification: false, errorNotification: false })}
+    />
   );
 }

@@ -1,9 +1,8 @@
 import type { ReactNode } from "react";
 import { Badge, Group, Paper, Stack, Table, Text } from "@mantine/core";
-import { useDelete } from "@refinedev/core";
 import type { ApiToken } from "../../../../api/types";
 import { formatDateTime } from "../../lib/format";
-import { ConfirmButton } from "../../ui/confirm-button";
+import { ConfirmDeleteButton } from "../../ui/confirm-button";
 import { t } from "../../i18n";
 
 const SCOPE_LABELS = { read: "account.readOnly", write: "account.readWrite", admin: "account.admin" } as const;
@@ -52,23 +51,18 @@ function LastUsed({ token }: { token: ApiToken }) {
 }
 
 function DeleteToken({ token }: { token: ApiToken }) {
-  const { mutateAsync: remove, mutation } = useDelete();
   return (
-    <ConfirmButton
+    <ConfirmDeleteButton
+      resource="users/me/tokens"
+      id={token.id}
       label={t("account.delete")}
       title={t("account.deleteTheToken", { name: token.name })}
       confirmLabel={t("account.deleteToken")}
-      color="red"
-      variant="subtle"
-      pending={mutation.isPending}
-      onConfirm={() =>
-        remove({ resource: "users/me/tokens", id: token.id, successNotification: false, errorNotification: false })
-      }
     >
       <Text size="sm" mb="md">
         {t("account.whateverUsesItStopsWorkingAt")}
       </Text>
-    </ConfirmButton>
+    </ConfirmDeleteButton>
   );
 }
 

@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Paper, Stack, Text, Tooltip } from "@mantine/core";
-import { useCustomMutation, useDelete, useNotification } from "@refinedev/core";
+import { useCustomMutation, useNotification } from "@refinedev/core";
 import type { Webhook } from "../../../../api/types";
-import { ConfirmButton } from "../../ui/confirm-button";
+import { ConfirmDeleteButton } from "../../ui/confirm-button";
 import { t } from "../../i18n";
 
 /** Which dialog or drawer the Webhooks page shows. */
@@ -32,7 +32,6 @@ function EventBadges({ webhook }: { webhook: Webhook }) {
 
 /** Edit, 'Send test event', Attempts and Delete: the same in a table row and on a phone's card. */
 function WebhookActions({ webhook, open, wrap }: { webhook: Webhook; open: (opened: Opened) => void; wrap: boolean }) {
-  const { mutateAsync: remove, mutation } = useDelete();
   const { mutateAsync: send, mutation: sending } = useCustomMutation();
   const { open: notify } = useNotification();
   const sendTest = () =>
@@ -59,21 +58,17 @@ function WebhookActions({ webhook, open, wrap }: { webhook: Webhook; open: (open
       <Button size="sm" variant="subtle" onClick={() => open({ dialog: "attempts", webhook })}>
         {t("webhooks.attempts")}
       </Button>
-      <ConfirmButton
+      <ConfirmDeleteButton
+        resource="webhooks"
+        id={webhook.id}
         label={t("webhooks.delete")}
         title={t("webhooks.deleteThisWebhook")}
         confirmLabel={t("webhooks.deleteWebhook")}
-        color="red"
-        variant="subtle"
-        pending={mutation.isPending}
-        onConfirm={() =>
-          remove({ resource: "webhooks", id: webhook.id, successNotification: false, errorNotification: false })
-        }
       >
         <Text size="sm" mb="md" sx={{ wordBreak: "break-all" }}>
           {t("webhooks.hearsNothingMoreFromPhotodrop", { url: webhook.url })}
         </Text>
-      </ConfirmButton>
+      </ConfirmDeleteButton>
     </Group>
   );
 }

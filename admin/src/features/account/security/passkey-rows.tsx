@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { Button, Group, Paper, Stack, Text, TextInput } from "@mantine/core";
-import { useDelete, useUpdate, type HttpError } from "@refinedev/core";
+import { useUpdate, type HttpError } from "@refinedev/core";
 import { formatDateTime } from "../../../lib/format";
-import { ConfirmButton } from "../../../ui/confirm-button";
+import { ConfirmDeleteButton } from "../../../ui/confirm-button";
 import { FormDialog } from "../../../ui/form-dialog";
 import { t } from "../../../i18n";
 
@@ -76,7 +76,6 @@ function RenameDialog({ passkey, onClose }: { passkey: Passkey; onClose: () => v
 /** One passkey as a card (they are few): its name, when added and last used, Rename and Remove. */
 export function PasskeyRow({ passkey }: { passkey: Passkey }) {
   const [renaming, setRenaming] = useState(false);
-  const { mutateAsync: remove, mutation } = useDelete();
   return (
     <Paper role="listitem" withBorder radius="md" p="sm">
       <Group position="apart" spacing="xs">
@@ -96,21 +95,17 @@ export function PasskeyRow({ passkey }: { passkey: Passkey }) {
           <Button variant="subtle" onClick={() => setRenaming(true)}>
             {t("security.rename")}
           </Button>
-          <ConfirmButton
+          <ConfirmDeleteButton
+            resource={PASSKEYS}
+            id={passkey.id}
             label={t("security.remove")}
             title={t("security.removePasskeyTitle", { name: passkey.name })}
             confirmLabel={t("security.removePasskey")}
-            color="red"
-            variant="subtle"
-            pending={mutation.isPending}
-            onConfirm={() =>
-              remove({ resource: PASSKEYS, id: passkey.id, successNotification: false, errorNotification: false })
-            }
           >
             <Text size="sm" mb="md">
               {t("security.removePasskeyExplain")}
             </Text>
-          </ConfirmButton>
+          </ConfirmDeleteButton>
         </Group>
       </Group>
       {renaming && <RenameDialog passkey={passkey} onClose={() => setRenaming(false)} />}
