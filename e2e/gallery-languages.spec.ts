@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import type { FavouriteVisitor } from "../api/favourites";
 import type { StudioSettings } from "../api/types";
 import { translator } from "../server/i18n/i18n";
-import type { Language } from "../server/i18n/languages";
+import { SUPPORTED_LANGUAGES, type Language } from "../server/i18n/languages";
 import { englishIn } from "../server/i18n/test-helpers";
 import { adminToken, create, getJson, putJson } from "./api";
 import { expectNoSeriousAxeViolations } from "./axe";
@@ -75,6 +75,37 @@ async function expectInLanguage(page: Page, lang: Language, dir: string, screen:
 }
 
 const isFocused = (target: Locator) => target.evaluate((node) => node === document.activeElement);
+
+/**
+ * The viewer's bar as it is laid out: how many rows its controls take (a control starting below
+ * the bottom of the row so far begins another), its height, and the controls whose label spills
+ * out of them or past the screen's edge.
+ */
+const viewerBarLayout = (page: Page) =>
+  page.locator(".viewer-bar").evaluate((bar) => {
+    const controls = Array.from(
+      bar.querySelectorAll<HTMLElement>(
+        ".viewer-name, .viewer-position, .viewer-heart, .viewer-download, .viewer-close",
+      ),
+    ).filter((node) => node.offsetParent !== null);
+    const boxes = controls.map((node) => node.getBoundingClientRect()).sort((a, b) => a.top - b.top);
+    let rows = 0;
+    let bottom = -Infinity;
+    for (const box of boxes) {
+      if (box.top >= bottom - 1) {
+        rows += 1;
+        bottom = box.bottom;
+      } else bottom = Math.max(bottom, box.bottom);
+    }
+    const spilling = controls
+      .filter((node) => !node.classList.contains("viewer-name"))
+      .filter((node) => {
+        const box = node.getBoundingClientRect();
+        return node.scrollWidth > node.clientWidth + 1 || box.left < 0 || box.right > window.innerWidth + 1;
+      })
+      .map((node) => node.textContent ?? node.className);
+    return { rows, height: Math.round(bar.getBoundingClientRect().height), spilling };
+  });
 
 describe.each(LANGUAGES)("a gallery in $lang", ({ lang, dir, project, visitors }) => {
   const { t } = translator(lang);
@@ -204,6 +235,9 @@ describe.each(LANGUAGES)("a gallery in $lang", ({ lang, dir, project, visitors }
       .poll(() => viewer.locator("img").evaluate((img) => (img as HTMLImageElement).naturalWidth))
       .toBeGreaterThan(0);
     await viewer.getByRole("link", { name: t("viewer.downloadWebSize") }).waitFor();
+    // Its bar: one row on a desktop, at most two on a phone (the name and Close, then the rest).
+    const layout = await viewerBarLayout(page);
+    expect(layout, screen("the viewer's bar")).toMatchObject({ rows: size.touch ? 2 : 1, spilling: [] });
     await expectInLanguage(page, lang, dir, screen("the viewer"));
     await expectNoSeriousAxeViolations(page, screen("the viewer"));
     await screenshot(page, `gallery-languages-${lang}-${size.name}-viewer`, { fullPage: false });
@@ -250,6 +284,66 @@ describe.each(LANGUAGES)("a gallery in $lang", ({ lang, dir, project, visitors }
       sent: true,
       submittedAt: expect.any(String),
     });
+    await context.close();
+  });
+});
+
+/**
+ * Every language's longest labels in the viewer's bar on a 390 px phone: the counter, a heart and
+ * both downloads must share one row under the name and Close (German's 'Webgröße herunterladen'
+ * once took a third row of its own).
+ */
+describe("the viewer's bar on a 390 px phone", () => {
+  let browser: Browser;
+  let token: string;
+  let projectId: number;
+  let pageUrl: string;
+
+  beforeAll(async () => {
+    token = await adminToken();
+    const made = await create<{ id: number }>(token, "projects", { name: "Bar — every language" });
+    projectId = made.id;
+    for (const [name, from, to] of PHOTOS.slice(0, 2))
+      await uploadThroughApi(token, projectId, await galleryPhoto(name, from, to, { width: 960, height: 640 }));
+    expect((await putJson(token, `projects/${projectId}/delivery`, { offerWebSize: true })).status).toBe(200);
+    const { deliveryUrl } = await publishThroughApi(token, projectId, 60_000);
+    pageUrl = new URL(deliveryUrl!, inject("baseUrl")).toString();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (projectId) await removeThroughApi(await adminToken(), "projects", projectId);
+  });
+
+  it("takes two rows in every language, no label spilling out of its button or off the screen", async () => {
+    const phone = SIZES.find((s) => s.name === "phone")!;
+    const context = await browser.newContext({
+      baseURL: inject("baseUrl"),
+      viewport: phone.viewport,
+      isMobile: true,
+      hasTouch: true,
+      locale: "en-US",
+    });
+    context.setDefaultTimeout(15_000);
+    const page = await context.newPage();
+    const layouts: Record<string, unknown> = {};
+    for (const lang of SUPPORTED_LANGUAGES) {
+      const { t } = translator(lang);
+      await page.goto(`${pageUrl}?lang=${lang}`);
+      await page.locator(".grid a").first().tap();
+      const viewer = page.getByRole("dialog", { name: t("viewer.label") });
+      await viewer.getByRole("link", { name: t("viewer.downloadWebSize") }).waitFor();
+      await viewer.getByRole("button", { name: t("favourites.heartInViewer") }).waitFor();
+      await expect.poll(() => viewer.locator(".viewer-position").textContent()).not.toBe("");
+      layouts[lang] = await viewerBarLayout(page);
+      if (lang === "de") await screenshot(page, "gallery-languages-viewer-bar-de-phone", { fullPage: false });
+    }
+    for (const lang of SUPPORTED_LANGUAGES)
+      expect(layouts[lang], `${lang}: ${JSON.stringify(layouts[lang])}`).toMatchObject({ rows: 2, spilling: [] });
+    // Two rows of buttons, a long label's two lines at most: the photo keeps the screen.
+    for (const lang of SUPPORTED_LANGUAGES)
+      expect((layouts[lang] as { height: number }).height, lang).toBeLessThanOrEqual(120);
     await context.close();
   });
 });

@@ -167,7 +167,11 @@ window.photodropTexts = (function () {
   // Previous sits at the start of the line: the left in English, the right in Arabic; its arrow points there.
   var prev = el("button", { type: "button", class: "nav prev", "aria-label": t("viewer.previous") }, rtl ? "›" : "‹");
   var next = el("button", { type: "button", class: "nav next", "aria-label": t("viewer.next") }, rtl ? "‹" : "›");
-  bar.append.apply(bar, [name, position].concat(downloads.links, [close]));
+  // The downloads (and favourites.js's heart, put before the first) keep together: on a phone they
+  // share the second line of the bar, a long label wrapping inside its button.
+  var actions = downloads.links.length ? [el("span", { class: "viewer-actions" })] : [];
+  if (actions.length) actions[0].append.apply(actions[0], downloads.links);
+  bar.append.apply(bar, [name, position].concat(actions, [close]));
   stage.append(image, prev, next);
   viewer.append(bar, stage);
   document.body.append(viewer);
