@@ -9,6 +9,7 @@ interface FormDialogProps {
   title: string;
   opened: boolean;
   onClose: () => void;
+  /** Called with the form's submit event, its default (a page load) already prevented. */
   onSubmit: (event?: FormEvent<HTMLFormElement>) => void;
   loading: boolean;
   saveDisabled?: boolean;
@@ -48,7 +49,13 @@ export function DialogForm({
   children,
 }: Omit<FormDialogProps, "title" | "opened" | "onClose"> & { onCancel: () => void }) {
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit(event);
+      }}
+      noValidate
+    >
       <Stack spacing="sm">{children}</Stack>
       {notice}
       {error && <FailureAlert message={error} />}

@@ -48,10 +48,7 @@ export function NewTokenDialog({ onClose, isAdmin }: { onClose: () => void; isAd
       ) : (
         <DialogForm
           onCancel={onClose}
-          onSubmit={(event) => {
-            event?.preventDefault();
-            submit();
-          }}
+          onSubmit={submit}
           loading={mutation.isPending}
           saveDisabled={name.trim() === ""}
           submitLabel={t("account.createToken")}

@@ -63,10 +63,7 @@ export function AddPasskeyDialog({ twoFactorOn, onClose }: { twoFactorOn: boolea
       opened
       title={t("security.addPasskeyTitle")}
       onClose={onClose}
-      onSubmit={(event) => {
-        event?.preventDefault();
-        void submit();
-      }}
+      onSubmit={() => void submit()}
       loading={busy}
       saveDisabled={name.trim() === "" || proof.value.trim() === ""}
       submitLabel={t("security.continue")}

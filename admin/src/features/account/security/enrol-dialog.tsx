@@ -69,10 +69,7 @@ export function EnrolDialog({ onClose }: { onClose: () => void }) {
       ) : (
         <DialogForm
           onCancel={onClose}
-          onSubmit={(event) => {
-            event?.preventDefault();
-            submit();
-          }}
+          onSubmit={submit}
           loading={confirming.isPending}
           saveDisabled={code.trim() === ""}
           submitLabel={t("security.turnOn")}

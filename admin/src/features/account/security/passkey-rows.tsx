@@ -60,10 +60,7 @@ function RenameDialog({ passkey, onClose }: { passkey: Passkey; onClose: () => v
       opened
       title={t("security.renamePasskeyTitle")}
       onClose={onClose}
-      onSubmit={(event) => {
-        event?.preventDefault();
-        submit();
-      }}
+      onSubmit={submit}
       loading={mutation.isPending}
       saveDisabled={name.trim() === ""}
       error={error && !error.errors?.name ? error.message : null}

@@ -29,10 +29,7 @@ export function TurnOffDialog({ onClose, onDone }: { onClose: () => void; onDone
       opened
       title={t("security.turnOffTitle")}
       onClose={onClose}
-      onSubmit={(event) => {
-        event?.preventDefault();
-        submit();
-      }}
+      onSubmit={submit}
       loading={mutation.isPending}
       saveDisabled={proof.value.trim() === ""}
       submitLabel={t("security.turnOff")}
