@@ -10,6 +10,7 @@ import {
   BUDGET_OWNER,
   codeAt,
   enrol,
+  nextCode,
   spendingTheAccountBudget,
 } from "../two-factor/two-factor-test-helpers";
 import { LOCAL, softwarePasskey } from "./passkey-test-helpers";
@@ -64,7 +65,7 @@ describe("adding a passkey asks again who is there", () => {
     const who = await staff();
     expect((await askOptions(t.app, who, { password: "staffpass1" })).status).toBe(200);
     const { secret } = await enrol(t.app, who.accessToken);
-    const code = codeAt(secret);
+    const code = nextCode(secret);
     const byCode = await askOptions(t.app, who, { code });
     expect(byCode.status).toBe(200);
     expect(byCode.body.challenge).toEqual(expect.any(String));
