@@ -121,6 +121,14 @@ describe("the server's answers in the web app's language", () => {
     expect(serverMessage(409, "Something new")).toBe("Something new");
   });
 
+  it("shows a text that names an object's own property (toString, constructor…) as sent", async () => {
+    await setLanguage("de");
+    for (const text of ["toString", "constructor", "__proto__", "hasOwnProperty", "valueOf"])
+      for (const status of [400, 404, 409, 418]) expect(serverMessage(status, text)).toBe(text);
+    const field = "constructor must be at most 5 characters";
+    expect(serverMessage(400, field)).toBe(field);
+  });
+
   it("finds the messages in the server's code, through constants, helpers and their callers", () => {
     const texts = new Set(scan.messages.map((message) => `${message.status} ${message.text}`));
     for (const text of [

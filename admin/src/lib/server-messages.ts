@@ -221,12 +221,16 @@ const FIELDS: Record<string, string> = {
   url: "server.fields.url",
 };
 
+/** A table's own entry: a text such as "constructor" or "toString" is no key of ours. */
+const ownValue = (table: Record<string, string>, text: string) =>
+  Object.hasOwn(table, text) ? table[text] : undefined;
+
 function fromPattern(status: number, message: string): string | undefined {
   for (const { status: patternStatus, pattern, key } of PATTERNS) {
     const values = patternStatus === status ? message.match(pattern)?.groups : undefined;
     if (!values) continue;
     if (values.field === undefined) return t(key, values);
-    const field = FIELDS[values.field];
+    const field = ownValue(FIELDS, values.field);
     if (field) return t(key, { ...values, field: t(field) });
   }
   return undefined;
@@ -234,7 +238,7 @@ function fromPattern(status: number, message: string): string | undefined {
 
 /** The server's text for a failure with this status in the web app's language, when it is a known one. */
 export function serverMessage(status: number, message: string): string {
-  const key = KNOWN[status]?.[message];
+  const key = ownValue(KNOWN[status] ?? {}, message);
   return key ? t(key) : (fromPattern(status, message) ?? message);
 }
 
