@@ -74,10 +74,21 @@ function logSender(logger: Logger) {
   };
 }
 
+/**
+ * Text for a header's `(comment)`, which nodemailer writes as given when it is ASCII: on one line
+ * (a line break would start a header of its own), without the `(`, `)` and `\` that end or escape it.
+ */
+export const headerComment = (text: string) =>
+  text
+    .replace(/[\u0000-\u001f\u007f()\\]+/g, " ")
+    .replace(/ {2,}/g, " ")
+    .trim();
+
 function smtpSender(mail: Config["mail"], smtpUrl: string, logger: Logger) {
   const transport = nodemailer.createTransport(smtpUrl);
   return async (message: MailMessage) => {
     const unsubscribe = message.unsubscribeUrl;
+    const comment = message.unsubscribeLabel && headerComment(message.unsubscribeLabel);
     await transport.sendMail({
       from: fromWithName(mail.from, message.fromName),
       to: message.to,
@@ -87,9 +98,7 @@ function smtpSender(mail: Config["mail"], smtpUrl: string, logger: Logger) {
       html: message.html,
       ...(message.attachments?.length && { attachments: message.attachments }),
       ...(unsubscribe && {
-        list: {
-          unsubscribe: message.unsubscribeLabel ? { url: unsubscribe, comment: message.unsubscribeLabel } : unsubscribe,
-        },
+        list: { unsubscribe: comment ? { url: unsubscribe, comment } : unsubscribe },
         headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
       }),
     });
