@@ -9,7 +9,10 @@ export async function until<T>(read: () => T | Promise<T>, ok: (value: T) => boo
   }
 }
 
-/** Polls until `check` gives something other than undefined. */
-export function eventually<T>(check: () => T | undefined, timeoutMs = 5000): Promise<T> {
+/**
+ * Polls until `check` gives something other than undefined; as long as `until` waits (a mail on a
+ * loaded machine can take longer than a quiet one's 5 s).
+ */
+export function eventually<T>(check: () => T | undefined, timeoutMs = 15_000): Promise<T> {
   return until(check, (value) => value !== undefined, timeoutMs) as Promise<T>;
 }
