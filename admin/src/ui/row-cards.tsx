@@ -1,8 +1,23 @@
+import type { ReactNode } from "react";
 import { Group, Paper, Stack, Text } from "@mantine/core";
 import { flexRender, type Row, type Table as ReactTable } from "@tanstack/react-table";
 
 /** The column that holds a row's buttons or menu: kept whole at the card's foot. */
 const ACTIONS = "actions";
+
+/** One value of a card, its label (a table's column header) before it. */
+export function CardLine({ label, children }: { label: ReactNode; children: ReactNode }) {
+  return (
+    <Group spacing="xs" noWrap={false} align="baseline">
+      <Text size="xs" color="dimmed" weight={700} miw={84}>
+        {label}
+      </Text>
+      <Text size="sm" component="div" sx={{ minWidth: 0, overflowWrap: "anywhere" }}>
+        {children}
+      </Text>
+    </Group>
+  );
+}
 
 function RowCard<T>({ row, table }: { row: Row<T>; table: ReactTable<T> }) {
   const [first, ...rest] = row.getVisibleCells();
@@ -17,14 +32,9 @@ function RowCard<T>({ row, table }: { row: Row<T>; table: ReactTable<T> }) {
       <Stack spacing={6}>
         <div>{flexRender(first.column.columnDef.cell, first.getContext())}</div>
         {details.map((cell) => (
-          <Group key={cell.id} spacing="xs" noWrap={false} align="baseline">
-            <Text size="xs" color="dimmed" weight={700} miw={84}>
-              {headerOf(cell.column.id)}
-            </Text>
-            <Text size="sm" component="div" sx={{ minWidth: 0, overflowWrap: "anywhere" }}>
-              {flexRender(cell.column.columnDef.cell, cell.getContext())}
-            </Text>
-          </Group>
+          <CardLine key={cell.id} label={headerOf(cell.column.id)}>
+            {flexRender(cell.column.columnDef.cell, cell.getContext())}
+          </CardLine>
         ))}
         {actions && <Group position="right">{flexRender(actions.column.columnDef.cell, actions.getContext())}</Group>}
       </Stack>

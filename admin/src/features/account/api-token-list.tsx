@@ -1,8 +1,8 @@
-import type { ReactNode } from "react";
 import { Badge, Group, Paper, Stack, Table, Text } from "@mantine/core";
 import type { ApiToken } from "../../../../api/types";
 import { formatDateTime } from "../../lib/format";
 import { ConfirmDeleteButton } from "../../ui/confirm-button";
+import { CardLine } from "../../ui/row-cards";
 import { t } from "../../i18n";
 
 const SCOPE_LABELS = { read: "account.readOnly", write: "account.readWrite", admin: "account.admin" } as const;
@@ -110,16 +110,6 @@ export function ApiTokenTable({ tokens, now }: ApiTokenListProps) {
 
 /** A phone's cards: the table's values, each labelled, and Delete at each card's foot. */
 export function ApiTokenCards({ tokens, now }: ApiTokenListProps) {
-  const line = (label: string, value: ReactNode) => (
-    <Group spacing="xs" align="baseline" noWrap>
-      <Text size="xs" color="dimmed" weight={700} miw={84}>
-        {label}
-      </Text>
-      <Text size="sm" component="div" sx={{ minWidth: 0, overflowWrap: "anywhere" }}>
-        {value}
-      </Text>
-    </Group>
-  );
   return (
     <Stack role="list" aria-label={t("account.apiTokens")} spacing="sm">
       {tokens.map((token) => (
@@ -131,10 +121,16 @@ export function ApiTokenCards({ tokens, now }: ApiTokenListProps) {
               </Text>
               <ScopeBadge token={token} />
             </Group>
-            {line(t("account.token"), <Prefix token={token} />)}
-            {line(t("account.created"), formatDateTime(token.createdAt))}
-            {line(t("account.expires"), <Expires token={token} now={now} />)}
-            {line(t("account.lastUsed"), <LastUsed token={token} />)}
+            <CardLine label={t("account.token")}>
+              <Prefix token={token} />
+            </CardLine>
+            <CardLine label={t("account.created")}>{formatDateTime(token.createdAt)}</CardLine>
+            <CardLine label={t("account.expires")}>
+              <Expires token={token} now={now} />
+            </CardLine>
+            <CardLine label={t("account.lastUsed")}>
+              <LastUsed token={token} />
+            </CardLine>
             <Group position="right">
               <DeleteToken token={token} />
             </Group>

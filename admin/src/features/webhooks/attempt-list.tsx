@@ -1,7 +1,7 @@
-import type { ReactNode } from "react";
 import { Badge, Button, Group, Paper, Stack, Table, Text } from "@mantine/core";
 import type { WebhookAttempt } from "../../../../api/types";
 import { formatDateTime } from "../../lib/format";
+import { CardLine } from "../../ui/row-cards";
 import { t } from "../../i18n";
 
 export interface AttemptListProps {
@@ -96,14 +96,6 @@ export function AttemptTable({ attempts, ...actions }: AttemptListProps) {
 
 /** A phone's cards: the table's values, each labelled, and 'Send again' at each card's foot. */
 export function AttemptCards({ attempts, ...actions }: AttemptListProps) {
-  const line = (label: string, value: ReactNode) => (
-    <Group spacing="xs" align="baseline" noWrap>
-      <Text size="xs" color="dimmed" weight={700} miw={72}>
-        {label}
-      </Text>
-      <div style={{ minWidth: 0 }}>{value}</div>
-    </Group>
-  );
   return (
     <Stack role="list" aria-label={t("webhooks.attempts")} spacing="sm">
       {attempts.map((attempt) => (
@@ -112,16 +104,20 @@ export function AttemptCards({ attempts, ...actions }: AttemptListProps) {
             <Text size="sm" weight={600}>
               {formatDateTime(attempt.attemptedAt)}
             </Text>
-            {line(t("webhooks.event"), <EventType attempt={attempt} />)}
-            {line(t("webhooks.status"), <StatusBadge attempt={attempt} />)}
-            {line(t("webhooks.took"), <Text size="sm">{t("webhooks.ms", { durationMs: attempt.durationMs })}</Text>)}
-            {attempt.response &&
-              line(
-                t("webhooks.answer"),
+            <CardLine label={t("webhooks.event")}>
+              <EventType attempt={attempt} />
+            </CardLine>
+            <CardLine label={t("webhooks.status")}>
+              <StatusBadge attempt={attempt} />
+            </CardLine>
+            <CardLine label={t("webhooks.took")}>{t("webhooks.ms", { durationMs: attempt.durationMs })}</CardLine>
+            {attempt.response && (
+              <CardLine label={t("webhooks.answer")}>
                 <Text size="xs" lineClamp={3} sx={{ wordBreak: "break-all" }}>
                   {attempt.response}
-                </Text>,
-              )}
+                </Text>
+              </CardLine>
+            )}
             <Group position="right">
               <SendAgainButton attempt={attempt} {...actions} />
             </Group>
