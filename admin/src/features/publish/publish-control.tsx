@@ -25,7 +25,8 @@ const CONNECTION_ERRORS: Record<string, string> = {
   "Authentication required": "publish.connectionSignedOut",
   "Failed to authenticate": "publish.connectionSignedOut",
 };
-const connectionMessage = (error: string) => (CONNECTION_ERRORS[error] ? t(CONNECTION_ERRORS[error]) : error);
+const connectionMessage = (error: string) =>
+  Object.hasOwn(CONNECTION_ERRORS, error) ? t(CONNECTION_ERRORS[error]) : error;
 
 /** Publish / Unpublish, the ZIP link, live build progress and its errors. */
 export function PublishControl({ project, live, primaryOnly = false }: PublishControlProps) {

@@ -3,6 +3,7 @@ import { useCustomMutation, useDelete, useList } from "@refinedev/core";
 import { formatDateTime } from "../../../lib/format";
 import { usePhone } from "../../../lib/use-phone";
 import { ConfirmButton } from "../../../ui/confirm-button";
+import { CardLine } from "../../../ui/row-cards";
 import { FailureAlert } from "../../../ui/failure-alert";
 import { t } from "../../../i18n";
 
@@ -53,23 +54,13 @@ function DeviceName({ session }: { session: SignInSession }) {
 }
 
 function SessionCard({ session }: { session: SignInSession }) {
-  const line = (label: string, value: string) => (
-    <Group spacing="xs" align="baseline">
-      <Text size="xs" color="dimmed" weight={700} miw={84}>
-        {label}
-      </Text>
-      <Text size="sm" sx={{ overflowWrap: "anywhere" }}>
-        {value}
-      </Text>
-    </Group>
-  );
   return (
     <Paper role="listitem" withBorder radius="md" p="sm">
       <Stack spacing={6}>
         <DeviceName session={session} />
-        {line(t("security.address"), session.address ?? "")}
-        {line(t("security.signedInAt"), formatDateTime(session.createdAt))}
-        {line(t("security.lastActive"), formatDateTime(session.lastActiveAt))}
+        <CardLine label={t("security.address")}>{session.address ?? ""}</CardLine>
+        <CardLine label={t("security.signedInAt")}>{formatDateTime(session.createdAt)}</CardLine>
+        <CardLine label={t("security.lastActive")}>{formatDateTime(session.lastActiveAt)}</CardLine>
         <Group position="right">
           <SignOutButton session={session} />
         </Group>
