@@ -127,6 +127,22 @@ describe("the live provider over the real /events socket", () => {
     live.stop();
   });
 
+  it("reads a list again once its subscription is confirmed, for a change made after the list's first read", async () => {
+    const queryClient = liveQueryClient({ defaultOptions: { queries: { retry: false, staleTime: 60_000 } } });
+    const observer = new QueryObserver(queryClient, {
+      queryKey: ["data", "default", "clients", "list", { name: "before subscribing" }],
+      queryFn: async () => (await http.get<Array<{ name: string }>>("/clients")).data.map((client) => client.name),
+    });
+    const stopObserving = observer.subscribe(() => {});
+    await expect.poll(() => observer.getCurrentResult().status).toBe("success");
+    // Made between the list's read and its subscription: announced to nobody.
+    await server.api().post("/api/clients").set(server.colleague.auth).send({ name: "Made Unwatched" }).expect(201);
+    const live = await subscribed("resources/clients");
+    await expect.poll(() => observer.getCurrentResult().data ?? [], { timeout: 15_000 }).toContain("Made Unwatched");
+    stopObserving();
+    live.stop();
+  });
+
   it("refuses channels it does not know", () => {
     expect(liveProvider.subscribe({ channel: "resources/secrets", types: ["*"], callback: () => {} })).toBeNull();
   });

@@ -99,19 +99,26 @@ async function refetchInFlight(queryClient: QueryClient, { event, data }: EventF
 }
 
 /**
- * Changes made while the socket was down were never announced: once a new socket's resource
- * subscriptions are confirmed (so nothing later can be missed), what was read before is read again.
+ * A change is announced only to subscriptions the server has confirmed: whatever a screen read
+ * before its resource's subscription was confirmed (its first read, or everything read before a
+ * reconnect, when changes made while the socket was down were never announced) is read again once
+ * it is. Otherwise a change made in that window, even the screen's own upload or save, never shows.
  */
-function catchUpAfterReconnect(queryClient: QueryClient) {
-  let missed = false;
+function catchUpOnSubscribe(queryClient: QueryClient) {
+  // What the current socket's subscriptions confirmed; a new socket starts with none.
+  let confirmed = new Set<string>();
   eventsSocket.onState((state) => {
-    if (state === "lost" || state === "failed") missed = true;
+    if (state === "connecting") confirmed = new Set();
   });
   eventsSocket.onFrame(({ event, data }) => {
-    if (!missed || event !== "subscribed" || !Array.isArray(data.resources)) return;
-    missed = false;
-    for (const resource of data.resources as string[])
+    if (!Array.isArray(data.resources)) return;
+    const resources = data.resources as string[];
+    if (event === "unsubscribed") for (const resource of resources) confirmed.delete(resource);
+    if (event !== "subscribed") return;
+    for (const resource of resources.filter((name) => !confirmed.has(name))) {
+      confirmed.add(resource);
       void queryClient.invalidateQueries({ queryKey: resourceKey(resource), refetchType: "active" });
+    }
   });
 }
 
@@ -120,7 +127,7 @@ export function liveQueryClient(config: QueryClientConfig): QueryClient {
   const queryClient = new QueryClient(config);
   // Registered before any screen subscribes, so it sees each frame before Refine's invalidation.
   eventsSocket.onFrame((frame) => void refetchInFlight(queryClient, frame));
-  catchUpAfterReconnect(queryClient);
+  catchUpOnSubscribe(queryClient);
   return queryClient;
 }
 
