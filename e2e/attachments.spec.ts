@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { adminToken, create } from "./api";
-import { launchBrowser, newPage, screenshot, signInAsAdmin } from "./browser";
+import { launchBrowser, liveFrames, newPage, screenshot, signInAsAdmin, subscribedTo } from "./browser";
 import { removeThroughApi } from "./fixtures/cleanup";
 import { imageFile } from "./fixtures/images";
 import { uploadThroughApi } from "./fixtures/upload";
@@ -14,9 +14,7 @@ interface Named {
 
 async function signedIn(browser: Browser) {
   const { context, page } = await newPage(browser);
-  // Every frame the server sends on /events, from the first page on.
-  const frames: string[] = [];
-  page.on("websocket", (socket) => socket.on("framereceived", ({ payload }) => void frames.push(String(payload))));
+  const frames = liveFrames(page);
   await signInAsAdmin(page);
   return { context, page, frames };
 }
@@ -114,11 +112,7 @@ describe("uploads that fail, and projects changed from the list", () => {
     await page.getByRole("heading", { name: "All Projects" }).waitFor();
     await page.getByRole("button", { name: "Add Project" }).waitFor();
     // The other user acts only once the server has confirmed this page's live subscription.
-    const subscribedToProjects = (frame: string) => {
-      const { event, data } = JSON.parse(frame);
-      return event === "subscribed" && Array.isArray(data?.resources) && data.resources.includes("projects");
-    };
-    await expect.poll(() => frames.some(subscribedToProjects)).toBe(true);
+    await subscribedTo(frames, "projects");
     await arrange("Created Elsewhere Project");
     await page.getByRole("link", { name: "Created Elsewhere Project" }).first().waitFor();
     await context.close();

@@ -70,6 +70,25 @@ export async function signInAsAdmin(
   await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
 }
 
+/** Every frame the server sends the page on /events, from the page's next socket on. */
+export function liveFrames(page: Page): string[] {
+  const frames: string[] = [];
+  page.on("websocket", (socket) => socket.on("framereceived", ({ payload }) => void frames.push(String(payload))));
+  return frames;
+}
+
+/**
+ * Resolves once the server has confirmed a live subscription to `resource` in `frames`: a change
+ * made before it never reaches the page, which would then wait for it in vain.
+ */
+export async function subscribedTo(frames: string[], resource: string): Promise<void> {
+  const confirms = (frame: string) => {
+    const { event, data } = JSON.parse(frame);
+    return event === "subscribed" && Array.isArray(data?.resources) && data.resources.includes(resource);
+  };
+  await expect.poll(() => frames.some(confirms)).toBe(true);
+}
+
 /** Waits for a dialog's opening transition to end, so a screenshot shows it as a person sees it. */
 export async function settled(dialog: Locator): Promise<void> {
   await expect.poll(() => dialog.evaluate((node) => getComputedStyle(node).opacity)).toBe("1");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Locator } from "playwright-core";
-import { launchBrowser, newPage, screenshot, signInAsAdmin } from "./browser";
+import { launchBrowser, liveFrames, newPage, screenshot, signInAsAdmin, subscribedTo } from "./browser";
 import { arrangeClientWithProject, type Named } from "./fixtures/cleanup";
 import { imageFile } from "./fixtures/images";
 
@@ -33,14 +33,18 @@ describe("two people at once, each in their own browser", () => {
   it("a contact added in one updates the client's contact count in the other's list, without a reload", async () => {
     const watcher = await newPage(browser);
     const editor = await newPage(browser);
+    const frames = liveFrames(watcher.page);
     await signInAsAdmin(watcher.page);
     await signInAsAdmin(editor.page);
 
+    frames.length = 0;
     await watcher.page.goto("/clients/all");
     await watcher.page.getByLabel("Search clients").fill(client.name);
     const row = watcher.page.getByRole("row").filter({ hasText: client.name });
     const contactCount = row.locator("td").nth(3);
     await expect.poll(() => contactCount.innerText()).toBe("0");
+    // The editor acts only once the server has confirmed the list's live subscription.
+    await subscribedTo(frames, "clients");
     const loads = { count: 0 };
     watcher.page.on("load", () => (loads.count += 1));
 
@@ -61,12 +65,14 @@ describe("two people at once, each in their own browser", () => {
   it("an upload in one updates the other's dashboard totals", async () => {
     const watcher = await newPage(browser);
     const editor = await newPage(browser);
+    const frames = liveFrames(watcher.page);
     await signInAsAdmin(watcher.page);
     await signInAsAdmin(editor.page);
 
     const photos = watcher.page.locator(".mantine-Card-root").filter({ hasText: "Total Photos" });
     await expect.poll(() => shownCount(photos)).not.toBeNaN();
     const before = await shownCount(photos);
+    await subscribedTo(frames, "dashboard");
     const loads = { count: 0 };
     watcher.page.on("load", () => (loads.count += 1));
 
