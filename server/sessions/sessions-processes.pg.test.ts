@@ -48,11 +48,8 @@ describe("sessions across two processes", () => {
       expect([next.status, next.body.message]).toEqual([401, "This session has been signed out"]);
       const refresh = await request(b.url).post("/api/auth/refresh").send({ refreshToken: phone.refreshToken });
       expect(refresh.status).toBe(401);
-      const closed = await Promise.race([
-        socket.closed,
-        new Promise((resolve) => setTimeout(() => resolve("still open"), 5_000)),
-      ]);
-      expect(closed).toEqual({ code: SESSION_ENDED_CLOSE, reason: "Session ended" });
+      // Closed in its own time, bounded by the test's timeout: a fixed short limit holds only on a quiet machine.
+      expect(await socket.closed).toEqual({ code: SESSION_ENDED_CLOSE, reason: "Session ended" });
       // The session that signed it out goes on, on either process.
       expect((await request(b.url).get("/api/clients").set(bearer(keep.accessToken))).status).toBe(200);
     } finally {

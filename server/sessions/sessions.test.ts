@@ -200,11 +200,8 @@ describe("signing sessions out", () => {
       expect((await request(t.app).delete(`/api/users/me/sessions/${id}`).set(bearer(keep.accessToken))).status).toBe(
         204,
       );
-      const closed = await Promise.race([
-        socket.closed,
-        new Promise((resolve) => setTimeout(() => resolve("still open"), 2_000)),
-      ]);
-      expect(closed).toEqual({ code: SESSION_ENDED_CLOSE, reason: "Session ended" });
+      // Closed in its own time, bounded by the test's timeout: a fixed short limit holds only on a quiet machine.
+      expect(await socket.closed).toEqual({ code: SESSION_ENDED_CLOSE, reason: "Session ended" });
       // The same user's other session keeps its socket and subscription.
       expect(await bystander.quietFor(300)).toEqual([]);
       t.ctx.events.resourceChanged({ resource: "clients", type: "created", ids: [1] });
