@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { RenditionQueue } from "./rendition-queue";
 
 const IDLE_MS = 40;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Resolves once every idle timer the queue has set so far would have fired and started its
+ * render: the queue's timers wait at most IDLE_MS, and this later one waits longer.
+ */
+const queueTimersPassed = () => new Promise((resolve) => setTimeout(resolve, IDLE_MS + 1));
+/** Resolves once every promise chain that could run by now has run (a macrotask after them). */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * A queue whose renders each wait until the test finishes them (`finish`, or `finishAll` for
@@ -10,6 +16,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 function gatedQueue({ failing = [] as number[], maxFailures = undefined as number | undefined } = {}) {
   const started: number[] = [];
+  /** performance.now() at each render's start. */
+  const startedAt: number[] = [];
   const kinds: string[] = [];
   const gates = new Map<number, () => void>();
   let openAll = false;
@@ -18,6 +26,7 @@ function gatedQueue({ failing = [] as number[], maxFailures = undefined as numbe
   const queue = new RenditionQueue(
     async (rendition, id) => {
       started.push(id);
+      startedAt.push(performance.now());
       kinds.push(`${rendition} ${id}`);
       running += 1;
       mostAtOnce = Math.max(mostAtOnce, running);
@@ -37,7 +46,7 @@ function gatedQueue({ failing = [] as number[], maxFailures = undefined as numbe
     openAll = true;
     for (const open of gates.values()) open();
   };
-  return { queue, started, kinds, finish, finishAll, mostAtOnce: () => mostAtOnce };
+  return { queue, started, startedAt, kinds, finish, finishAll, mostAtOnce: () => mostAtOnce };
 }
 
 const queues: RenditionQueue[] = [];
@@ -47,11 +56,14 @@ afterEach(async () => {
 
 describe("the rendition queue", () => {
   it("renders what was added one at a time, in order, once nothing has been uploaded for a while", async () => {
-    const { queue, started, finishAll, mostAtOnce } = gatedQueue();
+    // The queue counts its idle time from its creation (no upload yet).
+    const createdAt = performance.now();
+    const { queue, started, startedAt, finishAll, mostAtOnce } = gatedQueue();
     queue.add("thumbnail", [1, 2, 3]);
-    await sleep(IDLE_MS / 2);
     expect(started).toEqual([]);
     await vi.waitFor(() => expect(started).toEqual([1]));
+    // Not before the idle time (timers count whole milliseconds, so one may fire up to 1 ms early by this clock).
+    expect(startedAt[0] - createdAt).toBeGreaterThanOrEqual(IDLE_MS - 1);
     finishAll();
     await vi.waitFor(() => expect(started).toEqual([1, 2, 3]));
     expect(mostAtOnce()).toBe(1);
@@ -63,7 +75,7 @@ describe("the rendition queue", () => {
     finishAll();
     const uploadEnded = queue.uploadStarted();
     queue.add("thumbnail", [1, 2]);
-    await sleep(IDLE_MS * 3);
+    await queueTimersPassed();
     expect(started).toEqual([]);
     expect(queue.waitingOf("thumbnail")).toBe(2);
     uploadEnded();
@@ -77,7 +89,7 @@ describe("the rendition queue", () => {
     await vi.waitFor(() => expect(started).toEqual([1]));
     const uploadEnded = queue.uploadStarted();
     await finish(1);
-    await sleep(IDLE_MS * 3);
+    await queueTimersPassed();
     expect(started).toEqual([1]);
     finishAll();
     uploadEnded();
@@ -90,11 +102,11 @@ describe("the rendition queue", () => {
     await vi.waitFor(() => expect(started).toEqual([1]));
     const served = [queue.requestStarted(), queue.requestStarted()];
     await finish(1);
-    await sleep(IDLE_MS * 3);
+    await queueTimersPassed();
     expect(started).toEqual([1]);
     served[0]();
     served[0](); // a second call changes nothing
-    await sleep(IDLE_MS * 3);
+    await queueTimersPassed();
     expect(started).toEqual([1]);
     finishAll();
     served[1]();
@@ -136,7 +148,7 @@ describe("the rendition queue", () => {
     await vi.waitFor(() => expect(kinds).toHaveLength(6));
     // The thumbnails' feed goes first; the previews added are rendered before the feed is asked.
     expect(kinds).toEqual(["thumbnail 7", "preview 2", "preview 9", "preview 1", "preview 3", "preview 4"]);
-    await sleep(IDLE_MS * 3);
+    await queueTimersPassed();
     expect(asked).toBe(3);
   });
 
@@ -168,12 +180,12 @@ describe("the rendition queue", () => {
     await vi.waitFor(() => expect(started).toEqual([1]));
     let closed = false;
     const closing = queue.close().then(() => (closed = true));
-    await sleep(IDLE_MS);
+    await settled();
     expect(closed).toBe(false);
     await finish(1);
     await closing;
     queue.add("thumbnail", [3]);
-    await sleep(IDLE_MS * 3);
+    await queueTimersPassed();
     expect(started).toEqual([1]);
   });
 });
