@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { launchBrowser, newPage, screenshot, settled, signInAsAdmin, SIZES } from "./browser";
+import { launchBrowser, newPage, screenshot, settled, signInAsAdmin, SIZES, expectNoSidewaysScroll } from "./browser";
 import { imageFile } from "./fixtures/images";
 
 const api = (token: string, path: string, init: RequestInit = {}) =>
@@ -70,8 +70,7 @@ describe("API tokens in the web app", () => {
       // A table row on a desktop, a card on a phone: never wider than the screen.
       const row = page.getByRole(name === "phone" ? "listitem" : "row").filter({ hasText: tokenName });
       await row.getByText("Read and write").waitFor();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
+      await expectNoSidewaysScroll(page);
       await expect.poll(() => row.getByText(/^from /).count(), { timeout: 15_000 }).toBe(1);
       await screenshot(page, `api-tokens-${name}`);
       await row.getByRole("button", { name: "Delete" }).click();

@@ -13,6 +13,15 @@ export const SIZES = [
   { name: "phone", viewport: { width: 390, height: 844 }, touch: true },
 ] as const;
 
+/** The page never scrolls sideways: neither the document nor its body is wider than the window. */
+export async function expectNoSidewaysScroll(page: Page, what = "the page"): Promise<void> {
+  const widths = await page.evaluate(() => ({
+    widest: Math.max(document.documentElement.scrollWidth, document.body.scrollWidth),
+    window: window.innerWidth,
+  }));
+  expect(widths.widest, `${what}: width`).toBeLessThanOrEqual(widths.window);
+}
+
 /** Debian's Chromium, headless; `extraArgs` for journeys that need more (a host mapping, a test certificate). */
 export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({

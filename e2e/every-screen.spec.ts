@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { adminToken, create, putJson, signUpAccount } from "./api";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { docsScreenshot, launchBrowser, screenshot, signIn, signInAsAdmin, SIZES } from "./browser";
+import {
+  docsScreenshot,
+  launchBrowser,
+  screenshot,
+  signIn,
+  signInAsAdmin,
+  SIZES,
+  expectNoSidewaysScroll,
+} from "./browser";
 import { removeThroughApi, type Named } from "./fixtures/cleanup";
 import { imageFile } from "./fixtures/images";
 import { uploadThroughApi } from "./fixtures/upload";
@@ -12,10 +20,9 @@ import { publishThroughApi, type PublishedProject } from "./fixtures/publish";
 const PHOTOS = ["east-light.jpg", "north-light.jpg", "south-light.jpg"];
 
 /** One level-one heading, nothing wider than the screen, and axe-core content. */
-async function checkScreen(page: Page, screen: string, viewportWidth: number): Promise<void> {
+async function checkScreen(page: Page, screen: string): Promise<void> {
   await expect(page.locator("h1").count(), `${screen}: level-one headings`).resolves.toBe(1);
-  const width = await page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
-  expect(width, `${screen}: page width`).toBeLessThanOrEqual(viewportWidth);
+  await expectNoSidewaysScroll(page, screen);
   await expectNoSeriousAxeViolations(page, screen);
 }
 
@@ -70,16 +77,16 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
     const visitor = await browser.newPage({ baseURL: inject("baseUrl"), viewport, bypassCSP: true });
     await visitor.goto("/login");
     await visitor.getByRole("button", { name: "Sign in", exact: true }).waitFor();
-    await checkScreen(visitor, `login (${name})`, viewport.width);
+    await checkScreen(visitor, `login (${name})`);
     await signIn(visitor, waiting.email, waiting.password);
     await visitor.getByRole("heading", { name: "Request Access" }).waitFor();
-    await checkScreen(visitor, `request access (${name})`, viewport.width);
+    await checkScreen(visitor, `request access (${name})`);
     await visitor.close();
 
     await page.goto("/");
     await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
     await page.getByText("Storage Usage").waitFor();
-    await checkScreen(page, `dashboard (${name})`, viewport.width);
+    await checkScreen(page, `dashboard (${name})`);
   });
 
   it("skips past the navigation from the first Tab, with the focus shown", async () => {
@@ -109,7 +116,7 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
     await page.goto("/clients/all");
     const clientRow = page.getByRole(name === "phone" ? "listitem" : "row").filter({ hasText: client.name });
     await clientRow.waitFor();
-    await checkScreen(page, `clients (${name})`, viewport.width);
+    await checkScreen(page, `clients (${name})`);
     const clientActions = clientRow.getByRole("button").last();
     await expectWithinScreen(clientActions, viewport.width);
     if (name === "phone") await screenshot(page, "phone-clients-cards");
@@ -118,7 +125,7 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
     const projectRow = page.getByRole(name === "phone" ? "listitem" : "row").filter({ hasText: project.name });
     const projectMenu = projectRow.getByRole("button", { name: `Actions for ${project.name}` });
     await projectMenu.waitFor();
-    await checkScreen(page, `projects (${name})`, viewport.width);
+    await checkScreen(page, `projects (${name})`);
     await expectWithinScreen(projectMenu, viewport.width);
     await projectMenu.click();
     await expectWithinScreen(page.getByRole("menuitem", { name: "Delete" }), viewport.width);
@@ -130,17 +137,17 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
     const userRow = page.getByRole(name === "phone" ? "listitem" : "row").filter({ hasText: waiting.email });
     const approve = userRow.getByRole("button", { name: "Approve" });
     await approve.waitFor();
-    await checkScreen(page, `users (${name})`, viewport.width);
+    await checkScreen(page, `users (${name})`);
     await expectWithinScreen(approve, viewport.width);
 
     await page.goto("/studio");
     await page.getByRole("button", { name: "Save studio settings" }).waitFor();
-    await checkScreen(page, `studio (${name})`, viewport.width);
+    await checkScreen(page, `studio (${name})`);
 
     await page.goto(`/clients/${client.id}`);
     await page.getByRole("heading", { level: 1, name: client.name }).waitFor();
     await page.getByText(`Sam ${name}`).first().waitFor();
-    await checkScreen(page, `client (${name})`, viewport.width);
+    await checkScreen(page, `client (${name})`);
     // On a phone the contacts come straight after the name; the ID and dates wait at the end.
     const top = async (locator: ReturnType<typeof page.getByText>) => (await locator.boundingBox())!.y;
     const contactsAt = await top(page.getByRole("heading", { name: /^Contacts/ }));
@@ -157,7 +164,7 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
       .getByRole("button")
       .nth(PHOTOS.length - 1)
       .waitFor();
-    await checkScreen(page, `project (${name})`, viewport.width);
+    await checkScreen(page, `project (${name})`);
     if (name === "desktop") await docsScreenshot(page, "photo-grid");
 
     // A file that cannot be accepted is named, with why, and none of it is sent.
@@ -174,7 +181,7 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
       .getByText("Unsupported file type: only JPEG, PNG, GIF and WebP images")
       .waitFor();
     expect(uploads).toEqual([]);
-    await checkScreen(page, `refused file (${name})`, viewport.width);
+    await checkScreen(page, `refused file (${name})`);
     await page.getByRole("button", { name: "Remove notes.txt" }).click();
 
     // A past expiry is refused where it is typed, and never sent.
@@ -182,7 +189,7 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
     await settings.getByLabel("Link expires").fill("2020-01-01T10:00");
     await settings.getByText("The expiry must be in the future").waitFor();
     await expect(settings.getByRole("button", { name: "Save delivery settings" }).isDisabled()).resolves.toBe(true);
-    await checkScreen(page, `past expiry (${name})`, viewport.width);
+    await checkScreen(page, `past expiry (${name})`);
     await settings.getByLabel("Link expires").fill("");
 
     await grid.getByRole("button", { name: PHOTOS[0] }).click();
@@ -215,7 +222,7 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
 
     await page.goto("/projects/99999999");
     await page.getByRole("heading", { name: "Error loading project" }).waitFor();
-    await checkScreen(page, `project not found (${name})`, viewport.width);
+    await checkScreen(page, `project not found (${name})`);
   });
 
   it("serves accessible delivery pages: the gallery, its viewer, the passcode page and a dead link, after the published project and its Send dialog", async () => {
@@ -228,7 +235,7 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
     await expectNoSeriousAxeViolations(page, `send to client (${name})`);
     await page.keyboard.press("Escape");
     await sending.waitFor({ state: "hidden" });
-    await checkScreen(page, `published project (${name})`, viewport.width);
+    await checkScreen(page, `published project (${name})`);
     const visitor = await browser.newContext({ viewport, isMobile: touch, hasTouch: touch, bypassCSP: true });
     visitor.setDefaultTimeout(20_000);
     const gallery = await visitor.newPage();
@@ -237,7 +244,7 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
       .locator(".grid a")
       .nth(PHOTOS.length - 1)
       .waitFor();
-    await checkScreen(gallery, `delivery page (${name})`, viewport.width);
+    await checkScreen(gallery, `delivery page (${name})`);
     await gallery.locator(".grid a").first().click();
     const viewer = gallery.getByRole("dialog", { name: "Photo viewer" });
     await viewer.getByText(`1 / ${PHOTOS.length}`).waitFor();
@@ -249,10 +256,10 @@ describe.each(SIZES)("every screen on a $name", ({ name, viewport, touch }) => {
     await gallery.context().clearCookies();
     await gallery.goto(new URL(project.deliveryUrl!, inject("baseUrl")).toString());
     await gallery.getByRole("heading", { name: "Enter the passcode" }).waitFor();
-    await checkScreen(gallery, `delivery passcode (${name})`, viewport.width);
+    await checkScreen(gallery, `delivery passcode (${name})`);
 
     await gallery.goto(new URL("/d/no-such-link-at-all-000000", inject("baseUrl")).toString());
-    await checkScreen(gallery, `dead delivery link (${name})`, viewport.width);
+    await checkScreen(gallery, `dead delivery link (${name})`);
     await visitor.close();
   });
 });

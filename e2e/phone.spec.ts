@@ -1,22 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { inject } from "vitest";
-import { launchBrowser, screenshot, signInAsAdmin } from "./browser";
+import { launchBrowser, screenshot, signInAsAdmin, expectNoSidewaysScroll } from "./browser";
 import { arrangeClientWithProject, type Named } from "./fixtures/cleanup";
 import { imageFile } from "./fixtures/images";
 
 const PHONE = { width: 390, height: 844 };
-
-/** The document never scrolls sideways: nothing is wider than the screen. */
-async function expectNoSidewaysScroll(page: Page) {
-  const widths = await page.evaluate(() => ({
-    document: document.documentElement.scrollWidth,
-    body: document.body.scrollWidth,
-    viewport: window.innerWidth,
-  }));
-  expect(widths.document).toBeLessThanOrEqual(widths.viewport);
-  expect(widths.body).toBeLessThanOrEqual(widths.viewport);
-}
 
 describe("on a 390 × 844 phone", () => {
   let browser: Browser;

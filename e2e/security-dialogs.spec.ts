@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { Secret, TOTP } from "otpauth";
 import en from "../admin/src/i18n/locales/en.json";
 import de from "../admin/src/i18n/locales/de.json";
 import { adminToken, getJson, putJson, signUpAccount } from "./api";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { launchBrowser, settled, signIn, SIZES } from "./browser";
+import { launchBrowser, settled, signIn, SIZES, expectNoSidewaysScroll } from "./browser";
+import { codeAt, nextCode, wrongCodeFor } from "./fixtures/totp";
 import { addVirtualAuthenticator } from "./fixtures/virtual-authenticator";
 
 /**
@@ -20,17 +20,6 @@ const PASSWORD = "dialogs-Staff-password-1";
 const TWO_FACTOR = "/api/users/me/two-factor";
 const localBase = () => inject("baseUrl").replace("127.0.0.1", "localhost");
 type Size = (typeof SIZES)[number];
-
-/** The code an authenticator app shows for `secret` at `at` (ms), made by the TOTP library. */
-const codeAt = (secret: string, at = Date.now()) =>
-  new TOTP({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 }).generate({
-    timestamp: at,
-  });
-/** The next step's code: the current step's is spent once a code of it was taken. */
-const nextCode = (secret: string) => codeAt(secret, Date.now() + 30_000);
-/** A code no step within the server's drift (one either way) shows now. */
-const wrongCodeFor = (secret: string) =>
-  [-30_000, 0, 30_000].some((drift) => codeAt(secret, Date.now() + drift) === "000000") ? "111111" : "000000";
 
 async function api(method: string, route: string, body?: object, token?: string) {
   const res = await fetch(`${inject("baseUrl")}/api${route}`, {
@@ -87,16 +76,11 @@ function turnOffRequests(page: Page): { count: () => number } {
   return { count: () => count };
 }
 
-async function expectNothingWider(page: Page, width: number) {
-  const widest = await page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
-  expect(widest).toBeLessThanOrEqual(width);
-}
-
 /** A dialog checked as a person meets it: opened, no serious axe violation, as wide as the screen at most. */
 async function checkDialog(page: Page, dialog: Locator, size: Size, screen: string) {
   await settled(dialog);
   await expectNoSeriousAxeViolations(page, `${screen} (${size.name})`);
-  await expectNothingWider(page, size.viewport.width);
+  await expectNoSidewaysScroll(page);
 }
 
 describe("the Security page's dialogs", () => {

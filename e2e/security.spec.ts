@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { Secret, TOTP } from "otpauth";
 import { adminToken, getJson, putJson, signUpAccount } from "./api";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { docsScreenshot, launchBrowser, screenshot, settled, SIZES } from "./browser";
+import { docsScreenshot, launchBrowser, screenshot, settled, SIZES, expectNoSidewaysScroll } from "./browser";
 import { addVirtualAuthenticator } from "./fixtures/virtual-authenticator";
+import { codeAt, nextCode } from "./fixtures/totp";
 
 /**
  * The user menu's Security page, as a staff member uses it: two-factor sign-in turned on from the
@@ -16,12 +16,6 @@ import { addVirtualAuthenticator } from "./fixtures/virtual-authenticator";
 
 const PASSWORD = "security-Staff-password-1";
 const localBase = () => inject("baseUrl").replace("127.0.0.1", "localhost");
-
-/** The code an authenticator app shows for `secret` at `at` (ms). */
-const codeAt = (secret: string, at = Date.now()) =>
-  new TOTP({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 }).generate({
-    timestamp: at,
-  });
 
 /** A staff account, signed up and approved through the API. */
 async function approvedStaff(email: string): Promise<void> {
@@ -69,11 +63,6 @@ async function openSecurity(page: Page) {
   await page.getByRole("heading", { name: "Security", level: 1 }).waitFor();
 }
 
-async function expectNothingWider(page: Page, width: number) {
-  const widest = await page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
-  expect(widest).toBeLessThanOrEqual(width);
-}
-
 describe("the Security page", () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -94,7 +83,7 @@ describe("the Security page", () => {
       await page.getByLabel("Password").fill(PASSWORD);
       await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await openSecurity(page);
-      await expectNothingWider(page, viewport.width);
+      await expectNoSidewaysScroll(page);
       await expectNoSeriousAxeViolations(page, `security-${name}`);
 
       // Two-factor on: the QR code drawn in the page, the key as text, a code made from that key.
@@ -124,7 +113,7 @@ describe("the Security page", () => {
       await page.getByRole("button", { name: "Log out" }).click();
       await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
       await passwordStep(page, email);
-      await page.getByLabel("Two-factor code").fill(codeAt(secret, Date.now() + 30_000));
+      await page.getByLabel("Two-factor code").fill(nextCode(secret));
       await page.getByRole("button", { name: "Verify" }).click();
       await openSecurity(page);
 
@@ -160,7 +149,7 @@ describe("the Security page", () => {
       const sessionsBox = page.getByRole(name === "phone" ? "list" : "table", { name: "Devices signed in" });
       await expect.poll(() => sessionsBox.getByText("This device").count()).toBe(1);
       if (name === "phone") expect(await page.getByRole("table").count()).toBe(0);
-      await expectNothingWider(page, viewport.width);
+      await expectNoSidewaysScroll(page);
       await expectNoSeriousAxeViolations(page, `security-signed-in-${name}`);
       await screenshot(page, `security-${name}`);
       if (name === "desktop") await docsScreenshot(page, "security");

@@ -2,11 +2,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { Secret, TOTP } from "otpauth";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { launchBrowser, SIZES, screenshot, settled } from "./browser";
+import { launchBrowser, SIZES, screenshot, settled, expectNoSidewaysScroll } from "./browser";
 import { addVirtualAuthenticator } from "./fixtures/virtual-authenticator";
 import { startFreshServer, type FreshServer } from "./fresh-server";
+import { codeAt, nextCode, wrongCodeFor } from "./fixtures/totp";
 
 /**
  * Signing in to the web app with two-factor: a code, a recovery code, a wrong code, a passkey
@@ -20,13 +20,6 @@ const BROWSER_BUNDLE = path.resolve(
   "../node_modules/@simplewebauthn/browser/dist/bundle/index.umd.min.js",
 );
 const ENROLMENT = "/account/security";
-
-/** The code an authenticator app shows for `secret` at `at` (ms), made by the TOTP library. */
-const codeAt = (secret: string, at = Date.now()) =>
-  new TOTP({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 }).generate({ timestamp: at });
-
-/** The next step's code: after the step an enrolment took, and taken now (one step of drift is allowed). */
-const nextCode = (secret: string) => codeAt(secret, Date.now() + 30_000);
 
 interface Session {
   accessToken: string;
@@ -136,7 +129,7 @@ describe("two-factor sign-in in the web app", () => {
     await expectNoSeriousAxeViolations(page, "two-factor code step");
     await screenshot(page, "two-factor-code-step-desktop");
 
-    const wrong = codeAt(secret) === "000000" ? "111111" : "000000";
+    const wrong = wrongCodeFor(secret);
     await codeInput(page).fill(wrong);
     await page.getByRole("button", { name: "Verify" }).click();
     await page.getByRole("alert").filter({ hasText: "That code did not work" }).waitFor();
@@ -173,7 +166,7 @@ describe("two-factor sign-in in the web app", () => {
     const { secret } = await enrol(bert);
     const page = await openPage();
     await password(page, "bert@studio.test", "bert-password-1");
-    const wrong = codeAt(secret) === "000000" ? "111111" : "000000";
+    const wrong = wrongCodeFor(secret);
     for (let attempt = 1; attempt <= 4; attempt++) {
       await codeInput(page).fill(wrong);
       await page.getByRole("button", { name: "Verify" }).click();
@@ -191,8 +184,7 @@ describe("two-factor sign-in in the web app", () => {
     const page = await openPage(SIZES[1]);
     await password(page, "phil@studio.test", "phil-password-1");
     await codeInput(page).waitFor();
-    const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-    expect(fits).toBe(true);
+    await expectNoSidewaysScroll(page);
     const verify = await page.getByRole("button", { name: "Verify" }).boundingBox();
     expect(verify && verify.x >= 0 && verify.x + verify.width <= 390).toBe(true);
     expect(verify && verify.height >= 36).toBe(true);

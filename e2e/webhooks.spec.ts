@@ -5,20 +5,11 @@ import { Webhook as StandardWebhook } from "standardwebhooks";
 import { startReceiver, type Receiver } from "../server/webhooks/test-receiver";
 import { signUpAccount } from "./api";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { launchBrowser, screenshot, settled, signIn, SIZES } from "./browser";
+import { launchBrowser, screenshot, settled, signIn, SIZES, expectNoSidewaysScroll } from "./browser";
 import { startFreshServer, type FreshServer } from "./fresh-server";
 
 const ADMIN = { email: "ada@studio.test", password: "ada-password-1" };
 const STAFF = { email: "sam@studio.test", password: "sam-password-1" };
-
-/** The document never scrolls sideways: wide tables scroll inside their own box. */
-async function expectNoSidewaysScroll(page: Page) {
-  const widths = await page.evaluate(() => ({
-    document: document.documentElement.scrollWidth,
-    viewport: window.innerWidth,
-  }));
-  expect(widths.document).toBeLessThanOrEqual(widths.viewport);
-}
 
 /**
  * Nothing in `box` reaches past the window's right edge (a table scrolling sideways inside it would);
