@@ -26,7 +26,9 @@ describe("a build still running", () => {
       expect((await publish(id)).status).toBe(202);
       await events.next("publish_started");
       queue.add("thumbnail", [other]);
-      await new Promise((r) => setTimeout(r, RENDITION_IDLE_MS * 1.5));
+      // Every idle render the queue could have set up by now would have started before this later
+      // timer: its idle timers wait at most RENDITION_IDLE_MS.
+      await new Promise((r) => setTimeout(r, RENDITION_IDLE_MS + 1));
       expect(queue.waitingOf("thumbnail")).toBe(1);
     } finally {
       await pipe.finish();
