@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { nowIso } from "../db/database";
 import { createTestApp, type TestApp } from "../test/harness";
 import { insertProjectRow } from "../test/rows";
 import { publishQueue } from "./publish-job";
@@ -108,8 +107,10 @@ describe("publish leases", () => {
       );
       await pipe.feed(1024);
       // Another process, seeing the lease expired (this one seemed dead), fails the build.
-      await t.ctx.db("projects").where({ id }).update({ publish_lease_expires_at: nowIso() });
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await t.ctx
+        .db("projects")
+        .where({ id })
+        .update({ publish_lease_expires_at: new Date(Date.now() - 1_000).toISOString() });
       expect((await reapAbandonedBuilds(t.ctx)).map((b) => b.id)).toEqual([id]);
 
       await renewLeases(t.ctx);
