@@ -70,6 +70,7 @@ describe("a process killed while it publishes into object storage", () => {
       () => s3.uploadsInProgress(),
       (keys) => keys.length === 1,
     );
+    const uploadSeenAt = Date.now();
     app!.kill("SIGKILL");
     await until(
       async () =>
@@ -87,7 +88,11 @@ describe("a process killed while it publishes into object storage", () => {
     expect(await publishedKeys(local.ctx)).toEqual([]);
     expect(s3.uploadsInProgress()).toEqual([`crash/published/${killed.publish_file}`]);
 
-    await new Promise((resolve) => setTimeout(resolve, 6_500));
+    // The next start's sweep aborts a ZIP's upload begun over twice the lease ago (the time the
+    // subject, in another process: no clock to drive), waited out from when it was seen begun. Too
+    // short a wait fails below: the sweep after the start's comes ten minutes later.
+    const abandonedAt = uploadSeenAt + 2 * Number(env.PUBLISH_LEASE_SECONDS) * 1000;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, abandonedAt - Date.now()) + 1));
     const restarted = await startAppProcess(env);
     app = restarted;
     const row = await projectRow(local.ctx, id);
