@@ -234,10 +234,15 @@ describe("issue 47's gallery findings", () => {
     await lightbox.getByRole("button", { name: "Use as cover" }).click();
     await lightbox.getByRole("button", { name: "Cover photo" }).waitFor();
     expect(await staff.evaluate(() => document.activeElement?.closest('[role="dialog"]') !== null)).toBe(true);
-    // No notice lies over the lightbox's buttons.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // No notice lies over the lightbox's buttons. 'Cover photo' shows once the project is read again
+    // after the change was answered, so a notice of that answer is on the page by now; each is read
+    // once it has come to rest (its entry transition over) or gone.
     const toolbar = (await lightbox.getByRole("button", { name: "Cover photo" }).boundingBox())!;
     for (const notice of await staff.locator(".mantine-Notification-root").all()) {
+      await staff.waitForFunction(
+        (el) => !el.isConnected || (getComputedStyle(el).opacity === "1" && el.getAnimations().length === 0),
+        await notice.elementHandle(),
+      );
       const box = await notice.boundingBox();
       if (!box) continue;
       const overlaps =
