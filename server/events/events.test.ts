@@ -135,7 +135,7 @@ describe("publish events over /events", () => {
     socket.send("unsubscribe-from-project", { projectId: id });
     expect(await socket.next()).toMatchObject({ event: "unsubscribed", data: { projectId: id } });
     progressOf(id, 30);
-    expect(await socket.quietFor(150)).toEqual([]);
+    expect(await socket.quiet()).toEqual([]);
   });
 
   it("accepts a project id sent as text, as route parameters are", async () => {
@@ -163,7 +163,7 @@ describe("authentication on /events", () => {
     expect((await socket.next()).data).toEqual({ message: "Failed to authenticate" });
 
     progressOf(id, 5);
-    expect(await socket.quietFor(150)).toEqual([]);
+    expect(await socket.quiet()).toEqual([]);
   });
 
   it("stops a socket's events as soon as its user's access is revoked", async () => {
@@ -176,7 +176,7 @@ describe("authentication on /events", () => {
 
     expect(await socket.next()).toMatchObject({ event: "error", data: { message: "Failed to authenticate" } });
     progressOf(id, 40);
-    expect(await socket.quietFor(150)).toEqual([]);
+    expect(await socket.quiet()).toEqual([]);
   });
 
   it("stops a socket's events once its user is signed out everywhere (a password reset)", async () => {
@@ -189,7 +189,7 @@ describe("authentication on /events", () => {
     // Noticed at the next heartbeat (200 ms here), without any event about the user.
     expect(await socket.next()).toMatchObject({ event: "error", data: { message: "Failed to authenticate" } });
     progressOf(id, 40);
-    expect(await socket.quietFor(150)).toEqual([]);
+    expect(await socket.quiet()).toEqual([]);
   });
 
   it("stops a socket's events once the token it subscribed with has expired", async () => {
@@ -205,7 +205,7 @@ describe("authentication on /events", () => {
     progressOf(id, 60);
 
     expect(await socket.next()).toMatchObject({ event: "error", data: { message: "Failed to authenticate" } });
-    expect(await socket.quietFor(100)).toEqual([]);
+    expect(await socket.quiet()).toEqual([]);
   });
 });
 

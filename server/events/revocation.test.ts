@@ -45,7 +45,7 @@ describe("a password reset and live subscriptions", () => {
     expect(await socket.next(2_000)).toMatchObject({ event: "error", data: { message: "Failed to authenticate" } });
     expect(Date.now() - resetAt).toBeLessThan(2_000);
     t.ctx.events.resourceChanged({ resource: "clients", type: "created", ids: [1] });
-    expect(await socket.quietFor(500)).toEqual([]);
+    expect(await socket.quiet()).toEqual([]);
     socket.close();
   });
 });

@@ -53,7 +53,22 @@ export class TestSocket {
     return this.frames[this.consumed++];
   }
 
-  /** Frames (not yet returned) arriving within `ms`. */
+  /**
+   * Frames (not yet returned) the server sent before it answered a probe sent now: an unknown
+   * event, answered after the frames before it, and after whatever was already sent (a socket keeps
+   * its frames' order). It proves the quiet after an announcement in this process, which reaches
+   * the sockets at once; not after a re-check the server makes in its own time.
+   */
+  async quiet(): Promise<Frame[]> {
+    this.send("quiet-probe", {});
+    const rest: Frame[] = [];
+    for (let frame = await this.next(); ; frame = await this.next()) {
+      if (frame.event === "error" && frame.data.message === "Unknown event: quiet-probe") return rest;
+      rest.push(frame);
+    }
+  }
+
+  /** Frames (not yet returned) arriving within `ms`: for a re-check with no signal of its own. */
   async quietFor(ms: number): Promise<Frame[]> {
     await new Promise((r) => setTimeout(r, ms));
     const rest = this.frames.slice(this.consumed);
