@@ -1,9 +1,10 @@
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, stopProcess as stop, waitUntilServing } from "./server-process";
+import { spawnPhotodrop } from "../server/test/app-process";
+import { stopProcess as stop } from "./server-process";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -27,38 +28,38 @@ export async function startFreshServer(
 ): Promise<FreshServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-e2e-fresh-"));
   for (const folder of ["uploads", "published"]) fs.mkdirSync(path.join(dataDir, folder));
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
   const logFile = path.join(dataDir, "server.log");
   const log = fs.openSync(logFile, "a");
+  // Its last lines may come after it has been stopped and the log closed.
+  let logOpen = true;
   const { ADMIN_EMAIL: _email, ADMIN_PASSWORD: _password, ...inherited } = process.env;
-  const server = spawn(process.execPath, [path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"), "server/index.ts"], {
-    cwd: repoRoot,
-    stdio: ["ignore", log, log],
-    env: {
-      ...inherited,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: path.join(dataDir, "photodrop.sqlite3"),
-      UPLOADS_DIR: path.join(dataDir, "uploads"),
-      PUBLISHED_DIR: path.join(dataDir, "published"),
-      SEED_DEMO: "0",
-      LOG_LEVEL: "info",
-      RATE_LIMIT_PER_IP: "1000",
-      RATE_LIMIT_PER_ACCOUNT: "1000",
-      ...env(port),
-    },
-  });
   const readLog = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8") : "");
+  let server: ChildProcess | undefined;
   const close = async () => {
-    await stop(server);
+    if (server) await stop(server);
+    logOpen = false;
     fs.closeSync(log);
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 
+  let baseUrl: string;
   try {
-    await waitUntilServing(baseUrl, server, logFile);
+    ({ child: server, url: baseUrl } = await spawnPhotodrop(
+      [path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"), "server/index.ts"],
+      (port) => ({
+        ...inherited,
+        NODE_ENV: "production",
+        DATABASE_URL: path.join(dataDir, "photodrop.sqlite3"),
+        UPLOADS_DIR: path.join(dataDir, "uploads"),
+        PUBLISHED_DIR: path.join(dataDir, "published"),
+        SEED_DEMO: "0",
+        LOG_LEVEL: "info",
+        RATE_LIMIT_PER_IP: "1000",
+        RATE_LIMIT_PER_ACCOUNT: "1000",
+        ...env(port),
+      }),
+      { onOutput: (chunk) => logOpen && fs.writeSync(log, chunk) },
+    ));
   } catch (error) {
     await close();
     throw error;

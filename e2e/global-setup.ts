@@ -5,7 +5,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { JWK } from "jose";
 import type { TestProject } from "vitest/node";
-import { freePort, stopProcess as stop, waitUntilServing } from "./server-process";
+import { spawnPhotodrop } from "../server/test/app-process";
+import { stopProcess as stop } from "./server-process";
 import { GOOGLE_CLIENT_ID, GOOGLE_ISSUER, startGoogleIssuer } from "./google-issuer";
 
 declare module "vitest" {
@@ -59,42 +60,38 @@ export default async function setup(project: TestProject) {
   fs.mkdirSync(path.join(repoRoot, "e2e/screenshots"), { recursive: true });
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-e2e-"));
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
   for (const folder of ["uploads", "published"]) fs.mkdirSync(path.join(dataDir, folder));
   const google = await startGoogleIssuer();
-  const logFile = path.join(dataDir, "server.log");
-  const log = fs.openSync(logFile, "a");
-  const server = spawn(process.execPath, [path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"), "server/index.ts"], {
-    cwd: repoRoot,
-    stdio: ["ignore", log, log],
-    env: {
-      ...productionEnv(),
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: path.join(dataDir, "photodrop.sqlite3"),
-      UPLOADS_DIR: path.join(dataDir, "uploads"),
-      PUBLISHED_DIR: path.join(dataDir, "published"),
-      SEED_DEMO: "0",
-      ADMIN_EMAIL,
-      ADMIN_PASSWORD,
-      LOG_LEVEL: "warn",
-      GOOGLE_CLIENT_ID,
-      GOOGLE_ISSUER,
-      GOOGLE_JWKS_URL: google.jwksUrl,
-      // Every journey signs in; the production limits would turn later journeys into 429s.
-      RATE_LIMIT_PER_IP: "1000",
-      RATE_LIMIT_PER_ACCOUNT: "1000",
-    },
-  });
-
+  const log = fs.openSync(path.join(dataDir, "server.log"), "a");
+  // Its last lines may come after it has been stopped and the log closed.
+  let logOpen = true;
+  let started: Awaited<ReturnType<typeof spawnPhotodrop>>;
   try {
-    await waitUntilServing(baseUrl, server, logFile);
+    started = await spawnPhotodrop(
+      [path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"), "server/index.ts"],
+      () => ({
+        ...productionEnv(),
+        DATABASE_URL: path.join(dataDir, "photodrop.sqlite3"),
+        UPLOADS_DIR: path.join(dataDir, "uploads"),
+        PUBLISHED_DIR: path.join(dataDir, "published"),
+        SEED_DEMO: "0",
+        ADMIN_EMAIL,
+        ADMIN_PASSWORD,
+        LOG_LEVEL: "warn",
+        GOOGLE_CLIENT_ID,
+        GOOGLE_ISSUER,
+        GOOGLE_JWKS_URL: google.jwksUrl,
+        // Every journey signs in; the production limits would turn later journeys into 429s.
+        RATE_LIMIT_PER_IP: "1000",
+        RATE_LIMIT_PER_ACCOUNT: "1000",
+      }),
+      { onOutput: (chunk) => logOpen && fs.writeSync(log, chunk) },
+    );
   } catch (error) {
-    await stop(server);
     await google.close();
     throw error;
   }
+  const { child: server, url: baseUrl } = started;
 
   project.provide("baseUrl", baseUrl);
   project.provide("adminEmail", ADMIN_EMAIL);
@@ -105,6 +102,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await stop(server);
     await google.close();
+    logOpen = false;
     fs.closeSync(log);
     fs.rmSync(dataDir, { recursive: true, force: true });
   };

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeNoisyJpeg } from "../attachments/test-fixtures";
 import { TestSocket } from "../events/test-socket";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { freePort } from "../test/free-port";
 import { httpsAnswer, listenUpstream, selfSignedCertificate } from "../test/behind-proxy";
 import { caddySite, CADDY, CADDYFILE, noCaddyHere, startCaddy, type RunningCaddy } from "../test/caddy";
 import { publishDelivery, type PublishedDelivery } from "./test-fixtures";
@@ -55,12 +54,12 @@ beforeAll(async () => {
   const dir = path.join(t.dir, "caddy");
   fs.mkdirSync(dir);
   const tls = selfSignedCertificate(dir, NAME);
-  ports = { http: await freePort(), https: await freePort() };
   const site = caddySite([
     ["reverse_proxy 127.0.0.1:3000", `reverse_proxy 127.0.0.1:${upstream.port}`],
     [`${NAME} {\n`, `${NAME} {\n\ttls ${tls.cert} ${tls.key}\n`],
   ]);
-  caddy = await startCaddy(dir, site, ports);
+  caddy = await startCaddy(dir, site);
+  ports = caddy.ports;
   d = await publishDelivery(t, staff, { photoNames: ["one.jpg", "two.jpg"], side: 640 });
 }, 60_000);
 

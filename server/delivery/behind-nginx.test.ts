@@ -8,11 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeNoisyJpeg } from "../attachments/test-fixtures";
 import { TestSocket } from "../events/test-socket";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { freePort } from "../test/free-port";
 import { httpsAnswer, listenUpstream, selfSignedCertificate } from "../test/behind-proxy";
 import { recordingsSettled } from "../activity/activity.service";
 import { until } from "../test/wait";
-import { startNginx, type RunningNginx } from "../test/nginx";
+import { startNginxOnFreePorts, type RunningNginx } from "../test/nginx";
 import { dataFoldersAt, docsSite, upstreamAt } from "../test/docs-site";
 import { uploadPath } from "../storage/paths";
 import { groupId } from "../storage/file-modes";
@@ -70,16 +69,22 @@ beforeAll(async () => {
   const dir = path.join(t.dir, "nginx");
   fs.mkdirSync(dir);
   const tls = selfSignedCertificate(dir, "photos.example.com");
-  const [httpPort, httpsPort] = [await freePort(), await freePort()];
-  const site = docsSite([
-    ...upstreamAt(`127.0.0.1:${upstream.port}`),
-    ["listen 80;", `listen 127.0.0.1:${httpPort};`],
-    ["listen 443 ssl http2;", `listen 127.0.0.1:${httpsPort} ssl http2;`],
-    ["/etc/letsencrypt/live/photos.example.com/fullchain.pem", tls.cert],
-    ["/etc/letsencrypt/live/photos.example.com/privkey.pem", tls.key],
-    ...dataFoldersAt(t.ctx.config.uploadsDir, t.ctx.config.publishedDir),
-  ]);
-  nginx = await startNginx(dir, site, [httpPort, httpsPort], { user: wwwData === undefined ? undefined : "www-data" });
+  const started = await startNginxOnFreePorts(
+    dir,
+    2,
+    ([httpPort, httpsPort]) =>
+      docsSite([
+        ...upstreamAt(`127.0.0.1:${upstream.port}`),
+        ["listen 80;", `listen 127.0.0.1:${httpPort};`],
+        ["listen 443 ssl http2;", `listen 127.0.0.1:${httpsPort} ssl http2;`],
+        ["/etc/letsencrypt/live/photos.example.com/fullchain.pem", tls.cert],
+        ["/etc/letsencrypt/live/photos.example.com/privkey.pem", tls.key],
+        ...dataFoldersAt(t.ctx.config.uploadsDir, t.ctx.config.publishedDir),
+      ]),
+    { user: wwwData === undefined ? undefined : "www-data" },
+  );
+  nginx = started.nginx;
+  const [httpPort, httpsPort] = started.ports;
   base = `https://127.0.0.1:${httpsPort}`;
   plainBase = `http://127.0.0.1:${httpPort}`;
   d = await publishDelivery(t, staff, { photoNames: ["one.jpg", "two.jpg", "three.jpg"], side: 640 });

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort } from "./free-port";
+import { onFreePorts } from "./free-port";
 import { createTestDatabase, type TestDatabase } from "./test-database";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -23,35 +23,80 @@ export interface AppProcess {
   stop(): Promise<void>;
 }
 
+/** A Photodrop server process that has said it listens at `url`. */
+export interface ListeningPhotodrop {
+  child: ChildProcess;
+  port: number;
+  url: string;
+  /** Everything it wrote to stdout and stderr. */
+  output(): string;
+}
+
+/**
+ * Runs `node <args>` (a Photodrop server: `server/index.ts` under tsx) with HOST=127.0.0.1 on a
+ * free port and resolves once its own start banner says it is running there: that line comes from
+ * this process, so whatever answers at `url` is this process. A port another process took first
+ * is picked again (onFreePorts). `env` is given the port it will listen on.
+ */
+export function spawnPhotodrop(
+  args: string[],
+  env: (port: number) => NodeJS.ProcessEnv,
+  opts: { onOutput?: (chunk: Buffer) => void; pick?: () => Promise<number> } = {},
+): Promise<ListeningPhotodrop> {
+  return onFreePorts(
+    1,
+    async ([port]) => {
+      const url = `http://127.0.0.1:${port}`;
+      const child = spawn(process.execPath, args, {
+        cwd: repoRoot,
+        env: { ...env(port), HOST: "127.0.0.1", PORT: String(port) },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      await new Promise<void>((resolve, reject) => {
+        const fail = (why: string) => {
+          clearTimeout(timeout);
+          reject(new Error(`The process ${why}:\n${output.slice(-4000)}`));
+        };
+        const timeout = setTimeout(() => (child.kill("SIGKILL"), fail(`did not start at ${url}`)), 60_000);
+        const take = (chunk: Buffer) => {
+          output += chunk.toString();
+          opts.onOutput?.(chunk);
+          if (output.includes(` is running at ${url}\n`)) {
+            clearTimeout(timeout);
+            resolve();
+          }
+        };
+        child.stdout?.on("data", take);
+        child.stderr?.on("data", take);
+        // "close", not "exit": its last words (EADDRINUSE) are read by then.
+        child.once("close", () => fail("exited at start"));
+      });
+      return { child, port, url, output: () => output };
+    },
+    opts.pick,
+  );
+}
+
 /** Starts one on a free port with `env` on top of a quiet default environment; resolves once /readyz answers 200. */
 export async function startAppProcess(env: Record<string, string>): Promise<AppProcess> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  let output = "";
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "",
-      SEED_DEMO: "0",
-      LOG_LEVEL: "warn",
-      ...env,
-      HOST: "127.0.0.1",
-      PORT: String(port),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const { child, url, output } = await spawnPhotodrop(["--import", "tsx", "server/index.ts"], () => ({
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "",
+    SEED_DEMO: "0",
+    LOG_LEVEL: "warn",
+    ...env,
+  }));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
 
+  // It listens (its banner said so); its checks may still be settling.
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`The process exited at start:\n${output.slice(-4000)}`);
+      throw new Error(`The process exited at start:\n${output().slice(-4000)}`);
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`The process did not start at ${url}:\n${output.slice(-4000)}`);
+      throw new Error(`The process was not ready at ${url}:\n${output().slice(-4000)}`);
     }
     const ready = await fetch(`${url}/readyz`).then(
       (res) => res.ok,
@@ -64,7 +109,7 @@ export async function startAppProcess(env: Record<string, string>): Promise<AppP
   return {
     url,
     pid: child.pid ?? 0,
-    log: () => output,
+    log: output,
     kill: (signal) => void child.kill(signal),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

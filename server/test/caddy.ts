@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { onFreePorts, portsListenedBy } from "./free-port";
 
 export const CADDY = "/usr/bin/caddy";
 export const CADDYFILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../deploy/Caddyfile");
@@ -26,6 +26,8 @@ export function caddySite(replacements: Array<[string, string]>): string {
 }
 
 export interface RunningCaddy {
+  /** Where it listens for HTTP and HTTPS on 127.0.0.1. */
+  ports: { http: number; https: number };
   /** Every line it logged at error level or worse. */
   errors(): string[];
   stop(): Promise<void>;
@@ -34,15 +36,16 @@ export interface RunningCaddy {
 /**
  * A real Caddy run from `dir` with `site` after global options that keep it to this test: no
  * admin endpoint, the given ports on loopback only, its storage (certificates, locks) and
- * autosaved config in `dir`, no attempt to install its CA into the system's trust store.
- * Resolves once both ports accept connections.
+ * autosaved config in `dir`, no attempt to install its CA into the system's trust store. On two
+ * free ports (picked again when another process took one first); resolves once this Caddy
+ * listens on both (its own sockets: not whoever else may answer there).
  */
-export async function startCaddy(
-  dir: string,
-  site: string,
-  ports: { http: number; https: number },
-): Promise<RunningCaddy> {
+export function startCaddy(dir: string, site: string, pick?: () => Promise<number>): Promise<RunningCaddy> {
   fs.mkdirSync(dir, { recursive: true });
+  return onFreePorts(2, ([http, https]) => startCaddyOn(dir, site, { http, https }), pick);
+}
+
+async function startCaddyOn(dir: string, site: string, ports: { http: number; https: number }): Promise<RunningCaddy> {
   const globals = [
     "{",
     "\tadmin off",
@@ -63,18 +66,21 @@ export async function startCaddy(
   });
   let log = "";
   child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // "close", not "exit": what it said last (a port taken) has been read by then.
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
   const deadline = Date.now() + 15_000;
-  for (const port of [ports.http, ports.https]) {
-    while (!(await accepts(port))) {
-      if (child.exitCode !== null || Date.now() > deadline) {
-        child.kill("SIGKILL");
-        throw new Error(`caddy did not start:\n${log}\n${fs.readFileSync(config, "utf8")}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
+  for (;;) {
+    const listening = portsListenedBy(child.pid!);
+    if (listening.has(ports.http) && listening.has(ports.https)) break;
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+      child.kill("SIGKILL");
+      await exited;
+      throw new Error(`caddy did not start:\n${log}\n${fs.readFileSync(config, "utf8")}`);
     }
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
+    ports,
     errors: () => log.split("\n").filter((line) => /"level":"(error|panic|fatal)"/.test(line)),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
@@ -83,12 +89,4 @@ export async function startCaddy(
       clearTimeout(force);
     },
   };
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
-    socket.once("error", () => resolve(false));
-  });
 }

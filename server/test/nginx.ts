@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
+import { onFreePorts, portsListenedBy } from "./free-port";
 
 export const NGINX = "/usr/sbin/nginx";
 
@@ -18,8 +18,9 @@ export interface RunningNginx {
  * A real nginx (Debian's nginx-light) run from `dir`: in the foreground, one worker, every
  * temporary and log file inside `dir`, its worker as root's user (nginx's default `nobody` could
  * not read a test's folders) or, when run as root, as `opts.user` (user and group of that name). `servers` is the `server { ... }` blocks of the site; they are put inside an
- * `http` block with Debian's MIME types and `sendfile on`. Resolves once every port in `ports`
- * accepts connections.
+ * `http` block with Debian's MIME types and `sendfile on`. Resolves once this nginx listens on every
+ * port in `ports` (its own sockets: not whoever else may answer there); throws with its errors
+ * (which say "Address already in use" for a port taken) once it has given up.
  */
 export async function startNginx(
   dir: string,
@@ -48,21 +49,25 @@ export async function startNginx(
   ].join("\n");
   const confFile = path.join(dir, "nginx.conf");
   fs.writeFileSync(confFile, conf);
+  // A start before this one (on a port taken) left its errors there.
+  fs.rmSync(path.join(dir, "error.log"), { force: true });
   const child: ChildProcess = spawn(NGINX, ["-p", dir, "-c", confFile], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const errors = () =>
     stderr + (fs.existsSync(path.join(dir, "error.log")) ? fs.readFileSync(path.join(dir, "error.log"), "utf8") : "");
+  // nginx tries a port taken for 2.5 s before it gives up.
   const deadline = Date.now() + 15_000;
-  for (const port of ports) {
-    while (!(await accepts(port))) {
-      if (child.exitCode !== null || Date.now() > deadline) {
-        child.kill("SIGKILL");
-        throw new Error(`nginx did not start:\n${errors()}\n${conf}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
+  for (;;) {
+    const listening = portsListenedBy(child.pid!);
+    if (ports.every((port) => listening.has(port))) break;
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+      child.kill("SIGKILL");
+      await exited;
+      throw new Error(`nginx did not start:\n${errors()}\n${conf}`);
     }
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const pid = child.pid!;
   return {
@@ -79,10 +84,16 @@ export async function startNginx(
   };
 }
 
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
-    socket.once("error", () => resolve(false));
-  });
+/** startNginx on `count` free ports, `servers` written for them; ports another process took first are picked again. */
+export function startNginxOnFreePorts(
+  dir: string,
+  count: number,
+  servers: (ports: number[]) => string,
+  opts: { user?: string; pick?: () => Promise<number> } = {},
+): Promise<{ nginx: RunningNginx; ports: number[] }> {
+  return onFreePorts(
+    count,
+    async (ports) => ({ nginx: await startNginx(dir, servers(ports), ports, opts), ports }),
+    opts.pick,
+  );
 }

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "./free-port";
+import { onFreePorts } from "./free-port";
 
 /**
  * A throwaway PostgreSQL cluster from Debian's `postgresql` binaries: initdb and pg_ctl in a temp
@@ -33,7 +33,8 @@ export function findPgBinDir(): string {
   throw new Error("PostgreSQL's initdb was not found (apt-get install -y postgresql)");
 }
 
-export async function startPgCluster(): Promise<PgCluster> {
+/** `pick` is for tests (see onFreePorts). */
+export async function startPgCluster(pick?: () => Promise<number>): Promise<PgCluster> {
   const bin = findPgBinDir();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-pg-"));
   const data = path.join(dir, "data");
@@ -51,20 +52,37 @@ export async function startPgCluster(): Promise<PgCluster> {
     if (r.status !== 0) throw new Error(`${tool} failed (${r.status}): ${r.stderr || r.stdout}`);
   };
   run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
-  const port = await freePort();
-  // A test cluster: durability off, room for every parallel test file's pool.
-  const options = [
-    `-p ${port}`,
-    `-k ${dir}`,
-    "-c listen_addresses=127.0.0.1",
-    "-c fsync=off",
-    "-c synchronous_commit=off",
-    "-c full_page_writes=off",
-    "-c max_connections=400",
-    "-c shared_buffers=64MB",
-    "-c timezone=UTC",
-  ].join(" ");
-  run("pg_ctl", ["start", "-D", data, "-w", "-t", "60", "-l", path.join(dir, "server.log"), "-o", options]);
+  const log = path.join(dir, "server.log");
+  // pg_ctl -w waits on this cluster's own postmaster.pid, whoever else answers on the port.
+  const port = await onFreePorts(
+    1,
+    async ([port]) => {
+      // A test cluster: durability off, room for every parallel test file's pool.
+      const options = [
+        `-p ${port}`,
+        `-k ${dir}`,
+        "-c listen_addresses=127.0.0.1",
+        "-c fsync=off",
+        "-c synchronous_commit=off",
+        "-c full_page_writes=off",
+        "-c max_connections=400",
+        "-c shared_buffers=64MB",
+        "-c timezone=UTC",
+      ].join(" ");
+      const logged = fs.existsSync(log) ? fs.statSync(log).size : 0;
+      try {
+        run("pg_ctl", ["start", "-D", data, "-w", "-t", "60", "-l", log, "-o", options]);
+      } catch (error) {
+        // Its log says why ("Address already in use": the port was taken meanwhile).
+        throw new Error(
+          `${(error as Error).message}\n${fs.readFileSync(log).subarray(logged).toString().slice(-2000)}`,
+          { cause: error },
+        );
+      }
+      return port;
+    },
+    pick,
+  );
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     dataDir: data,
