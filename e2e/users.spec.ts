@@ -64,6 +64,23 @@ describe("access administration, from a fresh installation", () => {
     return seen;
   }
 
+  /**
+   * Holds off the waiting screen's 30 s fallback poll in this page (WAITING_POLL_MS in access-gate.tsx:
+   * that interval is never set), so only the live access-changed message can let it in; the poll
+   * could come due at any moment and let it in just as well, within any wait a loaded machine needs.
+   */
+  const withoutFallbackPoll = (page: Page) =>
+    page.addInitScript(() => {
+      const setIntervalAsBuilt = window.setInterval.bind(window);
+      window.setInterval = ((handler: TimerHandler, timeout?: number, ...args: unknown[]) => {
+        if (timeout !== 30_000) return setIntervalAsBuilt(handler, timeout, ...args);
+        (window as unknown as { __pollHeldOff: boolean }).__pollHeldOff = true;
+        return 0;
+      }) as typeof window.setInterval;
+    });
+  const pollHeldOff = (page: Page) =>
+    page.evaluate(() => (window as unknown as { __pollHeldOff?: boolean }).__pollHeldOff === true);
+
   it("lets the first admin approve a request live, revoke it, and keeps Users to admins", async () => {
     const admin = await openContext();
     await signUp(admin, "Ada Admin", "ada@studio.test", "ada-password-1");
@@ -82,12 +99,14 @@ describe("access administration, from a fresh installation", () => {
 
     const newcomer = await openContext();
     const newcomerAccess = accessTimeline(newcomer);
+    await withoutFallbackPoll(newcomer);
     await signUp(newcomer, "Nico Newcomer", "nico@studio.test", "nico-password-1");
     await newcomer.getByRole("heading", { name: "Request Access" }).waitFor();
     await newcomer.getByLabel("Message (optional)").fill("I retouch the wedding albums.");
     await newcomer.getByRole("button", { name: "Submit Request" }).click();
     await newcomer.getByRole("heading", { name: "Access Request Submitted" }).waitFor();
     await markNoReload(newcomer);
+    await expect.poll(() => pollHeldOff(newcomer)).toBe(true);
 
     // The admin's badge and list follow without a reload.
     await usersLink(admin).getByLabel("1 pending access request").waitFor();
@@ -111,8 +130,7 @@ describe("access administration, from a fresh installation", () => {
     await row(admin, "nico@studio.test").getByRole("button", { name: "Approve" }).click();
     // The waiting user's open screen lets them in: no reload, no new sign-in.
     await newcomer.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
-    // Through the live access-changed message and the check it made, not only the 30 s fallback poll
-    // (a time limit proved nothing: the poll can come due at any moment, a loaded machine is slow).
+    // Through the live access-changed message and the check it made: the fallback poll is held off.
     await expect.poll(() => newcomerAccess.slice(beforeApproval).join(" ")).toMatch(/frame.* check/);
     await expect(stillNotReloaded(newcomer)).resolves.toBe(true);
     await expect(usersLink(newcomer).count()).resolves.toBe(0);
