@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, type TestApp, type TestUser } from "../test/harness";
-import { attachEventsServer } from "./events-server";
+import { attachEventsServer, userRechecksSettled } from "./events-server";
 import { TestSocket } from "./test-socket";
 
 let t: TestApp;
@@ -73,7 +73,8 @@ describe("subscribe-to-access", () => {
     const { socket } = await watching(waiting);
     await put(other.uid, { hasAccess: true });
     await request(server).post("/api/users/me/request-access").set(waiting.auth).send({ message: "hi" });
-    expect(await socket.quietFor(400)).toEqual([]);
+    await userRechecksSettled(t.ctx);
+    expect(await socket.quiet()).toEqual([]);
   });
 
   it("needs a valid token, and stops after unsubscribing", async () => {
@@ -89,7 +90,8 @@ describe("subscribe-to-access", () => {
     socket.send("unsubscribe-from-access", {});
     expect(await socket.next()).toMatchObject({ event: "unsubscribed", data: { access: true } });
     await put(waiting.uid, { hasAccess: true });
-    expect(await socket.quietFor(400)).toEqual([]);
+    await userRechecksSettled(t.ctx);
+    expect(await socket.quiet()).toEqual([]);
   });
 });
 

@@ -8,6 +8,7 @@ import { appMetrics } from "../ops/metrics";
 import { TooManyRequestsError } from "../http/errors";
 import { authRateLimits, SIGN_IN } from "../http/rate-limit";
 import { clientAddressOf, trustProxyOf } from "../http/client-address";
+import { workUnderWay } from "../work-under-way";
 
 export interface EventsServerOptions {
   /** How often sockets are pinged; one that has not answered the previous ping is dropped. */
@@ -27,6 +28,17 @@ const UNAVAILABLE = "503 Service Unavailable";
 /** Answers an upgrade that will not become a socket, and closes the connection. */
 function refuse(socket: Duplex, status: string): void {
   socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+const rechecks = workUnderWay<AppContext>();
+
+/**
+ * Resolves once the sockets' re-checks of every user change announced so far have ended (what
+ * they sent, `access-changed` or a close, has been sent): in tests that check a change told a
+ * socket nothing.
+ */
+export function userRechecksSettled(ctx: AppContext): Promise<void> {
+  return rechecks.settled(ctx);
 }
 
 /** The live socket at /events, sharing the HTTP server. Returns a function that closes it. */
@@ -124,12 +136,19 @@ export function attachEventsServer(
   // change is also a user change) reach open sockets at once, not at the next heartbeat.
   // Deferred so every other listener (the signed-in users cache above all) has dropped the user first.
   const stopUsers = ctx.events.onUserChanged((uid) =>
-    setImmediate(() => {
-      for (const session of sessions.values()) {
-        if (session.uid === uid) void recheck(session);
-        if (session.access.uid === uid) void recheckAccess(session);
-      }
-    }),
+    rechecks.add(
+      ctx,
+      new Promise<void>((resolve) =>
+        setImmediate(() => {
+          const done: Array<Promise<void>> = [];
+          for (const session of sessions.values()) {
+            if (session.uid === uid) done.push(recheck(session));
+            if (session.access.uid === uid) done.push(recheckAccess(session));
+          }
+          void Promise.all(done).then(() => resolve());
+        }),
+      ),
+    ),
   );
 
   const recheck = (session: EventSession) =>

@@ -57,7 +57,8 @@ export class TestSocket {
    * Frames (not yet returned) the server sent before it answered a probe sent now: an unknown
    * event, answered after the frames before it, and after whatever was already sent (a socket keeps
    * its frames' order). It proves the quiet after an announcement in this process, which reaches
-   * the sockets at once; not after a re-check the server makes in its own time.
+   * the sockets at once; after a user change, once `userRechecksSettled` (events-server.ts) says
+   * the server's re-checks of it have ended.
    */
   async quiet(): Promise<Frame[]> {
     this.send("quiet-probe", {});
@@ -66,14 +67,6 @@ export class TestSocket {
       if (frame.event === "error" && frame.data.message === "Unknown event: quiet-probe") return rest;
       rest.push(frame);
     }
-  }
-
-  /** Frames (not yet returned) arriving within `ms`: for a re-check with no signal of its own. */
-  async quietFor(ms: number): Promise<Frame[]> {
-    await new Promise((r) => setTimeout(r, ms));
-    const rest = this.frames.slice(this.consumed);
-    this.consumed = this.frames.length;
-    return rest;
   }
 
   close(): void {

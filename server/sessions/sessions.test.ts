@@ -6,7 +6,7 @@ import { bearer, RELAXED_LIMITS, signUp, type SessionBody } from "../auth/auth-t
 import { cookieSet } from "../auth/cookie-test-helpers";
 import { DEVICE_COOKIE } from "../auth/device-cookie";
 import { REFRESH_COOKIE, SESSION_HEADER } from "../auth/session-cookie";
-import { attachEventsServer } from "../events/events-server";
+import { attachEventsServer, userRechecksSettled } from "../events/events-server";
 import { SESSION_ENDED_CLOSE } from "../events/event-session";
 import { TestSocket } from "../events/test-socket";
 import { createTestApp, createUser, type TestApp } from "../test/harness";
@@ -203,7 +203,8 @@ describe("signing sessions out", () => {
       // Closed in its own time, bounded by the test's timeout: a fixed short limit holds only on a quiet machine.
       expect(await socket.closed).toEqual({ code: SESSION_ENDED_CLOSE, reason: "Session ended" });
       // The same user's other session keeps its socket and subscription.
-      expect(await bystander.quietFor(300)).toEqual([]);
+      await userRechecksSettled(t.ctx);
+      expect(await bystander.quiet()).toEqual([]);
       t.ctx.events.resourceChanged({ resource: "clients", type: "created", ids: [1] });
       expect(await bystander.next()).toMatchObject({ event: "resource-changed" });
     } finally {
