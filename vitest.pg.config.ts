@@ -10,7 +10,8 @@ import { testPool } from "./server/test/test-pool";
 export default defineConfig({
   test: {
     ...testPool,
-    include: testFilesReaching("server", "server/test/test-database.ts"),
+    // and the tests of the PostgreSQL tooling itself, which `npm test` leaves out (`*.pg.test.ts`).
+    include: [...testFilesReaching("server", "server/test/test-database.ts"), "server/**/*.pg.test.ts"],
     globalSetup: ["server/test/pg-global-setup.ts"],
     setupFiles: ["server/openapi/contract-setup.ts"],
     testTimeout: 30_000,

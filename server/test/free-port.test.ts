@@ -1,45 +1,27 @@
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnPhotodrop, dataFolders } from "./app-process";
 import { stopProcess } from "../../e2e/server-process";
-import knex from "knex";
-import { freePort, onFreePorts, portsListenedBy } from "./free-port";
+import { onFreePorts, portsListenedBy } from "./free-port";
 import { startNginxOnFreePorts } from "./nginx";
 import { noCaddyHere, startCaddy } from "./caddy";
-import { startPgCluster } from "./pg-cluster";
+import { squatOnAPort, takenFirst } from "./taken-port";
 
 let dir: string;
-let squatter: net.Server;
 let taken: number;
+let release: () => Promise<void>;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "photodrop-free-port-"));
-  // Another suite's process, holding the port before ours binds it.
-  squatter = net.createServer((socket) => socket.end("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"));
-  await new Promise<void>((resolve) => squatter.listen(0, "127.0.0.1", resolve));
-  taken = (squatter.address() as net.AddressInfo).port;
+  ({ taken, release } = await squatOnAPort());
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => squatter.close(resolve));
+  await release();
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-/** Picks the taken port first, as freePort would have if another process had bound it after probing. */
-function takenFirst(): { pick: () => Promise<number>; picked: number[] } {
-  const picked: number[] = [];
-  return {
-    picked,
-    async pick() {
-      const port = picked.length === 0 ? taken : await freePort();
-      picked.push(port);
-      return port;
-    },
-  };
-}
 
 describe("a start on a port another process took after it was picked", () => {
   it("sees which ports a process itself listens on", () => {
@@ -48,7 +30,7 @@ describe("a start on a port another process took after it was picked", () => {
   });
 
   it("brings a Photodrop process up on another port, and its banner, not the port, says it is there", async () => {
-    const { pick, picked } = takenFirst();
+    const { pick, picked } = takenFirst(taken);
     const app = await spawnPhotodrop(
       ["--import", "tsx", "server/index.ts"],
       () => ({
@@ -95,7 +77,7 @@ describe("a start on a port another process took after it was picked", () => {
 
 describe("a proxy or database started on a port another process took after it was picked", () => {
   it("brings nginx up on other ports, and knows it is nginx listening there", async () => {
-    const { pick, picked } = takenFirst();
+    const { pick, picked } = takenFirst(taken);
     const { nginx, ports } = await startNginxOnFreePorts(
       path.join(dir, "nginx"),
       2,
@@ -115,7 +97,7 @@ describe("a proxy or database started on a port another process took after it wa
   it.skipIf(noCaddyHere)(
     "brings Caddy up on other ports",
     async () => {
-      const { pick, picked } = takenFirst();
+      const { pick, picked } = takenFirst(taken);
       const caddy = await startCaddy(path.join(dir, "caddy"), "127.0.0.1 {\n\ttls internal\n\trespond 204\n}\n", pick);
       try {
         expect(picked[0]).toBe(taken);
@@ -128,21 +110,4 @@ describe("a proxy or database started on a port another process took after it wa
     },
     60_000,
   );
-
-  it("brings a PostgreSQL cluster up on another port", async () => {
-    const { pick, picked } = takenFirst();
-    const cluster = await startPgCluster(pick);
-    try {
-      expect(picked[0]).toBe(taken);
-      expect(new URL(cluster.url).port).toBe(String(picked[1]));
-      const db = knex({ client: "pg", connection: cluster.url });
-      try {
-        expect((await db.raw("select 1 as one")).rows).toEqual([{ one: 1 }]);
-      } finally {
-        await db.destroy();
-      }
-    } finally {
-      cluster.stop();
-    }
-  }, 120_000);
 });
