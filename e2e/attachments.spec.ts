@@ -107,7 +107,6 @@ describe("uploads that fail, and projects changed from the list", () => {
 
   it("shows a project another user creates without a reload", async () => {
     const { context, page, frames } = await signedIn(browser);
-    frames.length = 0;
     await page.goto("/projects/all");
     await page.getByRole("heading", { name: "All Projects" }).waitFor();
     await page.getByRole("button", { name: "Add Project" }).waitFor();

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type WebSocket } from "playwright-core";
 import { expect, inject } from "vitest";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -79,10 +79,20 @@ export async function signInAsAdmin(
   await page.getByRole("heading", { name: "Dashboard Overview" }).waitFor();
 }
 
-/** Every frame the server sends the page on /events, from the page's next socket on. */
+/**
+ * The frames the server has sent on the page's latest /events socket: emptied when a new one opens,
+ * so a frame the page before a navigation got late (its subscription confirmed) is never read as
+ * the new page's.
+ */
 export function liveFrames(page: Page): string[] {
   const frames: string[] = [];
-  page.on("websocket", (socket) => socket.on("framereceived", ({ payload }) => void frames.push(String(payload))));
+  let latest: WebSocket | undefined;
+  page.on("websocket", (socket) => {
+    if (new URL(socket.url()).pathname !== "/events") return;
+    latest = socket;
+    frames.length = 0;
+    socket.on("framereceived", ({ payload }) => void (socket === latest && frames.push(String(payload))));
+  });
   return frames;
 }
 

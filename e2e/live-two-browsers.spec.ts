@@ -37,7 +37,6 @@ describe("two people at once, each in their own browser", () => {
     await signInAsAdmin(watcher.page);
     await signInAsAdmin(editor.page);
 
-    frames.length = 0;
     await watcher.page.goto("/clients/all");
     await watcher.page.getByLabel("Search clients").fill(client.name);
     const row = watcher.page.getByRole("row").filter({ hasText: client.name });
