@@ -350,10 +350,9 @@ describe("the sign-in budgets", () => {
       expect(wrongPassword.status).toBe(401);
       // The right password gives its own count back; the budget holds one failure.
       const challenge = await challengeFor(limited.app, BUDGET_OWNER.email, BUDGET_OWNER.password);
-      const right = codeAt(secret);
-      const wrong = ["000000", "111111", "222222"].filter(
-        (c) => c !== right && c !== codeAt(secret, Date.now() + 30_000),
-      );
+      // The next step's: the current one's was taken by the enrolment, a replay refused whenever judged.
+      const right = nextCode(secret);
+      const wrong = ["000000", "111111", "222222"].filter((c) => c !== right && c !== codeAt(secret));
       expect((await secondStep(limited.app, { challenge, code: wrong[0] })).status).toBe(401);
       expect((await secondStep(limited.app, { challenge, code: wrong[1] })).status).toBe(401);
       // Three failures: the right code is not judged, nor is the right password.
