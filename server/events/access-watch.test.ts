@@ -51,17 +51,17 @@ describe("subscribe-to-access", () => {
     expect(first).toMatchObject({ event: "subscribed", data: { access: { hasAccess: false, role: "staff" } } });
 
     expect((await put(waiting.uid, { hasAccess: true })).status).toBe(200);
-    expect(await socket.next(5000)).toMatchObject({
+    expect(await socket.next(15_000)).toMatchObject({
       event: "access-changed",
       data: { hasAccess: true, role: "staff" },
     });
     expect((await put(waiting.uid, { role: "admin" })).status).toBe(200);
-    expect(await socket.next(5000)).toMatchObject({
+    expect(await socket.next(15_000)).toMatchObject({
       event: "access-changed",
       data: { hasAccess: true, role: "admin" },
     });
     expect((await put(waiting.uid, { role: "staff", hasAccess: false })).status).toBe(200);
-    expect(await socket.next(5000)).toMatchObject({
+    expect(await socket.next(15_000)).toMatchObject({
       event: "access-changed",
       data: { hasAccess: false, role: "staff" },
     });
@@ -102,14 +102,14 @@ describe("the admin's live users list", () => {
     socket.send("subscribe-to-resources", { resources: ["users"], token: admin.token });
     expect(await socket.next()).toMatchObject({ event: "subscribed", data: { resources: ["users"] } });
     await request(server).post("/api/users/me/request-access").set(waiting.auth).send({ message: "let me in" });
-    expect(await socket.next(5000)).toEqual(
+    expect(await socket.next(15_000)).toEqual(
       expect.objectContaining({
         event: "resource-changed",
         data: { resource: "users", type: "updated", ids: [waiting.uid] },
       }),
     );
     await put(waiting.uid, { hasAccess: true });
-    expect(await socket.next(5000)).toEqual(
+    expect(await socket.next(15_000)).toEqual(
       expect.objectContaining({
         event: "resource-changed",
         data: { resource: "users", type: "updated", ids: [waiting.uid] },
