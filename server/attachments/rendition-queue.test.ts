@@ -62,8 +62,9 @@ describe("the rendition queue", () => {
     queue.add("thumbnail", [1, 2, 3]);
     expect(started).toEqual([]);
     await vi.waitFor(() => expect(started).toEqual([1]));
-    // Not before the idle time (timers count whole milliseconds, so one may fire up to 1 ms early by this clock).
-    expect(startedAt[0] - createdAt).toBeGreaterThanOrEqual(IDLE_MS - 1);
+    // It waited for the idle time, not started at once. Not to the millisecond: a timer counts from the
+    // event loop's cached time, which on a loaded machine can lag this clock by more than 1 ms (CI: 38.8).
+    expect(startedAt[0] - createdAt).toBeGreaterThanOrEqual(IDLE_MS / 2);
     finishAll();
     await vi.waitFor(() => expect(started).toEqual([1, 2, 3]));
     expect(mostAtOnce()).toBe(1);

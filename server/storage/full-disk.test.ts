@@ -4,6 +4,7 @@ import path from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeNoisyJpeg } from "../attachments/test-fixtures";
+import { renditionQueue } from "../attachments/renditions.service";
 import { getBinary } from "../test/binary-body";
 import { DISK_FULL } from "../http/errors";
 import { readZip } from "../publish/test-fixtures";
@@ -65,6 +66,8 @@ describe("photo folders on a disk that fills up", () => {
     expect(readyBefore.status).toBe(200);
     expect(readyBefore.body.disk.uploads.totalBytes).toBe(8 * 1024 * 1024);
 
+    // Previews wait while the disk is checked: one rendered meanwhile is written before its row says so.
+    const rendersResume = renditionQueue(t.ctx).uploadStarted();
     const created = await request(t.app).post("/api/projects").set(staff.auth).send({ name: "Full Disk Wedding" });
     const id = created.body.id as number;
     const stored: Array<{ id: number; bytes: Buffer }> = [];
@@ -87,8 +90,9 @@ describe("photo folders on a disk that fills up", () => {
     const rows = await t.ctx.db("attachments").where({ project_id: id });
     expect(rows).toHaveLength(stored.length);
     const onDisk = fs.readdirSync(path.join(t.ctx.config.uploadsDir, String(id)));
-    const recorded = new Set(rows.flatMap((r) => [r.storage_key, r.thumbnail_key].filter(Boolean)));
+    const recorded = new Set(rows.flatMap((r) => [r.storage_key, r.thumbnail_key, r.preview_key].filter(Boolean)));
     expect(onDisk.filter((f) => !recorded.has(`${id}/${f}`))).toEqual([]);
+    rendersResume();
     for (const photo of stored) {
       const res = await getBinary(t.app, `/api/attachments/${photo.id}/download`, staff.auth);
       expect(res.status).toBe(200);
