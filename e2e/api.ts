@@ -42,6 +42,23 @@ export async function getJson<T>(token: string, path: string, baseUrl = inject("
   return (await response.json()) as T;
 }
 
+/** Any call with an optional JSON body and bearer token: its status and parsed answer (null when empty). */
+export async function callJson(
+  method: string,
+  route: string,
+  body?: object,
+  token?: string,
+  baseUrl = inject("baseUrl"),
+): Promise<{ status: number; body: ReturnType<typeof JSON.parse> }> {
+  const res = await fetch(`${baseUrl}${route}`, {
+    method,
+    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
 /** PUT of a JSON body (settings, say); the caller checks the answer. */
 export function putJson(token: string, path: string, body: object, baseUrl = inject("baseUrl")): Promise<Response> {
   return fetch(`${baseUrl}/api/${path}`, {

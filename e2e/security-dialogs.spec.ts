@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import en from "../admin/src/i18n/locales/en.json";
 import de from "../admin/src/i18n/locales/de.json";
-import { adminToken, getJson, putJson, signUpAccount } from "./api";
+import { adminToken, callJson, getJson, putJson, signUpAccount } from "./api";
 import { expectNoSeriousAxeViolations } from "./axe";
 import { launchBrowser, settled, signIn, SIZES, expectNoSidewaysScroll } from "./browser";
 import { codeAt, nextCode, wrongCodeFor } from "./fixtures/totp";
@@ -21,16 +21,6 @@ const TWO_FACTOR = "/api/users/me/two-factor";
 const localBase = () => inject("baseUrl").replace("127.0.0.1", "localhost");
 type Size = (typeof SIZES)[number];
 
-async function api(method: string, route: string, body?: object, token?: string) {
-  const res = await fetch(`${inject("baseUrl")}/api${route}`, {
-    method,
-    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
-
 /** A staff account signed up and approved through the API; answers its access token. */
 async function approvedStaff(email: string, language: "en" | "de" = "en"): Promise<string> {
   const token = await signUpAccount(email, PASSWORD, "Dana Dialogs");
@@ -39,32 +29,33 @@ async function approvedStaff(email: string, language: "en" | "de" = "en"): Promi
   const uid = users.find((user) => user.email === email)?.uid;
   if (!uid) throw new Error("The staff account is not in the users list");
   expect((await putJson(admin, `users/${uid}`, { hasAccess: true })).status).toBe(200);
-  expect((await api("PATCH", "/users/me", { language }, token)).status).toBe(200);
+  expect((await callJson("PATCH", "/api/users/me", { language }, token)).status).toBe(200);
   return token;
 }
 
 /** Turns two-factor on through the API with the current step's code; answers the secret and recovery codes. */
 async function enrolThroughApi(token: string) {
-  const started = await api("POST", "/users/me/two-factor", undefined, token);
+  const started = await callJson("POST", "/api/users/me/two-factor", undefined, token);
   expect(started.status, JSON.stringify(started.body)).toBe(200);
   const secret = started.body.secret as string;
-  const confirmed = await api("POST", "/users/me/two-factor/confirm", { code: codeAt(secret) }, token);
+  const confirmed = await callJson("POST", "/api/users/me/two-factor/confirm", { code: codeAt(secret) }, token);
   expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
   return { secret, recoveryCodes: confirmed.body.recoveryCodes as string[] };
 }
 
 /** Whether a sign-in with the password asks for the second step (through the API). */
 async function signInAsksForCode(email: string): Promise<boolean> {
-  const login = await api("POST", "/auth/login", { email, password: PASSWORD });
+  const login = await callJson("POST", "/api/auth/login", { email, password: PASSWORD });
   expect(login.status, JSON.stringify(login.body)).toBe(200);
   return login.body.twoFactorRequired === true;
 }
 
 /** The second step of a sign-in through the API with a recovery code: its status. */
 async function signInWithRecoveryCode(email: string, recoveryCode: string): Promise<number> {
-  const login = await api("POST", "/auth/login", { email, password: PASSWORD });
+  const login = await callJson("POST", "/api/auth/login", { email, password: PASSWORD });
   expect(login.body.twoFactorRequired).toBe(true);
-  return (await api("POST", "/auth/login/two-factor", { challenge: login.body.challenge, recoveryCode })).status;
+  return (await callJson("POST", "/api/auth/login/two-factor", { challenge: login.body.challenge, recoveryCode }))
+    .status;
 }
 
 /** The DELETE requests the page sends to turn two-factor off, counted as the browser sends them. */
@@ -331,7 +322,7 @@ describe("the Security page's dialogs", () => {
     await checkDialog(page, dialog, size, "turn-off dialog in German");
 
     // Turned off elsewhere meanwhile: the server's own message (409) in the dialog, in German.
-    expect((await api("DELETE", "/users/me/two-factor", { password: PASSWORD }, token)).status).toBe(204);
+    expect((await callJson("DELETE", "/api/users/me/two-factor", { password: PASSWORD }, token)).status).toBe(204);
     await dialog.getByText(de.security.withPassword, { exact: true }).click();
     await dialog.getByLabel(new RegExp(`^${de.security.yourPassword}`)).fill(PASSWORD);
     await dialog.getByRole("button", { name: de.security.turnOff, exact: true }).click();

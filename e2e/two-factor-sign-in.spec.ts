@@ -2,6 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { callJson } from "./api";
 import { expectNoSeriousAxeViolations } from "./axe";
 import { launchBrowser, SIZES, screenshot, settled, expectNoSidewaysScroll } from "./browser";
 import { addVirtualAuthenticator } from "./fixtures/virtual-authenticator";
@@ -33,15 +34,8 @@ describe("two-factor sign-in in the web app", () => {
   let admin: Session;
   const contexts: BrowserContext[] = [];
 
-  async function call(method: string, route: string, body?: object, token?: string) {
-    const res = await fetch(`${server.baseUrl}${route}`, {
-      method,
-      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, route: string, body?: object, token?: string) =>
+    callJson(method, route, body, token, server.baseUrl);
 
   /** A signed-up account approved by the admin. */
   async function staff(email: string, password: string): Promise<Session> {
