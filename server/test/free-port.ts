@@ -16,7 +16,7 @@ export function freePort(): Promise<number> {
 const ATTEMPTS = 5;
 
 /** An error a start threw because a port it was given was bound already (its message carries the process's log). */
-export function portWasTaken(error: unknown): boolean {
+function portWasTaken(error: unknown): boolean {
   return /EADDRINUSE|address already in use/i.test(error instanceof Error ? error.message : String(error));
 }
 
